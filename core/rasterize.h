@@ -1,0 +1,47 @@
+// Stage 1: rasterize triangles into a solid heightfield. Each column of the xz grid holds a
+// sorted, disjoint list of solid spans [smin, smax) in cell-height units. Spans live in one flat
+// pool and are linked by index; freed spans go on a free list, so rebuilding reuses the memory.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/common.h"
+
+namespace nav {
+
+constexpr uint32_t kNullSpan = 0xffffffffu;
+
+struct Span {
+    uint16_t smin = 0;
+    uint16_t smax = 0;
+    uint8_t area = kNullArea;
+    uint8_t filtered_by = 0;  // which filter cleared the area (FilterBits in filter.h), 0 if none
+    uint32_t next = kNullSpan;  // next span up the column, or kNullSpan
+};
+
+struct Heightfield {
+    int width = 0, height = 0;  // cells in x and z
+    int border_size = 0;
+    float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
+    float cs = 0.3f, ch = 0.2f;
+    std::vector<uint32_t> columns;  // first (lowest) span per cell, x + z * width
+    std::vector<Span> pool;         // all spans, live and free
+    uint32_t free_list = kNullSpan; // chain through Span::next
+    uint32_t span_count = 0;        // live spans
+
+    // Clears spans but keeps capacity.
+    void reset(int w, int h, const float* bmin, const float* bmax, float cs, float ch, int border);
+};
+
+// Adds one span to column (x, z), merging with overlapping spans; where the merged span's top
+// is within flag_merge_threshold of an existing top, the area is the max of the two.
+void add_span(Heightfield& hf, int x, int z, uint16_t smin, uint16_t smax, uint8_t area,
+              int flag_merge_threshold);
+
+// Rasterizes every triangle (clipped per row and column) into hf, which must be reset()
+// beforehand. tri_areas gives each triangle's area id. Polls cancel every few thousand triangles.
+Status rasterize_triangles(const float* verts, int nverts, const int* tris, const uint8_t* tri_areas,
+                           int ntris, Heightfield& hf, int flag_merge_threshold,
+                           const CancelFlag* cancel = nullptr);
+
+}  // namespace nav

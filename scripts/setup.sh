@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the project needs (only the missing ones). Run as root (or with
+# sudo available). Every dependency of the build, the tests and the benchmarks is listed here.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  g++ cmake ninja-build pkg-config python3
+  # core
+  libtinyobjloader-dev nlohmann-json3-dev libcli11-dev
+  # debugger: GLFW, glad 2 generator, Dear ImGui 1.86 (with GLFW/OpenGL3 backends), glm, stb
+  libglfw3-dev python3-glad libimgui-dev libglm-dev libstb-dev libgl-dev
+  # tests: doctest, Recast/Detour as the differential reference, Xvfb + Mesa for screenshots
+  doctest-dev librecast-dev libbenchmark-dev xvfb xauth libgl1-mesa-dri
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "setup: need root to install: ${missing[*]}" >&2; exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

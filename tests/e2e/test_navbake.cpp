@@ -1,0 +1,131 @@
+// End-to-end: the navbake command-line contract (exit codes, messages, JSON keys, --incremental).
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "test_files.h"
+#include "core/params.h"
+#include "test_scenes.h"
+
+using navtest::run_cmd;
+using navtest::TempFile;
+
+namespace {
+
+std::string navbake() { return std::string("'") + NAVBAKE_EXE + "'"; }
+
+std::string scene_obj() {
+    nav::InputMesh m;
+    navtest::add_floor(m, 0, 0, 10, 10, 0);
+    navtest::add_box(m, 4, 0, 4, 6, 3, 6);
+    return navtest::to_obj(m);
+}
+
+bool has(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("navbake: --json prints the contract's keys") {
+    TempFile obj(".obj", scene_obj());
+    const auto r = run_cmd(navbake() + " '" + obj.path() + "' --json --reps 3", false);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["mesh"]["path"] == obj.path());
+    CHECK(j["mesh"]["verts"] == 12);
+    CHECK(j["mesh"]["tris"] == 14);
+    CHECK(j["mesh"]["bmax"][0] == doctest::Approx(10.0));
+    for (const char* k : {"cell_size", "cell_height", "agent_height", "agent_radius", "agent_max_climb",
+                          "agent_max_slope", "region_min_size", "region_merge_size", "partition",
+                          "filter_low_hanging", "filter_ledge", "filter_low_height"})
+        CHECK_MESSAGE(j["config"].contains(k), k);
+    CHECK(j["config"]["partition"] == "watershed");
+    CHECK(j["grid"]["width"] == 33);
+    CHECK(j["grid"]["height"] == 33);
+    for (const char* k : {"solid_spans", "compact_spans", "walkable_spans", "regions"}) {
+        CHECK_MESSAGE(j["counts"].contains(k), k);
+        CHECK(j["counts"][k].get<int>() > 0);
+    }
+    for (const char* k : {"rasterize", "filter", "compact", "erode", "areas", "distance", "regions", "total"})
+        CHECK_MESSAGE(j["timings_ms"].contains(k), k);
+    CHECK(j["reps"] == 3);
+}
+
+TEST_CASE("navbake: --set and --config change the bake") {
+    TempFile obj(".obj", scene_obj());
+    const auto a = nlohmann::json::parse(run_cmd(navbake() + " '" + obj.path() + "' --json", false).out);
+    const auto b = nlohmann::json::parse(
+        run_cmd(navbake() + " '" + obj.path() + "' --json --set agent_radius=0 --set partition=monotone", false).out);
+    CHECK(b["config"]["agent_radius"] == 0.0);
+    CHECK(b["config"]["partition"] == "monotone");
+    CHECK(b["counts"]["walkable_spans"].get<int>() > a["counts"]["walkable_spans"].get<int>());
+    TempFile cfg(".json", R"({"cell_size": 0.5})");
+    const auto c = nlohmann::json::parse(run_cmd(navbake() + " '" + obj.path() + "' --json --config " + cfg.path(), false).out);
+    CHECK(c["grid"]["width"] == 20);
+    // --set wins over --config
+    const auto d = nlohmann::json::parse(
+        run_cmd(navbake() + " '" + obj.path() + "' --json --config " + cfg.path() + " --set cell_size=0.25", false).out);
+    CHECK(d["grid"]["width"] == 40);
+}
+
+TEST_CASE("navbake: --incremental reports exactly the stages a parameter reads") {
+    TempFile obj(".obj", scene_obj());
+    auto j = nlohmann::json::parse(
+        run_cmd(navbake() + " '" + obj.path() + "' --json --incremental agent_radius=0.3", false).out);
+    CHECK(j["incremental"]["param"] == "agent_radius");
+    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"erode", "areas", "distance", "regions"}));
+    CHECK(j["incremental"]["ms"].get<double>() >= 0.0);
+    j = nlohmann::json::parse(
+        run_cmd(navbake() + " '" + obj.path() + "' --json --incremental region_min_size=4", false).out);
+    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"regions"}));
+    j = nlohmann::json::parse(
+        run_cmd(navbake() + " '" + obj.path() + "' --json --incremental cell_height=0.1", false).out);
+    CHECK(j["incremental"]["stages_run"][0] == "rasterize");
+}
+
+TEST_CASE("navbake: bad input exits 2 with a message naming the problem") {
+    TempFile obj(".obj", scene_obj());
+    struct Case {
+        std::string args;
+        std::string expect;
+    };
+    TempFile notobj(".obj", "this is just text\n");
+    TempFile noface(".obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\n");
+    TempFile range(".obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 9\n");
+    TempFile nan(".obj", "v 0 0 0\nv 1 nan 0\nv 0 0 1\nf 1 2 3\n");
+    TempFile steep(".obj", "v 0 0 0\nv 0 5 0\nv 1 5 0\nv 1 0 0\nf 1 2 3\nf 1 3 4\n");
+    TempFile badcfg(".json", R"({"cell_size": "big"})");
+    const Case cases[] = {
+        {"/no/such/mesh.obj", "file not found"},
+        {"'" + notobj.path() + "'", "no faces"},
+        {"'" + noface.path() + "'", "no faces"},
+        {"'" + range.path() + "'", ":4: face index 9 is out of range"},
+        {"'" + nan.path() + "'", ":2: vertex 2 has a coordinate that is not a finite number"},
+        {"'" + steep.path() + "'", "nothing walkable"},
+        {"'" + obj.path() + "' --set agent_radius=-1", "agent_radius"},
+        {"'" + obj.path() + "' --set cell_size=0", "cell_size"},
+        {"'" + obj.path() + "' --set bogus=1", "unknown parameter 'bogus'"},
+        {"'" + obj.path() + "' --set agent_radius", "expected NAME=VALUE"},
+        {"'" + obj.path() + "' --set partition=hexagons", "watershed | monotone | layers"},
+        {"'" + obj.path() + "' --config /no/such.json", "cannot open config"},
+        {"'" + obj.path() + "' --config '" + badcfg.path() + "'", "cell_size"},
+        {"'" + obj.path() + "' --set cell_size=0.02 --max-memory 1", "memory limit"},
+        {"'" + obj.path() + "' --incremental agent_radius=99", "agent_radius"},
+        {"'" + obj.path() + "' --no-such-flag", "no-such-flag"},
+        {"", "mesh"},
+    };
+    for (const Case& c : cases) {
+        const auto r = run_cmd(navbake() + " " + c.args);
+        CHECK_MESSAGE(r.code == 2, c.args, " -> ", r.out);
+        CHECK_MESSAGE(has(r.out, c.expect), c.args, " -> ", r.out);
+    }
+    // every parameter out of range is refused, naming it
+    for (const nav::ParamDef& d : nav::param_table()) {
+        const std::string bad = d.kind == nav::ParamKind::Enum || d.kind == nav::ParamKind::Bool
+                                    ? std::string("nonsense")
+                                    : std::to_string(d.max + 1);
+        const auto r = run_cmd(navbake() + " '" + obj.path() + "' --set " + std::string(d.name) + "=" + bad);
+        CHECK_MESSAGE(r.code == 2, d.name);
+        CHECK_MESSAGE(has(r.out, std::string(d.name)), d.name, " -> ", r.out);
+    }
+}

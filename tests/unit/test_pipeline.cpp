@@ -1,0 +1,251 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/pipeline.h"
+#include "test_files.h"
+#include "test_scenes.h"
+
+using namespace nav;
+
+namespace {
+
+// A 12 x 12 m floor with a 2 x 2 x 3 m box in the middle and a 1 x 1 m raised platform.
+InputMesh small_scene() {
+    InputMesh m;
+    navtest::add_floor(m, 0, 0, 12, 12, 0);
+    navtest::add_box(m, 5, 0, 5, 7, 3, 7);
+    navtest::add_box(m, 1, 0, 1, 3, 0.4f, 3);
+    return m;
+}
+
+std::vector<std::string> names(const std::vector<Stage>& v) {
+    std::vector<std::string> r;
+    for (Stage s : v) r.emplace_back(stage_name(s));
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline: a full bake builds every stage and records times and counts") {
+    Pipeline p;
+    REQUIRE(p.set_mesh(small_scene()));
+    CHECK(p.first_dirty() == Stage::Input);
+    REQUIRE(p.run());
+    const auto b = p.snapshot();
+    CHECK(b->built_through == kStageCount - 1);
+    CHECK(p.first_dirty() == Stage::Count);
+    CHECK(b->solid);
+    CHECK(b->filtered);
+    CHECK(b->compact);
+    CHECK(b->eroded);
+    CHECK(b->areas);
+    CHECK(b->distance);
+    CHECK(b->regions);
+    for (const StageStats& s : b->stats) {
+        CHECK(s.built);
+        CHECK(s.ms >= 0.0);
+    }
+    CHECK(b->count("solid_spans") > 0);
+    CHECK(b->count("compact_spans") > 0);
+    CHECK(b->count("walkable_spans") > 0);
+    CHECK(b->count("walkable_spans") < b->count("compact_spans"));  // erosion took the rim
+    CHECK(b->count("regions") >= 1);
+    CHECK(b->stages_run.size() == static_cast<size_t>(kStageCount));
+}
+
+TEST_CASE("pipeline: a parameter change re-runs only from the stage that reads it") {
+    Pipeline p;
+    REQUIRE(p.set_mesh(small_scene()));
+    REQUIRE(p.run());
+
+    REQUIRE(p.set_param(ParamId::agent_radius, 0.9));
+    CHECK(p.first_dirty() == Stage::Erode);
+    REQUIRE(p.run());
+    CHECK(names(p.snapshot()->stages_run) ==
+          std::vector<std::string>{"erode", "areas", "distance", "regions"});
+
+    REQUIRE(p.set_param("partition", "monotone"));
+    REQUIRE(p.run());
+    CHECK(names(p.snapshot()->stages_run) == std::vector<std::string>{"regions"});
+
+    REQUIRE(p.set_param("agent_height", "1.5"));
+    REQUIRE(p.run());
+    CHECK(p.snapshot()->stages_run.front() == Stage::Filter);
+
+    REQUIRE(p.set_param("cell_size", "0.25"));
+    REQUIRE(p.run());
+    CHECK(p.snapshot()->stages_run.front() == Stage::Rasterize);
+
+    REQUIRE(p.set_param("agent_max_slope", "30"));
+    REQUIRE(p.run());
+    CHECK(p.snapshot()->stages_run.front() == Stage::Input);
+
+    // Setting a value equal to the current one dirties nothing.
+    REQUIRE(p.set_param(ParamId::agent_radius, 0.9));
+    REQUIRE(p.run());
+    CHECK(p.snapshot()->stages_run.empty());
+
+    // Volumes dirty the areas stage.
+    ConvexVolume v;
+    v.verts = {4, 0, 0, 4, 0, 4, 0, 0, 4, 0, 0, 0};
+    v.hmin = -1;
+    v.hmax = 1;
+    v.area = kAreaWater;
+    p.set_volumes({v});
+    REQUIRE(p.run());
+    CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
+    CHECK(p.snapshot()->count("volume_spans") > 0);
+}
+
+TEST_CASE("pipeline: run to a chosen stage, then continue") {
+    Pipeline p;
+    REQUIRE(p.set_mesh(small_scene()));
+    REQUIRE(p.run(Stage::Compact));
+    auto b = p.snapshot();
+    CHECK(b->built_through == static_cast<int>(Stage::Compact));
+    CHECK(b->compact);
+    CHECK_FALSE(b->eroded);
+    CHECK_FALSE(b->regions);
+    REQUIRE(p.run());
+    CHECK(names(p.snapshot()->stages_run) ==
+          std::vector<std::string>{"erode", "areas", "distance", "regions"});
+}
+
+TEST_CASE("pipeline: deterministic, and published snapshots stay unchanged by later builds") {
+    Pipeline a, b;
+    REQUIRE(a.set_mesh(small_scene()));
+    REQUIRE(b.set_mesh(small_scene()));
+    REQUIRE(a.run());
+    REQUIRE(b.run());
+    const auto sa = a.snapshot();
+    CHECK(sa->regions->reg == b.snapshot()->regions->reg);
+    CHECK(*sa->areas == *b.snapshot()->areas);
+    CHECK(sa->distance->dist == b.snapshot()->distance->dist);
+
+    const std::vector<uint16_t> before = sa->regions->reg;
+    REQUIRE(a.set_param(ParamId::partition, 1));
+    REQUIRE(a.run());
+    CHECK(sa->regions->reg == before);  // the held snapshot did not change under us
+    CHECK(a.snapshot()->regions.get() != sa->regions.get());
+
+    // Rebuilding with nobody holding the old snapshot reuses the stage buffers.
+    Pipeline c;
+    REQUIRE(c.set_mesh(small_scene()));
+    REQUIRE(c.run());
+    const void* first = c.snapshot()->compact.get();
+    c.mark_dirty(Stage::Input);
+    REQUIRE(c.run());
+    CHECK(c.snapshot()->compact.get() == first);
+}
+
+TEST_CASE("pipeline: cancel stops the build and keeps earlier stages") {
+    Pipeline p;
+    REQUIRE(p.set_mesh(small_scene()));
+    REQUIRE(p.run(Stage::Filter));
+    CancelFlag cancel{true};
+    const Status st = p.run(kLastStage, &cancel);
+    CHECK(st.code == Status::Code::Cancelled);
+    CHECK(p.first_dirty() == Stage::Compact);
+    CHECK(p.snapshot()->filtered);
+    cancel = false;
+    REQUIRE(p.run(kLastStage, &cancel));
+    CHECK(p.snapshot()->regions);
+}
+
+TEST_CASE("pipeline: bad input is an error naming the problem, earlier stages stay") {
+    SUBCASE("no mesh") {
+        Pipeline p;
+        const Status st = p.run();
+        CHECK(st.code == Status::Code::BadInput);
+        CHECK(st.message.find("no mesh") != std::string::npos);
+    }
+    SUBCASE("nothing walkable") {
+        InputMesh m;
+        navtest::add_floor(m, 0, 0, 4, 4, 0);
+        std::swap(m.tris[1], m.tris[2]);  // flip both triangles: they face down
+        std::swap(m.tris[4], m.tris[5]);
+        Pipeline p;
+        REQUIRE(p.set_mesh(m));
+        const Status st = p.run();
+        CHECK(st.code == Status::Code::BadInput);
+        CHECK(st.message.find("nothing walkable") != std::string::npos);
+        CHECK(p.snapshot()->error_stage == 0);
+        CHECK(p.snapshot()->tri_areas == nullptr);
+    }
+    SUBCASE("grid over the memory limit is refused before allocating") {
+        Pipeline p;
+        REQUIRE(p.set_mesh(small_scene()));
+        p.set_memory_limit(4096);
+        const Status st = p.run();
+        CHECK(st.code == Status::Code::BadInput);
+        CHECK(st.message.find("memory limit") != std::string::npos);
+        CHECK(st.message.find("cell_size") != std::string::npos);
+        const auto b = p.snapshot();
+        CHECK(b->error_stage == static_cast<int>(Stage::Rasterize));
+        CHECK(b->tri_areas);
+        CHECK_FALSE(b->solid);
+        p.set_memory_limit(uint64_t(1) << 30);
+        CHECK(p.run());
+    }
+    SUBCASE("a parameter out of range leaves the pipeline as it was") {
+        Pipeline p;
+        REQUIRE(p.set_mesh(small_scene()));
+        REQUIRE(p.run());
+        const Status st = p.set_param("agent_radius", "-1");
+        CHECK(st.code == Status::Code::BadInput);
+        CHECK(p.first_dirty() == Stage::Count);
+        CHECK(p.params().get(ParamId::agent_radius) == doctest::Approx(0.6));
+    }
+    SUBCASE("a bad mesh keeps the previous one") {
+        Pipeline p;
+        REQUIRE(p.set_mesh(small_scene()));
+        REQUIRE(p.run());
+        CHECK_FALSE(p.load_mesh("/no/such/file.obj"));
+        CHECK(p.has_mesh());
+        CHECK(p.first_dirty() == Stage::Count);
+    }
+}
+
+TEST_CASE("config: JSON configs set parameters and volumes; errors name key and file") {
+    Params p;
+    std::vector<ConvexVolume> vols;
+    REQUIRE(parse_config_json(R"({"agent_radius": 0.4, "partition": "layers", "filter_ledge": false,
+        "volumes": [{"verts": [[0,0,0],[0,0,2],[2,0,2],[2,0,0]], "hmin": -1, "hmax": 1, "area": "grass"}]})",
+                              "cfg.json", p, vols));
+    CHECK(p.get(ParamId::agent_radius) == doctest::Approx(0.4));
+    CHECK(p.partition() == Partition::Layers);
+    CHECK_FALSE(p.b(ParamId::filter_ledge));
+    REQUIRE(vols.size() == 1);
+    CHECK(vols[0].area == kAreaGrass);
+    CHECK(vols[0].verts.size() == 12);
+
+    Params q;
+    std::vector<ConvexVolume> v2;
+    Status st = parse_config_json(R"({"agent_radius": -3})", "cfg.json", q, v2);
+    CHECK_FALSE(st);
+    CHECK(st.message.find("cfg.json") != std::string::npos);
+    CHECK(st.message.find("agent_radius") != std::string::npos);
+    CHECK(q.get(ParamId::agent_radius) == doctest::Approx(0.6));  // unchanged on error
+
+    st = parse_config_json(R"({"agent_radiu": 1})", "cfg.json", q, v2);
+    CHECK(st.message.find("unknown key \"agent_radiu\"") != std::string::npos);
+    st = parse_config_json(R"({"agent_radius": [1]})", "cfg.json", q, v2);
+    CHECK_FALSE(st);
+    st = parse_config_json("{not json", "cfg.json", q, v2);
+    CHECK(st.message.find("not valid JSON") != std::string::npos);
+    st = parse_config_json(R"([1,2])", "cfg.json", q, v2);
+    CHECK_FALSE(st);
+    st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[1,0,0]], "area": "water"}]})", "cfg.json", q, v2);
+    CHECK_FALSE(st);
+    CHECK(st.message.find("volumes[0]") != std::string::npos);
+    st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "area": "lava"}]})", "cfg.json", q, v2);
+    CHECK(st.message.find("unknown area \"lava\"") != std::string::npos);
+
+    CHECK_FALSE(load_config_file("/no/such/config.json", q, v2));
+    navtest::TempFile f(".json", R"({"cell_size": 0.25})");
+    REQUIRE(load_config_file(f.path(), q, v2));
+    CHECK(q.get(ParamId::cell_size) == doctest::Approx(0.25));
+}
