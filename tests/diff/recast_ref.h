@@ -1,0 +1,467 @@
+// Shared harness of the differential tests (tests/diff) and the benchmark (tests/bench): runs
+// Debian Recast 1.5.1's voxel pipeline and ours on the same triangles with the same voxel
+// configuration (both derived by nav::derive_config), stage by stage, timing each stage and
+// reporting the counts the two must agree on.
+//
+// Recast is a reference for tests and benchmarks only; nothing in core/ includes this header.
+#pragma once
+#include <Recast.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/compact.h"
+#include "core/distance.h"
+#include "core/erode.h"
+#include "core/filter.h"
+#include "core/input.h"
+#include "core/params.h"
+#include "core/rasterize.h"
+#include "core/regions.h"
+
+namespace navdiff {
+
+constexpr int kPartitionCount = 3;  // index = static_cast<int>(nav::Partition)
+
+// Bit mask of partitions to build: bit i for nav::Partition(i).
+constexpr unsigned kAllPartitions = 0x7u;
+inline unsigned partition_bit(nav::Partition p) { return 1u << static_cast<int>(p); }
+
+// Wall time of each voxel stage, milliseconds. "input" is the walkable-slope marking of triangles;
+// "rasterize" includes (re)initialising the heightfield; "erode" includes copying the compact
+// areas into the eroded buffer on our side (the pipeline keeps both).
+struct StageMs {
+    double input = 0, rasterize = 0, filter = 0, compact = 0, erode = 0, distance = 0;
+    std::array<double, kPartitionCount> regions{};
+};
+
+// What both implementations must agree on.
+struct VoxelCounts {
+    int walkable_tris = 0;          // triangles marked walkable by slope
+    int64_t solid_spans = 0;        // spans in the solid heightfield after rasterization
+    int64_t solid_walkable = 0;     // solid spans with a walkable area after rasterization
+    int64_t filtered_walkable = 0;  // solid spans with a walkable area after the filters
+    int64_t compact_spans = 0;      // spans in the compact heightfield
+    int64_t walkable_spans = 0;     // compact spans whose area is not null after erosion
+    int max_dist = 0;               // maximum of the distance field
+    std::array<int, kPartitionCount> regions{};  // distinct non-zero region ids per partition
+};
+
+struct VoxelRun {
+    StageMs ms;
+    VoxelCounts counts;
+    bool ok = false;
+    std::string error;  // which stage failed and why, when !ok
+};
+
+using Clock = std::chrono::steady_clock;
+inline double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Loads an OBJ into our InputMesh; the same triangles feed both implementations.
+inline nav::Status load_mesh(const std::string& path, nav::InputMesh& mesh) { return nav::load_obj(path, mesh); }
+
+// Distinct non-zero ids in a region-id array (the kBorderRegion flag is kept: border regions
+// are distinct regions, and with border_size 0 there are none).
+inline int count_distinct_regions(const uint16_t* reg, size_t n, std::vector<uint8_t>& seen) {
+    seen.assign(65536, 0);
+    int count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const uint16_t r = reg[i];
+        if (r != 0 && !seen[r]) {
+            seen[r] = 1;
+            ++count;
+        }
+    }
+    return count;
+}
+
+// Recast's configuration for the voxel stages, copied from our derived configuration so that both
+// use identical voxel units and grid.
+inline rcConfig to_rc_config(const nav::BakeConfig& c) {
+    rcConfig rc;
+    std::memset(&rc, 0, sizeof(rc));
+    rc.width = c.width;
+    rc.height = c.height;
+    rc.borderSize = c.border_size;
+    rc.cs = c.cs;
+    rc.ch = c.ch;
+    for (int i = 0; i < 3; ++i) {
+        rc.bmin[i] = c.bmin[i];
+        rc.bmax[i] = c.bmax[i];
+    }
+    rc.walkableSlopeAngle = c.walkable_slope_deg;
+    rc.walkableHeight = c.walkable_height;
+    rc.walkableClimb = c.walkable_climb;
+    rc.walkableRadius = c.walkable_radius;
+    rc.minRegionArea = c.min_region_area;
+    rc.mergeRegionArea = c.merge_region_area;
+    return rc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recast side. Owns the Recast objects of the last run; frees them on destruction or re-run.
+struct RecastVoxels {
+    rcContext ctx{false};  // logging and timers disabled
+    rcHeightfield* hf = nullptr;
+    rcCompactHeightfield* chf = nullptr;
+    std::vector<unsigned char> tri_areas;
+    std::vector<uint16_t> dist;                                  // copy of chf->dist
+    std::array<std::vector<uint16_t>, kPartitionCount> regions;  // copy of spans[].reg per partition
+    std::vector<uint8_t> seen;
+
+    RecastVoxels() = default;
+    RecastVoxels(const RecastVoxels&) = delete;
+    RecastVoxels& operator=(const RecastVoxels&) = delete;
+    ~RecastVoxels() { release(); }
+    void release() {
+        if (hf) rcFreeHeightField(hf);
+        if (chf) rcFreeCompactHeightfield(chf);
+        hf = nullptr;
+        chf = nullptr;
+    }
+};
+
+inline int64_t rc_count_spans(const rcHeightfield& hf, bool walkable_only) {
+    int64_t n = 0;
+    for (int i = 0; i < hf.width * hf.height; ++i)
+        for (const rcSpan* s = hf.spans[i]; s; s = s->next)
+            if (!walkable_only || s->area != RC_NULL_AREA) ++n;
+    return n;
+}
+
+// Runs Recast's voxel pipeline (as Sample_SoloMesh does, minus the debug draw) and builds the
+// regions of every partition in `partitions` from the same eroded compact heightfield. When
+// `count_after_rasterize` is set, the walkable solid spans right after rasterization are counted
+// (untimed) before the filters run.
+inline VoxelRun run_recast(const nav::InputMesh& mesh, const nav::BakeConfig& cfg, RecastVoxels& rv,
+                           unsigned partitions = kAllPartitions, bool count_after_rasterize = false) {
+    VoxelRun run;
+    rv.release();
+    const rcConfig rc = to_rc_config(cfg);
+    const int nv = mesh.vert_count(), nt = mesh.tri_count();
+    rcContext* ctx = &rv.ctx;
+
+    auto t = Clock::now();
+    rv.tri_areas.assign(static_cast<size_t>(nt), RC_NULL_AREA);
+    rcMarkWalkableTriangles(ctx, rc.walkableSlopeAngle, mesh.verts.data(), nv, mesh.tris.data(), nt,
+                            rv.tri_areas.data());
+    run.ms.input = ms_since(t);
+
+    t = Clock::now();
+    rv.hf = rcAllocHeightfield();
+    if (!rv.hf || !rcCreateHeightfield(ctx, *rv.hf, rc.width, rc.height, rc.bmin, rc.bmax, rc.cs, rc.ch)) {
+        run.error = "recast: rcCreateHeightfield failed";
+        return run;
+    }
+    if (!rcRasterizeTriangles(ctx, mesh.verts.data(), nv, mesh.tris.data(), rv.tri_areas.data(), nt, *rv.hf,
+                              rc.walkableClimb)) {
+        run.error = "recast: rcRasterizeTriangles failed";
+        return run;
+    }
+    run.ms.rasterize = ms_since(t);
+    if (count_after_rasterize) run.counts.solid_walkable = rc_count_spans(*rv.hf, true);
+
+    t = Clock::now();
+    if (cfg.filter_low_hanging) rcFilterLowHangingWalkableObstacles(ctx, rc.walkableClimb, *rv.hf);
+    if (cfg.filter_ledge) rcFilterLedgeSpans(ctx, rc.walkableHeight, rc.walkableClimb, *rv.hf);
+    if (cfg.filter_low_height) rcFilterWalkableLowHeightSpans(ctx, rc.walkableHeight, *rv.hf);
+    run.ms.filter = ms_since(t);
+
+    t = Clock::now();
+    rv.chf = rcAllocCompactHeightfield();
+    if (!rv.chf || !rcBuildCompactHeightfield(ctx, rc.walkableHeight, rc.walkableClimb, *rv.hf, *rv.chf)) {
+        run.error = "recast: rcBuildCompactHeightfield failed";
+        return run;
+    }
+    run.ms.compact = ms_since(t);
+
+    t = Clock::now();
+    if (!rcErodeWalkableArea(ctx, rc.walkableRadius, *rv.chf)) {
+        run.error = "recast: rcErodeWalkableArea failed";
+        return run;
+    }
+    run.ms.erode = ms_since(t);
+
+    t = Clock::now();
+    if (!rcBuildDistanceField(ctx, *rv.chf)) {
+        run.error = "recast: rcBuildDistanceField failed";
+        return run;
+    }
+    run.ms.distance = ms_since(t);
+
+    rcCompactHeightfield& chf = *rv.chf;
+    const size_t ns = static_cast<size_t>(chf.spanCount);
+    for (int p = 0; p < kPartitionCount; ++p) {
+        rv.regions[p].clear();
+        if (!(partitions & (1u << p))) continue;
+        bool built = false;
+        t = Clock::now();
+        switch (static_cast<nav::Partition>(p)) {
+            case nav::Partition::Watershed:
+                built = rcBuildRegions(ctx, chf, rc.borderSize, rc.minRegionArea, rc.mergeRegionArea);
+                break;
+            case nav::Partition::Monotone:
+                built = rcBuildRegionsMonotone(ctx, chf, rc.borderSize, rc.minRegionArea, rc.mergeRegionArea);
+                break;
+            case nav::Partition::Layers:
+                built = rcBuildLayerRegions(ctx, chf, rc.borderSize, rc.minRegionArea);
+                break;
+        }
+        run.ms.regions[p] = ms_since(t);
+        if (!built) {
+            run.error = std::string("recast: regions (") + std::string(nav::kPartitionNames[p]) + ") failed";
+            return run;
+        }
+        rv.regions[p].resize(ns);
+        for (size_t i = 0; i < ns; ++i) rv.regions[p][i] = chf.spans[i].reg;
+        run.counts.regions[p] = count_distinct_regions(rv.regions[p].data(), ns, rv.seen);
+    }
+
+    // Counts, outside the timed sections.
+    VoxelCounts& c = run.counts;
+    c.walkable_tris = static_cast<int>(std::count_if(rv.tri_areas.begin(), rv.tri_areas.end(),
+                                                     [](unsigned char a) { return a != RC_NULL_AREA; }));
+    c.filtered_walkable = rc_count_spans(*rv.hf, true);
+    c.solid_spans = rc_count_spans(*rv.hf, false);  // the filters never remove spans
+    c.compact_spans = chf.spanCount;
+    c.walkable_spans = std::count_if(chf.areas, chf.areas + ns, [](unsigned char a) { return a != RC_NULL_AREA; });
+    c.max_dist = chf.maxDistance;
+    rv.dist.assign(chf.dist, chf.dist + ns);
+    run.ok = true;
+    return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Our side, calling the core stage functions directly. Buffers live here and are reused from one
+// run to the next, as the pipeline reuses them.
+struct OurVoxels {
+    std::vector<uint8_t> tri_areas;
+    nav::Heightfield hf;
+    nav::CompactHeightfield chf;
+    std::vector<uint8_t> eroded;
+    std::vector<uint8_t> scratch;
+    nav::DistanceField df;
+    std::array<nav::Regions, kPartitionCount> regions;
+    std::vector<uint8_t> seen;
+};
+
+inline int64_t our_count_spans(const nav::Heightfield& hf, bool walkable_only) {
+    int64_t n = 0;
+    for (uint32_t first : hf.columns)
+        for (uint32_t s = first; s != nav::kNullSpan; s = hf.pool[s].next)
+            if (!walkable_only || hf.pool[s].area != nav::kNullArea) ++n;
+    return n;
+}
+
+// Runs our voxel stages. When `count_after_rasterize` is set, the walkable solid spans right after
+// rasterization are counted (untimed) before the filters run.
+inline VoxelRun run_ours(const nav::InputMesh& mesh, const nav::BakeConfig& cfg, OurVoxels& ov,
+                         unsigned partitions = kAllPartitions, bool count_after_rasterize = false) {
+    VoxelRun run;
+    const int nv = mesh.vert_count(), nt = mesh.tri_count();
+
+    auto t = Clock::now();
+    ov.tri_areas.resize(static_cast<size_t>(nt));
+    nav::mark_walkable_triangles(cfg.walkable_slope_deg, mesh.verts.data(), mesh.tris.data(), nt, ov.tri_areas.data());
+    run.ms.input = ms_since(t);
+
+    t = Clock::now();
+    ov.hf.reset(cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch, cfg.border_size);
+    nav::Status st = nav::rasterize_triangles(mesh.verts.data(), nv, mesh.tris.data(), ov.tri_areas.data(), nt,
+                                              ov.hf, cfg.walkable_climb);
+    run.ms.rasterize = ms_since(t);
+    if (!st) {
+        run.error = "ours: rasterize: " + st.message;
+        return run;
+    }
+    if (count_after_rasterize) run.counts.solid_walkable = our_count_spans(ov.hf, true);
+
+    t = Clock::now();
+    if (cfg.filter_low_hanging) nav::filter_low_hanging_obstacles(cfg.walkable_climb, ov.hf);
+    if (cfg.filter_ledge) nav::filter_ledge_spans(cfg.walkable_height, cfg.walkable_climb, ov.hf);
+    if (cfg.filter_low_height) nav::filter_walkable_low_height_spans(cfg.walkable_height, ov.hf);
+    run.ms.filter = ms_since(t);
+
+    t = Clock::now();
+    st = nav::build_compact_heightfield(cfg.walkable_height, cfg.walkable_climb, ov.hf, ov.chf);
+    run.ms.compact = ms_since(t);
+    if (!st) {
+        run.error = "ours: compact: " + st.message;
+        return run;
+    }
+
+    t = Clock::now();
+    ov.eroded.assign(ov.chf.areas.begin(), ov.chf.areas.end());
+    st = nav::erode_walkable_area(cfg.walkable_radius, ov.chf, ov.eroded, ov.scratch);
+    run.ms.erode = ms_since(t);
+    if (!st) {
+        run.error = "ours: erode: " + st.message;
+        return run;
+    }
+
+    t = Clock::now();
+    st = nav::build_distance_field(ov.chf, ov.eroded, ov.df);
+    run.ms.distance = ms_since(t);
+    if (!st) {
+        run.error = "ours: distance: " + st.message;
+        return run;
+    }
+
+    for (int p = 0; p < kPartitionCount; ++p) {
+        if (!(partitions & (1u << p))) continue;
+        nav::Regions& r = ov.regions[p];
+        t = Clock::now();
+        switch (static_cast<nav::Partition>(p)) {
+            case nav::Partition::Watershed:
+                st = nav::build_regions_watershed(ov.chf, ov.eroded, ov.df, cfg.border_size, cfg.min_region_area,
+                                                  cfg.merge_region_area, r);
+                break;
+            case nav::Partition::Monotone:
+                st = nav::build_regions_monotone(ov.chf, ov.eroded, cfg.border_size, cfg.min_region_area,
+                                                 cfg.merge_region_area, r);
+                break;
+            case nav::Partition::Layers:
+                st = nav::build_regions_layers(ov.chf, ov.eroded, cfg.border_size, cfg.min_region_area, r);
+                break;
+        }
+        run.ms.regions[p] = ms_since(t);
+        if (!st) {
+            run.error = "ours: regions (" + std::string(nav::kPartitionNames[p]) + "): " + st.message;
+            return run;
+        }
+        run.counts.regions[p] = count_distinct_regions(r.reg.data(), r.reg.size(), ov.seen);
+    }
+
+    VoxelCounts& c = run.counts;
+    c.walkable_tris = static_cast<int>(std::count_if(ov.tri_areas.begin(), ov.tri_areas.end(),
+                                                     [](uint8_t a) { return a != nav::kNullArea; }));
+    c.solid_spans = our_count_spans(ov.hf, false);
+    c.filtered_walkable = our_count_spans(ov.hf, true);
+    c.compact_spans = ov.chf.span_count;
+    c.walkable_spans = std::count_if(ov.eroded.begin(), ov.eroded.end(), [](uint8_t a) { return a != nav::kNullArea; });
+    c.max_dist = ov.df.max_dist;
+    run.ok = true;
+    return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cell-by-cell comparison of the two compact heightfields (and of what was computed on them).
+struct CompactDiff {
+    bool same_grid = false;
+    int64_t cells = 0;
+    int64_t cells_count_differs = 0;  // cells whose span count differs
+    // Over the cells with equal span counts, span by span in column order:
+    int64_t spans_compared = 0;
+    int64_t y_differs = 0, h_differs = 0, con_differs = 0;
+    int64_t area_differs = 0;  // after erosion
+    int64_t dist_differs = 0;
+    std::array<int64_t, kPartitionCount> reg_differs{};  // region id differs (ids compared as-is)
+    int first_bad_x = -1, first_bad_z = -1;             // first cell whose span count differs
+    int first_bad_ours = 0, first_bad_recast = 0;
+};
+
+inline CompactDiff compare_compact(const RecastVoxels& rv, const OurVoxels& ov) {
+    CompactDiff d;
+    const rcCompactHeightfield& rc = *rv.chf;
+    const nav::CompactHeightfield& ch = ov.chf;
+    d.same_grid = rc.width == ch.width && rc.height == ch.height;
+    if (!d.same_grid) return d;
+    d.cells = static_cast<int64_t>(ch.width) * ch.height;
+    const bool have_dist = rv.dist.size() == ov.df.dist.size();
+    for (int z = 0; z < ch.height; ++z) {
+        for (int x = 0; x < ch.width; ++x) {
+            const size_t ci = static_cast<size_t>(x + z * ch.width);
+            const rcCompactCell& rcell = rc.cells[ci];
+            const nav::CompactCell& ocell = ch.cells[ci];
+            if (rcell.count != ocell.count) {
+                if (d.cells_count_differs == 0) {
+                    d.first_bad_x = x;
+                    d.first_bad_z = z;
+                    d.first_bad_ours = static_cast<int>(ocell.count);
+                    d.first_bad_recast = static_cast<int>(rcell.count);
+                }
+                ++d.cells_count_differs;
+                continue;
+            }
+            for (uint32_t k = 0; k < ocell.count; ++k) {
+                const size_t ri = rcell.index + k, oi = ocell.index + k;
+                const rcCompactSpan& rs = rc.spans[ri];
+                const nav::CompactSpan& os = ch.spans[oi];
+                ++d.spans_compared;
+                if (rs.y != os.y) ++d.y_differs;
+                if (static_cast<int>(rs.h) != static_cast<int>(os.h)) ++d.h_differs;
+                bool con_same = true;
+                for (int dir = 0; dir < 4; ++dir)
+                    if (rcGetCon(rs, dir) != nav::get_con(os, dir)) con_same = false;
+                if (!con_same) ++d.con_differs;
+                if (rc.areas[ri] != ov.eroded[oi]) ++d.area_differs;
+                if (have_dist && rv.dist[ri] != ov.df.dist[oi]) ++d.dist_differs;
+                for (int p = 0; p < kPartitionCount; ++p) {
+                    const auto& rr = rv.regions[p];
+                    const auto& orr = ov.regions[p].reg;
+                    if (rr.empty() || orr.size() < ov.chf.span_count) continue;
+                    if (rr[ri] != orr[oi]) ++d.reg_differs[p];
+                }
+            }
+        }
+    }
+    return d;
+}
+
+// Column-by-column comparison of the two solid heightfields after the filters.
+struct SolidDiff {
+    bool same_grid = false;
+    int64_t columns_count_differs = 0;  // columns whose span count differs
+    int64_t spans_compared = 0;         // over columns with equal span counts, bottom to top
+    int64_t bounds_differ = 0;          // smin or smax differs
+    int64_t area_differs = 0;           // area after the filters differs
+    int first_bad_x = -1, first_bad_z = -1;
+};
+
+inline SolidDiff compare_solid(const RecastVoxels& rv, const OurVoxels& ov) {
+    SolidDiff d;
+    const rcHeightfield& rc = *rv.hf;
+    const nav::Heightfield& hf = ov.hf;
+    d.same_grid = rc.width == hf.width && rc.height == hf.height;
+    if (!d.same_grid) return d;
+    for (int z = 0; z < hf.height; ++z) {
+        for (int x = 0; x < hf.width; ++x) {
+            const size_t ci = static_cast<size_t>(x + z * hf.width);
+            int nr = 0, no = 0;
+            for (const rcSpan* s = rc.spans[ci]; s; s = s->next) ++nr;
+            for (uint32_t s = hf.columns[ci]; s != nav::kNullSpan; s = hf.pool[s].next) ++no;
+            if (nr != no) {
+                if (d.columns_count_differs == 0) {
+                    d.first_bad_x = x;
+                    d.first_bad_z = z;
+                }
+                ++d.columns_count_differs;
+                continue;
+            }
+            const rcSpan* r = rc.spans[ci];
+            for (uint32_t s = hf.columns[ci]; s != nav::kNullSpan; s = hf.pool[s].next, r = r->next) {
+                const nav::Span& o = hf.pool[s];
+                ++d.spans_compared;
+                if (r->smin != o.smin || r->smax != o.smax) ++d.bounds_differ;
+                if (r->area != o.area) ++d.area_differs;
+            }
+        }
+    }
+    return d;
+}
+
+// Relative difference |a - b| / max(|b|, 1).
+inline double rel_diff(double a, double b) {
+    const double den = std::max(std::abs(b), 1.0);
+    return std::abs(a - b) / den;
+}
+
+}  // namespace navdiff
