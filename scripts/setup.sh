@@ -11,7 +11,7 @@ PACKAGES=(
   # debugger: GLFW, glad 2 generator, Dear ImGui 1.86 (with GLFW/OpenGL3 backends), glm, stb
   libglfw3-dev python3-glad libimgui-dev libglm-dev libstb-dev libgl-dev
   # tests: doctest, Recast/Detour as the differential reference, Xvfb + Mesa for screenshots
-  doctest-dev librecast-dev libbenchmark-dev xvfb xauth libgl1-mesa-dri
+  doctest-dev librecast-dev xvfb xauth libgl1-mesa-dri
 )
 
 missing=()
