@@ -51,8 +51,49 @@ json config_json(const nav::Params& p) {
 
 json counts_json(const nav::Bake& b) {
     json c = json::object();
-    for (const char* k : {"solid_spans", "compact_spans", "walkable_spans", "regions"}) c[k] = b.count(k);
+    for (const char* k : {"solid_spans", "compact_spans", "walkable_spans", "regions", "contours", "poly_verts",
+                          "polys", "detail_verts", "detail_tris"})
+        c[k] = b.count(k);
     return c;
+}
+
+// Writes the polygon mesh (group "polymesh", one face per polygon) and the detail mesh (group
+// "detail", triangles) as one OBJ in world coordinates.
+nav::Status write_obj(const std::string& path, const nav::Bake& b) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return nav::Status::bad_input(path + ": cannot open for writing");
+    const nav::PolyMesh& pm = *b.polymesh;
+    const nav::PolyMeshDetail& dm = *b.detail;
+    std::fprintf(f, "# navbake %s: %d polygons, %d detail triangles\n", b.mesh->path.c_str(), pm.npolys, dm.ntris);
+    std::fprintf(f, "g polymesh\n");
+    for (int i = 0; i < pm.nverts; ++i) {
+        const uint16_t* v = &pm.verts[static_cast<size_t>(i) * 3];
+        std::fprintf(f, "v %.4f %.4f %.4f\n", static_cast<double>(pm.bmin[0] + v[0] * pm.cs),
+                     static_cast<double>(pm.bmin[1] + v[1] * pm.ch), static_cast<double>(pm.bmin[2] + v[2] * pm.cs));
+    }
+    for (int i = 0; i < pm.npolys; ++i) {
+        const uint16_t* p = pm.poly(i);
+        std::fprintf(f, "f");
+        // Recast's vertex order already gives an upward face normal (checked by the end-to-end test).
+        for (int k = 0; k < pm.nvp && p[k] != nav::kMeshNullIdx; ++k) std::fprintf(f, " %d", p[k] + 1);
+        std::fprintf(f, "\n");
+    }
+    std::fprintf(f, "g detail\n");
+    for (int i = 0; i < dm.nverts; ++i)
+        std::fprintf(f, "v %.4f %.4f %.4f\n", static_cast<double>(dm.verts[static_cast<size_t>(i) * 3]),
+                     static_cast<double>(dm.verts[static_cast<size_t>(i) * 3 + 1]),
+                     static_cast<double>(dm.verts[static_cast<size_t>(i) * 3 + 2]));
+    for (int m = 0; m < dm.nmeshes; ++m) {
+        const uint32_t* mesh = &dm.meshes[static_cast<size_t>(m) * 4];
+        for (uint32_t t = 0; t < mesh[3]; ++t) {
+            const uint8_t* tri = &dm.tris[(mesh[2] + t) * 4];
+            const int base = pm.nverts + static_cast<int>(mesh[0]) + 1;
+            std::fprintf(f, "f %d %d %d\n", base + tri[0], base + tri[1], base + tri[2]);
+        }
+    }
+    const bool ok = std::fflush(f) == 0 && !std::ferror(f);
+    std::fclose(f);
+    return ok ? nav::Status::ok() : nav::Status::bad_input(path + ": write failed");
 }
 
 }  // namespace
@@ -69,6 +110,8 @@ int main(int argc, char** argv) {
     app.add_option("--set", sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
     app.add_flag("--json", as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
     app.add_option("--reps", reps, "Bake N times; timings are medians")->check(CLI::Range(1, 1000));
+    std::string obj_out;
+    app.add_option("--obj-out", obj_out, "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ");
     app.add_option("--incremental", incremental,
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
     app.add_option("--max-memory", max_memory_mb, "Refuse grids estimated to need more than this many MiB")
@@ -142,6 +185,9 @@ int main(int argc, char** argv) {
         }
 
         const nav::InputMesh& m = *bake->mesh;
+        for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
+        if (!obj_out.empty())
+            if (nav::Status st = write_obj(obj_out, *bake); !st) return fail(st);
         if (as_json) {
             json out;
             out["mesh"] = {{"path", m.path},
@@ -153,6 +199,7 @@ int main(int argc, char** argv) {
             out["config"]["volumes"] = static_cast<int>(bake->volumes.size());
             out["grid"] = {{"width", bake->config.width}, {"height", bake->config.height}};
             out["counts"] = counts_json(*bake);
+            out["walkable_area"] = bake->walkable_area();
             json t = json::object();
             for (int s = 0; s < nav::kStageCount; ++s)
                 t[std::string(nav::stage_name(static_cast<nav::Stage>(s)))] = median(stage_ms[static_cast<size_t>(s)]);
@@ -173,6 +220,7 @@ int main(int argc, char** argv) {
                             median(stage_ms[static_cast<size_t>(s)]), counts.c_str());
             }
             std::printf("%-10s %10.3f  (median of %d)\n", "total", median(total_ms), reps);
+            std::printf("walkable area %.2f m^2\n", bake->walkable_area());
             if (!inc.is_null()) std::printf("incremental: %s\n", inc.dump().c_str());
         }
         return 0;

@@ -45,6 +45,17 @@ const ParamDef kTable[kParamCount] = {
      "Remove spans next to a drop deeper than the climb.", {}},
     {ParamId::filter_low_height, "filter_low_height", "filter low height", "", K::Bool, 1, 0, 1, Stage::Filter,
      V::None, "Remove spans with less than agent_height of free space above.", {}},
+    {ParamId::edge_max_len, "edge_max_len", "edge max length", "m", K::Float, 12.0, 0.0, 50.0, Stage::Contours,
+     V::FloorByCellSize, "Contour edges along walls longer than this are split (0: never split).", {}},
+    {ParamId::edge_max_error, "edge_max_error", "edge max error", "cells", K::Float, 1.3, 0.1, 10.0,
+     Stage::Contours, V::TimesCellSize, "How far a simplified contour may stray from the raw boundary.", {}},
+    {ParamId::verts_per_poly, "verts_per_poly", "verts per poly", "", K::Int, 6, 3, 12, Stage::Polymesh, V::None,
+     "Most vertices a convex polygon of the mesh may have.", {}},
+    {ParamId::detail_sample_dist, "detail_sample_dist", "detail sample distance", "cells", K::Float, 6.0, 0.0,
+     16.0, Stage::Detail, V::TimesCellSize, "Spacing of height samples for the detail mesh (below 0.9: none).", {}},
+    {ParamId::detail_sample_max_error, "detail_sample_max_error", "detail sample max error", "cell heights",
+     K::Float, 1.0, 0.0, 16.0, Stage::Detail, V::TimesCellHeight,
+     "Largest height error the detail mesh may have against the heightfield.", {}},
 };
 
 std::string fmt_num(double v) {
@@ -165,6 +176,14 @@ std::string voxel_hint(ParamId id, const Params& p) {
         case V::CeilByCellHeight: return "= " + std::to_string(static_cast<int>(std::ceil(v / static_cast<float>(ch)))) + " vx";
         case V::FloorByCellHeight: return "= " + std::to_string(static_cast<int>(std::floor(v / static_cast<float>(ch)))) + " vx";
         case V::CeilByCellSize: return "= " + std::to_string(static_cast<int>(std::ceil(v / static_cast<float>(cs)))) + " vx";
+        case V::FloorByCellSize:
+            return "= " + std::to_string(static_cast<int>(v / static_cast<float>(cs))) + " cells";
+        case V::TimesCellSize:
+        case V::TimesCellHeight: {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, "= %.2f m", static_cast<double>(v) * (d.voxel == V::TimesCellSize ? cs : ch));
+            return buf;
+        }
         case V::SquareCells: {
             const int n = p.i(id);
             return "= " + std::to_string(n * n) + " cells";
@@ -198,6 +217,12 @@ BakeConfig derive_config(const Params& p, const float* bmin, const float* bmax) 
     c.filter_low_hanging = p.b(ParamId::filter_low_hanging);
     c.filter_ledge = p.b(ParamId::filter_ledge);
     c.filter_low_height = p.b(ParamId::filter_low_height);
+    c.max_edge_len = static_cast<int>(p.f(ParamId::edge_max_len) / c.cs);
+    c.max_simplification_error = p.f(ParamId::edge_max_error);
+    c.verts_per_poly = p.i(ParamId::verts_per_poly);
+    const float sd = p.f(ParamId::detail_sample_dist);
+    c.detail_sample_dist = sd < 0.9f ? 0.0f : c.cs * sd;
+    c.detail_sample_max_error = c.ch * p.f(ParamId::detail_sample_max_error);
     c.border_size = 0;
     for (int i = 0; i < 3; ++i) {
         c.bmin[i] = bmin[i];

@@ -27,6 +27,11 @@ enum class ParamId : int {
     filter_low_hanging,
     filter_ledge,
     filter_low_height,
+    edge_max_len,
+    edge_max_error,
+    verts_per_poly,
+    detail_sample_dist,
+    detail_sample_max_error,
     Count
 };
 constexpr int kParamCount = static_cast<int>(ParamId::Count);
@@ -34,7 +39,16 @@ constexpr int kParamCount = static_cast<int>(ParamId::Count);
 enum class ParamKind : uint8_t { Float, Int, Bool, Enum };
 
 // How a world value maps to voxels, for the "0.60 m = 2 vx" read-out.
-enum class VoxelRule : uint8_t { None, CeilByCellHeight, FloorByCellHeight, CeilByCellSize, SquareCells };
+enum class VoxelRule : uint8_t {
+    None,
+    CeilByCellHeight,   // agent_height: "= 10 vx"
+    FloorByCellHeight,  // agent_max_climb: "= 4 vx"
+    CeilByCellSize,     // agent_radius: "= 2 vx"
+    FloorByCellSize,    // edge_max_len: "= 40 cells"
+    SquareCells,        // region sizes: "= 64 cells"
+    TimesCellSize,      // edge_max_error, detail_sample_dist (given in cells): "= 1.80 m"
+    TimesCellHeight,    // detail_sample_max_error (given in cell heights): "= 0.20 m"
+};
 
 enum class Partition : int { Watershed = 0, Monotone = 1, Layers = 2 };
 constexpr std::array<std::string_view, 3> kPartitionNames = {"watershed", "monotone", "layers"};
@@ -95,6 +109,11 @@ struct BakeConfig {
     int merge_region_area = 0; // region_merge_size^2
     Partition partition = Partition::Watershed;
     bool filter_low_hanging = true, filter_ledge = true, filter_low_height = true;
+    int max_edge_len = 0;            // edge_max_len / cs, cells (0 = edges are not split)
+    float max_simplification_error = 1.3f;  // edge_max_error, in cells
+    int verts_per_poly = 6;
+    float detail_sample_dist = 0;     // cs * detail_sample_dist, metres; 0 below 0.9 (no sampling)
+    float detail_sample_max_error = 0;  // ch * detail_sample_max_error, metres
     int border_size = 0;       // tiles come later; every stage takes it already
     float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
     int width = 0, height = 0; // grid cells in x and z

@@ -39,6 +39,9 @@ struct Pipeline::Impl {
     std::shared_ptr<std::vector<uint8_t>> eroded, areas;
     std::shared_ptr<DistanceField> distance;
     std::shared_ptr<Regions> regions;
+    std::shared_ptr<ContourSet> contours;
+    std::shared_ptr<PolyMesh> polymesh;
+    std::shared_ptr<PolyMeshDetail> detail;
     std::vector<uint8_t> erode_scratch;
 
     std::array<StageStats, kStageCount> stats;
@@ -54,6 +57,35 @@ int64_t Bake::count(std::string_view name) const {
         for (const StageCount& c : s.counts)
             if (c.name == name) return c.value;
     return 0;
+}
+
+double Bake::walkable_area() const {
+    if (!polymesh) return 0.0;
+    const PolyMesh& pm = *polymesh;
+    double area = 0.0;
+    for (int i = 0; i < pm.npolys; ++i) {
+        const uint16_t* p = pm.poly(i);
+        int n = 0;
+        while (n < pm.nvp && p[n] != kMeshNullIdx) ++n;
+        double a2 = 0.0;  // shoelace in voxel units
+        for (int k = 0; k < n; ++k) {
+            const uint16_t* va = &pm.verts[static_cast<size_t>(p[k]) * 3];
+            const uint16_t* vb = &pm.verts[static_cast<size_t>(p[(k + 1) % n]) * 3];
+            a2 += static_cast<double>(va[0]) * vb[2] - static_cast<double>(vb[0]) * va[2];
+        }
+        area += std::abs(a2) * 0.5;
+    }
+    return area * static_cast<double>(pm.cs) * static_cast<double>(pm.cs);
+}
+
+std::vector<std::string> Bake::warnings() const {
+    std::vector<std::string> w;
+    if (contours)
+        for (int r : contours->warnings)
+            w.push_back("contours: region " + std::to_string(r) + " has a contour that was dropped or a hole that could not be merged");
+    if (polymesh)
+        for (const std::string& s : polymesh->warnings) w.push_back("polymesh: " + s);
+    return w;
 }
 
 Pipeline::Pipeline() : impl_(std::make_unique<Impl>()) { impl_->snap = std::make_shared<Bake>(); }
@@ -265,6 +297,31 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
                     stats.counts = {{"regions", r.region_count}};
                     break;
                 }
+                case Stage::Contours: {
+                    auto& cs = writable(I.contours);
+                    st = build_contours(*I.compact, *I.areas, *I.regions, c.max_simplification_error, c.max_edge_len,
+                                        kTessWallEdges, cs, cancel);
+                    int64_t nv = 0, outlines = 0;  // holes merged into an outline stay behind with no vertices
+                    for (const Contour& k : cs.contours) {
+                        nv += k.nverts;
+                        outlines += k.nverts > 0;
+                    }
+                    stats.counts = {{"contours", outlines}, {"contour_verts", nv}};
+                    break;
+                }
+                case Stage::Polymesh: {
+                    auto& pm = writable(I.polymesh);
+                    st = build_poly_mesh(*I.contours, c.verts_per_poly, pm, cancel);
+                    stats.counts = {{"poly_verts", pm.nverts}, {"polys", pm.npolys}};
+                    break;
+                }
+                case Stage::Detail: {
+                    auto& dm = writable(I.detail);
+                    st = build_poly_mesh_detail(*I.polymesh, *I.compact, *I.regions, c.detail_sample_dist,
+                                                c.detail_sample_max_error, dm, cancel);
+                    stats.counts = {{"detail_verts", dm.nverts}, {"detail_tris", dm.ntris}};
+                    break;
+                }
                 case Stage::Count: break;
             }
             stats.ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
@@ -301,6 +358,9 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     if (have(Stage::Areas)) b->areas = I.areas;
     if (have(Stage::Distance)) b->distance = I.distance;
     if (have(Stage::Regions)) b->regions = I.regions;
+    if (have(Stage::Contours)) b->contours = I.contours;
+    if (have(Stage::Polymesh)) b->polymesh = I.polymesh;
+    if (have(Stage::Detail)) b->detail = I.detail;
     I.snap = std::move(b);
     return result;
 }

@@ -14,9 +14,12 @@
 #include "core/areas.h"
 #include "core/common.h"
 #include "core/compact.h"
+#include "core/contours.h"
+#include "core/detail.h"
 #include "core/distance.h"
 #include "core/input.h"
 #include "core/params.h"
+#include "core/polymesh.h"
 #include "core/rasterize.h"
 #include "core/regions.h"
 #include "core/stage.h"
@@ -50,6 +53,9 @@ struct Bake {
     std::shared_ptr<const std::vector<uint8_t>> areas;      // areas: eroded + convex volumes
     std::shared_ptr<const DistanceField> distance;          // distance
     std::shared_ptr<const Regions> regions;                 // regions
+    std::shared_ptr<const ContourSet> contours;             // contours (raw and simplified)
+    std::shared_ptr<const PolyMesh> polymesh;               // polymesh
+    std::shared_ptr<const PolyMeshDetail> detail;           // detail
 
     std::array<StageStats, kStageCount> stats;
     int built_through = -1;        // index of the last stage with a current result, -1 none
@@ -58,6 +64,8 @@ struct Bake {
     std::vector<Stage> stages_run; // stages the last run() executed, in order
 
     int64_t count(std::string_view name) const;  // looks through every stage's counts, 0 if absent
+    double walkable_area() const;                // xz-projected area of all polygons, m^2 (0 before polymesh)
+    std::vector<std::string> warnings() const;   // stage warnings (contours dropped, polygons not triangulated)
 };
 
 class Pipeline {

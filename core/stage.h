@@ -15,6 +15,9 @@ enum class Stage : int {
     Areas,
     Distance,
     Regions,
+    Contours,
+    Polymesh,
+    Detail,
     Count
 };
 
@@ -22,7 +25,8 @@ constexpr int kStageCount = static_cast<int>(Stage::Count);
 constexpr Stage kLastStage = static_cast<Stage>(kStageCount - 1);
 
 constexpr std::array<std::string_view, kStageCount> kStageNames = {
-    "input", "rasterize", "filter", "compact", "erode", "areas", "distance", "regions"};
+    "input", "rasterize", "filter", "compact", "erode", "areas", "distance", "regions",
+    "contours", "polymesh", "detail"};
 
 constexpr std::string_view stage_name(Stage s) { return kStageNames[static_cast<int>(s)]; }
 std::optional<Stage> stage_from_name(std::string_view name);

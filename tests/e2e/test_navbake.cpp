@@ -2,9 +2,13 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "test_files.h"
+#include "core/input.h"
 #include "core/params.h"
 #include "test_scenes.h"
 
@@ -73,11 +77,11 @@ TEST_CASE("navbake: --incremental reports exactly the stages a parameter reads")
     auto j = nlohmann::json::parse(
         run_cmd(navbake() + " '" + obj.path() + "' --json --incremental agent_radius=0.3", false).out);
     CHECK(j["incremental"]["param"] == "agent_radius");
-    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"erode", "areas", "distance", "regions"}));
+    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"erode", "areas", "distance", "regions", "contours", "polymesh", "detail"}));
     CHECK(j["incremental"]["ms"].get<double>() >= 0.0);
     j = nlohmann::json::parse(
         run_cmd(navbake() + " '" + obj.path() + "' --json --incremental region_min_size=4", false).out);
-    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"regions"}));
+    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"regions", "contours", "polymesh", "detail"}));
     j = nlohmann::json::parse(
         run_cmd(navbake() + " '" + obj.path() + "' --json --incremental cell_height=0.1", false).out);
     CHECK(j["incremental"]["stages_run"][0] == "rasterize");
@@ -128,4 +132,27 @@ TEST_CASE("navbake: bad input exits 2 with a message naming the problem") {
         CHECK_MESSAGE(r.code == 2, d.name);
         CHECK_MESSAGE(has(r.out, std::string(d.name)), d.name, " -> ", r.out);
     }
+}
+
+TEST_CASE("navbake: --obj-out writes the polygon and detail meshes, facing up, and walkable_area") {
+    TempFile obj(".obj", scene_obj());
+    TempFile out(".obj");
+    const auto r = run_cmd(navbake() + " '" + obj.path() + "' --json --obj-out '" + out.path() + "'", false);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    // 10 x 10 floor minus the 2 x 2 box, eroded by 0.6 m (2 cells) from every wall and edge.
+    CHECK(j["walkable_area"].get<double>() > 40.0);
+    CHECK(j["walkable_area"].get<double>() < 100.0 - 4.0);
+    CHECK(j["counts"]["polys"].get<int>() > 0);
+    CHECK(j["counts"]["detail_tris"].get<int>() >= j["counts"]["polys"].get<int>());
+    nav::InputMesh back;
+    REQUIRE(nav::load_obj(out.path(), back));  // every face of both groups reads back...
+    std::vector<uint8_t> areas(static_cast<size_t>(back.tri_count()));
+    nav::mark_walkable_triangles(1.0f, back.verts.data(), back.tris.data(), back.tri_count(), areas.data());
+    for (uint8_t a : areas) CHECK(a == nav::kWalkableArea);  // ...flat and facing up
+    std::ifstream f(out.path());
+    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    CHECK(text.find("g polymesh") != std::string::npos);
+    CHECK(text.find("g detail") != std::string::npos);
+    CHECK(run_cmd(navbake() + " '" + obj.path() + "' --obj-out /no/such/dir/x.obj").code == 2);
 }
