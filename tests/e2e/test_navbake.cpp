@@ -116,6 +116,10 @@ TEST_CASE("navbake: bad input exits 2 with a message naming the problem") {
         {"'" + obj.path() + "' --set cell_size=0.02 --max-memory 1", "memory limit"},
         {"'" + obj.path() + "' --incremental agent_radius=99", "agent_radius"},
         {"'" + obj.path() + "' --no-such-flag", "no-such-flag"},
+        {"'" + obj.path() + "' --set edge_max_error=0", "edge_max_error: got 0, expected a number in [0.1, 10]"},
+        {"'" + obj.path() + "' --set verts_per_poly=2", "verts_per_poly: got 2, expected a whole number in [3, 12]"},
+        {"'" + obj.path() + "' --set verts_per_poly=13", "verts_per_poly"},
+        {"'" + obj.path() + "' --set verts_per_poly=4.5", "verts_per_poly"},
         {"", "mesh"},
     };
     for (const Case& c : cases) {
