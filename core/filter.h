@@ -13,10 +13,12 @@ enum FilterBits : uint8_t { kFilteredLedge = 1, kFilteredLowHeight = 2 };
 void filter_low_hanging_obstacles(int walkable_climb, Heightfield& hf);
 
 // A walkable span whose drop to any neighbour exceeds walkable_climb, or whose accessible
-// neighbours' floors span more than walkable_climb, is cleared (ledge).
+// neighbours' floors span more than walkable_climb, is cleared (ledge). A neighbour counts only
+// where the two open spaces share more than walkable_height; spans on the grid edge are ledges.
 void filter_ledge_spans(int walkable_height, int walkable_climb, Heightfield& hf);
 
-// A walkable span with less than walkable_height of free space above it is cleared.
+// A walkable span with at most walkable_height of free space above it is cleared (Recast 1.5.1's
+// rule; the compact links, by contrast, accept a shared gap of exactly walkable_height).
 void filter_walkable_low_height_spans(int walkable_height, Heightfield& hf);
 
 }  // namespace nav
