@@ -1,18 +1,37 @@
-// navbench: times each voxel stage of Recast 1.5.1 and of ours on the same meshes with the same
-// voxel parameters, and prints a markdown table of medians (mesh | stage | recast ms | ours ms |
-// ratio), then a table of the counts both produced (so a fast stage that computes something else
-// is visible). Recast allocates its heightfields afresh in every repetition, as it does in use;
-// ours reuses its buffers across repetitions, as the pipeline does.
+// navbench: times every stage of the bake, Recast 1.5.1 against ours, on the same meshes with the
+// same parameters, for each region partition, and prints markdown tables of medians:
+//  1. per mesh and partition, one row per stage (input, rasterize, filter, compact, erode,
+//     distance, regions, contours, polymesh, detail) and the total: recast ms | ours ms | ratio;
+//  2. a summary of the totals with their spread, the median of the per-repetition ratios, and our
+//     whole bake through nav::Pipeline::run();
+//  3. the counts both produced (so a fast stage that computes something else is visible).
+//
+// Method. One repetition runs, for each mesh in turn, Recast's whole bake (voxel stages once, then
+// per partition regions, contours, polygon mesh and detail mesh, as recast_ref.h does) and ours, in
+// alternating order, then our Pipeline once per partition. Warm-up repetitions are discarded;
+// medians are over the rest (default 21); the spread of the totals and the median of the
+// back-to-back ratios show how much other processes disturbed the run. Recast allocates its objects afresh every repetition, as it does in use;
+// ours reuses its buffers across repetitions, as the pipeline does. Benchmarks never assert on time.
+//
+// Totals. Watershed: every stage. Monotone and layers do not read the distance field; Recast's
+// Sample_SoloMesh skips it for them, so their totals leave the distance row out on both sides
+// (the row is still shown, marked "not in total"). Our Pipeline builds the distance field for
+// every partition (the debugger draws it); the summary's "Pipeline::run" column includes it.
 //
 // Usage: navbench [--reps N] [--warmup N] [--set NAME=VALUE]... [MESH.obj...]
 // Without meshes, runs the shared benchmark meshes (dungeon, nav_test, undulating).
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <fstream>
+#include <memory>
+#include <thread>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/pipeline.h"
 #include "diff/recast_ref.h"
 
 namespace {
@@ -24,37 +43,53 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-constexpr int kRowCount = 10;  // 6 stages, 3 region partitions, total
-const char* const kRowNames[kRowCount] = {"input",
-                                          "rasterize",
-                                          "filter",
-                                          "compact",
-                                          "erode",
-                                          "distance",
-                                          "regions (watershed)",
-                                          "regions (monotone)",
-                                          "regions (layers)",
-                                          "total (watershed)"};
+// Quantile q in [0, 1] by linear interpolation.
+double quantile(std::vector<double> v, double q) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const double pos = q * static_cast<double>(v.size() - 1);
+    const size_t i = static_cast<size_t>(pos);
+    const double f = pos - static_cast<double>(i);
+    return i + 1 < v.size() ? v[i] * (1.0 - f) + v[i + 1] * f : v[i];
+}
 
-// One value per row for a run; the total is the default pipeline (watershed partition).
-std::array<double, kRowCount> rows_of(const navdiff::StageMs& m) {
-    std::array<double, kRowCount> r{};
-    r[0] = m.input;
-    r[1] = m.rasterize;
-    r[2] = m.filter;
-    r[3] = m.compact;
-    r[4] = m.erode;
-    r[5] = m.distance;
-    for (int p = 0; p < navdiff::kPartitionCount; ++p) r[6 + p] = m.regions[p];
-    r[9] = m.input + m.rasterize + m.filter + m.compact + m.erode + m.distance + m.regions[0];
+constexpr int kPartitions = navdiff::kPartitionCount;
+constexpr int kRowCount = 11;  // 10 stages and the total
+constexpr int kDistanceRow = 5, kTotalRow = 10;
+const char* const kRowNames[kRowCount] = {"input",   "rasterize", "filter",   "compact", "erode", "distance",
+                                          "regions", "contours",  "polymesh", "detail",  "total"};
+
+bool in_total(int partition, int row) {
+    return row != kTotalRow && (row != kDistanceRow || partition == static_cast<int>(nav::Partition::Watershed));
+}
+
+// One value per row for partition p of a run.
+std::array<double, kRowCount> rows_of(const navdiff::StageMs& m, int p) {
+    std::array<double, kRowCount> r{m.input,       m.rasterize,   m.filter,      m.compact,   m.erode, m.distance,
+                                    m.regions[p], m.contours[p], m.polymesh[p], m.detail[p], 0.0};
+    for (int k = 0; k < kTotalRow; ++k)
+        if (in_total(p, k)) r[kTotalRow] += r[k];
     return r;
 }
+
+struct Series {
+    std::array<std::vector<double>, kRowCount> recast, ours;
+    std::vector<double> ratio_total;  // per repetition: ours total / recast total
+    std::vector<double> pipeline;     // our Pipeline::run(), whole bake
+};
+
+struct PartResult {
+    std::array<double, kRowCount> recast{}, ours{};
+    double recast_p25 = 0, recast_p75 = 0, ours_p25 = 0, ours_p75 = 0;
+    double ratio_median = 0, pipeline = 0;
+    navdiff::MeshCounts recast_counts, ours_counts;
+    int recast_regions = 0, ours_regions = 0;
+};
 
 struct MeshResult {
     std::string name;
     int width = 0, height = 0, tris = 0;
-    std::array<double, kRowCount> recast{}, ours{};
-    navdiff::VoxelCounts recast_counts, ours_counts;
+    std::array<PartResult, kPartitions> part;
 };
 
 int usage(const char* msg) {
@@ -78,10 +113,47 @@ std::string base_name(const std::string& path) {
     return n;
 }
 
+// Our whole bake through the Pipeline for partition p, from the input stage; milliseconds, or a
+// negative value on failure (message in err).
+double time_pipeline(nav::Pipeline& pipe, int p, std::string& err) {
+    nav::Status s = pipe.set_param(nav::ParamId::partition, static_cast<double>(p));
+    if (!s) {
+        err = s.message;
+        return -1.0;
+    }
+    pipe.mark_dirty(nav::Stage::Input);
+    const auto t = navdiff::Clock::now();
+    s = pipe.run();
+    const double ms = navdiff::ms_since(t);
+    if (!s) {
+        err = "pipeline (" + std::string(nav::kPartitionNames[p]) + "): " + s.message;
+        return -1.0;
+    }
+    return ms;
+}
+
+// The 1-minute load average (Linux), or "?" where /proc/loadavg is absent: other processes
+// competing for the cores show up here rather than silently in the numbers.
+std::string load_average() {
+    std::ifstream f("/proc/loadavg");
+    std::string first;
+    if (!(f >> first)) return "?";
+    return first;
+}
+
+std::string ratio_text(double ours, double recast) {
+    char buf[32];
+    if (recast > 0)
+        std::snprintf(buf, sizeof buf, ours / recast < 0.1 ? "%.3f" : "%.2f", ours / recast);
+    else
+        std::snprintf(buf, sizeof buf, "-");
+    return buf;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    int reps = 15, warmup = 2;
+    int reps = 21, warmup = 3;
     nav::Params params;
     std::vector<std::string> meshes;
     for (int i = 1; i < argc; ++i) {
@@ -97,7 +169,7 @@ int main(int argc, char** argv) {
             const nav::Status s = params.set_from_string(kv.substr(0, eq), kv.substr(eq + 1));
             if (!s) return usage(s.message.c_str());
         } else if (a == "--help" || a == "-h") {
-            usage("per-stage timings against Recast");
+            usage("per-stage timings of the whole bake against Recast");
             return 0;
         } else if (!a.empty() && a[0] == '-') {
             return usage(("unknown option " + std::string(a)).c_str());
@@ -110,83 +182,172 @@ int main(int argc, char** argv) {
             meshes.push_back(std::string(NAV_SHARED_MESHES) + "/" + n);
     }
 
-    std::vector<MeshResult> results;
-    for (const std::string& path : meshes) {
+    // Every mesh gets its own buffers, Recast objects and Pipeline, kept across repetitions.
+    struct Bench {
+        std::string path;
         nav::InputMesh mesh;
-        const nav::Status ls = navdiff::load_mesh(path, mesh);
+        nav::BakeConfig cfg;
+        navdiff::RecastVoxels rv;
+        navdiff::OurVoxels ov;
+        nav::Pipeline pipe;
+        std::array<Series, kPartitions> series;
+        MeshResult res;
+    };
+    std::vector<std::unique_ptr<Bench>> benches;
+    for (const std::string& path : meshes) {
+        auto b = std::make_unique<Bench>();
+        b->path = path;
+        const nav::Status ls = navdiff::load_mesh(path, b->mesh);
         if (!ls) {
             std::fprintf(stderr, "navbench: %s\n", ls.message.c_str());
             return 2;
         }
-        const nav::BakeConfig cfg = nav::derive_config(params, mesh.bmin, mesh.bmax);
-        MeshResult res;
-        res.name = base_name(path);
-        res.width = cfg.width;
-        res.height = cfg.height;
-        res.tris = mesh.tri_count();
+        b->cfg = nav::derive_config(params, b->mesh.bmin, b->mesh.bmax);
+        b->res.name = base_name(path);
+        b->res.width = b->cfg.width;
+        b->res.height = b->cfg.height;
+        b->res.tris = b->mesh.tri_count();
+        b->pipe.set_params(params);
+        if (const nav::Status s = b->pipe.set_mesh(b->mesh); !s) {
+            std::fprintf(stderr, "navbench: %s: %s\n", path.c_str(), s.message.c_str());
+            return 2;
+        }
+        benches.push_back(std::move(b));
+    }
 
-        navdiff::RecastVoxels rv;
-        navdiff::OurVoxels ov;
-        std::array<std::vector<double>, kRowCount> rt, ot;
-        for (int rep = 0; rep < warmup + reps; ++rep) {
+    // Repetitions outermost, meshes inside: a burst of load from other processes then spreads over
+    // every mesh's samples instead of spoiling one mesh's whole series.
+    const std::string load_before = load_average();
+    for (int rep = 0; rep < warmup + reps; ++rep) {
+        for (auto& bp : benches) {
+            Bench& b = *bp;
             // Alternate which side runs first so neither always finds the caches warm.
             navdiff::VoxelRun r, o;
             if (rep % 2 == 0) {
-                r = navdiff::run_recast(mesh, cfg, rv);
-                o = navdiff::run_ours(mesh, cfg, ov);
+                r = navdiff::run_recast(b.mesh, b.cfg, b.rv);
+                o = navdiff::run_ours(b.mesh, b.cfg, b.ov);
             } else {
-                o = navdiff::run_ours(mesh, cfg, ov);
-                r = navdiff::run_recast(mesh, cfg, rv);
+                o = navdiff::run_ours(b.mesh, b.cfg, b.ov);
+                r = navdiff::run_recast(b.mesh, b.cfg, b.rv);
             }
             if (!r.ok || !o.ok) {
-                std::fprintf(stderr, "navbench: %s: %s\n", path.c_str(), (!r.ok ? r.error : o.error).c_str());
+                std::fprintf(stderr, "navbench: %s: %s\n", b.path.c_str(), (!r.ok ? r.error : o.error).c_str());
                 return 1;
             }
-            res.recast_counts = r.counts;
-            res.ours_counts = o.counts;
-            if (rep < warmup) continue;
-            const auto ra = rows_of(r.ms), oa = rows_of(o.ms);
-            for (int k = 0; k < kRowCount; ++k) {
-                rt[k].push_back(ra[k]);
-                ot[k].push_back(oa[k]);
+            std::array<double, kPartitions> pipe_ms{};
+            for (int p = 0; p < kPartitions; ++p) {
+                std::string err;
+                pipe_ms[p] = time_pipeline(b.pipe, p, err);
+                if (pipe_ms[p] < 0) {
+                    std::fprintf(stderr, "navbench: %s: %s\n", b.path.c_str(), err.c_str());
+                    return 1;
+                }
+            }
+            for (int p = 0; p < kPartitions; ++p) {
+                PartResult& pr = b.res.part[p];
+                pr.recast_counts = r.mesh[p];
+                pr.ours_counts = o.mesh[p];
+                pr.recast_regions = r.counts.regions[p];
+                pr.ours_regions = o.counts.regions[p];
+                if (rep < warmup) continue;
+                const auto ra = rows_of(r.ms, p), oa = rows_of(o.ms, p);
+                Series& s = b.series[p];
+                for (int k = 0; k < kRowCount; ++k) {
+                    s.recast[k].push_back(ra[k]);
+                    s.ours[k].push_back(oa[k]);
+                }
+                s.ratio_total.push_back(ra[kTotalRow] > 0 ? oa[kTotalRow] / ra[kTotalRow] : 0.0);
+                s.pipeline.push_back(pipe_ms[p]);
             }
         }
-        for (int k = 0; k < kRowCount; ++k) {
-            res.recast[k] = median(rt[k]);
-            res.ours[k] = median(ot[k]);
+    }
+
+    std::vector<MeshResult> results;
+    for (auto& bp : benches) {
+        MeshResult& res = bp->res;
+        for (int p = 0; p < kPartitions; ++p) {
+            PartResult& pr = res.part[p];
+            const Series& s = bp->series[p];
+            for (int k = 0; k < kRowCount; ++k) {
+                pr.recast[k] = median(s.recast[k]);
+                pr.ours[k] = median(s.ours[k]);
+            }
+            pr.recast_p25 = quantile(s.recast[kTotalRow], 0.25);
+            pr.recast_p75 = quantile(s.recast[kTotalRow], 0.75);
+            pr.ours_p25 = quantile(s.ours[kTotalRow], 0.25);
+            pr.ours_p75 = quantile(s.ours[kTotalRow], 0.75);
+            pr.ratio_median = median(s.ratio_total);
+            pr.pipeline = median(s.pipeline);
         }
         results.push_back(std::move(res));
     }
 
-    std::printf("Voxel stages, median of %d repetitions after %d warm-up, Release build, single thread.\n"
-                "Parameters: cell_size %s, cell_height %s, agent_radius %s (others: see --set).\n\n",
-                reps, warmup, params.to_string(nav::ParamId::cell_size).c_str(),
-                params.to_string(nav::ParamId::cell_height).c_str(),
-                params.to_string(nav::ParamId::agent_radius).c_str());
-    std::printf("| mesh | stage | recast ms | ours ms | ratio (ours/recast) |\n");
-    std::printf("|---|---|---:|---:|---:|\n");
+    const std::string load_after = load_average();
+    std::printf("Whole bake per stage, median of %d repetitions after %d warm-up, Release build, single thread; "
+                "%u hardware threads, 1-minute load average %s before, %s after.\n"
+                "Parameters: cell_size %s, cell_height %s, agent_radius %s, edge_max_len %s, edge_max_error %s, "
+                "verts_per_poly %s, detail_sample_dist %s, detail_sample_max_error %s (others: see --set).\n"
+                "Total: every row, except distance for monotone and layers (they do not read it; Recast's "
+                "Sample_SoloMesh skips it). Ratio = ours / recast: below 1 is faster than Recast.\n\n",
+                reps, warmup, std::thread::hardware_concurrency(), load_before.c_str(), load_after.c_str(),
+                params.to_string(nav::ParamId::cell_size).c_str(),
+                params.to_string(nav::ParamId::cell_height).c_str(), params.to_string(nav::ParamId::agent_radius).c_str(),
+                params.to_string(nav::ParamId::edge_max_len).c_str(),
+                params.to_string(nav::ParamId::edge_max_error).c_str(),
+                params.to_string(nav::ParamId::verts_per_poly).c_str(),
+                params.to_string(nav::ParamId::detail_sample_dist).c_str(),
+                params.to_string(nav::ParamId::detail_sample_max_error).c_str());
+    std::printf("| mesh | partition | stage | recast ms | ours ms | ratio |\n");
+    std::printf("|---|---|---|---:|---:|---:|\n");
     for (const MeshResult& m : results) {
-        for (int k = 0; k < kRowCount; ++k) {
-            const double ratio = m.recast[k] > 0 ? m.ours[k] / m.recast[k] : 0.0;
-            const bool total = k == kRowCount - 1;
-            std::printf(total ? "| %s | **%s** | **%.3f** | **%.3f** | **%.2f** |\n" : "| %s | %s | %.3f | %.3f | %.2f |\n",
-                        m.name.c_str(), kRowNames[k], m.recast[k], m.ours[k], ratio);
+        for (int p = 0; p < kPartitions; ++p) {
+            const PartResult& pr = m.part[p];
+            const char* part = nav::kPartitionNames[p].data();
+            for (int k = 0; k < kRowCount; ++k) {
+                const std::string ratio = ratio_text(pr.ours[k], pr.recast[k]);
+                if (k == kTotalRow)
+                    std::printf("| %s | %s | **total** | **%.3f** | **%.3f** | **%s** |\n", m.name.c_str(), part,
+                                pr.recast[k], pr.ours[k], ratio.c_str());
+                else
+                    std::printf("| %s | %s | %s%s | %.3f | %.3f | %s |\n", m.name.c_str(), part, kRowNames[k],
+                                in_total(p, k) ? "" : " (not in total)", pr.recast[k], pr.ours[k], ratio.c_str());
+            }
+        }
+    }
+
+    std::printf("\nTotals: median [25th-75th percentile] ms; \"ratio of medians\" as above, \"median ratio\" = median "
+                "over repetitions of ours / recast measured back to back; Pipeline::run = our whole bake through "
+                "nav::Pipeline (all stages including distance, heightfield copy for the filter stage, snapshot).\n\n");
+    std::printf("| mesh | partition | recast total ms | ours total ms | ratio of medians | median ratio | "
+                "Pipeline::run ms | Pipeline / recast |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const MeshResult& m : results) {
+        for (int p = 0; p < kPartitions; ++p) {
+            const PartResult& pr = m.part[p];
+            std::printf("| %s | %s | %.3f [%.3f-%.3f] | %.3f [%.3f-%.3f] | %s | %.2f | %.3f | %s |\n", m.name.c_str(),
+                        nav::kPartitionNames[p].data(), pr.recast[kTotalRow], pr.recast_p25, pr.recast_p75,
+                        pr.ours[kTotalRow], pr.ours_p25, pr.ours_p75,
+                        ratio_text(pr.ours[kTotalRow], pr.recast[kTotalRow]).c_str(), pr.ratio_median, pr.pipeline,
+                        ratio_text(pr.pipeline, pr.recast[kTotalRow]).c_str());
         }
     }
 
     std::printf("\nCounts (recast / ours):\n\n");
-    std::printf("| mesh | grid | tris | solid spans | compact spans | walkable after erosion | max dist | "
-                "regions watershed | regions monotone | regions layers |\n");
-    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| mesh | grid | tris | partition | regions | contours | contour verts | poly verts | polys | "
+                "detail verts | detail tris | walkable area m2 |\n");
+    std::printf("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const MeshResult& m : results) {
-        const navdiff::VoxelCounts& r = m.recast_counts;
-        const navdiff::VoxelCounts& o = m.ours_counts;
-        std::printf("| %s | %dx%d | %d | %lld / %lld | %lld / %lld | %lld / %lld | %d / %d | %d / %d | %d / %d | %d / %d |\n",
-                    m.name.c_str(), m.width, m.height, m.tris, static_cast<long long>(r.solid_spans),
-                    static_cast<long long>(o.solid_spans), static_cast<long long>(r.compact_spans),
-                    static_cast<long long>(o.compact_spans), static_cast<long long>(r.walkable_spans),
-                    static_cast<long long>(o.walkable_spans), r.max_dist, o.max_dist, r.regions[0], o.regions[0],
-                    r.regions[1], o.regions[1], r.regions[2], o.regions[2]);
+        for (int p = 0; p < kPartitions; ++p) {
+            const PartResult& pr = m.part[p];
+            const navdiff::MeshCounts& r = pr.recast_counts;
+            const navdiff::MeshCounts& o = pr.ours_counts;
+            std::printf("| %s | %dx%d | %d | %s | %d / %d | %d / %d | %lld / %lld | %d / %d | %d / %d | %d / %d | "
+                        "%d / %d | %.2f / %.2f |\n",
+                        m.name.c_str(), m.width, m.height, m.tris, nav::kPartitionNames[p].data(), pr.recast_regions,
+                        pr.ours_regions, r.contours, o.contours, static_cast<long long>(r.contour_verts),
+                        static_cast<long long>(o.contour_verts), r.poly_verts, o.poly_verts, r.polys, o.polys,
+                        r.detail_verts, o.detail_verts, r.detail_tris, o.detail_tris, r.walkable_area, o.walkable_area);
+        }
     }
     return 0;
 }

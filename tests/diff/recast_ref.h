@@ -1,7 +1,10 @@
 // Shared harness of the differential tests (tests/diff) and the benchmark (tests/bench): runs
-// Debian Recast 1.5.1's voxel pipeline and ours on the same triangles with the same voxel
-// configuration (both derived by nav::derive_config), stage by stage, timing each stage and
-// reporting the counts the two must agree on.
+// Debian Recast 1.5.1's whole bake and ours on the same triangles with the same configuration
+// (both derived by nav::derive_config), stage by stage, timing each stage and reporting the counts
+// the two must agree on. The voxel stages (input marking through the distance field) run once;
+// then, for each requested partition, the regions and the vector stages built on them (contours,
+// polygon mesh, detail mesh) run as one chain, so that Recast's spans carry that partition's
+// region ids while its contours and detail mesh read them.
 //
 // Recast is a reference for tests and benchmarks only; nothing in core/ includes this header.
 #pragma once
@@ -17,11 +20,14 @@
 #include <vector>
 
 #include "core/compact.h"
+#include "core/contours.h"
+#include "core/detail.h"
 #include "core/distance.h"
 #include "core/erode.h"
 #include "core/filter.h"
 #include "core/input.h"
 #include "core/params.h"
+#include "core/polymesh.h"
 #include "core/rasterize.h"
 #include "core/regions.h"
 
@@ -33,12 +39,24 @@ constexpr int kPartitionCount = 3;  // index = static_cast<int>(nav::Partition)
 constexpr unsigned kAllPartitions = 0x7u;
 inline unsigned partition_bit(nav::Partition p) { return 1u << static_cast<int>(p); }
 
-// Wall time of each voxel stage, milliseconds. "input" is the walkable-slope marking of triangles;
+// Wall time of each stage, milliseconds. "input" is the walkable-slope marking of triangles;
 // "rasterize" includes (re)initialising the heightfield; "erode" includes copying the compact
-// areas into the eroded buffer on our side (the pipeline keeps both).
+// areas into the eroded buffer on our side (the pipeline keeps both). Regions and the vector
+// stages are per partition; Recast's include allocating their result objects.
 struct StageMs {
     double input = 0, rasterize = 0, filter = 0, compact = 0, erode = 0, distance = 0;
     std::array<double, kPartitionCount> regions{};
+    std::array<double, kPartitionCount> contours{}, polymesh{}, detail{};
+};
+
+// Counts of the vector stages for one partition.
+struct MeshCounts {
+    int contours = 0;       // simplified contours with vertices (holes merged into an outline have none)
+    int64_t contour_verts = 0;
+    int poly_verts = 0, polys = 0;
+    int detail_verts = 0, detail_tris = 0;
+    double walkable_area = 0;  // xz-projected area of all polygons, m^2 (poly_mesh_area)
+    int warnings = 0;          // ours only: contour and polymesh warnings (dropped contours, ...)
 };
 
 // What both implementations must agree on.
@@ -56,6 +74,7 @@ struct VoxelCounts {
 struct VoxelRun {
     StageMs ms;
     VoxelCounts counts;
+    std::array<MeshCounts, kPartitionCount> mesh{};  // per partition, when the vector stages ran
     bool ok = false;
     std::string error;  // which stage failed and why, when !ok
 };
@@ -83,6 +102,27 @@ inline int count_distinct_regions(const uint16_t* reg, size_t n, std::vector<uin
     return count;
 }
 
+// Sum of the xz-projected areas of the polygons of a polygon mesh in Recast's layout (nvp vertex
+// indices then nvp neighbours per polygon, unused = 0xffff; vertices x, y, z in voxel units), in
+// square metres: the shoelace formula in cell units, times cs^2. Both meshes go through this one
+// function, so the comparison measures the polygons and not two formulas.
+inline double poly_mesh_area(const uint16_t* verts, const uint16_t* polys, int npolys, int nvp, float cs) {
+    double area = 0.0;
+    for (int i = 0; i < npolys; ++i) {
+        const uint16_t* p = polys + static_cast<size_t>(i) * 2 * static_cast<size_t>(nvp);
+        int n = 0;
+        while (n < nvp && p[n] != 0xffff) ++n;
+        double a2 = 0.0;
+        for (int k = 0; k < n; ++k) {
+            const uint16_t* va = verts + static_cast<size_t>(p[k]) * 3;
+            const uint16_t* vb = verts + static_cast<size_t>(p[(k + 1) % n]) * 3;
+            a2 += static_cast<double>(va[0]) * vb[2] - static_cast<double>(vb[0]) * va[2];
+        }
+        area += std::abs(a2) * 0.5;
+    }
+    return area * static_cast<double>(cs) * static_cast<double>(cs);
+}
+
 // Recast's configuration for the voxel stages, copied from our derived configuration so that both
 // use identical voxel units and grid.
 inline rcConfig to_rc_config(const nav::BakeConfig& c) {
@@ -103,6 +143,11 @@ inline rcConfig to_rc_config(const nav::BakeConfig& c) {
     rc.walkableRadius = c.walkable_radius;
     rc.minRegionArea = c.min_region_area;
     rc.mergeRegionArea = c.merge_region_area;
+    rc.maxEdgeLen = c.max_edge_len;
+    rc.maxSimplificationError = c.max_simplification_error;
+    rc.maxVertsPerPoly = c.verts_per_poly;
+    rc.detailSampleDist = c.detail_sample_dist;
+    rc.detailSampleMaxError = c.detail_sample_max_error;
     return rc;
 }
 
@@ -115,6 +160,9 @@ struct RecastVoxels {
     std::vector<unsigned char> tri_areas;
     std::vector<uint16_t> dist;                                  // copy of chf->dist
     std::array<std::vector<uint16_t>, kPartitionCount> regions;  // copy of spans[].reg per partition
+    std::array<rcContourSet*, kPartitionCount> cset{};           // per partition, when built
+    std::array<rcPolyMesh*, kPartitionCount> pmesh{};
+    std::array<rcPolyMeshDetail*, kPartitionCount> dmesh{};
     std::vector<uint8_t> seen;
 
     RecastVoxels() = default;
@@ -126,8 +174,64 @@ struct RecastVoxels {
         if (chf) rcFreeCompactHeightfield(chf);
         hf = nullptr;
         chf = nullptr;
+        for (int p = 0; p < kPartitionCount; ++p) {
+            if (cset[p]) rcFreeContourSet(cset[p]);
+            if (pmesh[p]) rcFreePolyMesh(pmesh[p]);
+            if (dmesh[p]) rcFreePolyMeshDetail(dmesh[p]);
+            cset[p] = nullptr;
+            pmesh[p] = nullptr;
+            dmesh[p] = nullptr;
+        }
     }
 };
+
+// Recast's vector stages on the regions now on rv.chf's spans (partition p), as Sample_SoloMesh
+// runs them: contours with wall-edge tessellation, the polygon mesh, the detail mesh.
+inline bool run_recast_mesh(const rcConfig& rc, RecastVoxels& rv, int p, VoxelRun& run) {
+    rcContext* ctx = &rv.ctx;
+    rcCompactHeightfield& chf = *rv.chf;
+    const std::string part(nav::kPartitionNames[p]);
+
+    auto t = Clock::now();
+    rv.cset[p] = rcAllocContourSet();
+    if (!rv.cset[p] ||
+        !rcBuildContours(ctx, chf, rc.maxSimplificationError, rc.maxEdgeLen, *rv.cset[p], RC_CONTOUR_TESS_WALL_EDGES)) {
+        run.error = "recast: rcBuildContours (" + part + ") failed";
+        return false;
+    }
+    run.ms.contours[p] = ms_since(t);
+
+    t = Clock::now();
+    rv.pmesh[p] = rcAllocPolyMesh();
+    if (!rv.pmesh[p] || !rcBuildPolyMesh(ctx, *rv.cset[p], rc.maxVertsPerPoly, *rv.pmesh[p])) {
+        run.error = "recast: rcBuildPolyMesh (" + part + ") failed";
+        return false;
+    }
+    run.ms.polymesh[p] = ms_since(t);
+
+    t = Clock::now();
+    rv.dmesh[p] = rcAllocPolyMeshDetail();
+    if (!rv.dmesh[p] ||
+        !rcBuildPolyMeshDetail(ctx, *rv.pmesh[p], chf, rc.detailSampleDist, rc.detailSampleMaxError, *rv.dmesh[p])) {
+        run.error = "recast: rcBuildPolyMeshDetail (" + part + ") failed";
+        return false;
+    }
+    run.ms.detail[p] = ms_since(t);
+
+    MeshCounts& m = run.mesh[p];
+    const rcContourSet& cs = *rv.cset[p];
+    for (int i = 0; i < cs.nconts; ++i) {
+        m.contours += cs.conts[i].nverts > 0;
+        m.contour_verts += cs.conts[i].nverts;
+    }
+    const rcPolyMesh& pm = *rv.pmesh[p];
+    m.poly_verts = pm.nverts;
+    m.polys = pm.npolys;
+    m.detail_verts = rv.dmesh[p]->nverts;
+    m.detail_tris = rv.dmesh[p]->ntris;
+    m.walkable_area = poly_mesh_area(pm.verts, pm.polys, pm.npolys, pm.nvp, pm.cs);
+    return true;
+}
 
 inline int64_t rc_count_spans(const rcHeightfield& hf, bool walkable_only) {
     int64_t n = 0;
@@ -137,12 +241,13 @@ inline int64_t rc_count_spans(const rcHeightfield& hf, bool walkable_only) {
     return n;
 }
 
-// Runs Recast's voxel pipeline (as Sample_SoloMesh does, minus the debug draw) and builds the
-// regions of every partition in `partitions` from the same eroded compact heightfield. When
-// `count_after_rasterize` is set, the walkable solid spans right after rasterization are counted
-// (untimed) before the filters run.
+// Runs Recast's pipeline (as Sample_SoloMesh does, minus the debug draw) and builds the regions of
+// every partition in `partitions` from the same eroded compact heightfield, each followed by the
+// vector stages when `mesh_stages` is set. When `count_after_rasterize` is set, the walkable solid
+// spans right after rasterization are counted (untimed) before the filters run.
 inline VoxelRun run_recast(const nav::InputMesh& mesh, const nav::BakeConfig& cfg, RecastVoxels& rv,
-                           unsigned partitions = kAllPartitions, bool count_after_rasterize = false) {
+                           unsigned partitions = kAllPartitions, bool count_after_rasterize = false,
+                           bool mesh_stages = true) {
     VoxelRun run;
     rv.release();
     const rcConfig rc = to_rc_config(cfg);
@@ -220,9 +325,11 @@ inline VoxelRun run_recast(const nav::InputMesh& mesh, const nav::BakeConfig& cf
             run.error = std::string("recast: regions (") + std::string(nav::kPartitionNames[p]) + ") failed";
             return run;
         }
+        // Untimed: keep this partition's ids (the next partition overwrites them on the spans).
         rv.regions[p].resize(ns);
         for (size_t i = 0; i < ns; ++i) rv.regions[p][i] = chf.spans[i].reg;
         run.counts.regions[p] = count_distinct_regions(rv.regions[p].data(), ns, rv.seen);
+        if (mesh_stages && !run_recast_mesh(rc, rv, p, run)) return run;
     }
 
     // Counts, outside the timed sections.
@@ -250,8 +357,55 @@ struct OurVoxels {
     std::vector<uint8_t> scratch;
     nav::DistanceField df;
     std::array<nav::Regions, kPartitionCount> regions;
+    std::array<nav::ContourSet, kPartitionCount> cset;
+    std::array<nav::PolyMesh, kPartitionCount> pmesh;
+    std::array<nav::PolyMeshDetail, kPartitionCount> dmesh;
     std::vector<uint8_t> seen;
 };
+
+// Our vector stages on partition p's regions, with the pipeline's arguments.
+inline bool run_ours_mesh(const nav::BakeConfig& cfg, OurVoxels& ov, int p, VoxelRun& run) {
+    const std::string part(nav::kPartitionNames[p]);
+    auto t = Clock::now();
+    nav::Status st = nav::build_contours(ov.chf, ov.eroded, ov.regions[p], cfg.max_simplification_error,
+                                         cfg.max_edge_len, nav::kTessWallEdges, ov.cset[p]);
+    run.ms.contours[p] = ms_since(t);
+    if (!st) {
+        run.error = "ours: contours (" + part + "): " + st.message;
+        return false;
+    }
+
+    t = Clock::now();
+    st = nav::build_poly_mesh(ov.cset[p], cfg.verts_per_poly, ov.pmesh[p]);
+    run.ms.polymesh[p] = ms_since(t);
+    if (!st) {
+        run.error = "ours: polymesh (" + part + "): " + st.message;
+        return false;
+    }
+
+    t = Clock::now();
+    st = nav::build_poly_mesh_detail(ov.pmesh[p], ov.chf, ov.regions[p], cfg.detail_sample_dist,
+                                     cfg.detail_sample_max_error, ov.dmesh[p]);
+    run.ms.detail[p] = ms_since(t);
+    if (!st) {
+        run.error = "ours: detail (" + part + "): " + st.message;
+        return false;
+    }
+
+    MeshCounts& m = run.mesh[p];
+    for (const nav::Contour& c : ov.cset[p].contours) {
+        m.contours += c.nverts > 0;
+        m.contour_verts += c.nverts;
+    }
+    const nav::PolyMesh& pm = ov.pmesh[p];
+    m.poly_verts = pm.nverts;
+    m.polys = pm.npolys;
+    m.detail_verts = ov.dmesh[p].nverts;
+    m.detail_tris = ov.dmesh[p].ntris;
+    m.walkable_area = poly_mesh_area(pm.verts.data(), pm.polys.data(), pm.npolys, pm.nvp, pm.cs);
+    m.warnings = static_cast<int>(ov.cset[p].warnings.size() + pm.warnings.size());
+    return true;
+}
 
 inline int64_t our_count_spans(const nav::Heightfield& hf, bool walkable_only) {
     int64_t n = 0;
@@ -261,10 +415,12 @@ inline int64_t our_count_spans(const nav::Heightfield& hf, bool walkable_only) {
     return n;
 }
 
-// Runs our voxel stages. When `count_after_rasterize` is set, the walkable solid spans right after
-// rasterization are counted (untimed) before the filters run.
+// Runs our stages: the voxel stages, then per partition in `partitions` the regions and, when
+// `mesh_stages` is set, the vector stages. When `count_after_rasterize` is set, the walkable solid
+// spans right after rasterization are counted (untimed) before the filters run.
 inline VoxelRun run_ours(const nav::InputMesh& mesh, const nav::BakeConfig& cfg, OurVoxels& ov,
-                         unsigned partitions = kAllPartitions, bool count_after_rasterize = false) {
+                         unsigned partitions = kAllPartitions, bool count_after_rasterize = false,
+                         bool mesh_stages = true) {
     VoxelRun run;
     const int nv = mesh.vert_count(), nt = mesh.tri_count();
 
@@ -337,6 +493,7 @@ inline VoxelRun run_ours(const nav::InputMesh& mesh, const nav::BakeConfig& cfg,
             run.error = "ours: regions (" + std::string(nav::kPartitionNames[p]) + "): " + st.message;
             return run;
         }
+        if (mesh_stages && !run_ours_mesh(cfg, ov, p, run)) return run;
         run.counts.regions[p] = count_distinct_regions(r.reg.data(), r.reg.size(), ov.seen);
     }
 
