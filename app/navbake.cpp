@@ -4,6 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "core/pipeline.h"
+#include "core/query.h"
 
 namespace {
 
@@ -55,6 +59,82 @@ json counts_json(const nav::Bake& b) {
                           "polys", "detail_verts", "detail_tris"})
         c[k] = b.count(k);
     return c;
+}
+
+struct PathPair {
+    float s[3], e[3];
+};
+
+// Reads --pairs: one "sx sy sz ex ey ez" per line; blank lines and '#' comments are skipped.
+nav::Status read_pairs(const std::string& path, std::vector<PathPair>& out) {
+    std::ifstream f(path);
+    if (!f) return nav::Status::bad_input(path + ": cannot open pairs file");
+    std::string line;
+    int line_no = 0;
+    while (std::getline(f, line)) {
+        ++line_no;
+        const size_t c = line.find('#');
+        if (c != std::string::npos) line.resize(c);
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        PathPair p{};
+        const char* q = line.c_str();
+        for (int k = 0; k < 6; ++k) {
+            char* e = nullptr;
+            const double v = std::strtod(q, &e);
+            if (e == q)
+                return nav::Status::bad_input(path + ":" + std::to_string(line_no) +
+                                              ": expected 6 numbers 'sx sy sz ex ey ez'");
+            if (!std::isfinite(v))
+                return nav::Status::bad_input(path + ":" + std::to_string(line_no) + ": coordinate " +
+                                              std::to_string(k + 1) + " is not a finite number");
+            (k < 3 ? p.s[k] : p.e[k - 3]) = static_cast<float>(v);
+            q = e;
+        }
+        while (*q == ' ' || *q == '\t' || *q == '\r') ++q;
+        if (*q) return nav::Status::bad_input(path + ":" + std::to_string(line_no) + ": extra text after 6 numbers");
+        out.push_back(p);
+    }
+    if (out.empty()) return nav::Status::bad_input(path + ": no pairs (expected lines 'sx sy sz ex ey ez')");
+    return nav::Status::ok();
+}
+
+// Runs nearest polygon + A* + funnel for every pair; items as in the JSON contract.
+nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs, json& out) {
+    nav::NavQuery q;
+    q.init(&nm);
+    const nav::QueryFilter filter;
+    const nav::StraightPathOptions opts;
+    const float ext[3] = {2.0f, 4.0f, 2.0f};  // search box half extents around each end point, metres
+    std::vector<nav::Route> routes(pairs.size());
+    const auto t0 = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < pairs.size(); ++i)
+        if (nav::Status st = q.find_route(pairs[i].s, pairs[i].e, ext, filter, opts, routes[i]); !st) return st;
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    json items = json::array();
+    int found = 0;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        const nav::Route& r = routes[i];
+        json pts = json::array();
+        for (int k = 0; k < r.straight.size(); ++k)
+            pts.push_back({r.straight.points[static_cast<size_t>(k) * 3], r.straight.points[static_cast<size_t>(k) * 3 + 1],
+                           r.straight.points[static_cast<size_t>(k) * 3 + 2]});
+        const bool reached = r.found() && r.path.reached && !r.straight.partial;
+        found += reached;
+        json item = {{"start", {pairs[i].s[0], pairs[i].s[1], pairs[i].s[2]}},
+                     {"end", {pairs[i].e[0], pairs[i].e[1], pairs[i].e[2]}},
+                     {"polys", r.path.polys.size()},
+                     {"points", pts},
+                     {"length", r.found() ? r.straight.length() : 0.0f},
+                     {"reached", reached}};
+        if (r.start.poly == nav::kNoPoly) item["error"] = "start is not on the navmesh";
+        else if (r.end.poly == nav::kNoPoly) item["error"] = "end is not on the navmesh";
+        items.push_back(item);
+    }
+    out = {{"count", pairs.size()},
+           {"found", found},
+           {"queries_per_sec", secs > 0 ? static_cast<double>(pairs.size()) / secs : 0.0},
+           {"items", items}};
+    return nav::Status::ok();
 }
 
 // Writes the polygon mesh (group "polymesh", one face per polygon) and the detail mesh (group
@@ -110,7 +190,14 @@ int main(int argc, char** argv) {
     app.add_option("--set", sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
     app.add_flag("--json", as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
     app.add_option("--reps", reps, "Bake N times; timings are medians")->check(CLI::Range(1, 1000));
-    std::string obj_out;
+    std::string obj_out, pairs_path;
+    int npaths = 0;
+    uint64_t seed = 1;
+    auto* paths_opt = app.add_option("--paths", npaths, "Find paths between N random point pairs on the navmesh")
+                          ->check(CLI::Range(1, 1000000));
+    app.add_option("--seed", seed, "Seed for --paths (same seed, same pairs)")->needs(paths_opt);
+    app.add_option("--pairs", pairs_path, "Find paths for the pairs in FILE, one 'sx sy sz ex ey ez' per line")
+        ->excludes(paths_opt);
     app.add_option("--obj-out", obj_out, "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ");
     app.add_option("--incremental", incremental,
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
@@ -184,6 +271,30 @@ int main(int argc, char** argv) {
                    {"counts", counts_json(*b2)}};
         }
 
+        json paths;
+        if (npaths > 0 || !pairs_path.empty()) {
+            std::vector<PathPair> pairs;
+            if (!pairs_path.empty()) {
+                if (nav::Status st = read_pairs(pairs_path, pairs); !st) return fail(st);
+            } else {
+                nav::NavQuery q;
+                q.init(bake->navmesh.get());
+                nav::Rng rng(seed);
+                const nav::QueryFilter filter;
+                for (int i = 0; i < npaths; ++i) {
+                    nav::RandomPoint a, b;
+                    if (nav::Status st = q.random_point(filter, rng, a); !st) return fail(st);
+                    if (nav::Status st = q.random_point(filter, rng, b); !st) return fail(st);
+                    if (a.poly == nav::kNoPoly || b.poly == nav::kNoPoly)
+                        return fail(nav::Status::bad_input("--paths: the navmesh has no polygons to pick points on"));
+                    PathPair p{};
+                    for (int k = 0; k < 3; ++k) p.s[k] = a.point[k], p.e[k] = b.point[k];
+                    pairs.push_back(p);
+                }
+            }
+            if (nav::Status st = run_paths(*bake->navmesh, pairs, paths); !st) return fail(st);
+        }
+
         const nav::InputMesh& m = *bake->mesh;
         for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
         if (!obj_out.empty())
@@ -207,6 +318,7 @@ int main(int argc, char** argv) {
             out["timings_ms"] = t;
             out["reps"] = reps;
             if (!inc.is_null()) out["incremental"] = inc;
+            if (!paths.is_null()) out["paths"] = paths;
             std::cout << out.dump(2) << "\n";
         } else {
             std::printf("mesh %s: %d verts, %d tris, grid %d x %d\n", m.path.c_str(), m.vert_count(), m.tri_count(),
@@ -222,6 +334,9 @@ int main(int argc, char** argv) {
             std::printf("%-10s %10.3f  (median of %d)\n", "total", median(total_ms), reps);
             std::printf("walkable area %.2f m^2\n", bake->walkable_area());
             if (!inc.is_null()) std::printf("incremental: %s\n", inc.dump().c_str());
+            if (!paths.is_null())
+                std::printf("paths: %d of %d reached, %.0f queries/s (nearest + A* + funnel)\n", paths["found"].get<int>(),
+                            paths["count"].get<int>(), paths["queries_per_sec"].get<double>());
         }
         return 0;
     } catch (const std::bad_alloc&) {

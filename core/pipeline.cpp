@@ -42,6 +42,7 @@ struct Pipeline::Impl {
     std::shared_ptr<ContourSet> contours;
     std::shared_ptr<PolyMesh> polymesh;
     std::shared_ptr<PolyMeshDetail> detail;
+    std::shared_ptr<NavMesh> navmesh;
     std::vector<uint8_t> erode_scratch;
 
     std::array<StageStats, kStageCount> stats;
@@ -322,6 +323,12 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
                     stats.counts = {{"detail_verts", dm.nverts}, {"detail_tris", dm.ntris}};
                     break;
                 }
+                case Stage::Navmesh: {
+                    auto& nm = writable(I.navmesh);
+                    st = build_navmesh(*I.polymesh, *I.detail, nm);
+                    stats.counts = {{"navmesh_polys", nm.npolys}, {"islands", nm.nislands}};
+                    break;
+                }
                 case Stage::Count: break;
             }
             stats.ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
@@ -361,6 +368,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     if (have(Stage::Contours)) b->contours = I.contours;
     if (have(Stage::Polymesh)) b->polymesh = I.polymesh;
     if (have(Stage::Detail)) b->detail = I.detail;
+    if (have(Stage::Navmesh)) b->navmesh = I.navmesh;
     I.snap = std::move(b);
     return result;
 }

@@ -18,6 +18,7 @@
 #include "core/detail.h"
 #include "core/distance.h"
 #include "core/input.h"
+#include "core/navmesh.h"
 #include "core/params.h"
 #include "core/polymesh.h"
 #include "core/rasterize.h"
@@ -56,6 +57,7 @@ struct Bake {
     std::shared_ptr<const ContourSet> contours;             // contours (raw and simplified)
     std::shared_ptr<const PolyMesh> polymesh;               // polymesh
     std::shared_ptr<const PolyMeshDetail> detail;           // detail
+    std::shared_ptr<const NavMesh> navmesh;                 // navmesh: the query-ready graph
 
     std::array<StageStats, kStageCount> stats;
     int built_through = -1;        // index of the last stage with a current result, -1 none

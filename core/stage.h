@@ -18,6 +18,7 @@ enum class Stage : int {
     Contours,
     Polymesh,
     Detail,
+    Navmesh,
     Count
 };
 
@@ -26,7 +27,7 @@ constexpr Stage kLastStage = static_cast<Stage>(kStageCount - 1);
 
 constexpr std::array<std::string_view, kStageCount> kStageNames = {
     "input", "rasterize", "filter", "compact", "erode", "areas", "distance", "regions",
-    "contours", "polymesh", "detail"};
+    "contours", "polymesh", "detail", "navmesh"};
 
 constexpr std::string_view stage_name(Stage s) { return kStageNames[static_cast<int>(s)]; }
 std::optional<Stage> stage_from_name(std::string_view name);

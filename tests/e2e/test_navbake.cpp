@@ -2,9 +2,11 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_files.h"
@@ -77,11 +79,11 @@ TEST_CASE("navbake: --incremental reports exactly the stages a parameter reads")
     auto j = nlohmann::json::parse(
         run_cmd(navbake() + " '" + obj.path() + "' --json --incremental agent_radius=0.3", false).out);
     CHECK(j["incremental"]["param"] == "agent_radius");
-    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"erode", "areas", "distance", "regions", "contours", "polymesh", "detail"}));
+    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"erode", "areas", "distance", "regions", "contours", "polymesh", "detail", "navmesh"}));
     CHECK(j["incremental"]["ms"].get<double>() >= 0.0);
     j = nlohmann::json::parse(
         run_cmd(navbake() + " '" + obj.path() + "' --json --incremental region_min_size=4", false).out);
-    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"regions", "contours", "polymesh", "detail"}));
+    CHECK(j["incremental"]["stages_run"] == nlohmann::json({"regions", "contours", "polymesh", "detail", "navmesh"}));
     j = nlohmann::json::parse(
         run_cmd(navbake() + " '" + obj.path() + "' --json --incremental cell_height=0.1", false).out);
     CHECK(j["incremental"]["stages_run"][0] == "rasterize");
@@ -159,4 +161,70 @@ TEST_CASE("navbake: --obj-out writes the polygon and detail meshes, facing up, a
     CHECK(text.find("g polymesh") != std::string::npos);
     CHECK(text.find("g detail") != std::string::npos);
     CHECK(run_cmd(navbake() + " '" + obj.path() + "' --obj-out /no/such/dir/x.obj").code == 2);
+}
+
+TEST_CASE("navbake: --paths and --pairs report each path per the contract") {
+    const std::string demo = std::string("'") + NAV_SOURCE_DIR + "/assets/demo.obj'";
+    auto j = nlohmann::json::parse(run_cmd(navbake() + " " + demo + " --json --paths 50 --seed 3", false).out);
+    const auto& p = j["paths"];
+    CHECK(p["count"] == 50);
+    CHECK(p["found"].get<int>() > 40);  // a few pairs land on the unreachable platform
+    CHECK(p["queries_per_sec"].get<double>() > 0);
+    REQUIRE(p["items"].size() == 50);
+    for (const auto& it : p["items"]) {
+        for (const char* k : {"start", "end", "polys", "points", "length", "reached"}) CHECK_MESSAGE(it.contains(k), k);
+        if (!it["reached"].get<bool>()) continue;
+        const auto& pts = it["points"];
+        REQUIRE(pts.size() >= 2);
+        for (int k = 0; k < 3; ++k) {  // random points lie on the mesh, so the path starts and ends at them
+            CHECK(pts.front()[k].get<double>() == doctest::Approx(it["start"][k].get<double>()).epsilon(1e-3));
+            CHECK(pts.back()[k].get<double>() == doctest::Approx(it["end"][k].get<double>()).epsilon(1e-3));
+        }
+        double len = 0;
+        for (size_t i = 1; i < pts.size(); ++i) {
+            double d2 = 0;
+            for (int k = 0; k < 3; ++k) d2 += std::pow(pts[i][k].get<double>() - pts[i - 1][k].get<double>(), 2);
+            len += std::sqrt(d2);
+        }
+        CHECK(it["length"].get<double>() == doctest::Approx(len).epsilon(1e-3));
+    }
+    // the same seed gives the same pairs and paths
+    const auto j2 = nlohmann::json::parse(run_cmd(navbake() + " " + demo + " --json --paths 50 --seed 3", false).out);
+    CHECK(j2["paths"]["items"] == p["items"]);
+
+    // pairs: across the plaza (reached), to the unreachable platform (partial), off the mesh
+    TempFile pairs(".txt", "# sx sy sz ex ey ez\n0 0.2 0 10.2 0.2 -12\n\n0 0.2 0 16.5 6.1 16.2\n0 0.2 0 0 50 0\n");
+    j = nlohmann::json::parse(run_cmd(navbake() + " " + demo + " --json --pairs '" + pairs.path() + "'", false).out);
+    const auto& items = j["paths"]["items"];
+    REQUIRE(items.size() == 3);
+    CHECK(items[0]["reached"] == true);
+    CHECK(items[0]["polys"].get<int>() > 1);
+    CHECK(items[0]["length"].get<double>() > 15.0);
+    CHECK(items[1]["reached"] == false);       // partial: toward the platform, never onto it
+    CHECK(items[1]["points"].size() >= 2);
+    CHECK(items[2]["reached"] == false);
+    CHECK(items[2]["error"] == "end is not on the navmesh");
+    CHECK(j["paths"]["found"] == 1);
+}
+
+TEST_CASE("navbake: bad --pairs files exit 2 naming the line") {
+    TempFile obj(".obj", scene_obj());
+    TempFile nan(".txt", "1 0 1 8 0 8\n1 0 nan 8 0 8\n");
+    TempFile shortl(".txt", "1 0 1 8 0\n");
+    TempFile extra(".txt", "1 0 1 8 0 8 9\n");
+    TempFile empty(".txt", "# nothing\n");
+    const std::pair<std::string, std::string> cases[] = {
+        {nan.path(), ":2: coordinate 3 is not a finite number"},
+        {shortl.path(), ":1: expected 6 numbers"},
+        {extra.path(), ":1: extra text"},
+        {empty.path(), "no pairs"},
+        {"/no/such/pairs.txt", "cannot open pairs file"},
+    };
+    for (const auto& [file, expect] : cases) {
+        const auto r = run_cmd(navbake() + " '" + obj.path() + "' --pairs '" + file + "'");
+        CHECK_MESSAGE(r.code == 2, file, " -> ", r.out);
+        CHECK_MESSAGE(has(r.out, expect), file, " -> ", r.out);
+    }
+    CHECK(run_cmd(navbake() + " '" + obj.path() + "' --paths 5 --pairs '" + nan.path() + "'").code == 2);
+    CHECK(run_cmd(navbake() + " '" + obj.path() + "' --paths 0").code == 2);
 }

@@ -65,11 +65,11 @@ TEST_CASE("pipeline: a parameter change re-runs only from the stage that reads i
     CHECK(p.first_dirty() == Stage::Erode);
     REQUIRE(p.run());
     CHECK(names(p.snapshot()->stages_run) ==
-          std::vector<std::string>{"erode", "areas", "distance", "regions", "contours", "polymesh", "detail"});
+          std::vector<std::string>{"erode", "areas", "distance", "regions", "contours", "polymesh", "detail", "navmesh"});
 
     REQUIRE(p.set_param("partition", "monotone"));
     REQUIRE(p.run());
-    CHECK(names(p.snapshot()->stages_run) == std::vector<std::string>{"regions", "contours", "polymesh", "detail"});
+    CHECK(names(p.snapshot()->stages_run) == std::vector<std::string>{"regions", "contours", "polymesh", "detail", "navmesh"});
 
     REQUIRE(p.set_param("agent_height", "1.5"));
     REQUIRE(p.run());
@@ -111,7 +111,7 @@ TEST_CASE("pipeline: run to a chosen stage, then continue") {
     CHECK_FALSE(b->regions);
     REQUIRE(p.run());
     CHECK(names(p.snapshot()->stages_run) ==
-          std::vector<std::string>{"erode", "areas", "distance", "regions", "contours", "polymesh", "detail"});
+          std::vector<std::string>{"erode", "areas", "distance", "regions", "contours", "polymesh", "detail", "navmesh"});
 }
 
 TEST_CASE("pipeline: deterministic, and published snapshots stay unchanged by later builds") {
