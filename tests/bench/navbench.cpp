@@ -4,7 +4,12 @@
 //     distance, regions, contours, polymesh, detail) and the total: recast ms | ours ms | ratio;
 //  2. a summary of the totals with their spread, the median of the per-repetition ratios, and our
 //     whole bake through nav::Pipeline::run();
-//  3. the counts both produced (so a fast stage that computes something else is visible).
+//  3. the counts both produced (so a fast stage that computes something else is visible);
+//  4. path queries per second, Detour 1.5.1 against ours (tests/diff/detour_ref.h): per mesh, the
+//     same pairs of random points (NavQuery::random_point on our navmesh, fixed seed), each answered
+//     with nearest polygon for both ends + A* + funnel. Detour runs on Recast's navmesh (2048-node
+//     pool), ours on ours (default node limit) and, as a control without the bake's differences,
+//     on Recast's own polygons. Ratio = ours q/s / Detour q/s: above 1 is faster than Detour.
 //
 // Method. One repetition runs, for each mesh in turn, Recast's whole bake (voxel stages once, then
 // per partition regions, contours, polygon mesh and detail mesh, as recast_ref.h does) and ours, in
@@ -18,7 +23,12 @@
 // (the row is still shown, marked "not in total"). Our Pipeline builds the distance field for
 // every partition (the debugger draws it); the summary's "Pipeline::run" column includes it.
 //
-// Usage: navbench [--reps N] [--warmup N] [--set NAME=VALUE]... [MESH.obj...]
+// Queries: one repetition times, per mesh, one pass over all pairs on each of the three sides, in
+// rotating order; medians over the same repetitions as the bake (after the same warm-up). The
+// navmeshes come from the partition in the parameters (watershed by default).
+//
+// Usage: navbench [--reps N] [--warmup N] [--pairs N] [--only bake|queries] [--set NAME=VALUE]...
+//                 [MESH.obj...]
 // Without meshes, runs the shared benchmark meshes (dungeon, nav_test, undulating).
 #include <algorithm>
 #include <array>
@@ -32,6 +42,7 @@
 #include <vector>
 
 #include "core/pipeline.h"
+#include "diff/detour_ref.h"
 #include "diff/recast_ref.h"
 
 namespace {
@@ -93,7 +104,9 @@ struct MeshResult {
 };
 
 int usage(const char* msg) {
-    std::fprintf(stderr, "navbench: %s\nusage: navbench [--reps N] [--warmup N] [--set NAME=VALUE]... [MESH.obj...]\n",
+    std::fprintf(stderr,
+                 "navbench: %s\nusage: navbench [--reps N] [--warmup N] [--pairs N] [--only bake|queries] "
+                 "[--set NAME=VALUE]... [MESH.obj...]\n",
                  msg);
     return 2;
 }
@@ -150,10 +163,100 @@ std::string ratio_text(double ours, double recast) {
     return buf;
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Path queries.
+
+constexpr uint64_t kPairSeed = 0x6e61766265ull;  // fixed: the same pairs on every run
+enum QuerySide { kDetour = 0, kOurs = 1, kOursOnRecast = 2, kQuerySides = 3 };
+
+struct QueryBench {
+    navdiff::DetourMesh detour;
+    std::unique_ptr<navdiff::DetourRoutes> detour_routes;
+    nav::PolyMesh rc_pmesh;           // Recast's polygons in our types (the control)
+    nav::PolyMeshDetail rc_dmesh;
+    nav::NavMesh ours, ours_on_recast;
+    nav::NavQuery query, query_on_recast;
+    nav::Route route;
+    std::vector<float> pairs;         // start xyz, end xyz per pair
+    std::array<std::vector<double>, kQuerySides> qps;
+    std::vector<double> ratio;        // per repetition: ours q/s / Detour q/s
+    std::array<int, kQuerySides> reached{};
+    int verdict_same = 0;             // Detour and ours (on ours) agree on reached / not reached
+    int recast_polys = 0, our_polys = 0;
+};
+
+// Builds the three navmeshes of partition p from the last bakes and draws the pairs.
+bool prepare_queries(QueryBench& qb, navdiff::RecastVoxels& rv, const navdiff::OurVoxels& ov,
+                     const nav::BakeConfig& cfg, int p, int npairs, std::string& err) {
+    if (!rv.pmesh[p] || !rv.dmesh[p]) {
+        err = "no Recast polygon mesh for the query partition";
+        return false;
+    }
+    if (!navdiff::build_detour(*rv.pmesh[p], *rv.dmesh[p], cfg, qb.detour, err)) return false;
+    qb.detour_routes = std::make_unique<navdiff::DetourRoutes>(qb.detour);
+    if (const nav::Status s = nav::build_navmesh(ov.pmesh[p], ov.dmesh[p], qb.ours); !s) {
+        err = "ours: navmesh: " + s.message;
+        return false;
+    }
+    navdiff::to_nav_meshes(*rv.pmesh[p], *rv.dmesh[p], qb.rc_pmesh, qb.rc_dmesh);
+    if (const nav::Status s = nav::build_navmesh(qb.rc_pmesh, qb.rc_dmesh, qb.ours_on_recast); !s) {
+        err = "ours on Recast's polygons: navmesh: " + s.message;
+        return false;
+    }
+    qb.query.init(&qb.ours);
+    qb.query_on_recast.init(&qb.ours_on_recast);
+    qb.recast_polys = qb.detour.poly_count();
+    qb.our_polys = qb.ours.npolys;
+    if (!navdiff::make_pairs(qb.query, kPairSeed, npairs, qb.pairs)) {
+        err = "our navmesh has no area to draw query points from";
+        return false;
+    }
+    // Untimed: the verdicts, so that a fast side that answers something else is visible.
+    const int n = static_cast<int>(qb.pairs.size() / 6);
+    navdiff::RouteOutcome d, o, orc;
+    const nav::QueryFilter filter;
+    const nav::StraightPathOptions opts;
+    for (int i = 0; i < n; ++i) {
+        const float* s = &qb.pairs[static_cast<size_t>(i) * 6];
+        qb.detour_routes->route(s, s + 3, &d);
+        nav::Status st = qb.query.find_route(s, s + 3, navdiff::kHalfExtents, filter, opts, qb.route);
+        navdiff::our_outcome(st, qb.route, o);
+        st = qb.query_on_recast.find_route(s, s + 3, navdiff::kHalfExtents, filter, opts, qb.route);
+        navdiff::our_outcome(st, qb.route, orc);
+        qb.reached[kDetour] += d.reached;
+        qb.reached[kOurs] += o.reached;
+        qb.reached[kOursOnRecast] += orc.reached;
+        qb.verdict_same += d.reached == o.reached;
+    }
+    return true;
+}
+
+// One timed pass over all pairs on one side: queries per second. `sink` keeps the answers used.
+double query_pass(QueryBench& qb, int side, int64_t& sink) {
+    const nav::QueryFilter filter;
+    const nav::StraightPathOptions opts;
+    const size_t n = qb.pairs.size() / 6;
+    const float* pts = qb.pairs.data();
+    const auto t = navdiff::Clock::now();
+    if (side == kDetour) {
+        for (size_t i = 0; i < n; ++i) sink += qb.detour_routes->route(pts + i * 6, pts + i * 6 + 3, nullptr);
+    } else {
+        nav::NavQuery& q = side == kOurs ? qb.query : qb.query_on_recast;
+        for (size_t i = 0; i < n; ++i) {
+            q.find_route(pts + i * 6, pts + i * 6 + 3, navdiff::kHalfExtents, filter, opts, qb.route);
+            sink += qb.route.straight.size();
+        }
+    }
+    const double sec = std::chrono::duration<double>(navdiff::Clock::now() - t).count();
+    return sec > 0 ? static_cast<double>(n) / sec : 0.0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    int reps = 21, warmup = 3;
+    int reps = 21, warmup = 3, npairs = 1000;
+    bool do_bake = true, do_queries = true;
     nav::Params params;
     std::vector<std::string> meshes;
     for (int i = 1; i < argc; ++i) {
@@ -162,6 +265,13 @@ int main(int argc, char** argv) {
             if (!parse_int(argv[++i], 1, reps)) return usage("--reps expects an integer >= 1");
         } else if (a == "--warmup" && i + 1 < argc) {
             if (!parse_int(argv[++i], 0, warmup)) return usage("--warmup expects an integer >= 0");
+        } else if (a == "--pairs" && i + 1 < argc) {
+            if (!parse_int(argv[++i], 1, npairs)) return usage("--pairs expects an integer >= 1");
+        } else if (a == "--only" && i + 1 < argc) {
+            const std::string_view what = argv[++i];
+            if (what != "bake" && what != "queries") return usage("--only expects bake or queries");
+            do_bake = what == "bake";
+            do_queries = what == "queries";
         } else if (a == "--set" && i + 1 < argc) {
             const std::string_view kv = argv[++i];
             const size_t eq = kv.find('=');
@@ -169,7 +279,7 @@ int main(int argc, char** argv) {
             const nav::Status s = params.set_from_string(kv.substr(0, eq), kv.substr(eq + 1));
             if (!s) return usage(s.message.c_str());
         } else if (a == "--help" || a == "-h") {
-            usage("per-stage timings of the whole bake against Recast");
+            usage("per-stage timings of the whole bake against Recast, path queries against Detour");
             return 0;
         } else if (!a.empty() && a[0] == '-') {
             return usage(("unknown option " + std::string(a)).c_str());
@@ -192,6 +302,7 @@ int main(int argc, char** argv) {
         nav::Pipeline pipe;
         std::array<Series, kPartitions> series;
         MeshResult res;
+        QueryBench qb;
     };
     std::vector<std::unique_ptr<Bench>> benches;
     for (const std::string& path : meshes) {
@@ -215,138 +326,203 @@ int main(int argc, char** argv) {
         benches.push_back(std::move(b));
     }
 
-    // Repetitions outermost, meshes inside: a burst of load from other processes then spreads over
-    // every mesh's samples instead of spoiling one mesh's whole series.
-    const std::string load_before = load_average();
-    for (int rep = 0; rep < warmup + reps; ++rep) {
+    if (do_bake) {
+        // Repetitions outermost, meshes inside: a burst of load from other processes then spreads over
+        // every mesh's samples instead of spoiling one mesh's whole series.
+        const std::string load_before = load_average();
+        for (int rep = 0; rep < warmup + reps; ++rep) {
+            for (auto& bp : benches) {
+                Bench& b = *bp;
+                // Alternate which side runs first so neither always finds the caches warm.
+                navdiff::VoxelRun r, o;
+                if (rep % 2 == 0) {
+                    r = navdiff::run_recast(b.mesh, b.cfg, b.rv);
+                    o = navdiff::run_ours(b.mesh, b.cfg, b.ov);
+                } else {
+                    o = navdiff::run_ours(b.mesh, b.cfg, b.ov);
+                    r = navdiff::run_recast(b.mesh, b.cfg, b.rv);
+                }
+                if (!r.ok || !o.ok) {
+                    std::fprintf(stderr, "navbench: %s: %s\n", b.path.c_str(), (!r.ok ? r.error : o.error).c_str());
+                    return 1;
+                }
+                std::array<double, kPartitions> pipe_ms{};
+                for (int p = 0; p < kPartitions; ++p) {
+                    std::string err;
+                    pipe_ms[p] = time_pipeline(b.pipe, p, err);
+                    if (pipe_ms[p] < 0) {
+                        std::fprintf(stderr, "navbench: %s: %s\n", b.path.c_str(), err.c_str());
+                        return 1;
+                    }
+                }
+                for (int p = 0; p < kPartitions; ++p) {
+                    PartResult& pr = b.res.part[p];
+                    pr.recast_counts = r.mesh[p];
+                    pr.ours_counts = o.mesh[p];
+                    pr.recast_regions = r.counts.regions[p];
+                    pr.ours_regions = o.counts.regions[p];
+                    if (rep < warmup) continue;
+                    const auto ra = rows_of(r.ms, p), oa = rows_of(o.ms, p);
+                    Series& s = b.series[p];
+                    for (int k = 0; k < kRowCount; ++k) {
+                        s.recast[k].push_back(ra[k]);
+                        s.ours[k].push_back(oa[k]);
+                    }
+                    s.ratio_total.push_back(ra[kTotalRow] > 0 ? oa[kTotalRow] / ra[kTotalRow] : 0.0);
+                    s.pipeline.push_back(pipe_ms[p]);
+                }
+            }
+        }
+
+        std::vector<MeshResult> results;
+        for (auto& bp : benches) {
+            MeshResult& res = bp->res;
+            for (int p = 0; p < kPartitions; ++p) {
+                PartResult& pr = res.part[p];
+                const Series& s = bp->series[p];
+                for (int k = 0; k < kRowCount; ++k) {
+                    pr.recast[k] = median(s.recast[k]);
+                    pr.ours[k] = median(s.ours[k]);
+                }
+                pr.recast_p25 = quantile(s.recast[kTotalRow], 0.25);
+                pr.recast_p75 = quantile(s.recast[kTotalRow], 0.75);
+                pr.ours_p25 = quantile(s.ours[kTotalRow], 0.25);
+                pr.ours_p75 = quantile(s.ours[kTotalRow], 0.75);
+                pr.ratio_median = median(s.ratio_total);
+                pr.pipeline = median(s.pipeline);
+            }
+            results.push_back(std::move(res));
+        }
+
+        const std::string load_after = load_average();
+        std::printf("Whole bake per stage, median of %d repetitions after %d warm-up, Release build, single thread; "
+                    "%u hardware threads, 1-minute load average %s before, %s after.\n"
+                    "Parameters: cell_size %s, cell_height %s, agent_radius %s, edge_max_len %s, edge_max_error %s, "
+                    "verts_per_poly %s, detail_sample_dist %s, detail_sample_max_error %s (others: see --set).\n"
+                    "Total: every row, except distance for monotone and layers (they do not read it; Recast's "
+                    "Sample_SoloMesh skips it). Ratio = ours / recast: below 1 is faster than Recast.\n\n",
+                    reps, warmup, std::thread::hardware_concurrency(), load_before.c_str(), load_after.c_str(),
+                    params.to_string(nav::ParamId::cell_size).c_str(),
+                    params.to_string(nav::ParamId::cell_height).c_str(), params.to_string(nav::ParamId::agent_radius).c_str(),
+                    params.to_string(nav::ParamId::edge_max_len).c_str(),
+                    params.to_string(nav::ParamId::edge_max_error).c_str(),
+                    params.to_string(nav::ParamId::verts_per_poly).c_str(),
+                    params.to_string(nav::ParamId::detail_sample_dist).c_str(),
+                    params.to_string(nav::ParamId::detail_sample_max_error).c_str());
+        std::printf("| mesh | partition | stage | recast ms | ours ms | ratio |\n");
+        std::printf("|---|---|---|---:|---:|---:|\n");
+        for (const MeshResult& m : results) {
+            for (int p = 0; p < kPartitions; ++p) {
+                const PartResult& pr = m.part[p];
+                const char* part = nav::kPartitionNames[p].data();
+                for (int k = 0; k < kRowCount; ++k) {
+                    const std::string ratio = ratio_text(pr.ours[k], pr.recast[k]);
+                    if (k == kTotalRow)
+                        std::printf("| %s | %s | **total** | **%.3f** | **%.3f** | **%s** |\n", m.name.c_str(), part,
+                                    pr.recast[k], pr.ours[k], ratio.c_str());
+                    else
+                        std::printf("| %s | %s | %s%s | %.3f | %.3f | %s |\n", m.name.c_str(), part, kRowNames[k],
+                                    in_total(p, k) ? "" : " (not in total)", pr.recast[k], pr.ours[k], ratio.c_str());
+                }
+            }
+        }
+
+        std::printf("\nTotals: median [25th-75th percentile] ms; \"ratio of medians\" as above, \"median ratio\" = median "
+                    "over repetitions of ours / recast measured back to back; Pipeline::run = our whole bake through "
+                    "nav::Pipeline (all stages including distance, heightfield copy for the filter stage, snapshot).\n\n");
+        std::printf("| mesh | partition | recast total ms | ours total ms | ratio of medians | median ratio | "
+                    "Pipeline::run ms | Pipeline / recast |\n");
+        std::printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (const MeshResult& m : results) {
+            for (int p = 0; p < kPartitions; ++p) {
+                const PartResult& pr = m.part[p];
+                std::printf("| %s | %s | %.3f [%.3f-%.3f] | %.3f [%.3f-%.3f] | %s | %.2f | %.3f | %s |\n", m.name.c_str(),
+                            nav::kPartitionNames[p].data(), pr.recast[kTotalRow], pr.recast_p25, pr.recast_p75,
+                            pr.ours[kTotalRow], pr.ours_p25, pr.ours_p75,
+                            ratio_text(pr.ours[kTotalRow], pr.recast[kTotalRow]).c_str(), pr.ratio_median, pr.pipeline,
+                            ratio_text(pr.pipeline, pr.recast[kTotalRow]).c_str());
+            }
+        }
+
+        std::printf("\nCounts (recast / ours):\n\n");
+        std::printf("| mesh | grid | tris | partition | regions | contours | contour verts | poly verts | polys | "
+                    "detail verts | detail tris | walkable area m2 |\n");
+        std::printf("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (const MeshResult& m : results) {
+            for (int p = 0; p < kPartitions; ++p) {
+                const PartResult& pr = m.part[p];
+                const navdiff::MeshCounts& r = pr.recast_counts;
+                const navdiff::MeshCounts& o = pr.ours_counts;
+                std::printf("| %s | %dx%d | %d | %s | %d / %d | %d / %d | %lld / %lld | %d / %d | %d / %d | %d / %d | "
+                            "%d / %d | %.2f / %.2f |\n",
+                            m.name.c_str(), m.width, m.height, m.tris, nav::kPartitionNames[p].data(), pr.recast_regions,
+                            pr.ours_regions, r.contours, o.contours, static_cast<long long>(r.contour_verts),
+                            static_cast<long long>(o.contour_verts), r.poly_verts, o.poly_verts, r.polys, o.polys,
+                            r.detail_verts, o.detail_verts, r.detail_tris, o.detail_tris, r.walkable_area, o.walkable_area);
+            }
+        }
+    }
+
+    if (do_queries) {
+        // The navmeshes of the query partition, from the last bakes (or from one bake of that
+        // partition when the bake was not timed).
+        const int qp = static_cast<int>(params.partition());
         for (auto& bp : benches) {
             Bench& b = *bp;
-            // Alternate which side runs first so neither always finds the caches warm.
-            navdiff::VoxelRun r, o;
-            if (rep % 2 == 0) {
-                r = navdiff::run_recast(b.mesh, b.cfg, b.rv);
-                o = navdiff::run_ours(b.mesh, b.cfg, b.ov);
-            } else {
-                o = navdiff::run_ours(b.mesh, b.cfg, b.ov);
-                r = navdiff::run_recast(b.mesh, b.cfg, b.rv);
-            }
-            if (!r.ok || !o.ok) {
-                std::fprintf(stderr, "navbench: %s: %s\n", b.path.c_str(), (!r.ok ? r.error : o.error).c_str());
-                return 1;
-            }
-            std::array<double, kPartitions> pipe_ms{};
-            for (int p = 0; p < kPartitions; ++p) {
-                std::string err;
-                pipe_ms[p] = time_pipeline(b.pipe, p, err);
-                if (pipe_ms[p] < 0) {
-                    std::fprintf(stderr, "navbench: %s: %s\n", b.path.c_str(), err.c_str());
+            if (!do_bake) {
+                const unsigned bit = 1u << qp;
+                const navdiff::VoxelRun r = navdiff::run_recast(b.mesh, b.cfg, b.rv, bit);
+                const navdiff::VoxelRun o = navdiff::run_ours(b.mesh, b.cfg, b.ov, bit);
+                if (!r.ok || !o.ok) {
+                    std::fprintf(stderr, "navbench: %s: %s\n", b.path.c_str(), (!r.ok ? r.error : o.error).c_str());
                     return 1;
                 }
             }
-            for (int p = 0; p < kPartitions; ++p) {
-                PartResult& pr = b.res.part[p];
-                pr.recast_counts = r.mesh[p];
-                pr.ours_counts = o.mesh[p];
-                pr.recast_regions = r.counts.regions[p];
-                pr.ours_regions = o.counts.regions[p];
-                if (rep < warmup) continue;
-                const auto ra = rows_of(r.ms, p), oa = rows_of(o.ms, p);
-                Series& s = b.series[p];
-                for (int k = 0; k < kRowCount; ++k) {
-                    s.recast[k].push_back(ra[k]);
-                    s.ours[k].push_back(oa[k]);
+            std::string err;
+            if (!prepare_queries(b.qb, b.rv, b.ov, b.cfg, qp, npairs, err)) {
+                std::fprintf(stderr, "navbench: %s: queries: %s\n", b.path.c_str(), err.c_str());
+                return 1;
+            }
+        }
+        const std::string qload_before = load_average();
+        int64_t sink = 0;
+        for (int rep = 0; rep < warmup + reps; ++rep) {
+            for (auto& bp : benches) {
+                QueryBench& qb = bp->qb;
+                std::array<double, kQuerySides> qps{};
+                for (int k = 0; k < kQuerySides; ++k) {
+                    const int side = (rep + k) % kQuerySides;  // rotate which side runs first
+                    qps[side] = query_pass(qb, side, sink);
                 }
-                s.ratio_total.push_back(ra[kTotalRow] > 0 ? oa[kTotalRow] / ra[kTotalRow] : 0.0);
-                s.pipeline.push_back(pipe_ms[p]);
+                if (rep < warmup) continue;
+                for (int k = 0; k < kQuerySides; ++k) qb.qps[k].push_back(qps[k]);
+                qb.ratio.push_back(qps[kDetour] > 0 ? qps[kOurs] / qps[kDetour] : 0.0);
             }
         }
-    }
-
-    std::vector<MeshResult> results;
-    for (auto& bp : benches) {
-        MeshResult& res = bp->res;
-        for (int p = 0; p < kPartitions; ++p) {
-            PartResult& pr = res.part[p];
-            const Series& s = bp->series[p];
-            for (int k = 0; k < kRowCount; ++k) {
-                pr.recast[k] = median(s.recast[k]);
-                pr.ours[k] = median(s.ours[k]);
-            }
-            pr.recast_p25 = quantile(s.recast[kTotalRow], 0.25);
-            pr.recast_p75 = quantile(s.recast[kTotalRow], 0.75);
-            pr.ours_p25 = quantile(s.ours[kTotalRow], 0.25);
-            pr.ours_p75 = quantile(s.ours[kTotalRow], 0.75);
-            pr.ratio_median = median(s.ratio_total);
-            pr.pipeline = median(s.pipeline);
-        }
-        results.push_back(std::move(res));
-    }
-
-    const std::string load_after = load_average();
-    std::printf("Whole bake per stage, median of %d repetitions after %d warm-up, Release build, single thread; "
-                "%u hardware threads, 1-minute load average %s before, %s after.\n"
-                "Parameters: cell_size %s, cell_height %s, agent_radius %s, edge_max_len %s, edge_max_error %s, "
-                "verts_per_poly %s, detail_sample_dist %s, detail_sample_max_error %s (others: see --set).\n"
-                "Total: every row, except distance for monotone and layers (they do not read it; Recast's "
-                "Sample_SoloMesh skips it). Ratio = ours / recast: below 1 is faster than Recast.\n\n",
-                reps, warmup, std::thread::hardware_concurrency(), load_before.c_str(), load_after.c_str(),
-                params.to_string(nav::ParamId::cell_size).c_str(),
-                params.to_string(nav::ParamId::cell_height).c_str(), params.to_string(nav::ParamId::agent_radius).c_str(),
-                params.to_string(nav::ParamId::edge_max_len).c_str(),
-                params.to_string(nav::ParamId::edge_max_error).c_str(),
-                params.to_string(nav::ParamId::verts_per_poly).c_str(),
-                params.to_string(nav::ParamId::detail_sample_dist).c_str(),
-                params.to_string(nav::ParamId::detail_sample_max_error).c_str());
-    std::printf("| mesh | partition | stage | recast ms | ours ms | ratio |\n");
-    std::printf("|---|---|---|---:|---:|---:|\n");
-    for (const MeshResult& m : results) {
-        for (int p = 0; p < kPartitions; ++p) {
-            const PartResult& pr = m.part[p];
-            const char* part = nav::kPartitionNames[p].data();
-            for (int k = 0; k < kRowCount; ++k) {
-                const std::string ratio = ratio_text(pr.ours[k], pr.recast[k]);
-                if (k == kTotalRow)
-                    std::printf("| %s | %s | **total** | **%.3f** | **%.3f** | **%s** |\n", m.name.c_str(), part,
-                                pr.recast[k], pr.ours[k], ratio.c_str());
-                else
-                    std::printf("| %s | %s | %s%s | %.3f | %.3f | %s |\n", m.name.c_str(), part, kRowNames[k],
-                                in_total(p, k) ? "" : " (not in total)", pr.recast[k], pr.ours[k], ratio.c_str());
-            }
-        }
-    }
-
-    std::printf("\nTotals: median [25th-75th percentile] ms; \"ratio of medians\" as above, \"median ratio\" = median "
-                "over repetitions of ours / recast measured back to back; Pipeline::run = our whole bake through "
-                "nav::Pipeline (all stages including distance, heightfield copy for the filter stage, snapshot).\n\n");
-    std::printf("| mesh | partition | recast total ms | ours total ms | ratio of medians | median ratio | "
-                "Pipeline::run ms | Pipeline / recast |\n");
-    std::printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
-    for (const MeshResult& m : results) {
-        for (int p = 0; p < kPartitions; ++p) {
-            const PartResult& pr = m.part[p];
-            std::printf("| %s | %s | %.3f [%.3f-%.3f] | %.3f [%.3f-%.3f] | %s | %.2f | %.3f | %s |\n", m.name.c_str(),
-                        nav::kPartitionNames[p].data(), pr.recast[kTotalRow], pr.recast_p25, pr.recast_p75,
-                        pr.ours[kTotalRow], pr.ours_p25, pr.ours_p75,
-                        ratio_text(pr.ours[kTotalRow], pr.recast[kTotalRow]).c_str(), pr.ratio_median, pr.pipeline,
-                        ratio_text(pr.pipeline, pr.recast[kTotalRow]).c_str());
-        }
-    }
-
-    std::printf("\nCounts (recast / ours):\n\n");
-    std::printf("| mesh | grid | tris | partition | regions | contours | contour verts | poly verts | polys | "
-                "detail verts | detail tris | walkable area m2 |\n");
-    std::printf("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (const MeshResult& m : results) {
-        for (int p = 0; p < kPartitions; ++p) {
-            const PartResult& pr = m.part[p];
-            const navdiff::MeshCounts& r = pr.recast_counts;
-            const navdiff::MeshCounts& o = pr.ours_counts;
-            std::printf("| %s | %dx%d | %d | %s | %d / %d | %d / %d | %lld / %lld | %d / %d | %d / %d | %d / %d | "
-                        "%d / %d | %.2f / %.2f |\n",
-                        m.name.c_str(), m.width, m.height, m.tris, nav::kPartitionNames[p].data(), pr.recast_regions,
-                        pr.ours_regions, r.contours, o.contours, static_cast<long long>(r.contour_verts),
-                        static_cast<long long>(o.contour_verts), r.poly_verts, o.poly_verts, r.polys, o.polys,
-                        r.detail_verts, o.detail_verts, r.detail_tris, o.detail_tris, r.walkable_area, o.walkable_area);
+        const std::string qload_after = load_average();
+        if (do_bake) std::printf("\n");
+        std::printf("Path queries per second (nearest polygon for both ends + A* + funnel), median of %d passes over "
+                    "the pairs after %d warm-up, Release build, single thread; 1-minute load average %s before, %s "
+                    "after (answer checksum %lld).\n"
+                    "Pairs: random points on our navmesh (NavQuery::random_point, fixed seed), the same for every "
+                    "side; half extents 2, 4, 2; partition %s. Detour: Recast's navmesh, 2048-node pool. Ours: our "
+                    "navmesh; \"ours on Recast's polys\": our queries on Recast's polygon mesh (no bake "
+                    "differences). Ratio = ours / Detour q/s: above 1 is faster than Detour (target >= 1.0, goal 2.0); "
+                    "\"median ratio\" = median over passes measured back to back. Reached: pairs whose path reaches "
+                    "the end, Detour / ours / ours on Recast's polys.\n\n",
+                    reps, warmup, qload_before.c_str(), qload_after.c_str(), static_cast<long long>(sink),
+                    nav::kPartitionNames[qp].data());
+        std::printf("| mesh | polys recast / ours | pairs | reached | verdicts agree | Detour q/s | ours q/s | "
+                    "**ours / Detour** | median ratio | ours on Recast's polys q/s | ratio |\n");
+        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (auto& bp : benches) {
+            const QueryBench& qb = bp->qb;
+            const int n = static_cast<int>(qb.pairs.size() / 6);
+            const double d = median(qb.qps[kDetour]), o = median(qb.qps[kOurs]), orc = median(qb.qps[kOursOnRecast]);
+            std::printf("| %s | %d / %d | %d | %d / %d / %d | %.1f%% | %.0f | %.0f | **%.2f** | %.2f | %.0f | %.2f |\n",
+                        base_name(bp->path).c_str(), qb.recast_polys, qb.our_polys, n, qb.reached[kDetour], qb.reached[kOurs],
+                        qb.reached[kOursOnRecast], 100.0 * qb.verdict_same / std::max(n, 1), d, o,
+                        d > 0 ? o / d : 0.0, median(qb.ratio), orc, d > 0 ? orc / d : 0.0);
         }
     }
     return 0;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds navbench in Release and prints the per-stage Recast-vs-ours table (markdown) on stdout.
-# Usage: tests/bench/run.sh [navbench args...]   e.g. --reps 31 --set cell_size=0.2 mesh.obj
+# Builds navbench in Release and prints its markdown tables on stdout: the bake per stage, Recast
+# against ours, then path queries per second, Detour against ours.
+# Usage: tests/bench/run.sh [navbench args...]   e.g. --reps 31 --pairs 2000 --set cell_size=0.2 mesh.obj
+#        (--only bake or --only queries prints one of the two)
 # Env: BUILD_DIR (default <repo>/build/bench). Build output goes to stderr.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
