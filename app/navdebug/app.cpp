@@ -1,0 +1,661 @@
+#include "app.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#ifndef NAV_SOURCE_DIR
+#error "NAV_SOURCE_DIR must be defined by the build"
+#endif
+
+namespace navdebug {
+
+namespace r = nav::render;
+
+namespace {
+
+ImVec4 to_imvec(uint32_t c) {
+    return {r::color_r(c) / 255.0f, r::color_g(c) / 255.0f, r::color_b(c) / 255.0f, r::color_a(c) / 255.0f};
+}
+
+const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
+const ImVec4 kWarnColor(1.0f, 0.8f, 0.3f, 1.0f);
+const ImVec4 kDimColor(0.55f, 0.57f, 0.62f, 1.0f);
+const ImVec4 kRanColor(0.45f, 0.9f, 0.5f, 1.0f);
+
+std::string fmt_count(int64_t v) {
+    // 1234567 -> "1,234,567"
+    std::string s = std::to_string(v < 0 ? -v : v);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+    return v < 0 ? "-" + s : s;
+}
+
+std::string escape_percent(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '%') out += '%';
+        out += c;
+    }
+    return out;
+}
+
+bool ends_with_ci(const std::string& s, std::string_view suffix) {
+    if (s.size() < suffix.size()) return false;
+    for (size_t i = 0; i < suffix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
+    return true;
+}
+
+}  // namespace
+
+App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<nav::ConvexVolume> volumes,
+         AppOptions opts)
+    : worker_(worker), log_(log), opts_(std::move(opts)), desired_(params), volumes_(std::move(volumes)) {
+    requested_ = desired_;
+    requested_volumes_ = volumes_;
+    mesh_field_ = opts_.mesh_path;
+    config_field_ = opts_.config_path;
+    std::error_code ec;
+    const std::filesystem::path assets = std::filesystem::path(NAV_SOURCE_DIR) / "assets";
+    for (const auto& e : std::filesystem::directory_iterator(assets, ec))
+        if (e.is_regular_file() && ends_with_ci(e.path().string(), ".obj")) asset_files_.push_back(e.path().string());
+    std::sort(asset_files_.begin(), asset_files_.end());
+    if (opts_.camera) {
+        cam_.look_at(opts_.camera->first, opts_.camera->second);
+        camera_placed_ = true;
+    }
+}
+
+bool App::init_gl(std::string& err) { return renderer_.init(err); }
+
+void App::set_error(std::string msg) { banner_ = std::move(msg); }
+
+void App::open_mesh(const std::string& path) {
+    if (path.empty()) return;
+    mesh_field_ = path;
+    log_.info("opening " + path);
+    worker_.request_mesh(path);
+}
+
+void App::load_config(const std::string& path) {
+    if (path.empty()) return;
+    nav::Params p = desired_;
+    std::vector<nav::ConvexVolume> vols;
+    const nav::Status st = nav::load_config_file(path, p, vols);
+    if (!st) {
+        log_.error(st.message);
+        set_error(st.message);
+        return;
+    }
+    desired_ = p;
+    volumes_ = std::move(vols);
+    config_field_ = path;
+    log_.info("loaded config " + path + " (" + std::to_string(volumes_.size()) + " volumes)");
+    banner_.clear();
+}
+
+void App::save_config(const std::string& path) {
+    if (path.empty()) return;
+    nlohmann::ordered_json j;
+    for (const nav::ParamDef& d : nav::param_table()) {
+        switch (d.kind) {
+            case nav::ParamKind::Bool: j[std::string(d.name)] = desired_.b(d.id); break;
+            case nav::ParamKind::Enum: j[std::string(d.name)] = desired_.to_string(d.id); break;
+            case nav::ParamKind::Int: j[std::string(d.name)] = desired_.i(d.id); break;
+            case nav::ParamKind::Float: j[std::string(d.name)] = desired_.get(d.id); break;
+        }
+    }
+    if (!volumes_.empty()) {
+        nlohmann::ordered_json vols = nlohmann::ordered_json::array();
+        for (const nav::ConvexVolume& v : volumes_) {
+            nlohmann::ordered_json jv;
+            nlohmann::ordered_json verts = nlohmann::ordered_json::array();
+            for (size_t i = 0; i + 2 < v.verts.size(); i += 3) verts.push_back({v.verts[i], v.verts[i + 1], v.verts[i + 2]});
+            jv["verts"] = verts;
+            jv["hmin"] = v.hmin;
+            jv["hmax"] = v.hmax;
+            const std::string_view name = nav::area_name(v.area);
+            if (name.empty()) jv["area"] = v.area;
+            else jv["area"] = std::string(name);
+            vols.push_back(jv);
+        }
+        j["volumes"] = vols;
+    }
+    std::ofstream f(path);
+    f << j.dump(2) << "\n";
+    if (!f) {
+        log_.error("cannot write config " + path);
+        set_error("cannot write config " + path);
+        return;
+    }
+    config_field_ = path;
+    log_.info("saved config " + path);
+}
+
+void App::on_drop(int count, const char** paths) {
+    for (int i = 0; i < count; ++i) {
+        const std::string p = paths[i];
+        if (ends_with_ci(p, ".json")) load_config(p);
+        else open_mesh(p);
+    }
+}
+
+bool App::any_floor_layer() const {
+    for (int i = static_cast<int>(r::Layer::Compact); i < r::kLayerCount; ++i)
+        if (opts_.layers[static_cast<size_t>(i)]) return true;
+    return false;
+}
+
+void App::poll_worker() {
+    for (WorkerEvent& e : worker_.take_events()) {
+        switch (e.kind) {
+            case WorkerEvent::Kind::MeshLoaded: banner_.clear(); break;
+            case WorkerEvent::Kind::MeshFailed: set_error(e.text); break;
+            case WorkerEvent::Kind::BakeFailed: set_error(e.text); break;
+            case WorkerEvent::Kind::BakeDone: break;
+        }
+    }
+    bake_ = worker_.latest();
+    // the newest desired state goes to the worker whenever it differs from what was asked last
+    const bool vol_changed = [&] {
+        if (volumes_.size() != requested_volumes_.size()) return true;
+        for (size_t i = 0; i < volumes_.size(); ++i) {
+            const auto &a = volumes_[i], &b = requested_volumes_[i];
+            if (a.verts != b.verts || a.hmin != b.hmin || a.hmax != b.hmax || a.area != b.area) return true;
+        }
+        return false;
+    }();
+    if (!(desired_ == requested_) || vol_changed || run_to_ != requested_to_) {
+        worker_.request(desired_, volumes_, run_to_);
+        requested_ = desired_;
+        requested_volumes_ = volumes_;
+        requested_to_ = run_to_;
+    }
+}
+
+void App::frame(GLFWwindow* window, float W, float H, float dt) {
+    win_w_ = W;
+    win_h_ = H;
+    poll_worker();
+    animating_ = worker_.busy();
+
+    if (show_ui_) {
+        ui_left_panel(W, H);
+        ui_right_panel(W, H);
+    }
+    view_ = {left_w_, 0.0f, std::max(W - left_w_ - right_w_, 64.0f), H};
+
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    if (mesh && bake_->mesh != framed_mesh_) {
+        const glm::vec3 bmin(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]);
+        const glm::vec3 bmax(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]);
+        if (camera_placed_ && !framed_mesh_) cam_.set_scene_scale(glm::length(bmax - bmin));  // keep --camera
+        else cam_.frame_default(bmin, bmax, view_);
+        framed_mesh_ = bake_->mesh;
+        camera_placed_ = true;
+    }
+
+    view_proj_ = cam_.projection(view_, W, H) * cam_.view();
+    if (!opts_.headless) {
+        handle_camera_input(window, W, H, dt);
+        view_proj_ = cam_.projection(view_, W, H) * cam_.view();
+        update_hover(W, H);
+    }
+    ui_overlays(W, H);
+}
+
+void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
+    ImGuiIO& io = ImGui::GetIO();
+    const bool mouse_free = !io.WantCaptureMouse;
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+
+    auto pick = [&](glm::vec3& hit) {
+        if (!mesh) return false;
+        glm::vec3 o, d;
+        cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
+        float t = 0;
+        if (!r::raycast_mesh(*mesh, &o.x, &d.x, t)) return false;
+        hit = o + d * t;
+        return true;
+    };
+
+    // start / end drags
+    if (drag_ == Drag::None && mouse_free) {
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) drag_ = Drag::Look;
+        const bool alt_left = io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Middle) || alt_left) {
+            drag_ = Drag::Orbit;
+            if (!pick(pivot_)) {
+                // nothing under the cursor: orbit around the point at the mesh centre's depth
+                glm::vec3 c(0.0f);
+                if (mesh) c = glm::vec3((mesh->bmin[0] + mesh->bmax[0]) * 0.5f, (mesh->bmin[1] + mesh->bmax[1]) * 0.5f,
+                                        (mesh->bmin[2] + mesh->bmax[2]) * 0.5f);
+                const float depth = std::max(glm::dot(c - cam_.eye, cam_.forward()), cam_.near_z * 10.0f);
+                glm::vec3 o, d;
+                cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
+                pivot_ = o + d * (depth / std::max(glm::dot(d, cam_.forward()), 0.05f));
+            }
+        }
+    }
+    if (drag_ == Drag::Look && !io.MouseDown[ImGuiMouseButton_Right]) drag_ = Drag::None;
+    if (drag_ == Drag::Orbit && !io.MouseDown[ImGuiMouseButton_Middle] && !io.MouseDown[ImGuiMouseButton_Left])
+        drag_ = Drag::None;
+
+    constexpr float kTurn = 0.005f;
+    if (drag_ == Drag::Look) cam_.rotate(io.MouseDelta.x * kTurn, -io.MouseDelta.y * kTurn);
+    if (drag_ == Drag::Orbit) cam_.orbit(pivot_, io.MouseDelta.x * kTurn, -io.MouseDelta.y * kTurn);
+
+    // wheel: dolly towards the point under the cursor
+    if (mouse_free && io.MouseWheel != 0.0f) {
+        glm::vec3 hit;
+        const float step = io.MouseWheel * (io.KeyShift ? 0.4f : 0.15f);
+        if (pick(hit)) {
+            const glm::vec3 to = hit - cam_.eye;
+            const float len = glm::length(to);
+            const float move = std::min(len * step, len - cam_.near_z * 4.0f);
+            if (len > 1e-6f) cam_.eye += to / len * move;
+        } else {
+            cam_.fly({0.0f, 0.0f, cam_.speed * step * 2.0f});
+        }
+    }
+
+    // keys: fly
+    bool flying = false;
+    if (!io.WantCaptureKeyboard) {
+        glm::vec3 m(0.0f);
+        if (glfwGetKey(window, GLFW_KEY_W) == GLFW_PRESS) m.z += 1;
+        if (glfwGetKey(window, GLFW_KEY_S) == GLFW_PRESS) m.z -= 1;
+        if (glfwGetKey(window, GLFW_KEY_D) == GLFW_PRESS) m.x += 1;
+        if (glfwGetKey(window, GLFW_KEY_A) == GLFW_PRESS) m.x -= 1;
+        if (glfwGetKey(window, GLFW_KEY_E) == GLFW_PRESS) m.y += 1;
+        if (glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) m.y -= 1;
+        if (m != glm::vec3(0.0f)) {
+            float k = cam_.speed * std::min(dt, 0.1f);
+            if (io.KeyShift) k *= 4.0f;
+            if (io.KeyCtrl) k *= 0.25f;
+            cam_.fly(m * k);
+            flying = true;
+        }
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab), false)) show_ui_ = !show_ui_;
+        if (glfwGetKey(window, GLFW_KEY_F) == GLFW_PRESS && mesh) {
+            cam_.frame(glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
+                       glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_);
+        }
+    }
+    animating_ = animating_ || flying || drag_ != Drag::None;
+}
+
+void App::update_hover(float W, float H) {
+    hover_valid_ = false;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!inspect_ || io.WantCaptureMouse || drag_ != Drag::None || !bake_ || !bake_->mesh || !bake_->compact ||
+        !any_floor_layer())
+        return;
+    if (io.MousePos.x < 0 || io.MousePos.y < 0) return;
+    glm::vec3 o, d;
+    cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
+    float t = 0;
+    if (!r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t)) return;
+    hover_point_ = o + d * t;
+    const nav::CompactHeightfield& chf = *bake_->compact;
+    hover_ = r::find_compact_span(chf, &hover_point_.x, chf.ch * static_cast<float>(chf.walkable_climb + 2) + chf.cs);
+    hover_valid_ = hover_.valid();
+}
+
+void App::ui_layers() {
+    const nav::Bake* b = bake_.get();
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        const auto l = static_cast<r::Layer>(i);
+        if (i % 2) ImGui::SameLine(150.0f);
+        bool on = opts_.layers[static_cast<size_t>(i)];
+        const bool avail = b && r::layer_available(l, *b);
+        if (!avail) ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+        if (ImGui::Checkbox(std::string(r::layer_name(l)).c_str(), &on)) opts_.layers[static_cast<size_t>(i)] = on;
+        if (!avail) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) {
+            const auto& info = layers_.info(l);
+            ImGui::SetTooltip("%s\nstage: %s%s\n%s triangles, %s lines, built in %.1f ms", std::string(r::layer_help(l)).c_str(),
+                              std::string(nav::stage_name(r::layer_stage(l))).c_str(), avail ? "" : " (not built)",
+                              fmt_count(static_cast<int64_t>(info.triangles)).c_str(),
+                              fmt_count(static_cast<int64_t>(info.lines)).c_str(), info.build_ms);
+        }
+    }
+    ImGui::Checkbox("ground grid", &show_ground_);
+    ImGui::SameLine(150.0f);
+    ImGui::Checkbox("inspect spans", &inspect_);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover a span (with a floor layer shown) to see its links and values.");
+
+    // legend of the visible layers
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        if (!opts_.layers[static_cast<size_t>(i)]) continue;
+        const auto l = static_cast<r::Layer>(i);
+        ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
+        int n = 0;
+        for (const r::LegendEntry& e : r::layer_legend(l)) {
+            if (n++ % 2) ImGui::SameLine(160.0f);
+            ImGui::ColorButton(("##lg" + std::to_string(i) + "_" + std::to_string(n)).c_str(), to_imvec(e.color),
+                               ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(std::string(e.label).c_str());
+        }
+    }
+}
+
+void App::ui_params() {
+    nav::Stage group = nav::Stage::Count;
+    const float slider_w = ImGui::GetContentRegionAvail().x * 0.60f;
+    for (const nav::ParamDef& d : nav::param_table()) {
+        if (d.stage != group) {
+            group = d.stage;
+            ImGui::TextColored(kDimColor, "%s", std::string(nav::stage_name(group)).c_str());
+        }
+        ImGui::PushID(static_cast<int>(d.id));
+        const std::string label(d.label);
+        const std::string hint = nav::voxel_hint(d.id, desired_);
+        std::string unit = d.unit.empty() || d.unit == "cells" ? "" : " " + std::string(d.unit);
+        bool changed = false;
+        double value = desired_.get(d.id);
+        ImGui::SetNextItemWidth(slider_w);
+        switch (d.kind) {
+            case nav::ParamKind::Float: {
+                float v = static_cast<float>(value);
+                const bool deg = d.unit == "deg";
+                const std::string fmt = (deg ? "%.1f" : "%.2f") + escape_percent(unit) +
+                                        (hint.empty() ? "" : "  " + escape_percent(hint));
+                const ImGuiSliderFlags flags = deg ? ImGuiSliderFlags_None : ImGuiSliderFlags_Logarithmic;
+                changed = ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(d.min), static_cast<float>(d.max),
+                                             fmt.c_str(), flags | ImGuiSliderFlags_AlwaysClamp);
+                value = v;
+                break;
+            }
+            case nav::ParamKind::Int: {
+                int v = static_cast<int>(value);
+                const std::string fmt = "%d" + escape_percent(unit) + (hint.empty() ? "" : "  " + escape_percent(hint));
+                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(d.min), static_cast<int>(d.max),
+                                           fmt.c_str(), ImGuiSliderFlags_AlwaysClamp);
+                value = v;
+                break;
+            }
+            case nav::ParamKind::Bool: {
+                bool v = value != 0.0;
+                changed = ImGui::Checkbox(label.c_str(), &v);
+                value = v ? 1.0 : 0.0;
+                break;
+            }
+            case nav::ParamKind::Enum: {
+                int v = static_cast<int>(value);
+                const std::string cur(v >= 0 && v < static_cast<int>(d.enum_names.size()) ? d.enum_names[static_cast<size_t>(v)] : "");
+                if (ImGui::BeginCombo(label.c_str(), cur.c_str())) {
+                    for (size_t k = 0; k < d.enum_names.size(); ++k) {
+                        const bool sel = static_cast<int>(k) == v;
+                        if (ImGui::Selectable(std::string(d.enum_names[k]).c_str(), sel)) {
+                            v = static_cast<int>(k);
+                            changed = true;
+                        }
+                    }
+                    ImGui::EndCombo();
+                }
+                value = v;
+                break;
+            }
+        }
+        if (ImGui::IsItemHovered()) {
+            nav::Params defaults;
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(360.0f);
+            ImGui::Text("%s (%s)", std::string(d.name).c_str(), label.c_str());
+            ImGui::TextUnformatted(std::string(d.help).c_str());
+            ImGui::TextColored(kDimColor, "default %s, range %g..%g%s; rebuilds from %s. Right-click: reset.",
+                               defaults.to_string(d.id).c_str(), d.min, d.max, unit.c_str(),
+                               std::string(nav::stage_name(d.stage)).c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) {
+            value = nav::Params().get(d.id);
+            changed = true;
+        }
+        if (changed) {
+            const nav::Status st = desired_.set(d.id, value);
+            if (!st) log_.warn(st.message);
+        }
+        ImGui::PopID();
+    }
+    if (ImGui::Button("Reset all")) desired_ = nav::Params();
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110.0f);
+    int to = static_cast<int>(run_to_);
+    if (ImGui::BeginCombo("##runto", std::string(nav::stage_name(run_to_)).c_str())) {
+        for (int s = 0; s < nav::kStageCount; ++s)
+            if (ImGui::Selectable(std::string(nav::kStageNames[static_cast<size_t>(s)]).c_str(), s == to))
+                run_to_ = static_cast<nav::Stage>(s);
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build through this stage only (step through the pipeline).");
+    ImGui::SameLine();
+    if (ImGui::Button("Step") && static_cast<int>(run_to_) < nav::kStageCount - 1)
+        run_to_ = static_cast<nav::Stage>(static_cast<int>(run_to_) + 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build one stage further.");
+}
+
+void App::ui_left_panel(float, float H) {
+    const float w = std::clamp(win_w_ * 0.27f, 300.0f, 380.0f);
+    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.90f);
+    ImGui::Begin("navdebug", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+    left_w_ = ImGui::IsWindowCollapsed() ? 0.0f : w;
+
+    if (ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) {
+        const float bw = 52.0f;
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - bw - ImGui::GetStyle().ItemSpacing.x);
+        const bool enter = ImGui::InputTextWithHint("##mesh", "mesh.obj (or drop a file)", &mesh_field_,
+                                                    ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        if (ImGui::Button("Open", ImVec2(bw, 0)) || enter) open_mesh(mesh_field_);
+        if (!asset_files_.empty()) {
+            ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - bw - ImGui::GetStyle().ItemSpacing.x);
+            if (ImGui::BeginCombo("assets", "demo scenes")) {
+                for (const std::string& a : asset_files_)
+                    if (ImGui::Selectable(std::filesystem::path(a).filename().string().c_str())) open_mesh(a);
+                ImGui::EndCombo();
+            }
+        }
+        const float cw = (bw - ImGui::GetStyle().ItemSpacing.x) * 0.5f + 14.0f;
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 2 * cw - 2 * ImGui::GetStyle().ItemSpacing.x);
+        const bool cfg_enter = ImGui::InputTextWithHint("##config", "config.json", &config_field_,
+                                                        ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        if (ImGui::Button("Load", ImVec2(cw, 0)) || cfg_enter) load_config(config_field_);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Load parameters and convex volumes from a JSON config.");
+        ImGui::SameLine();
+        if (ImGui::Button("Save", ImVec2(cw, 0))) save_config(config_field_);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Write the current parameters and volumes as a JSON config.");
+        if (bake_ && bake_->mesh) {
+            const nav::InputMesh& m = *bake_->mesh;
+            ImGui::TextColored(kDimColor, "%s", std::filesystem::path(m.path).filename().string().c_str());
+            ImGui::SameLine();
+            ImGui::TextColored(kDimColor, "%s verts, %s tris", fmt_count(m.vert_count()).c_str(),
+                               fmt_count(m.tri_count()).c_str());
+        }
+    }
+    if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) ui_layers();
+    if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) ui_params();
+    ImGui::End();
+}
+
+void App::ui_right_panel(float W, float H) {
+    const float w = std::clamp(W * 0.25f, 280.0f, 380.0f);
+    ImGui::SetNextWindowPos(ImVec2(W - w, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.90f);
+    ImGui::Begin("Bake", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+    right_w_ = ImGui::IsWindowCollapsed() ? 0.0f : w;
+
+    const nav::Bake* b = bake_.get();
+    if (worker_.busy()) {
+        const char spin[4] = {'|', '/', '-', '\\'};
+        ImGui::TextColored(kWarnColor, "baking %c", spin[static_cast<int>(ImGui::GetTime() * 8.0) & 3]);
+    } else if (b) {
+        double total = 0;
+        for (nav::Stage s : b->stages_run) total += b->stats[static_cast<size_t>(s)].ms;
+        ImGui::Text("bake #%llu  %.1f ms", static_cast<unsigned long long>(b->generation), total);
+    }
+    if (b && b->config.width > 0) {
+        ImGui::SameLine();
+        ImGui::TextColored(kDimColor, " grid %d x %d", b->config.width, b->config.height);
+    }
+
+    if (b && ImGui::BeginTable("stages", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("stage");
+        ImGui::TableSetupColumn("ms");
+        ImGui::TableSetupColumn("counts", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableHeadersRow();
+        for (int i = 0; i < nav::kStageCount; ++i) {
+            const auto st = static_cast<nav::Stage>(i);
+            const nav::StageStats& s = b->stats[static_cast<size_t>(i)];
+            const bool ran = std::find(b->stages_run.begin(), b->stages_run.end(), st) != b->stages_run.end();
+            const bool failed = b->error_stage == i;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            const ImVec4 col = failed ? kErrorColor : (!s.built ? kDimColor : (ran ? kRanColor : ImGui::GetStyleColorVec4(ImGuiCol_Text)));
+            ImGui::TextColored(col, "%s", std::string(nav::stage_name(st)).c_str());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(ran ? "rebuilt by the last bake" : (s.built ? "kept from an earlier bake" : "not built"));
+            ImGui::TableNextColumn();
+            if (s.built || failed) ImGui::Text(s.ms < 10 ? "%.2f" : "%.1f", s.ms);
+            else ImGui::TextColored(kDimColor, "-");
+            ImGui::TableNextColumn();
+            std::string counts;
+            for (const nav::StageCount& c : s.counts) {
+                if (!counts.empty()) counts += "\n";
+                counts += std::string(c.name) + " " + fmt_count(c.value);
+            }
+            if (failed) {
+                ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+                ImGui::TextWrapped("%s", b->error.message.c_str());
+                ImGui::PopStyleColor();
+            } else if (s.built) {
+                ImGui::TextUnformatted(counts.c_str());
+            }
+        }
+        ImGui::EndTable();
+    }
+
+    ImGui::Separator();
+    ImGui::Text("Log");
+    ImGui::SameLine(ImGui::GetContentRegionAvail().x - 40.0f);
+    if (ImGui::SmallButton("clear")) log_lines_.clear();
+    const size_t before = log_lines_.size();
+    log_.fetch(log_seen_, log_lines_);
+    if (log_lines_.size() != before) log_scroll_ = true;
+    ImGui::BeginChild("log", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    for (const LogLine& l : log_lines_) {
+        ImGui::TextColored(kDimColor, "%s", l.stamp.c_str() + 3);  // mm:ss.mmm keeps the panel narrow
+        ImGui::SameLine();
+        const ImVec4 c = l.level == LogLevel::Error ? kErrorColor
+                         : l.level == LogLevel::Warn ? kWarnColor
+                                                     : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+        ImGui::PushStyleColor(ImGuiCol_Text, c);
+        ImGui::TextWrapped("%s", l.text.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (log_scroll_) {
+        ImGui::SetScrollHereY(1.0f);
+        log_scroll_ = false;
+    }
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+void App::ui_overlays(float W, float H) {
+    ImDrawList* fg = ImGui::GetForegroundDrawList();
+    // error banner across the top of the 3D view
+    if (!banner_.empty()) {
+        const float bw = std::min(view_.w - 24.0f, 620.0f);
+        ImGui::SetNextWindowPos(ImVec2(view_.x + view_.w * 0.5f, 12.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(bw, 0.0f), ImGuiCond_Always);
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.55f, 0.08f, 0.08f, 0.94f));
+        ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1.0f, 0.4f, 0.4f, 1.0f));
+        ImGui::Begin("##error", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize |
+                         ImGuiWindowFlags_NoSavedSettings);
+        ImGui::PushTextWrapPos(bw - 70.0f);
+        ImGui::TextUnformatted(banner_.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::SameLine(bw - 54.0f);
+        if (ImGui::Button("close")) banner_.clear();
+        ImGui::End();
+        ImGui::PopStyleColor(2);
+    }
+    // hover inspection tooltip
+    if (hover_valid_ && bake_) {
+        const std::string text = r::describe_span(*bake_, hover_);
+        ImGui::BeginTooltip();
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::EndTooltip();
+    }
+    // orbit pivot marker
+    if (drag_ == Drag::Orbit) {
+        const glm::vec4 c = view_proj_ * glm::vec4(pivot_, 1.0f);
+        if (c.w > 0) {
+            const ImVec2 p((c.x / c.w * 0.5f + 0.5f) * W, (0.5f - c.y / c.w * 0.5f) * H);
+            fg->AddCircle(p, 7.0f, IM_COL32(255, 230, 80, 255), 16, 2.0f);
+            fg->AddCircleFilled(p, 2.5f, IM_COL32(255, 230, 80, 255));
+        }
+    }
+    // controls help and status line at the bottom of the view
+    const bool have = bake_ && bake_->mesh;
+    const char* help = have ? "RMB look   W/A/S/D Q/E fly (Shift fast)   MMB or Alt+LMB orbit   wheel dolly   F frame   Tab panels"
+                            : "Open a mesh: type a path and press Open, or drop an .obj on the window";
+    const ImVec2 ts = ImGui::CalcTextSize(help);
+    const ImVec2 pos(view_.x + (view_.w - ts.x) * 0.5f, H - ts.y - 10.0f);
+    fg->AddRectFilled(ImVec2(pos.x - 8, pos.y - 4), ImVec2(pos.x + ts.x + 8, pos.y + ts.y + 4), IM_COL32(0, 0, 0, 120), 4.0f);
+    fg->AddText(pos, IM_COL32(220, 224, 232, 230), help);
+}
+
+void App::render_scene(int fb_w, int fb_h) {
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(0.165f, 0.180f, 0.215f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    layers_.update(bake_, opts_.layers);
+
+    if (bake_ && bake_->mesh != ground_mesh_) {
+        ground_mesh_ = bake_->mesh;
+        ground_cpu_.clear();
+        if (ground_mesh_) r::build_ground(ground_mesh_->bmin, ground_mesh_->bmax, ground_cpu_);
+        ground_gpu_.upload(ground_cpu_);
+    }
+    overlay_cpu_.clear();
+    overlay_cpu_.line_width = 2.5f;
+    overlay_cpu_.point_size = 9.0f;
+    overlay_cpu_.depth_test = false;
+    if (hover_valid_ && bake_ && bake_->compact) r::build_span_overlay(*bake_->compact, hover_, overlay_cpu_);
+    overlay_gpu_.upload(overlay_cpu_);
+
+    r::FrameParams fp{};
+    const float* m = &view_proj_[0][0];
+    std::copy(m, m + 16, fp.view_proj);
+    fp.eye[0] = cam_.eye.x;
+    fp.eye[1] = cam_.eye.y;
+    fp.eye[2] = cam_.eye.z;
+    fp.light_dir[0] = 0.35f;
+    fp.light_dir[1] = 0.85f;
+    fp.light_dir[2] = 0.40f;
+    fp.viewport_w = fb_w;
+    fp.viewport_h = fb_h;
+    renderer_.begin(fp);
+    if (show_ground_) renderer_.draw(ground_gpu_);
+    layers_.draw(renderer_, opts_.layers);
+    renderer_.draw(overlay_gpu_);
+    renderer_.end();
+}
+
+}  // namespace navdebug

@@ -1,0 +1,110 @@
+// The debugger's UI state and panels (Dear ImGui), camera input and scene drawing. main.cpp owns
+// the window, the command line and the frame loop; App draws one frame at a time.
+#pragma once
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "camera.h"
+#include "core/pipeline.h"
+#include "log.h"
+#include "render/layers.h"
+#include "render/pick.h"
+#include "render/renderer.h"
+#include "worker.h"
+
+namespace navdebug {
+
+struct AppOptions {
+    nav::render::LayerMask layers{};
+    std::string mesh_path;
+    std::string config_path;
+    std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target from --camera
+    bool headless = false;  // screenshot run: no input handling, no hover
+};
+
+class App {
+public:
+    App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<nav::ConvexVolume> volumes,
+        AppOptions opts);
+
+    bool init_gl(std::string& err);
+    // Builds the UI and handles input for one frame; (W, H) window size in screen coordinates.
+    void frame(GLFWwindow* window, float W, float H, float dt);
+    // Draws the 3D scene into the current framebuffer of size (fb_w, fb_h).
+    void render_scene(int fb_w, int fb_h);
+    void on_drop(int count, const char** paths);
+    // True while something moves (flying, dragging, a bake running): keep frames coming.
+    bool animating() const { return animating_; }
+
+private:
+    void poll_worker();
+    void handle_camera_input(GLFWwindow* window, float W, float H, float dt);
+    void update_hover(float W, float H);
+    void ui_left_panel(float W, float H);
+    void ui_right_panel(float W, float H);
+    void ui_params();
+    void ui_layers();
+    void ui_overlays(float W, float H);
+    void open_mesh(const std::string& path);
+    void load_config(const std::string& path);
+    void save_config(const std::string& path);
+    void set_error(std::string msg);
+    bool any_floor_layer() const;
+
+    BakeWorker& worker_;
+    Log& log_;
+    AppOptions opts_;
+
+    // desired state (the worker converges to it)
+    nav::Params desired_;
+    std::vector<nav::ConvexVolume> volumes_;
+    nav::Stage run_to_ = nav::kLastStage;
+    nav::Params requested_;
+    std::vector<nav::ConvexVolume> requested_volumes_;
+    nav::Stage requested_to_ = nav::kLastStage;
+
+    std::shared_ptr<const nav::Bake> bake_;
+    std::shared_ptr<const nav::InputMesh> framed_mesh_;  // the mesh the camera was last framed on
+    bool camera_placed_ = false;
+
+    // rendering
+    nav::render::Renderer renderer_;
+    nav::render::LayerCache layers_;
+    nav::render::DrawList ground_cpu_, overlay_cpu_;
+    nav::render::GpuDrawList ground_gpu_, overlay_gpu_;
+    std::shared_ptr<const nav::InputMesh> ground_mesh_;
+    bool show_ground_ = true;
+    bool inspect_ = true;
+    bool show_ui_ = true;
+
+    // camera and view
+    Camera cam_;
+    ViewRect view_{};
+    glm::mat4 view_proj_{1.0f};
+    float win_w_ = 1, win_h_ = 1;
+    enum class Drag { None, Look, Orbit } drag_ = Drag::None;
+    glm::vec3 pivot_{0.0f};
+    bool animating_ = false;
+
+    // hover inspection
+    nav::render::SpanRef hover_;
+    bool hover_valid_ = false;
+    glm::vec3 hover_point_{0.0f};
+
+    // panels
+    std::string mesh_field_, config_field_;
+    std::vector<std::string> asset_files_;
+    std::vector<LogLine> log_lines_;
+    size_t log_seen_ = 0;
+    bool log_scroll_ = false;
+    std::string banner_;
+    float left_w_ = 0, right_w_ = 0;
+};
+
+}  // namespace navdebug

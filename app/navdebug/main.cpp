@@ -1,0 +1,353 @@
+// navdebug: the interactive debugger window. Command line:
+//   navdebug [MESH.obj] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
+//            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
+// Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include <CLI/CLI.hpp>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "core/pipeline.h"
+#include "log.h"
+#include "render/layers.h"
+#include "worker.h"
+
+#ifndef NAV_SOURCE_DIR
+#error "NAV_SOURCE_DIR must be defined by the build"
+#endif
+
+namespace {
+
+using navdebug::App;
+
+constexpr int kExitBadInput = 2;
+constexpr int kExitNoDisplay = 1;
+
+int fail(int code, const std::string& msg) {
+    std::fprintf(stderr, "navdebug: %s\n", msg.c_str());
+    return code;
+}
+
+void print_no_display(const char* why) {
+    std::fprintf(stderr,
+                 "navdebug: no display available (%s).\n"
+                 "  navdebug needs a window. Without a display:\n"
+                 "    bake headless and print counts/timings:  navbake MESH.obj [--set NAME=VALUE]... --json\n"
+                 "    render what the debugger draws to a PNG:  xvfb-run -a navdebug MESH.obj --draw regions "
+                 "--screenshot out.png\n",
+                 why);
+}
+
+bool parse_floats(const std::string& s, std::vector<float>& out) {
+    out.clear();
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        const float v = std::strtof(item.c_str(), &end);
+        if (item.empty() || end == item.c_str() || *end != '\0' || !std::isfinite(v)) return false;
+        out.push_back(v);
+    }
+    return true;
+}
+
+struct Window {
+    GLFWwindow* win = nullptr;
+    ~Window() {
+        if (win) glfwDestroyWindow(win);
+        glfwTerminate();
+    }
+};
+
+// Offscreen target for screenshots: multisampled colour + depth, resolved into a plain FBO.
+struct OffscreenTarget {
+    GLuint ms_fbo = 0, ms_color = 0, ms_depth = 0, fbo = 0, color = 0;
+    int w = 0, h = 0;
+    bool create(int width, int height) {
+        w = width;
+        h = height;
+        GLint max_samples = 0;
+        glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+        const GLsizei samples = std::min(4, static_cast<int>(max_samples));
+        glGenFramebuffers(1, &ms_fbo);
+        glGenRenderbuffers(1, &ms_color);
+        glGenRenderbuffers(1, &ms_depth);
+        glBindRenderbuffer(GL_RENDERBUFFER, ms_color);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, w, h);
+        glBindRenderbuffer(GL_RENDERBUFFER, ms_depth);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH24_STENCIL8, w, h);
+        glBindFramebuffer(GL_FRAMEBUFFER, ms_fbo);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, ms_color);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, ms_depth);
+        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) return false;
+        glGenFramebuffers(1, &fbo);
+        glGenRenderbuffers(1, &color);
+        glBindRenderbuffer(GL_RENDERBUFFER, color);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+        const bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        return ok;
+    }
+    ~OffscreenTarget() {
+        const GLuint fbos[2] = {ms_fbo, fbo};
+        const GLuint rbs[3] = {ms_color, ms_depth, color};
+        if (ms_fbo) glDeleteFramebuffers(2, fbos);
+        if (ms_color) glDeleteRenderbuffers(3, rbs);
+    }
+    // Resolves and reads RGB rows top-down.
+    std::vector<unsigned char> read_rgb() const {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, ms_fbo);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+        glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+        std::vector<unsigned char> px(static_cast<size_t>(w) * h * 3);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, px.data());
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        // GL rows go bottom-up, PNG rows top-down
+        const size_t row = static_cast<size_t>(w) * 3;
+        std::vector<unsigned char> tmp(row);
+        for (int y = 0; y < h / 2; ++y) {
+            unsigned char* a = px.data() + static_cast<size_t>(y) * row;
+            unsigned char* b = px.data() + static_cast<size_t>(h - 1 - y) * row;
+            std::copy(a, a + row, tmp.data());
+            std::copy(b, b + row, a);
+            std::copy(tmp.data(), tmp.data() + row, b);
+        }
+        return px;
+    }
+};
+
+void drop_callback(GLFWwindow* w, int count, const char** paths) {
+    if (auto* app = static_cast<App*>(glfwGetWindowUserPointer(w))) app->on_drop(count, paths);
+}
+
+void glfw_error(int code, const char* msg) { std::fprintf(stderr, "navdebug: GLFW error %d: %s\n", code, msg); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App cli{"navdebug: interactive debugger for the navkit bake pipeline"};
+    std::string mesh_path, config_path, draw = "input,regions", shot_path, size_text = "1280x800", camera_text;
+    std::vector<std::string> sets;
+    cli.add_option("mesh", mesh_path, "OBJ mesh to open (default: assets/demo.obj)");
+    cli.add_option("--config", config_path, "JSON config: parameters by name and convex volumes");
+    cli.add_option("--set", sets, "NAME=VALUE parameter override, repeatable (see below)");
+    cli.add_option("--draw", draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions")
+        ->capture_default_str();
+    auto* shot_opt = cli.add_option("--screenshot", shot_path, "bake, render one frame with the UI into this PNG, exit");
+    cli.add_option("--size", size_text, "screenshot size WxH")->capture_default_str()->needs(shot_opt);
+    cli.add_option("--camera", camera_text, "camera eye and target: ex,ey,ez,tx,ty,tz (default: frames the mesh)");
+    cli.footer(nav::params_help());
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::ParseError& e) {
+        cli.exit(e);
+        return kExitBadInput;
+    }
+    const bool screenshot = !shot_path.empty();
+
+    // ---- everything that can be checked without a window: exit 2 on bad input ----
+    navdebug::AppOptions opts;
+    opts.headless = screenshot;
+    std::string err;
+    if (!nav::render::parse_layer_list(draw, opts.layers, err)) return fail(kExitBadInput, err);
+
+    int width = 1280, height = 800;
+    if (screenshot) {
+        char x = 0;
+        char extra = 0;
+        if (std::sscanf(size_text.c_str(), "%d%c%d%c", &width, &x, &height, &extra) != 3 || (x != 'x' && x != 'X') ||
+            width < 64 || height < 64 || width > 8192 || height > 8192)
+            return fail(kExitBadInput, "--size: expected WxH with 64..8192 pixels each, got '" + size_text + "'");
+    }
+    if (!camera_text.empty()) {
+        std::vector<float> v;
+        if (!parse_floats(camera_text, v) || v.size() != 6)
+            return fail(kExitBadInput, "--camera: expected six numbers ex,ey,ez,tx,ty,tz, got '" + camera_text + "'");
+        const glm::vec3 eye(v[0], v[1], v[2]), target(v[3], v[4], v[5]);
+        if (glm::length(target - eye) < 1e-6f) return fail(kExitBadInput, "--camera: eye and target are the same point");
+        opts.camera = std::make_pair(eye, target);
+    }
+
+    navdebug::Log log;
+    log.set_echo(screenshot);
+    auto pipeline = std::make_unique<nav::Pipeline>();
+    nav::Params params;
+    std::vector<nav::ConvexVolume> volumes;
+    if (!config_path.empty()) {
+        const nav::Status st = nav::load_config_file(config_path, params, volumes);
+        if (!st) return fail(kExitBadInput, st.message);
+        log.info("loaded config " + config_path);
+    }
+    for (const std::string& s : sets) {
+        const size_t eq = s.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return fail(kExitBadInput, "--set '" + s + "': expected NAME=VALUE");
+        const nav::Status st = params.set_from_string(s.substr(0, eq), s.substr(eq + 1));
+        if (!st) return fail(kExitBadInput, "--set " + s + ": " + st.message);
+    }
+    pipeline->set_params(params);
+    pipeline->set_volumes(volumes);
+
+    if (mesh_path.empty()) {
+        const std::string def = std::string(NAV_SOURCE_DIR) + "/assets/demo.obj";
+        if (std::filesystem::exists(def)) mesh_path = def;
+        else if (screenshot)
+            return fail(kExitBadInput, "no mesh given and the default " + def + " does not exist; pass MESH.obj");
+        else
+            log.warn("no mesh: " + def + " does not exist; open one with the Files panel or drop it on the window");
+    }
+    if (!mesh_path.empty()) {
+        const nav::Status st = pipeline->load_mesh(mesh_path);
+        if (!st) return fail(kExitBadInput, st.message);
+        log.info("opened " + mesh_path);
+    }
+    opts.mesh_path = mesh_path;
+    opts.config_path = config_path;
+
+    // ---- window ----
+    const char* display = std::getenv("DISPLAY");
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    if ((!display || !*display) && (!wayland || !*wayland)) {
+        print_no_display("DISPLAY is not set");
+        return kExitNoDisplay;
+    }
+    glfwSetErrorCallback(glfw_error);
+    if (!glfwInit()) {
+        print_no_display("glfwInit failed");
+        return kExitNoDisplay;
+    }
+    Window window;
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    if (screenshot) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    else glfwWindowHint(GLFW_SAMPLES, 4);
+    window.win = glfwCreateWindow(width, height, "navdebug", nullptr, nullptr);
+    if (!window.win) {
+        print_no_display("cannot create an OpenGL 3.3 core window");
+        return kExitNoDisplay;
+    }
+    glfwMakeContextCurrent(window.win);
+    if (!gladLoadGL(glfwGetProcAddress)) return fail(1, "cannot load OpenGL 3.3 functions (gladLoadGL failed)");
+    glfwSwapInterval(screenshot ? 0 : 1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the layout is computed from the window size
+    ImGui::StyleColorsDark();
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.WindowRounding = 0.0f;
+    style.FrameRounding = 3.0f;
+    style.GrabRounding = 3.0f;
+    style.WindowBorderSize = 0.0f;
+    ImGui_ImplGlfw_InitForOpenGL(window.win, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+
+    int exit_code = 0;
+    {
+        navdebug::BakeWorker worker(std::move(pipeline), log);
+        worker.set_wake([] { glfwPostEmptyEvent(); });
+        App app(worker, log, params, volumes, opts);
+        if (!app.init_gl(err)) {
+            ImGui_ImplOpenGL3_Shutdown();
+            ImGui_ImplGlfw_Shutdown();
+            ImGui::DestroyContext();
+            return fail(1, err);
+        }
+        glfwSetWindowUserPointer(window.win, &app);
+        glfwSetDropCallback(window.win, drop_callback);
+        worker.start();
+        worker.request(params, volumes, nav::kLastStage);
+
+        if (screenshot) {
+            worker.wait_idle();
+            const auto bake = worker.latest();
+            if (bake && !bake->error.is_ok()) {
+                exit_code = bake->error.code == nav::Status::Code::BadInput ? kExitBadInput : 1;
+                std::fprintf(stderr, "navdebug: bake failed: %s\n", bake->error.message.c_str());
+            }
+            OffscreenTarget target;
+            if (!target.create(width, height)) {
+                exit_code = 1;
+                std::fprintf(stderr, "navdebug: cannot create a %dx%d offscreen framebuffer\n", width, height);
+            } else {
+                // a few frames so ImGui lays its windows out; the last one is saved
+                for (int f = 0; f < 4; ++f) {
+                    glfwPollEvents();
+                    ImGui_ImplOpenGL3_NewFrame();
+                    ImGui_ImplGlfw_NewFrame();
+                    io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+                    io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+                    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+                    ImGui::NewFrame();
+                    app.frame(window.win, static_cast<float>(width), static_cast<float>(height), 1.0f / 60.0f);
+                    ImGui::Render();
+                    glBindFramebuffer(GL_FRAMEBUFFER, target.ms_fbo);
+                    app.render_scene(width, height);
+                    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+                    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                }
+                const std::vector<unsigned char> px = target.read_rgb();
+                stbi_write_force_png_filter = 0;  // plain rows: smaller decoders in tests stay simple
+                if (!stbi_write_png(shot_path.c_str(), width, height, 3, px.data(), width * 3)) {
+                    exit_code = 1;
+                    std::fprintf(stderr, "navdebug: cannot write %s\n", shot_path.c_str());
+                } else {
+                    std::printf("navdebug: wrote %s (%dx%d)\n", shot_path.c_str(), width, height);
+                }
+            }
+        } else {
+            double last = glfwGetTime();
+            while (!glfwWindowShouldClose(window.win)) {
+                if (app.animating()) glfwPollEvents();
+                else glfwWaitEventsTimeout(0.25);
+                const double now = glfwGetTime();
+                const float dt = static_cast<float>(now - last);
+                last = now;
+                ImGui_ImplOpenGL3_NewFrame();
+                ImGui_ImplGlfw_NewFrame();
+                ImGui::NewFrame();
+                int ww = 0, wh = 0, fw = 0, fh = 0;
+                glfwGetWindowSize(window.win, &ww, &wh);
+                glfwGetFramebufferSize(window.win, &fw, &fh);
+                app.frame(window.win, static_cast<float>(std::max(ww, 1)), static_cast<float>(std::max(wh, 1)), dt);
+                ImGui::Render();
+                if (fw > 0 && fh > 0) {
+                    app.render_scene(fw, fh);
+                    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+                }
+                glfwSwapBuffers(window.win);
+            }
+        }
+        glfwSetWindowUserPointer(window.win, nullptr);
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    return exit_code;
+}

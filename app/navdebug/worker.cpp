@@ -1,0 +1,180 @@
+#include "worker.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace navdebug {
+
+namespace {
+bool same_volumes(const std::vector<nav::ConvexVolume>& a, const std::vector<nav::ConvexVolume>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (a[i].verts != b[i].verts || a[i].hmin != b[i].hmin || a[i].hmax != b[i].hmax || a[i].area != b[i].area)
+            return false;
+    return true;
+}
+
+std::string fmt_ms(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ms < 10 ? "%.2f ms" : "%.1f ms", ms);
+    return buf;
+}
+}  // namespace
+
+std::string describe_run(const nav::Bake& b) {
+    std::string s;
+    double total = 0;
+    for (nav::Stage st : b.stages_run) {
+        const auto& stats = b.stats[static_cast<size_t>(st)];
+        if (!s.empty()) s += ", ";
+        s += std::string(nav::stage_name(st)) + " " + fmt_ms(stats.ms);
+        total += stats.ms;
+    }
+    if (s.empty()) return "nothing to rebuild";
+    return s + " (total " + fmt_ms(total) + ")";
+}
+
+BakeWorker::BakeWorker(std::unique_ptr<nav::Pipeline> pipeline, Log& log) : pipe_(std::move(pipeline)), log_(log) {
+    params_ = pipe_->params();
+    volumes_ = pipe_->volumes();
+    latest_ = pipe_->snapshot();
+}
+
+BakeWorker::~BakeWorker() {
+    {
+        std::lock_guard lk(m_);
+        stop_ = true;
+    }
+    cancel_.store(true);
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+void BakeWorker::start() { thread_ = std::thread([this] { loop(); }); }
+
+void BakeWorker::request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to) {
+    {
+        std::lock_guard lk(m_);
+        params_ = params;
+        volumes_ = volumes;
+        to_ = to;
+        ++requested_;
+        if (working_) cancel_.store(true);
+    }
+    cv_.notify_all();
+}
+
+void BakeWorker::request_mesh(const std::string& path) {
+    {
+        std::lock_guard lk(m_);
+        mesh_path_ = path;
+        ++requested_;
+        if (working_) cancel_.store(true);
+    }
+    cv_.notify_all();
+}
+
+std::shared_ptr<const nav::Bake> BakeWorker::latest() const {
+    std::lock_guard lk(m_);
+    return latest_;
+}
+
+bool BakeWorker::busy() const {
+    std::lock_guard lk(m_);
+    return working_ || requested_ != handled_;
+}
+
+void BakeWorker::wait_idle() {
+    std::unique_lock lk(m_);
+    idle_cv_.wait(lk, [&] { return stop_ || (!working_ && requested_ == handled_); });
+}
+
+std::vector<WorkerEvent> BakeWorker::take_events() {
+    std::lock_guard lk(m_);
+    std::vector<WorkerEvent> out;
+    out.swap(events_);
+    return out;
+}
+
+void BakeWorker::event(WorkerEvent::Kind kind, std::string text) {
+    std::lock_guard lk(m_);
+    events_.push_back({kind, std::move(text)});
+}
+
+void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
+    {
+        std::lock_guard lk(m_);
+        latest_ = std::move(bake);
+    }
+    if (wake_) wake_();
+}
+
+void BakeWorker::loop() {
+    for (;;) {
+        nav::Params params;
+        std::vector<nav::ConvexVolume> volumes;
+        nav::Stage to;
+        std::string mesh_path;
+        uint64_t seq;
+        {
+            std::unique_lock lk(m_);
+            cv_.wait(lk, [&] { return stop_ || requested_ != handled_; });
+            if (stop_) break;
+            params = params_;
+            volumes = volumes_;
+            to = to_;
+            mesh_path.swap(mesh_path_);
+            seq = requested_;
+            working_ = true;
+            cancel_.store(false);
+        }
+
+        bool mesh_changed = false;
+        if (!mesh_path.empty()) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const nav::Status st = pipe_->load_mesh(mesh_path);
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (st) {
+                mesh_changed = true;
+                log_.info("opened " + mesh_path + " (" + fmt_ms(ms) + ")");
+                event(WorkerEvent::Kind::MeshLoaded, mesh_path);
+            } else {
+                log_.error(st.message + (pipe_->has_mesh() ? " - keeping the previous mesh" : ""));
+                event(WorkerEvent::Kind::MeshFailed, st.message);
+            }
+        }
+        pipe_->set_params(params);
+        if (!same_volumes(volumes, pipe_->volumes())) pipe_->set_volumes(volumes);
+
+        if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed)) {
+            const nav::Status st = pipe_->run(to, &cancel_);
+            auto snap = pipe_->snapshot();
+            if (st.code == nav::Status::Code::Cancelled) {
+                // a newer request is waiting; its run publishes
+            } else {
+                if (st) {
+                    log_.info("bake #" + std::to_string(snap->generation) + ": " + describe_run(*snap));
+                    event(WorkerEvent::Kind::BakeDone, {});
+                } else {
+                    const std::string where =
+                        snap->error_stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(snap->error_stage)]) : "bake";
+                    log_.error(where + " failed: " + st.message);
+                    event(WorkerEvent::Kind::BakeFailed, where + " failed: " + st.message);
+                }
+                publish(std::move(snap));
+            }
+        } else if (mesh_changed) {
+            publish(pipe_->snapshot());
+        }
+
+        {
+            std::lock_guard lk(m_);
+            handled_ = seq;
+            working_ = false;
+        }
+        idle_cv_.notify_all();
+        if (wake_) wake_();
+    }
+}
+
+}  // namespace navdebug

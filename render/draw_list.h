@@ -1,0 +1,61 @@
+// CPU-side batched debug geometry: lit triangles (indexed), lines and points. Vertex arrays are
+// built once per bake snapshot by the layer builders (layers.h) and uploaded by GpuDrawList
+// (renderer.h). No GL here, so builders are plain functions over core data.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace nav::render {
+
+// RGBA8 packed in memory order r, g, b, a (matches GL_UNSIGNED_BYTE x4 on little-endian).
+constexpr uint32_t rgba(int r, int g, int b, int a = 255) {
+    return static_cast<uint32_t>(r & 255) | (static_cast<uint32_t>(g & 255) << 8) |
+           (static_cast<uint32_t>(b & 255) << 16) | (static_cast<uint32_t>(a & 255) << 24);
+}
+constexpr int color_r(uint32_t c) { return static_cast<int>(c & 255); }
+constexpr int color_g(uint32_t c) { return static_cast<int>((c >> 8) & 255); }
+constexpr int color_b(uint32_t c) { return static_cast<int>((c >> 16) & 255); }
+constexpr int color_a(uint32_t c) { return static_cast<int>((c >> 24) & 255); }
+// Multiplies r, g, b by k (0..1+), keeps alpha.
+uint32_t color_scale(uint32_t c, float k);
+uint32_t color_with_alpha(uint32_t c, int a);
+
+struct Vertex {
+    float x, y, z;
+    uint32_t color;
+};
+static_assert(sizeof(Vertex) == 16);
+
+// How the triangle shader decorates faces (see shaders/tri.frag).
+enum class Shade : int { Plain = 0, CellGrid = 1, Checker = 2 };
+
+struct DrawList {
+    std::vector<Vertex> tri_verts;
+    std::vector<uint32_t> tri_indices;  // 3 per triangle into tri_verts
+    std::vector<Vertex> line_verts;     // 2 per segment
+    std::vector<Vertex> point_verts;
+
+    float line_width = 1.5f;  // pixels
+    float point_size = 6.0f;  // pixels
+    Shade shade = Shade::Plain;
+    float grid_origin[3] = {0, 0, 0};
+    float grid_cell = 1.0f;
+    bool depth_test = true;
+
+    // Keeps capacity.
+    void clear();
+    bool empty() const { return tri_indices.empty() && line_verts.empty() && point_verts.empty(); }
+
+    void add_triangle(const float* a, const float* b, const float* c, uint32_t color);
+    // Quad a-b-c-d (in order around its edge) as two triangles.
+    void add_quad(const float* a, const float* b, const float* c, const float* d, uint32_t color);
+    // Axis-aligned quad facing +y at height y.
+    void add_floor_quad(float x0, float z0, float x1, float z1, float y, uint32_t color);
+    void add_line(const float* a, const float* b, uint32_t color);
+    void add_line(float ax, float ay, float az, float bx, float by, float bz, uint32_t color);
+    void add_point(const float* p, uint32_t color);
+    // The 12 edges of an axis-aligned box.
+    void add_box_lines(const float* bmin, const float* bmax, uint32_t color);
+};
+
+}  // namespace nav::render

@@ -1,0 +1,494 @@
+#include "render/layers.h"
+
+#include "core/filter.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace nav::render {
+
+namespace {
+
+// Floor quads of the compact-family layers are lifted a little above the voxel tops, each later
+// stage a little higher, so several layers shown at once do not fight for depth.
+float floor_lift(const CompactHeightfield& chf, Layer l) {
+    const int k = static_cast<int>(l) - static_cast<int>(Layer::Compact);
+    return chf.ch * (0.12f + 0.12f * static_cast<float>(k));
+}
+
+void set_cell_grid(DrawList& out, const float* bmin, float cs) {
+    out.shade = Shade::CellGrid;
+    out.grid_origin[0] = bmin[0];
+    out.grid_origin[1] = bmin[1];
+    out.grid_origin[2] = bmin[2];
+    out.grid_cell = cs;
+}
+
+uint32_t hsv(float h, float s, float v, int a = 255) {
+    h = h - std::floor(h);
+    const float c = v * s;
+    const float hp = h * 6.0f;
+    const float x = c * (1.0f - std::fabs(std::fmod(hp, 2.0f) - 1.0f));
+    float r = 0, g = 0, b = 0;
+    switch (static_cast<int>(hp) % 6) {
+        case 0: r = c; g = x; break;
+        case 1: r = x; g = c; break;
+        case 2: g = c; b = x; break;
+        case 3: g = x; b = c; break;
+        case 4: r = x; b = c; break;
+        default: r = c; b = x; break;
+    }
+    const float m = v - c;
+    auto u8 = [](float f) { return std::clamp(static_cast<int>(f * 255.0f + 0.5f), 0, 255); };
+    return rgba(u8(r + m), u8(g + m), u8(b + m), a);
+}
+
+uint32_t mix32(uint32_t h) {
+    h ^= h >> 16;
+    h *= 0x7feb352du;
+    h ^= h >> 15;
+    h *= 0x846ca68bu;
+    h ^= h >> 16;
+    return h;
+}
+
+// Emits the parts of column face `dir` of span [smin, smax) not covered by the neighbour
+// column's spans (starting at pool index `n`), as vertical quads.
+void exposed_side(const Heightfield& hf, uint32_t n, int dir, uint16_t smin, uint16_t smax, float x0, float x1,
+                  float z0, float z1, uint32_t color, DrawList& out) {
+    const float by = hf.bmin[1], ch = hf.ch;
+    auto emit = [&](uint16_t a, uint16_t b) {
+        const float y0 = by + a * ch, y1 = by + b * ch;
+        switch (dir) {
+            case 0: { const float p[4][3] = {{x0, y0, z0}, {x0, y0, z1}, {x0, y1, z1}, {x0, y1, z0}};
+                      out.add_quad(p[0], p[1], p[2], p[3], color); break; }
+            case 1: { const float p[4][3] = {{x0, y0, z1}, {x1, y0, z1}, {x1, y1, z1}, {x0, y1, z1}};
+                      out.add_quad(p[0], p[1], p[2], p[3], color); break; }
+            case 2: { const float p[4][3] = {{x1, y0, z1}, {x1, y0, z0}, {x1, y1, z0}, {x1, y1, z1}};
+                      out.add_quad(p[0], p[1], p[2], p[3], color); break; }
+            default: { const float p[4][3] = {{x1, y0, z0}, {x0, y0, z0}, {x0, y1, z0}, {x1, y1, z0}};
+                       out.add_quad(p[0], p[1], p[2], p[3], color); break; }
+        }
+    };
+    uint16_t cur = smin;
+    for (; n != kNullSpan && cur < smax; n = hf.pool[n].next) {
+        const Span& s = hf.pool[n];
+        if (s.smax <= cur) continue;
+        if (s.smin >= smax) break;
+        if (s.smin > cur) emit(cur, s.smin);
+        cur = std::max(cur, s.smax);
+    }
+    if (cur < smax) emit(cur, smax);
+}
+
+// Solid spans as boxes (top, bottom and the exposed parts of the sides), colour per span.
+template <class ColorOf>
+void build_span_boxes(const Heightfield& hf, DrawList& out, ColorOf&& color_of) {
+    out.clear();
+    set_cell_grid(out, hf.bmin, hf.cs);
+    out.tri_verts.reserve(hf.span_count * 12);
+    out.tri_indices.reserve(hf.span_count * 18);
+    const float cs = hf.cs, ch = hf.ch;
+    for (int z = 0; z < hf.height; ++z) {
+        for (int x = 0; x < hf.width; ++x) {
+            const size_t c = static_cast<size_t>(x + z * hf.width);
+            const float x0 = hf.bmin[0] + x * cs, x1 = x0 + cs;
+            const float z0 = hf.bmin[2] + z * cs, z1 = z0 + cs;
+            for (uint32_t i = hf.columns[c]; i != kNullSpan; i = hf.pool[i].next) {
+                const Span& s = hf.pool[i];
+                const uint32_t color = color_of(c, i, s);
+                const float y0 = hf.bmin[1] + s.smin * ch, y1 = hf.bmin[1] + s.smax * ch;
+                out.add_floor_quad(x0, z0, x1, z1, y1, color);
+                out.add_floor_quad(x0, z0, x1, z1, y0, color_scale(color, 0.8f));
+                for (int dir = 0; dir < 4; ++dir) {
+                    const int nx = x + dir_offset_x(dir), nz = z + dir_offset_z(dir);
+                    const bool inside = nx >= 0 && nz >= 0 && nx < hf.width && nz < hf.height;
+                    const uint32_t n = inside ? hf.columns[static_cast<size_t>(nx + nz * hf.width)] : kNullSpan;
+                    exposed_side(hf, n, dir, s.smin, s.smax, x0, x1, z0, z1, color, out);
+                }
+            }
+        }
+    }
+}
+
+// One floor quad per compact span, colour per span index.
+template <class ColorOf>
+void build_span_floors(const CompactHeightfield& chf, Layer layer, DrawList& out, ColorOf&& color_of) {
+    out.clear();
+    set_cell_grid(out, chf.bmin, chf.cs);
+    out.tri_verts.reserve(static_cast<size_t>(chf.span_count) * 4);
+    out.tri_indices.reserve(static_cast<size_t>(chf.span_count) * 6);
+    const float lift = floor_lift(chf, layer);
+    for (int z = 0; z < chf.height; ++z) {
+        for (int x = 0; x < chf.width; ++x) {
+            const CompactCell& cell = chf.cells[static_cast<size_t>(x + z * chf.width)];
+            const float x0 = chf.bmin[0] + x * chf.cs, z0 = chf.bmin[2] + z * chf.cs;
+            for (uint32_t i = cell.index, end = cell.index + cell.count; i < end; ++i) {
+                const float y = chf.bmin[1] + chf.spans[i].y * chf.ch + lift;
+                out.add_floor_quad(x0, z0, x0 + chf.cs, z0 + chf.cs, y, color_of(i));
+            }
+        }
+    }
+}
+
+template <class T>
+std::shared_ptr<const void> as_void(const std::shared_ptr<const T>& p) {
+    return std::static_pointer_cast<const void>(p);
+}
+
+std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b) {
+    switch (l) {
+        case Layer::Input: return {as_void(b.mesh), as_void(b.tri_areas), nullptr};
+        case Layer::Voxels: return {as_void(b.solid), nullptr, nullptr};
+        case Layer::Filtered: return {as_void(b.solid), as_void(b.filtered), nullptr};
+        case Layer::Compact: return {as_void(b.compact), nullptr, nullptr};
+        case Layer::Eroded: return {as_void(b.compact), as_void(b.eroded), nullptr};
+        case Layer::Areas: return {as_void(b.compact), as_void(b.areas), nullptr};
+        case Layer::Distance: return {as_void(b.compact), as_void(b.distance), nullptr};
+        case Layer::Regions: return {as_void(b.compact), as_void(b.regions), nullptr};
+        case Layer::Count: break;
+    }
+    return {};
+}
+
+}  // namespace
+
+std::optional<Layer> layer_from_name(std::string_view name) {
+    for (int i = 0; i < kLayerCount; ++i)
+        if (kLayerNames[static_cast<size_t>(i)] == name) return static_cast<Layer>(i);
+    return std::nullopt;
+}
+
+Stage layer_stage(Layer l) {
+    switch (l) {
+        case Layer::Input: return Stage::Input;
+        case Layer::Voxels: return Stage::Rasterize;
+        case Layer::Filtered: return Stage::Filter;
+        case Layer::Compact: return Stage::Compact;
+        case Layer::Eroded: return Stage::Erode;
+        case Layer::Areas: return Stage::Areas;
+        case Layer::Distance: return Stage::Distance;
+        case Layer::Regions: return Stage::Regions;
+        case Layer::Count: break;
+    }
+    return Stage::Input;
+}
+
+std::string_view layer_help(Layer l) {
+    switch (l) {
+        case Layer::Input: return "Input triangles: walkable by slope vs too steep.";
+        case Layer::Voxels: return "Solid heightfield: every rasterized span as a box (walkable tops blue).";
+        case Layer::Filtered: return "Spans after the filters, coloured by the filter that removed them.";
+        case Layer::Compact: return "Open heightfield: the floor of every open span.";
+        case Layer::Eroded: return "Walkable area after erosion by the agent radius: kept vs eroded.";
+        case Layer::Areas: return "Area ids after convex volumes are stamped.";
+        case Layer::Distance: return "Distance to the region boundary, black (edge) to white (centre).";
+        case Layer::Regions: return "Regions: one colour per region id, outlines between regions.";
+        case Layer::Count: break;
+    }
+    return "";
+}
+
+bool parse_layer_list(std::string_view list, LayerMask& out, std::string& err) {
+    out.fill(false);
+    size_t pos = 0;
+    bool any = false;
+    while (pos <= list.size()) {
+        size_t comma = list.find(',', pos);
+        if (comma == std::string_view::npos) comma = list.size();
+        std::string_view item = list.substr(pos, comma - pos);
+        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+        if (!item.empty()) {
+            const auto l = layer_from_name(item);
+            if (!l) {
+                err = "unknown draw layer '" + std::string(item) + "' (layers: ";
+                for (int i = 0; i < kLayerCount; ++i) {
+                    if (i) err += ", ";
+                    err += kLayerNames[static_cast<size_t>(i)];
+                }
+                err += ")";
+                return false;
+            }
+            out[static_cast<size_t>(*l)] = true;
+            any = true;
+        }
+        pos = comma + 1;
+    }
+    if (!any) {
+        err = "--draw needs at least one layer name";
+        return false;
+    }
+    return true;
+}
+
+uint32_t hash_color(uint32_t id) {
+    const uint32_t h = mix32(id + 0x9e3779b9u);
+    // golden-ratio hue steps keep neighbouring ids apart; the hash varies saturation and value
+    const float hue = std::fmod(static_cast<float>(id) * 0.61803398875f + static_cast<float>(h & 63) / 640.0f, 1.0f);
+    const float sat = 0.50f + static_cast<float>((h >> 8) & 255) / 255.0f * 0.35f;
+    const float val = 0.72f + static_cast<float>((h >> 16) & 255) / 255.0f * 0.26f;
+    return hsv(hue, sat, val);
+}
+
+uint32_t area_color(uint8_t area) {
+    switch (area) {
+        case kNullArea: return colors::kCompactNull;
+        case kWalkableArea: return colors::kCompactWalkable;
+        case kAreaWater: return rgba(36, 84, 232);
+        case kAreaRoad: return rgba(156, 122, 88);
+        case kAreaDoor: return rgba(236, 206, 48);
+        case kAreaGrass: return rgba(72, 190, 60);
+        case kAreaJump: return rgba(188, 78, 222);
+        default: return hash_color(area * 7919u);
+    }
+}
+
+uint32_t region_color(uint16_t id) {
+    const uint16_t r = static_cast<uint16_t>(id & ~kBorderRegion);
+    if (r == 0) return colors::kRegionNone;
+    const uint32_t c = hash_color(r);
+    return (id & kBorderRegion) ? color_scale(c, 0.5f) : c;
+}
+
+uint32_t distance_color(uint16_t d, uint16_t max_dist) {
+    const float t = max_dist ? static_cast<float>(d) / static_cast<float>(max_dist) : 0.0f;
+    const int v = std::clamp(static_cast<int>(24.0f + 231.0f * t + 0.5f), 0, 255);
+    return rgba(v, v, v);
+}
+
+std::span<const LegendEntry> layer_legend(Layer l) {
+    static constexpr LegendEntry input[] = {{colors::kInputWalkable, "walkable slope"},
+                                            {colors::kInputSteep, "too steep"}};
+    static constexpr LegendEntry voxels[] = {{colors::kSolidWalkable, "walkable span"},
+                                             {colors::kSolidBlocked, "not walkable"}};
+    static constexpr LegendEntry filtered[] = {{colors::kFilterKept, "walkable"},
+                                               {colors::kFilterLedge, "removed: ledge"},
+                                               {colors::kFilterLowHeight, "removed: low height"},
+                                               {colors::kFilterRescued, "made walkable: low-hanging"},
+                                               {colors::kFilterBlocked, "not walkable"}};
+    static constexpr LegendEntry compact[] = {{colors::kCompactWalkable, "open span"},
+                                              {colors::kCompactNull, "null area"}};
+    static constexpr LegendEntry eroded[] = {{colors::kErodeKept, "kept"}, {colors::kErodeRemoved, "eroded"}};
+    static const LegendEntry areas[] = {{area_color(kWalkableArea), "ground"}, {area_color(kAreaWater), "water"},
+                                        {area_color(kAreaRoad), "road"},       {area_color(kAreaDoor), "door"},
+                                        {area_color(kAreaGrass), "grass"},     {area_color(kAreaJump), "jump"},
+                                        {area_color(kNullArea), "null"}};
+    static const LegendEntry distance[] = {{distance_color(0, 1), "boundary"}, {distance_color(1, 1), "max distance"}};
+    static const LegendEntry regions[] = {{hash_color(1), "region 1"}, {hash_color(2), "region 2"},
+                                          {hash_color(3), "region 3"}, {colors::kRegionNone, "no region"}};
+    switch (l) {
+        case Layer::Input: return input;
+        case Layer::Voxels: return voxels;
+        case Layer::Filtered: return filtered;
+        case Layer::Compact: return compact;
+        case Layer::Eroded: return eroded;
+        case Layer::Areas: return areas;
+        case Layer::Distance: return distance;
+        case Layer::Regions: return regions;
+        case Layer::Count: break;
+    }
+    return {};
+}
+
+void build_input(const InputMesh& mesh, const std::vector<uint8_t>& tri_areas, DrawList& out) {
+    out.clear();
+    out.shade = Shade::Checker;
+    const float ext[3] = {mesh.bmax[0] - mesh.bmin[0], mesh.bmax[1] - mesh.bmin[1], mesh.bmax[2] - mesh.bmin[2]};
+    const float diag = std::sqrt(ext[0] * ext[0] + ext[1] * ext[1] + ext[2] * ext[2]);
+    // a round checker size (power of ten) giving roughly 20..200 cells across the mesh
+    out.grid_cell = std::pow(10.0f, std::round(std::log10(std::max(diag, 1e-3f) / 60.0f)));
+    for (int i = 0; i < 3; ++i) out.grid_origin[i] = 0.0f;
+    const int ntris = mesh.tri_count();
+    out.tri_verts.reserve(static_cast<size_t>(ntris) * 3);
+    out.tri_indices.reserve(static_cast<size_t>(ntris) * 3);
+    const bool have_areas = tri_areas.size() == static_cast<size_t>(ntris);
+    for (int t = 0; t < ntris; ++t) {
+        const int* tri = &mesh.tris[static_cast<size_t>(t) * 3];
+        const bool walkable = have_areas && tri_areas[static_cast<size_t>(t)] != kNullArea;
+        out.add_triangle(&mesh.verts[static_cast<size_t>(tri[0]) * 3], &mesh.verts[static_cast<size_t>(tri[1]) * 3],
+                         &mesh.verts[static_cast<size_t>(tri[2]) * 3],
+                         walkable ? colors::kInputWalkable : colors::kInputSteep);
+    }
+}
+
+void build_voxels(const Heightfield& hf, DrawList& out) {
+    build_span_boxes(hf, out, [](size_t, uint32_t, const Span& s) {
+        return s.area != kNullArea ? colors::kSolidWalkable : colors::kSolidBlocked;
+    });
+}
+
+void build_filtered(const Heightfield* solid, const Heightfield& filtered, DrawList& out) {
+    const bool same_grid = solid && solid->width == filtered.width && solid->height == filtered.height &&
+                           solid->columns.size() == filtered.columns.size();
+    // The filters change areas in place, so both fields hold the same spans in the same order;
+    // `before` follows the solid column in step with the filtered one.
+    size_t cur_col = static_cast<size_t>(-1);
+    uint32_t before = kNullSpan;
+    build_span_boxes(filtered, out, [&](size_t c, uint32_t, const Span& s) {
+        if (same_grid) {
+            before = c != cur_col ? solid->columns[c] : (before != kNullSpan ? solid->pool[before].next : kNullSpan);
+            cur_col = c;
+        }
+        if (s.area == kNullArea) {
+            if (s.filtered_by & kFilteredLedge) return colors::kFilterLedge;
+            if (s.filtered_by & kFilteredLowHeight) return colors::kFilterLowHeight;
+            return colors::kFilterBlocked;
+        }
+        if (same_grid && before != kNullSpan) {
+            const Span& o = solid->pool[before];
+            if (o.smin == s.smin && o.smax == s.smax && o.area == kNullArea) return colors::kFilterRescued;
+        }
+        return colors::kFilterKept;
+    });
+}
+
+void build_compact(const CompactHeightfield& chf, DrawList& out) {
+    build_span_floors(chf, Layer::Compact, out, [&](uint32_t i) {
+        return chf.areas[i] != kNullArea ? colors::kCompactWalkable : colors::kCompactNull;
+    });
+}
+
+void build_eroded(const CompactHeightfield& chf, const std::vector<uint8_t>& eroded, DrawList& out) {
+    build_span_floors(chf, Layer::Eroded, out, [&](uint32_t i) {
+        if (chf.areas[i] == kNullArea) return colors::kCompactNull;
+        return eroded[i] != kNullArea ? colors::kErodeKept : colors::kErodeRemoved;
+    });
+}
+
+void build_areas(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, DrawList& out) {
+    build_span_floors(chf, Layer::Areas, out, [&](uint32_t i) { return area_color(areas[i]); });
+}
+
+void build_distance(const CompactHeightfield& chf, const DistanceField& df, DrawList& out) {
+    build_span_floors(chf, Layer::Distance, out,
+                      [&](uint32_t i) { return distance_color(df.dist[i], df.max_dist); });
+}
+
+void build_regions(const CompactHeightfield& chf, const Regions& regions, DrawList& out) {
+    build_span_floors(chf, Layer::Regions, out, [&](uint32_t i) { return region_color(regions.reg[i]); });
+    // outlines where the region changes (or the walkable surface ends)
+    out.line_width = 1.6f;
+    const float lift = floor_lift(chf, Layer::Regions);
+    for (int z = 0; z < chf.height; ++z) {
+        for (int x = 0; x < chf.width; ++x) {
+            const CompactCell& cell = chf.cells[static_cast<size_t>(x + z * chf.width)];
+            const float x0 = chf.bmin[0] + x * chf.cs, z0 = chf.bmin[2] + z * chf.cs;
+            const float x1 = x0 + chf.cs, z1 = z0 + chf.cs;
+            for (uint32_t i = cell.index, end = cell.index + cell.count; i < end; ++i) {
+                const uint16_t r = regions.reg[i];
+                if (r == 0) continue;
+                const CompactSpan& s = chf.spans[i];
+                const float y = chf.bmin[1] + s.y * chf.ch + lift;
+                for (int dir = 0; dir < 4; ++dir) {
+                    uint16_t nr = 0;
+                    if (get_con(s, dir) != kNotConnected) nr = regions.reg[chf.neighbour(x, z, i, dir)];
+                    if (nr == r) continue;
+                    switch (dir) {
+                        case 0: out.add_line(x0, y, z0, x0, y, z1, colors::kRegionEdge); break;
+                        case 1: out.add_line(x0, y, z1, x1, y, z1, colors::kRegionEdge); break;
+                        case 2: out.add_line(x1, y, z0, x1, y, z1, colors::kRegionEdge); break;
+                        default: out.add_line(x0, y, z0, x1, y, z0, colors::kRegionEdge); break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+bool layer_available(Layer l, const Bake& b) {
+    switch (l) {
+        case Layer::Input: return b.mesh && b.tri_areas;
+        case Layer::Voxels: return b.solid != nullptr;
+        case Layer::Filtered: return b.filtered != nullptr;
+        case Layer::Compact: return b.compact != nullptr;
+        case Layer::Eroded: return b.compact && b.eroded && b.eroded->size() == b.compact->spans.size();
+        case Layer::Areas: return b.compact && b.areas && b.areas->size() == b.compact->spans.size();
+        case Layer::Distance: return b.compact && b.distance && b.distance->dist.size() == b.compact->spans.size();
+        case Layer::Regions: return b.compact && b.regions && b.regions->reg.size() == b.compact->spans.size();
+        case Layer::Count: break;
+    }
+    return false;
+}
+
+bool build_layer(Layer l, const Bake& b, DrawList& out) {
+    out.clear();
+    if (!layer_available(l, b)) return false;
+    switch (l) {
+        case Layer::Input: build_input(*b.mesh, *b.tri_areas, out); break;
+        case Layer::Voxels: build_voxels(*b.solid, out); break;
+        case Layer::Filtered: build_filtered(b.solid.get(), *b.filtered, out); break;
+        case Layer::Compact: build_compact(*b.compact, out); break;
+        case Layer::Eroded: build_eroded(*b.compact, *b.eroded, out); break;
+        case Layer::Areas: build_areas(*b.compact, *b.areas, out); break;
+        case Layer::Distance: build_distance(*b.compact, *b.distance, out); break;
+        case Layer::Regions: build_regions(*b.compact, *b.regions, out); break;
+        case Layer::Count: return false;
+    }
+    return true;
+}
+
+void build_ground(const float* bmin, const float* bmax, DrawList& out) {
+    out.clear();
+    out.line_width = 1.0f;
+    const float ex = bmax[0] - bmin[0], ez = bmax[2] - bmin[2];
+    const float size = std::max(ex, ez);
+    // a round spacing giving 10..100 lines across the mesh, extended by a margin
+    const float step = std::pow(10.0f, std::floor(std::log10(std::max(size, 1e-3f) / 10.0f)));
+    const float margin = size * 0.15f;
+    const float gx0 = std::floor((bmin[0] - margin) / step) * step, gx1 = std::ceil((bmax[0] + margin) / step) * step;
+    const float gz0 = std::floor((bmin[2] - margin) / step) * step, gz1 = std::ceil((bmax[2] + margin) / step) * step;
+    const float y = bmin[1] - 0.001f * size;
+    const uint32_t minor = rgba(92, 100, 120, 110), major = rgba(120, 130, 156, 170);
+    const int nx = static_cast<int>(std::lround((gx1 - gx0) / step)), nz = static_cast<int>(std::lround((gz1 - gz0) / step));
+    for (int i = 0; i <= nx; ++i) {
+        const float x = gx0 + static_cast<float>(i) * step;
+        const bool is_major = std::lround(x / step) % 10 == 0;
+        out.add_line(x, y, gz0, x, y, gz1, is_major ? major : minor);
+    }
+    for (int i = 0; i <= nz; ++i) {
+        const float z = gz0 + static_cast<float>(i) * step;
+        const bool is_major = std::lround(z / step) % 10 == 0;
+        out.add_line(gx0, y, z, gx1, y, z, is_major ? major : minor);
+    }
+    out.add_box_lines(bmin, bmax, colors::kBounds);
+}
+
+void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled) {
+    for (int li = 0; li < kLayerCount; ++li) {
+        const auto l = static_cast<Layer>(li);
+        Entry& e = entries_[static_cast<size_t>(li)];
+        e.info.available = bake && layer_available(l, *bake);
+        const auto src = bake ? layer_sources(l, *bake) : std::array<std::shared_ptr<const void>, 3>{};
+        bool same = true;
+        for (size_t k = 0; k < src.size(); ++k) same = same && src[k].get() == e.sources[k].get();
+        if (same && (e.info.built || !e.info.available || !enabled[static_cast<size_t>(li)])) continue;
+        if (!same && !enabled[static_cast<size_t>(li)]) {
+            // stale and hidden: release the data now, rebuild when shown
+            e.sources = {};
+            e.info.built = false;
+            continue;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const bool ok = bake && build_layer(l, *bake, e.cpu);
+        e.gpu.upload(e.cpu);
+        const auto t1 = std::chrono::steady_clock::now();
+        e.sources = src;
+        e.info.built = ok;
+        e.info.triangles = e.cpu.tri_indices.size() / 3;
+        e.info.lines = e.cpu.line_verts.size() / 2;
+        e.info.build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        e.info.gpu_bytes = e.gpu.gpu_bytes();
+    }
+    if (bake) generation_ = bake->generation;
+}
+
+void LayerCache::draw(Renderer& r, const LayerMask& enabled) const {
+    for (int li = 0; li < kLayerCount; ++li) {
+        const Entry& e = entries_[static_cast<size_t>(li)];
+        if (enabled[static_cast<size_t>(li)] && e.info.built) r.draw(e.gpu);
+    }
+}
+
+}  // namespace nav::render

@@ -1,0 +1,119 @@
+// Draw layers: one builder per bake stage that turns the stage's core data (from a Bake snapshot)
+// into DrawList vertex arrays on the CPU, the colours each uses (with a legend for the UI), and
+// LayerCache, which rebuilds and re-uploads a layer only when the data it draws has changed.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/pipeline.h"
+#include "render/draw_list.h"
+#include "render/renderer.h"
+
+namespace nav::render {
+
+enum class Layer : int { Input, Voxels, Filtered, Compact, Eroded, Areas, Distance, Regions, Count };
+constexpr int kLayerCount = static_cast<int>(Layer::Count);
+
+// The names of --draw and of the UI toggles.
+constexpr std::array<std::string_view, kLayerCount> kLayerNames = {
+    "input", "voxels", "filtered", "compact", "eroded", "areas", "distance", "regions"};
+constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
+std::optional<Layer> layer_from_name(std::string_view name);
+// The stage whose result the layer draws.
+Stage layer_stage(Layer l);
+// One-line description for tooltips.
+std::string_view layer_help(Layer l);
+
+using LayerMask = std::array<bool, kLayerCount>;
+// Parses a comma list of layer names; on failure err names the bad entry and lists the valid ones.
+bool parse_layer_list(std::string_view list, LayerMask& out, std::string& err);
+
+// ---- colours ----
+namespace colors {
+constexpr uint32_t kInputWalkable = rgba(206, 204, 196);
+constexpr uint32_t kInputSteep = rgba(214, 116, 46);
+constexpr uint32_t kSolidWalkable = rgba(84, 150, 204);
+constexpr uint32_t kSolidBlocked = rgba(124, 124, 130);
+constexpr uint32_t kFilterKept = rgba(96, 196, 108);
+constexpr uint32_t kFilterLedge = rgba(240, 152, 30);
+constexpr uint32_t kFilterLowHeight = rgba(224, 52, 70);
+constexpr uint32_t kFilterRescued = rgba(64, 204, 232);  // made walkable by the low-hanging filter
+constexpr uint32_t kFilterBlocked = rgba(124, 124, 130);
+constexpr uint32_t kCompactWalkable = rgba(0, 192, 255);
+constexpr uint32_t kCompactNull = rgba(72, 72, 80);
+constexpr uint32_t kErodeKept = rgba(64, 160, 236);
+constexpr uint32_t kErodeRemoved = rgba(236, 74, 58);
+constexpr uint32_t kRegionNone = rgba(52, 52, 58);
+constexpr uint32_t kRegionEdge = rgba(16, 16, 20, 210);
+constexpr uint32_t kBounds = rgba(170, 176, 190, 160);
+}  // namespace colors
+
+// Area ids: ground 63 light blue, water blue, road brown, door yellow, grass green, jump purple,
+// other user ids a stable hash colour, null dark grey.
+uint32_t area_color(uint8_t area);
+// A stable, well-spread colour per region id (0 and the border flag handled).
+uint32_t region_color(uint16_t id);
+uint32_t hash_color(uint32_t id);
+// Grey level for a distance value in [0, max_dist].
+uint32_t distance_color(uint16_t d, uint16_t max_dist);
+
+struct LegendEntry {
+    uint32_t color;
+    std::string_view label;
+};
+std::span<const LegendEntry> layer_legend(Layer l);
+
+// ---- builders (CPU only; clear `out` first) ----
+void build_input(const InputMesh& mesh, const std::vector<uint8_t>& tri_areas, DrawList& out);
+void build_voxels(const Heightfield& hf, DrawList& out);
+// `solid` (before the filters) may be null; with it, spans the low-hanging filter made walkable
+// get their own colour.
+void build_filtered(const Heightfield* solid, const Heightfield& filtered, DrawList& out);
+void build_compact(const CompactHeightfield& chf, DrawList& out);
+void build_eroded(const CompactHeightfield& chf, const std::vector<uint8_t>& eroded, DrawList& out);
+void build_areas(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, DrawList& out);
+void build_distance(const CompactHeightfield& chf, const DistanceField& df, DrawList& out);
+void build_regions(const CompactHeightfield& chf, const Regions& regions, DrawList& out);
+// Dispatches on the layer; returns false (out left empty) when the bake lacks the stage's result.
+bool build_layer(Layer l, const Bake& bake, DrawList& out);
+// Whether the bake holds what the layer draws.
+bool layer_available(Layer l, const Bake& bake);
+
+// Ground grid under the mesh bounds and the bounds box, for orientation.
+void build_ground(const float* bmin, const float* bmax, DrawList& out);
+
+// Per-layer CPU arrays and GPU buffers. update() rebuilds an enabled layer when the stage data
+// it draws (compared by identity, the data kept alive by the cache) differs from last time;
+// disabled layers whose data went stale are dropped and rebuilt when enabled again.
+class LayerCache {
+public:
+    struct Info {
+        bool available = false;  // the bake has the data
+        bool built = false;      // CPU and GPU arrays are current
+        size_t triangles = 0, lines = 0;
+        double build_ms = 0.0;   // CPU build + upload of the last rebuild
+        size_t gpu_bytes = 0;
+    };
+
+    void update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled);
+    void draw(Renderer& r, const LayerMask& enabled) const;
+    const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
+    uint64_t generation() const { return generation_; }
+
+private:
+    struct Entry {
+        DrawList cpu;
+        GpuDrawList gpu;
+        std::array<std::shared_ptr<const void>, 3> sources;
+        Info info;
+    };
+    std::array<Entry, kLayerCount> entries_;
+    uint64_t generation_ = 0;
+};
+
+}  // namespace nav::render

@@ -1,0 +1,246 @@
+#include "render/renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#ifndef NAV_SHADER_DIR
+#error "NAV_SHADER_DIR must be defined by the build (path of shaders/)"
+#endif
+
+namespace nav::render {
+
+std::string shader_dir() {
+    const char* env = std::getenv("NAV_SHADER_DIR");
+    if (env && *env) return env;
+    return NAV_SHADER_DIR;
+}
+
+namespace {
+
+bool read_text(const std::string& path, std::string& out) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return false;
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    out = ss.str();
+    return true;
+}
+
+GLuint compile(GLenum type, const std::string& name, std::string& err) {
+    const std::string path = shader_dir() + "/" + name;
+    std::string src;
+    if (!read_text(path, src)) {
+        err = "cannot read shader " + path + " (set NAV_SHADER_DIR to the shaders/ directory)";
+        return 0;
+    }
+    const GLuint s = glCreateShader(type);
+    const char* p = src.c_str();
+    const auto len = static_cast<GLint>(src.size());
+    glShaderSource(s, 1, &p, &len);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        GLint n = 0;
+        glGetShaderiv(s, GL_INFO_LOG_LENGTH, &n);
+        std::string log(static_cast<size_t>(std::max(n, 1)), '\0');
+        glGetShaderInfoLog(s, n, nullptr, log.data());
+        err = "shader " + path + " failed to compile: " + log.c_str();
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+// Grows a buffer to hold `bytes` (1.5x headroom) or updates it in place.
+void upload_buffer(GLenum target, GLuint buf, size_t& cap, const void* data, size_t bytes) {
+    glBindBuffer(target, buf);
+    if (bytes > cap) {
+        cap = bytes + bytes / 2;
+        glBufferData(target, static_cast<GLsizeiptr>(cap), nullptr, GL_DYNAMIC_DRAW);
+    }
+    if (bytes) glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), data);
+}
+
+void vertex_layout() {
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), reinterpret_cast<const void*>(0));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex),
+                          reinterpret_cast<const void*>(offsetof(Vertex, color)));
+}
+
+}  // namespace
+
+Program::~Program() {
+    if (id_) glDeleteProgram(id_);
+}
+
+bool Program::load(const std::string& vert, const std::string& geom, const std::string& frag, std::string& err) {
+    GLuint shaders[3] = {0, 0, 0};
+    int n = 0;
+    bool ok = true;
+    const std::pair<GLenum, const std::string*> parts[3] = {
+        {GL_VERTEX_SHADER, &vert}, {GL_GEOMETRY_SHADER, &geom}, {GL_FRAGMENT_SHADER, &frag}};
+    for (const auto& [type, name] : parts) {
+        if (name->empty()) continue;
+        const GLuint s = compile(type, *name, err);
+        if (!s) { ok = false; break; }
+        shaders[n++] = s;
+    }
+    GLuint prog = 0;
+    if (ok) {
+        prog = glCreateProgram();
+        for (int i = 0; i < n; ++i) glAttachShader(prog, shaders[i]);
+        glBindAttribLocation(prog, 0, "a_pos");
+        glBindAttribLocation(prog, 1, "a_color");
+        glLinkProgram(prog);
+        GLint linked = 0;
+        glGetProgramiv(prog, GL_LINK_STATUS, &linked);
+        if (!linked) {
+            GLint len = 0;
+            glGetProgramiv(prog, GL_INFO_LOG_LENGTH, &len);
+            std::string log(static_cast<size_t>(std::max(len, 1)), '\0');
+            glGetProgramInfoLog(prog, len, nullptr, log.data());
+            err = "program " + vert + " + " + frag + " failed to link: " + log.c_str();
+            glDeleteProgram(prog);
+            prog = 0;
+            ok = false;
+        }
+    }
+    for (int i = 0; i < n; ++i) glDeleteShader(shaders[i]);
+    if (!ok) return false;
+    if (id_) glDeleteProgram(id_);
+    id_ = prog;
+    return true;
+}
+
+GpuDrawList::~GpuDrawList() {
+    const GLuint bufs[4] = {vbo_tri_, ibo_tri_, vbo_line_, vbo_point_};
+    const GLuint vaos[3] = {vao_tri_, vao_line_, vao_point_};
+    if (vbo_tri_) glDeleteBuffers(4, bufs);
+    if (vao_tri_) glDeleteVertexArrays(3, vaos);
+}
+
+void GpuDrawList::ensure_created() {
+    if (vao_tri_) return;
+    GLuint vaos[3], bufs[4];
+    glGenVertexArrays(3, vaos);
+    glGenBuffers(4, bufs);
+    vao_tri_ = vaos[0];
+    vao_line_ = vaos[1];
+    vao_point_ = vaos[2];
+    vbo_tri_ = bufs[0];
+    ibo_tri_ = bufs[1];
+    vbo_line_ = bufs[2];
+    vbo_point_ = bufs[3];
+
+    glBindVertexArray(vao_tri_);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_tri_);
+    vertex_layout();
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo_tri_);
+    glBindVertexArray(vao_line_);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_line_);
+    vertex_layout();
+    glBindVertexArray(vao_point_);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_point_);
+    vertex_layout();
+    glBindVertexArray(0);
+}
+
+void GpuDrawList::upload(const DrawList& list) {
+    ensure_created();
+    glBindVertexArray(0);
+    upload_buffer(GL_ARRAY_BUFFER, vbo_tri_, tri_cap_, list.tri_verts.data(), list.tri_verts.size() * sizeof(Vertex));
+    glBindVertexArray(vao_tri_);  // the element buffer binding is VAO state
+    upload_buffer(GL_ELEMENT_ARRAY_BUFFER, ibo_tri_, index_cap_, list.tri_indices.data(),
+                  list.tri_indices.size() * sizeof(uint32_t));
+    glBindVertexArray(0);
+    upload_buffer(GL_ARRAY_BUFFER, vbo_line_, line_cap_, list.line_verts.data(), list.line_verts.size() * sizeof(Vertex));
+    upload_buffer(GL_ARRAY_BUFFER, vbo_point_, point_cap_, list.point_verts.data(),
+                  list.point_verts.size() * sizeof(Vertex));
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    tri_index_count_ = static_cast<GLsizei>(list.tri_indices.size());
+    line_vert_count_ = static_cast<GLsizei>(list.line_verts.size());
+    point_count_ = static_cast<GLsizei>(list.point_verts.size());
+    line_width_ = list.line_width;
+    point_size_ = list.point_size;
+    shade_ = list.shade;
+    for (int i = 0; i < 3; ++i) grid_origin_[i] = list.grid_origin[i];
+    grid_cell_ = list.grid_cell;
+    depth_test_ = list.depth_test;
+}
+
+bool Renderer::init(std::string& err) {
+    if (!tri_.load("tri.vert", "", "tri.frag", err)) return false;
+    if (!line_.load("line.vert", "line.geom", "line.frag", err)) return false;
+    if (!point_.load("point.vert", "", "point.frag", err)) return false;
+    tl_ = {tri_.loc("u_view_proj"), tri_.loc("u_light_dir"), tri_.loc("u_eye"),
+           tri_.loc("u_shade"), tri_.loc("u_grid_origin"), tri_.loc("u_grid_cell")};
+    ll_ = {line_.loc("u_view_proj"), line_.loc("u_viewport"), line_.loc("u_width"), line_.loc("u_depth_bias")};
+    pl_ = {point_.loc("u_view_proj"), point_.loc("u_size")};
+    return true;
+}
+
+void Renderer::begin(const FrameParams& frame) {
+    frame_ = frame;
+    float* l = frame_.light_dir;
+    const float len = std::sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+    if (len > 0) for (int i = 0; i < 3; ++i) l[i] /= len;
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    // Keep coplanar lines and points ahead of the faces they outline.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.0f, 1.0f);
+}
+
+void Renderer::draw(const GpuDrawList& g) {
+    if (g.empty()) return;
+    if (g.depth_test_) glEnable(GL_DEPTH_TEST);
+    else glDisable(GL_DEPTH_TEST);
+    if (g.tri_index_count_) {
+        glUseProgram(tri_.id());
+        glUniformMatrix4fv(tl_.view_proj, 1, GL_FALSE, frame_.view_proj);
+        glUniform3fv(tl_.light_dir, 1, frame_.light_dir);
+        glUniform3fv(tl_.eye, 1, frame_.eye);
+        glUniform1i(tl_.shade, static_cast<int>(g.shade_));
+        glUniform3fv(tl_.grid_origin, 1, g.grid_origin_);
+        glUniform1f(tl_.grid_cell, g.grid_cell_);
+        glBindVertexArray(g.vao_tri_);
+        glDrawElements(GL_TRIANGLES, g.tri_index_count_, GL_UNSIGNED_INT, nullptr);
+    }
+    if (g.line_vert_count_) {
+        glUseProgram(line_.id());
+        glUniformMatrix4fv(ll_.view_proj, 1, GL_FALSE, frame_.view_proj);
+        glUniform2f(ll_.viewport, static_cast<float>(frame_.viewport_w), static_cast<float>(frame_.viewport_h));
+        glUniform1f(ll_.width, g.line_width_);
+        glUniform1f(ll_.depth_bias, 2e-4f);
+        glBindVertexArray(g.vao_line_);
+        glDrawArrays(GL_LINES, 0, g.line_vert_count_);
+    }
+    if (g.point_count_) {
+        glUseProgram(point_.id());
+        glUniformMatrix4fv(pl_.view_proj, 1, GL_FALSE, frame_.view_proj);
+        glUniform1f(pl_.size, g.point_size_);
+        glBindVertexArray(g.vao_point_);
+        glDrawArrays(GL_POINTS, 0, g.point_count_);
+    }
+    glBindVertexArray(0);
+}
+
+void Renderer::end() {
+    glUseProgram(0);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glEnable(GL_DEPTH_TEST);
+}
+
+}  // namespace nav::render

@@ -1,0 +1,88 @@
+// The GL 3.3 core side of navrender: shader programs loaded from shaders/, GPU buffers that are
+// reused across rebuilds, and the draw calls for DrawList batches. Needs a current context whose
+// functions were loaded with glad (gladLoadGL) before Renderer::init().
+#pragma once
+#include <glad/gl.h>
+
+#include <string>
+
+#include "render/draw_list.h"
+
+namespace nav::render {
+
+// The directory shaders are read from: $NAV_SHADER_DIR if set and not empty, else the
+// NAV_SHADER_DIR compile definition (the source tree's shaders/).
+std::string shader_dir();
+
+class Program {
+public:
+    Program() = default;
+    ~Program();
+    Program(const Program&) = delete;
+    Program& operator=(const Program&) = delete;
+
+    // Compiles and links shader files (names relative to shader_dir(); geom may be empty).
+    // On failure returns false and fills err with the file and the driver's log.
+    bool load(const std::string& vert, const std::string& geom, const std::string& frag, std::string& err);
+    GLuint id() const { return id_; }
+    GLint loc(const char* uniform) const { return glGetUniformLocation(id_, uniform); }
+
+private:
+    GLuint id_ = 0;
+};
+
+// One batch on the GPU. Buffers grow but never shrink, so re-uploads after a rebuild reuse them.
+class GpuDrawList {
+public:
+    GpuDrawList() = default;
+    ~GpuDrawList();
+    GpuDrawList(const GpuDrawList&) = delete;
+    GpuDrawList& operator=(const GpuDrawList&) = delete;
+
+    void upload(const DrawList& list);
+    bool empty() const { return tri_index_count_ == 0 && line_vert_count_ == 0 && point_count_ == 0; }
+    size_t gpu_bytes() const { return tri_cap_ + index_cap_ + line_cap_ + point_cap_; }
+
+private:
+    friend class Renderer;
+    void ensure_created();
+    GLuint vao_tri_ = 0, vao_line_ = 0, vao_point_ = 0;
+    GLuint vbo_tri_ = 0, ibo_tri_ = 0, vbo_line_ = 0, vbo_point_ = 0;
+    size_t tri_cap_ = 0, index_cap_ = 0, line_cap_ = 0, point_cap_ = 0;  // bytes allocated
+    GLsizei tri_index_count_ = 0, line_vert_count_ = 0, point_count_ = 0;
+    // draw settings copied from the DrawList at upload
+    float line_width_ = 1.5f, point_size_ = 6.0f;
+    Shade shade_ = Shade::Plain;
+    float grid_origin_[3] = {0, 0, 0};
+    float grid_cell_ = 1.0f;
+    bool depth_test_ = true;
+};
+
+struct FrameParams {
+    float view_proj[16];     // column-major
+    float eye[3];
+    float light_dir[3];      // towards the light, normalised by the renderer
+    int viewport_w = 1, viewport_h = 1;  // pixels of the framebuffer being drawn
+};
+
+class Renderer {
+public:
+    Renderer() = default;
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    bool init(std::string& err);  // loads the programs
+    void begin(const FrameParams& frame);
+    // Triangles first, then lines, then points.
+    void draw(const GpuDrawList& list);
+    void end();
+
+private:
+    Program tri_, line_, point_;
+    FrameParams frame_{};
+    struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell; } tl_{};
+    struct LineLoc { GLint view_proj, viewport, width, depth_bias; } ll_{};
+    struct PointLoc { GLint view_proj, size; } pl_{};
+};
+
+}  // namespace nav::render

@@ -1,0 +1,15 @@
+// Round points u_size pixels across.
+#version 330 core
+layout(location = 0) in vec3 a_pos;
+layout(location = 1) in vec4 a_color;
+
+uniform mat4 u_view_proj;
+uniform float u_size;
+
+out vec4 v_color;
+
+void main() {
+    v_color = a_color;
+    gl_Position = u_view_proj * vec4(a_pos, 1.0);
+    gl_PointSize = u_size;
+}

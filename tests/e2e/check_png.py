@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Checks a navdebug screenshot: not blank, and showing the colours of the layer it draws.
+
+usage: check_png.py IMAGE [--color R,G,B:MINFRAC]... [--hues N] [--greys N]
+
+Only the 3D view (the middle of the window, between the side panels) is examined. A --color matches
+pixels that are a shaded version of R,G,B (lighting scales the colour, so a pixel p matches when
+p ~= k * c for some k in [0.3, 1.35]); MINFRAC is the fraction of view pixels that must match.
+--hues N asks for at least N distinct saturated hues (regions), --greys N for N distinct grey
+levels (distance field). Standard library only (zlib + struct decode the PNG)."""
+import struct
+import sys
+import zlib
+
+
+def read_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if depth != 8 or ctype not in (2, 6) or interlace:
+                raise ValueError("unsupported PNG format (want 8-bit RGB/RGBA, not interlaced)")
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if ft == 1:
+                line[x] = (line[x] + a) & 255
+            elif ft == 2:
+                line[x] = (line[x] + b) & 255
+            elif ft == 3:
+                line[x] = (line[x] + ((a + b) >> 1)) & 255
+            elif ft == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    path, colors, hues, greys = argv[1], [], 0, 0
+    i = 2
+    while i < len(argv):
+        if argv[i] == "--color":
+            rgb, frac = argv[i + 1].split(":")
+            colors.append((tuple(int(v) for v in rgb.split(",")), float(frac)))
+        elif argv[i] == "--hues":
+            hues = int(argv[i + 1])
+        elif argv[i] == "--greys":
+            greys = int(argv[i + 1])
+        i += 2
+    w, h, bpp, rows = read_png(path)
+    x0, x1, y0, y1 = int(w * 0.30), int(w * 0.72), int(h * 0.06), int(h * 0.94)
+    pixels = []
+    for y in range(y0, y1, 2):  # every other pixel is plenty
+        r = rows[y]
+        for x in range(x0, x1, 2):
+            pixels.append((r[x * bpp], r[x * bpp + 1], r[x * bpp + 2]))
+    total = len(pixels)
+    counts = {}
+    for p in pixels:
+        counts[p] = counts.get(p, 0) + 1
+    background, bg_count = max(counts.items(), key=lambda kv: kv[1])
+    problems = []
+    if len(counts) < 64:
+        problems.append(f"only {len(counts)} distinct colours in the view (blank?)")
+    if bg_count > 0.95 * total:
+        problems.append(f"{100.0 * bg_count / total:.1f}% of the view is one colour (blank?)")
+    for (c, minfrac) in colors:
+        cc = sum(v * v for v in c)
+        match = 0
+        for p, n in counts.items():
+            k = sum(a * b for a, b in zip(p, c)) / cc
+            if 0.3 <= k <= 1.35 and sum((a - k * b) ** 2 for a, b in zip(p, c)) < 22 ** 2:
+                match += n
+        frac = match / total
+        if frac < minfrac:
+            problems.append(f"colour {c}: {100 * frac:.2f}% of the view, expected at least {100 * minfrac:.2f}%")
+    if hues:
+        bins = {}
+        for p, n in counts.items():
+            mx, mn = max(p), min(p)
+            if mx < 60 or mx - mn < 50:
+                continue
+            r, g, b = p
+            if mx == r:
+                hue = ((g - b) / (mx - mn)) % 6
+            elif mx == g:
+                hue = (b - r) / (mx - mn) + 2
+            else:
+                hue = (r - g) / (mx - mn) + 4
+            key = int(hue * 4)  # 24 hue bins
+            bins[key] = bins.get(key, 0) + n
+        seen = [k for k, n in bins.items() if n >= total * 0.002]
+        if len(seen) < hues:
+            problems.append(f"{len(seen)} distinct hues, expected at least {hues}")
+    if greys:
+        levels = {p[0] // 4 for p, n in counts.items() if n >= 3 and max(p) - min(p) < 12 and p != background}
+        if len(levels) < greys:
+            problems.append(f"{len(levels)} grey levels, expected at least {greys}")
+    if problems:
+        print(f"{path}: " + "; ".join(problems))
+        return 1
+    print(f"{path}: ok ({len(counts)} colours, background {100.0 * bg_count / total:.0f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
