@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# navdebug screenshot tests under Xvfb: every draw layer rendered on the demo scene into a PNG that
+# must not be blank and must show the layer's colours (tests/e2e/check_png.py), several layers at
+# once, and bad input that must exit 2 with a message.
+# usage: screenshots.sh NAVDEBUG_EXE OUT_DIR SOURCE_DIR
+set -u
+exe=$1 out=$2 src=$3
+mkdir -p "$out"
+check="python3 $src/tests/e2e/check_png.py"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+shot() {  # name, --draw list, then checker arguments
+  local name=$1 layers=$2; shift 2
+  local png="$out/$name.png"
+  rm -f "$png"
+  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$src/assets/demo.obj" \
+       --config "$src/assets/demo.json" --draw "$layers" --screenshot "$png" --size 1280x800 \
+       > "$out/$name.log" 2>&1; then
+    bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return
+  fi
+  if msg=$($check "$png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
+}
+
+# colours from render/layers.h (colors::, area_color); lighting scales them, the checker allows it
+shot input        input        --color 214,116,46:0.01 --color 206,204,196:0.05
+shot voxels       voxels       --color 84,150,204:0.05
+shot filtered     filtered     --color 96,196,108:0.05 --color 240,152,30:0.003 --color 224,52,70:0.0001
+shot compact      compact      --color 0,192,255:0.05
+shot eroded       eroded       --color 64,160,236:0.05 --color 236,74,58:0.01
+shot areas        areas        --color 0,192,255:0.05 --color 36,84,232:0.003
+shot distance     distance     --greys 20
+shot regions      regions      --hues 8
+shot several      input,regions,eroded --hues 8 --color 214,116,46:0.005
+
+expect_exit2() {  # name, expected text, navdebug arguments...
+  local name=$1 text=$2; shift 2
+  local log="$out/$name.log"
+  timeout 120 xvfb-run -a -s "-screen 0 640x480x24" "$exe" "$@" --screenshot "$out/$name.png" > "$log" 2>&1
+  local code=$?
+  if [ $code -eq 2 ] && grep -q -- "$text" "$log"; then ok "$name: exit 2, '$text'"
+  else bad "$name: exit $code, expected 2 with '$text': $(tail -2 "$log")"; fi
+}
+printf 'this is not a mesh\n' > "$out/not_a_mesh.obj"
+expect_exit2 bad_mesh "no faces" "$out/not_a_mesh.obj"
+expect_exit2 missing_mesh "file not found" "$out/no_such_mesh.obj"
+expect_exit2 bad_param "agent_radius" "$src/assets/demo.obj" --set agent_radius=-1
+expect_exit2 bad_layer "unknown draw layer" "$src/assets/demo.obj" --draw regoins
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
