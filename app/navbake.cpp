@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/obj_export.h"
 #include "core/pipeline.h"
 #include "core/query.h"
 
@@ -137,45 +138,6 @@ nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs
     return nav::Status::ok();
 }
 
-// Writes the polygon mesh (group "polymesh", one face per polygon) and the detail mesh (group
-// "detail", triangles) as one OBJ in world coordinates.
-nav::Status write_obj(const std::string& path, const nav::Bake& b) {
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) return nav::Status::bad_input(path + ": cannot open for writing");
-    const nav::PolyMesh& pm = *b.polymesh;
-    const nav::PolyMeshDetail& dm = *b.detail;
-    std::fprintf(f, "# navbake %s: %d polygons, %d detail triangles\n", b.mesh->path.c_str(), pm.npolys, dm.ntris);
-    std::fprintf(f, "g polymesh\n");
-    for (int i = 0; i < pm.nverts; ++i) {
-        const uint16_t* v = &pm.verts[static_cast<size_t>(i) * 3];
-        std::fprintf(f, "v %.4f %.4f %.4f\n", static_cast<double>(pm.bmin[0] + v[0] * pm.cs),
-                     static_cast<double>(pm.bmin[1] + v[1] * pm.ch), static_cast<double>(pm.bmin[2] + v[2] * pm.cs));
-    }
-    for (int i = 0; i < pm.npolys; ++i) {
-        const uint16_t* p = pm.poly(i);
-        std::fprintf(f, "f");
-        // Recast's vertex order already gives an upward face normal (checked by the end-to-end test).
-        for (int k = 0; k < pm.nvp && p[k] != nav::kMeshNullIdx; ++k) std::fprintf(f, " %d", p[k] + 1);
-        std::fprintf(f, "\n");
-    }
-    std::fprintf(f, "g detail\n");
-    for (int i = 0; i < dm.nverts; ++i)
-        std::fprintf(f, "v %.4f %.4f %.4f\n", static_cast<double>(dm.verts[static_cast<size_t>(i) * 3]),
-                     static_cast<double>(dm.verts[static_cast<size_t>(i) * 3 + 1]),
-                     static_cast<double>(dm.verts[static_cast<size_t>(i) * 3 + 2]));
-    for (int m = 0; m < dm.nmeshes; ++m) {
-        const uint32_t* mesh = &dm.meshes[static_cast<size_t>(m) * 4];
-        for (uint32_t t = 0; t < mesh[3]; ++t) {
-            const uint8_t* tri = &dm.tris[(mesh[2] + t) * 4];
-            const int base = pm.nverts + static_cast<int>(mesh[0]) + 1;
-            std::fprintf(f, "f %d %d %d\n", base + tri[0], base + tri[1], base + tri[2]);
-        }
-    }
-    const bool ok = std::fflush(f) == 0 && !std::ferror(f);
-    std::fclose(f);
-    return ok ? nav::Status::ok() : nav::Status::bad_input(path + ": write failed");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -298,7 +260,7 @@ int main(int argc, char** argv) {
         const nav::InputMesh& m = *bake->mesh;
         for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
         if (!obj_out.empty())
-            if (nav::Status st = write_obj(obj_out, *bake); !st) return fail(st);
+            if (nav::Status st = nav::write_navmesh_obj(obj_out, *bake->polymesh, bake->detail.get()); !st) return fail(st);
         if (as_json) {
             json out;
             out["mesh"] = {{"path", m.path},

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <utility>
 
 namespace nav::render {
 
@@ -132,6 +134,81 @@ void build_span_floors(const CompactHeightfield& chf, Layer layer, DrawList& out
     }
 }
 
+// Blend towards white by t (0..1), keeps alpha.
+uint32_t lighten(uint32_t c, float t) {
+    auto ch = [t](int v) { return std::clamp(static_cast<int>(static_cast<float>(v) + (255.0f - static_cast<float>(v)) * t + 0.5f), 0, 255); };
+    return rgba(ch(color_r(c)), ch(color_g(c)), ch(color_b(c)), color_a(c));
+}
+
+// World position of a contour / polygon-mesh vertex in voxel units, one cell height up.
+inline void voxel_to_world(const float* bmin, float cs, float ch, int vx, int vy, int vz, float* p) {
+    p[0] = bmin[0] + static_cast<float>(vx) * cs;
+    p[1] = bmin[1] + static_cast<float>(vy + 1) * ch;
+    p[2] = bmin[2] + static_cast<float>(vz) * cs;
+}
+
+// Twice the signed xz area of a loop of contour vertices (4 ints each).
+int64_t loop_area2(const int32_t* v, uint32_t n) {
+    int64_t a = 0;
+    for (uint32_t i = 0, j = n - 1; i < n; j = i++)
+        a += static_cast<int64_t>(v[j * 4]) * v[i * 4 + 2] - static_cast<int64_t>(v[i * 4]) * v[j * 4 + 2];
+    return a;
+}
+
+// Which side of its walking direction a contour's region lies on (+1 left, -1 right in x,z),
+// the same for every loop of the set (holes wind the other way but keep the region on the same
+// side): taken from the largest simplified outline, else the largest raw loop.
+float contour_region_side(const ContourSet& cset) {
+    int64_t best = 0;
+    for (const Contour& c : cset.contours) {
+        const bool simp = c.nverts >= 3;
+        const int64_t a = simp ? loop_area2(&cset.verts[static_cast<size_t>(c.vert_start) * 4], c.nverts)
+                               : (c.nraw >= 3 ? loop_area2(&cset.raw_verts[static_cast<size_t>(c.raw_start) * 4], c.nraw) : 0);
+        // holes (raw-only loops) count with their sign flipped, outlines as they are
+        const int64_t outline_sign_area = simp ? a : -a;
+        if (std::llabs(outline_sign_area) > std::llabs(best)) best = outline_sign_area;
+    }
+    return best >= 0 ? 1.0f : -1.0f;
+}
+
+// Emits one contour loop as per-edge segments inset by `inset` (world units) towards the region.
+// style_of(vertex flags) -> {colour, dashed}.
+template <class StyleOf>
+void emit_contour_loop(const ContourSet& cset, const int32_t* v, uint32_t n, float side, float inset, DrawList& out,
+                       StyleOf&& style_of) {
+    const float dash_on = 2.0f * cset.cs, dash_off = 1.1f * cset.cs;
+    for (uint32_t i = 0; i < n; ++i) {
+        const int32_t* a = &v[i * 4];
+        const int32_t* b = &v[((i + 1) % n) * 4];
+        float pa[3], pb[3];
+        voxel_to_world(cset.bmin, cset.cs, cset.ch, a[0], a[1], a[2], pa);
+        voxel_to_world(cset.bmin, cset.cs, cset.ch, b[0], b[1], b[2], pb);
+        const float dx = pb[0] - pa[0], dz = pb[2] - pa[2];
+        const float len = std::sqrt(dx * dx + dz * dz);
+        if (len > 1e-6f) {
+            const float nx = -dz / len * side * inset, nz = dx / len * side * inset;
+            pa[0] += nx; pa[2] += nz;
+            pb[0] += nx; pb[2] += nz;
+        }
+        const auto [color, dashed] = style_of(a[3]);
+        if (!dashed || len <= dash_on + dash_off) {
+            out.add_line(pa, pb, color);
+            continue;
+        }
+        // dashes with whole periods spread evenly, starting and ending with a dash
+        const float period = dash_on + dash_off;
+        const int count = std::max(1, static_cast<int>(std::lround((len + dash_off) / period)));
+        const float on = len / (static_cast<float>(count) * period - dash_off) * dash_on;
+        const float step = len / (static_cast<float>(count) * period - dash_off) * period;
+        for (int k = 0; k < count; ++k) {
+            const float t0 = static_cast<float>(k) * step / len, t1 = std::min(1.0f, t0 + on / len);
+            const float q0[3] = {pa[0] + (pb[0] - pa[0]) * t0, pa[1] + (pb[1] - pa[1]) * t0, pa[2] + (pb[2] - pa[2]) * t0};
+            const float q1[3] = {pa[0] + (pb[0] - pa[0]) * t1, pa[1] + (pb[1] - pa[1]) * t1, pa[2] + (pb[2] - pa[2]) * t1};
+            out.add_line(q0, q1, color);
+        }
+    }
+}
+
 template <class T>
 std::shared_ptr<const void> as_void(const std::shared_ptr<const T>& p) {
     return std::static_pointer_cast<const void>(p);
@@ -147,6 +224,10 @@ std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b)
         case Layer::Areas: return {as_void(b.compact), as_void(b.areas), nullptr};
         case Layer::Distance: return {as_void(b.compact), as_void(b.distance), nullptr};
         case Layer::Regions: return {as_void(b.compact), as_void(b.regions), nullptr};
+        case Layer::RawContours: return {as_void(b.contours), nullptr, nullptr};
+        case Layer::Contours: return {as_void(b.contours), nullptr, nullptr};
+        case Layer::Polymesh: return {as_void(b.polymesh), nullptr, nullptr};
+        case Layer::Detail: return {as_void(b.detail), as_void(b.polymesh), nullptr};
         case Layer::Count: break;
     }
     return {};
@@ -170,6 +251,10 @@ Stage layer_stage(Layer l) {
         case Layer::Areas: return Stage::Areas;
         case Layer::Distance: return Stage::Distance;
         case Layer::Regions: return Stage::Regions;
+        case Layer::RawContours: return Stage::Contours;
+        case Layer::Contours: return Stage::Contours;
+        case Layer::Polymesh: return Stage::Polymesh;
+        case Layer::Detail: return Stage::Detail;
         case Layer::Count: break;
     }
     return Stage::Input;
@@ -185,6 +270,17 @@ std::string_view layer_help(Layer l) {
         case Layer::Areas: return "Area ids after convex volumes are stamped.";
         case Layer::Distance: return "Distance to the region boundary, black (edge) to white (centre).";
         case Layer::Regions: return "Regions: one colour per region id, outlines between regions.";
+        case Layer::RawContours:
+            return "Raw contours: each region's boundary traced along cell corners (thin, darkened region colour).";
+        case Layer::Contours:
+            return "Simplified contours (thick, region colour): solid along walls, dashed towards another region, "
+                   "lighter along area borders; dots are the kept vertices (dark: tile border).";
+        case Layer::Polymesh:
+            return "Convex polygons filled by area: thick edges are the mesh boundary, thin ones lead to a neighbour "
+                   "polygon; dots are the vertices.";
+        case Layer::Detail:
+            return "Detail triangles following the surface height, one tint per polygon; polygon outlines dark, "
+                   "internal edges faint.";
         case Layer::Count: break;
     }
     return "";
@@ -278,6 +374,21 @@ std::span<const LegendEntry> layer_legend(Layer l) {
     static const LegendEntry distance[] = {{distance_color(0, 1), "boundary"}, {distance_color(1, 1), "max distance"}};
     static const LegendEntry regions[] = {{hash_color(1), "region 1"}, {hash_color(2), "region 2"},
                                           {hash_color(3), "region 3"}, {colors::kRegionNone, "no region"}};
+    static const LegendEntry raw_contours[] = {{color_scale(hash_color(1), 0.62f), "raw edge (region 1)"},
+                                               {color_scale(hash_color(2), 0.62f), "raw edge (region 2)"}};
+    static const LegendEntry contours[] = {{hash_color(1), "wall (solid)"},
+                                           {hash_color(2), "to region (dashed)"},
+                                           {lighten(hash_color(1), 0.55f), "area border"},
+                                           {colors::kContourVertex, "vertex"},
+                                           {colors::kContourBorderVertex, "tile-border vertex"}};
+    static const LegendEntry polymesh[] = {{area_color(kWalkableArea), "ground"},   {area_color(kAreaWater), "water"},
+                                           {area_color(kAreaRoad), "road"},         {area_color(kAreaGrass), "grass"},
+                                           {colors::kPolyBoundary, "boundary edge"}, {colors::kPolyNeighbour, "neighbour edge"},
+                                           {colors::kPolyVertex, "vertex"}};
+    static const LegendEntry detail[] = {{hash_color(0), "polygon 0"},
+                                         {hash_color(1), "polygon 1"},
+                                         {colors::kDetailPolyEdge, "polygon edge"},
+                                         {colors::kDetailInternal, "internal edge"}};
     switch (l) {
         case Layer::Input: return input;
         case Layer::Voxels: return voxels;
@@ -287,6 +398,10 @@ std::span<const LegendEntry> layer_legend(Layer l) {
         case Layer::Areas: return areas;
         case Layer::Distance: return distance;
         case Layer::Regions: return regions;
+        case Layer::RawContours: return raw_contours;
+        case Layer::Contours: return contours;
+        case Layer::Polymesh: return polymesh;
+        case Layer::Detail: return detail;
         case Layer::Count: break;
     }
     return {};
@@ -397,6 +512,130 @@ void build_regions(const CompactHeightfield& chf, const Regions& regions, DrawLi
     }
 }
 
+void build_raw_contours(const ContourSet& cset, DrawList& out) {
+    out.clear();
+    out.line_width = 1.5f;
+    const float side = contour_region_side(cset), inset = 0.12f * cset.cs;
+    for (const Contour& c : cset.contours) {
+        if (c.nraw < 2) continue;
+        const uint32_t color = color_with_alpha(color_scale(region_color(c.reg), 0.62f), 235);
+        emit_contour_loop(cset, &cset.raw_verts[static_cast<size_t>(c.raw_start) * 4], c.nraw, side, inset, out,
+                          [&](int32_t) { return std::pair<uint32_t, bool>{color, false}; });
+    }
+}
+
+void build_contours(const ContourSet& cset, DrawList& out, DrawList& lines) {
+    out.clear();
+    lines.clear();
+    out.line_width = 5.5f;  // dark halo under each coloured edge, so light colours read on light floors
+    lines.line_width = 3.5f;
+    lines.point_size = 7.0f;
+    const float side = contour_region_side(cset), inset = 0.12f * cset.cs;
+    for (const Contour& c : cset.contours) {
+        if (c.nverts < 2) continue;  // merged holes keep only their raw loop
+        const uint32_t base = region_color(c.reg), area_edge = lighten(base, 0.55f);
+        const int32_t* v = &cset.verts[static_cast<size_t>(c.vert_start) * 4];
+        auto is_portal = [](int32_t flags) {
+            const auto nreg = static_cast<uint16_t>(flags & kContourRegMask);
+            return nreg != 0 && !(nreg & kBorderRegion);
+        };
+        emit_contour_loop(cset, v, c.nverts, side, inset, out, [&](int32_t flags) {
+            return std::pair<uint32_t, bool>{colors::kContourHalo, is_portal(flags)};
+        });
+        emit_contour_loop(cset, v, c.nverts, side, inset, lines, [&](int32_t flags) {
+            return std::pair<uint32_t, bool>{(flags & kAreaBorder) ? area_edge : base, is_portal(flags)};
+        });
+        for (uint32_t i = 0; i < c.nverts; ++i) {
+            const int32_t* a = &v[i * 4];
+            float p[3];
+            voxel_to_world(cset.bmin, cset.cs, cset.ch, a[0], a[1], a[2], p);
+            lines.add_point(p, (a[3] & kBorderVertex) ? colors::kContourBorderVertex : colors::kContourVertex);
+        }
+    }
+}
+
+void build_polymesh(const PolyMesh& mesh, DrawList& out, DrawList& edges) {
+    out.clear();
+    edges.clear();
+    out.line_width = 1.5f;
+    edges.line_width = 3.0f;
+    out.point_size = 8.0f;
+    const int nvp = mesh.nvp;
+    out.tri_verts.reserve(static_cast<size_t>(mesh.npolys) * static_cast<size_t>(nvp));
+    out.tri_indices.reserve(static_cast<size_t>(mesh.npolys) * static_cast<size_t>(nvp - 2) * 3);
+    auto world = [&](uint16_t vi, float* p) {
+        const uint16_t* v = &mesh.verts[static_cast<size_t>(vi) * 3];
+        voxel_to_world(mesh.bmin, mesh.cs, mesh.ch, v[0], v[1], v[2], p);
+    };
+    for (int i = 0; i < mesh.npolys; ++i) {
+        const uint16_t* p = mesh.poly(i);
+        const int n = mesh.poly_vert_count(i);
+        if (n < 3) continue;
+        const uint32_t fill = color_with_alpha(area_color(mesh.areas[static_cast<size_t>(i)]), colors::kPolyFillAlpha);
+        // convex: a fan from the first vertex
+        const auto base = static_cast<uint32_t>(out.tri_verts.size());
+        for (int k = 0; k < n; ++k) {
+            float q[3];
+            world(p[k], q);
+            out.tri_verts.push_back({q[0], q[1], q[2], fill});
+        }
+        for (int k = 1; k + 1 < n; ++k) {
+            out.tri_indices.push_back(base);
+            out.tri_indices.push_back(base + static_cast<uint32_t>(k));
+            out.tri_indices.push_back(base + static_cast<uint32_t>(k + 1));
+        }
+        for (int k = 0; k < n; ++k) {
+            const uint16_t nei = p[nvp + k];
+            const bool boundary = nei == kMeshNullIdx || (nei & 0x8000);
+            // shared edges are listed by both polygons: draw them once
+            if (!boundary && static_cast<int>(nei) < i) continue;
+            float a[3], b[3];
+            world(p[k], a);
+            world(p[(k + 1) % n], b);
+            if (boundary) edges.add_line(a, b, colors::kPolyBoundary);
+            else out.add_line(a, b, colors::kPolyNeighbour);
+        }
+    }
+    for (int v = 0; v < mesh.nverts; ++v) {
+        float q[3];
+        world(static_cast<uint16_t>(v), q);
+        out.add_point(q, colors::kPolyVertex);
+    }
+}
+
+void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& out, DrawList& edges) {
+    out.clear();
+    edges.clear();
+    out.line_width = 1.0f;
+    edges.line_width = 1.75f;
+    const float lift = mesh.ch;  // detail vertices sit on the floor; draw them with the polygons
+    out.tri_verts.reserve(static_cast<size_t>(detail.nverts));
+    out.tri_indices.reserve(static_cast<size_t>(detail.ntris) * 3);
+    for (int m = 0; m < detail.nmeshes; ++m) {
+        const uint32_t* md = &detail.meshes[static_cast<size_t>(m) * 4];
+        const uint32_t vbase = md[0], vcount = md[1], tbase = md[2], tcount = md[3];
+        const uint32_t tint = hash_color(static_cast<uint32_t>(m));
+        const auto first = static_cast<uint32_t>(out.tri_verts.size());
+        for (uint32_t k = 0; k < vcount; ++k) {
+            const float* v = &detail.verts[static_cast<size_t>(vbase + k) * 3];
+            out.tri_verts.push_back({v[0], v[1] + lift, v[2], tint});
+        }
+        for (uint32_t t = 0; t < tcount; ++t) {
+            const uint8_t* tri = &detail.tris[static_cast<size_t>(tbase + t) * 4];
+            for (int e = 0; e < 3; ++e) out.tri_indices.push_back(first + tri[e]);
+            for (int e = 0; e < 3; ++e) {
+                const uint8_t a = tri[e], b = tri[(e + 1) % 3];
+                const bool hull = ((tri[3] >> (2 * e)) & 3) != 0;
+                if (!hull && a > b) continue;  // internal edges belong to two triangles: draw once
+                const Vertex& va = out.tri_verts[first + a];
+                const Vertex& vb = out.tri_verts[first + b];
+                (hull ? edges : out).add_line(va.x, va.y, va.z, vb.x, vb.y, vb.z,
+                                              hull ? colors::kDetailPolyEdge : colors::kDetailInternal);
+            }
+        }
+    }
+}
+
 bool layer_available(Layer l, const Bake& b) {
     switch (l) {
         case Layer::Input: return b.mesh && b.tri_areas;
@@ -407,13 +646,20 @@ bool layer_available(Layer l, const Bake& b) {
         case Layer::Areas: return b.compact && b.areas && b.areas->size() == b.compact->spans.size();
         case Layer::Distance: return b.compact && b.distance && b.distance->dist.size() == b.compact->spans.size();
         case Layer::Regions: return b.compact && b.regions && b.regions->reg.size() == b.compact->spans.size();
+        case Layer::RawContours:
+        case Layer::Contours: return b.contours != nullptr;
+        case Layer::Polymesh: return b.polymesh != nullptr;
+        case Layer::Detail:
+            return b.detail && b.polymesh && b.detail->meshes.size() == static_cast<size_t>(b.detail->nmeshes) * 4 &&
+                   b.detail->nmeshes == b.polymesh->npolys;
         case Layer::Count: break;
     }
     return false;
 }
 
-bool build_layer(Layer l, const Bake& b, DrawList& out) {
+bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
     out.clear();
+    extra.clear();
     if (!layer_available(l, b)) return false;
     switch (l) {
         case Layer::Input: build_input(*b.mesh, *b.tri_areas, out); break;
@@ -424,6 +670,10 @@ bool build_layer(Layer l, const Bake& b, DrawList& out) {
         case Layer::Areas: build_areas(*b.compact, *b.areas, out); break;
         case Layer::Distance: build_distance(*b.compact, *b.distance, out); break;
         case Layer::Regions: build_regions(*b.compact, *b.regions, out); break;
+        case Layer::RawContours: build_raw_contours(*b.contours, out); break;
+        case Layer::Contours: build_contours(*b.contours, out, extra); break;
+        case Layer::Polymesh: build_polymesh(*b.polymesh, out, extra); break;
+        case Layer::Detail: build_detail(*b.detail, *b.polymesh, out, extra); break;
         case Layer::Count: return false;
     }
     return true;
@@ -471,15 +721,20 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             continue;
         }
         const auto t0 = std::chrono::steady_clock::now();
-        const bool ok = bake && build_layer(l, *bake, e.cpu);
+        const bool ok = bake && build_layer(l, *bake, e.cpu, e.cpu_extra);
+        if (!bake) {
+            e.cpu.clear();
+            e.cpu_extra.clear();
+        }
         e.gpu.upload(e.cpu);
+        e.gpu_extra.upload(e.cpu_extra);
         const auto t1 = std::chrono::steady_clock::now();
         e.sources = src;
         e.info.built = ok;
-        e.info.triangles = e.cpu.tri_indices.size() / 3;
-        e.info.lines = e.cpu.line_verts.size() / 2;
+        e.info.triangles = (e.cpu.tri_indices.size() + e.cpu_extra.tri_indices.size()) / 3;
+        e.info.lines = (e.cpu.line_verts.size() + e.cpu_extra.line_verts.size()) / 2;
         e.info.build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-        e.info.gpu_bytes = e.gpu.gpu_bytes();
+        e.info.gpu_bytes = e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
     }
     if (bake) generation_ = bake->generation;
 }
@@ -488,6 +743,10 @@ void LayerCache::draw(Renderer& r, const LayerMask& enabled) const {
     for (int li = 0; li < kLayerCount; ++li) {
         const Entry& e = entries_[static_cast<size_t>(li)];
         if (enabled[static_cast<size_t>(li)] && e.info.built) r.draw(e.gpu);
+    }
+    for (int li = 0; li < kLayerCount; ++li) {
+        const Entry& e = entries_[static_cast<size_t>(li)];
+        if (enabled[static_cast<size_t>(li)] && e.info.built) r.draw(e.gpu_extra);
     }
 }
 

@@ -16,12 +16,17 @@
 
 namespace nav::render {
 
-enum class Layer : int { Input, Voxels, Filtered, Compact, Eroded, Areas, Distance, Regions, Count };
+enum class Layer : int {
+    Input, Voxels, Filtered, Compact, Eroded, Areas, Distance, Regions,
+    RawContours, Contours, Polymesh, Detail,
+    Count
+};
 constexpr int kLayerCount = static_cast<int>(Layer::Count);
 
 // The names of --draw and of the UI toggles.
 constexpr std::array<std::string_view, kLayerCount> kLayerNames = {
-    "input", "voxels", "filtered", "compact", "eroded", "areas", "distance", "regions"};
+    "input", "voxels", "filtered", "compact", "eroded", "areas", "distance", "regions",
+    "raw_contours", "contours", "polymesh", "detail"};
 constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
 std::optional<Layer> layer_from_name(std::string_view name);
 // The stage whose result the layer draws.
@@ -51,6 +56,18 @@ constexpr uint32_t kErodeRemoved = rgba(236, 74, 58);
 constexpr uint32_t kRegionNone = rgba(52, 52, 58);
 constexpr uint32_t kRegionEdge = rgba(16, 16, 20, 210);
 constexpr uint32_t kBounds = rgba(170, 176, 190, 160);
+// contours: per-region colours (region_color); these are the fixed parts
+constexpr uint32_t kContourVertex = rgba(246, 246, 250);
+constexpr uint32_t kContourBorderVertex = rgba(40, 40, 48);
+constexpr uint32_t kContourHalo = rgba(12, 12, 18, 210);
+// polygon mesh
+constexpr uint32_t kPolyBoundary = rgba(14, 16, 24, 235);
+constexpr uint32_t kPolyNeighbour = rgba(16, 20, 40, 150);
+constexpr uint32_t kPolyVertex = rgba(236, 238, 244);
+constexpr int kPolyFillAlpha = 128;
+// detail mesh
+constexpr uint32_t kDetailInternal = rgba(10, 12, 18, 60);
+constexpr uint32_t kDetailPolyEdge = rgba(10, 12, 18, 190);
 }  // namespace colors
 
 // Area ids: ground 63 light blue, water blue, road brown, door yellow, grass green, jump purple,
@@ -79,8 +96,26 @@ void build_eroded(const CompactHeightfield& chf, const std::vector<uint8_t>& ero
 void build_areas(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, DrawList& out);
 void build_distance(const CompactHeightfield& chf, const DistanceField& df, DrawList& out);
 void build_regions(const CompactHeightfield& chf, const Regions& regions, DrawList& out);
-// Dispatches on the layer; returns false (out left empty) when the bake lacks the stage's result.
-bool build_layer(Layer l, const Bake& bake, DrawList& out);
+// Contour and polygon vertices are drawn one cell height above their voxel y (as Recast's debug
+// draw does) so the lines sit on the surface. Contour edges are inset a little towards their
+// region so the two sides of an edge between regions stay visible.
+// Raw contours: thin lines in a darkened region colour.
+void build_raw_contours(const ContourSet& cset, DrawList& out);
+// Simplified contours: thick lines in the region colour (`lines`) over a dark halo (`out`), solid
+// along walls, dashed along edges to another region, lightened along area borders; vertices as
+// dots (tile-border vertices dark) in `lines`.
+void build_contours(const ContourSet& cset, DrawList& out, DrawList& lines);
+// Polygons filled semi-transparent by area colour with thin neighbour edges and the vertices
+// (`out`); thick boundary edges go to `edges`, a second batch drawn over every layer's `out`
+// (points are kept in `out`: lines carry a depth bias and would hide points drawn before them).
+void build_polymesh(const PolyMesh& mesh, DrawList& out, DrawList& edges);
+// Detail triangles tinted per polygon (hash_color of the polygon index) with faint internal edges
+// (`out`); the edges on the polygon's outline go to `edges`. `mesh` gives the cell height lift.
+void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& out, DrawList& edges);
+// Dispatches on the layer; returns false (both lists left empty) when the bake lacks the stage's
+// result. `extra` is a second batch (lines of another width, points) drawn after every layer's
+// `out`, so it stays on top; most layers leave it empty.
+bool build_layer(Layer l, const Bake& bake, DrawList& out, DrawList& extra);
 // Whether the bake holds what the layer draws.
 bool layer_available(Layer l, const Bake& bake);
 
@@ -101,14 +136,15 @@ public:
     };
 
     void update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled);
+    // The main batch of every enabled layer in layer order, then their extra batches.
     void draw(Renderer& r, const LayerMask& enabled) const;
     const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
     uint64_t generation() const { return generation_; }
 
 private:
     struct Entry {
-        DrawList cpu;
-        GpuDrawList gpu;
+        DrawList cpu, cpu_extra;
+        GpuDrawList gpu, gpu_extra;
         std::array<std::shared_ptr<const void>, 3> sources;
         Info info;
     };

@@ -5,10 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "core/obj_export.h"
 
 #ifndef NAV_SOURCE_DIR
 #error "NAV_SOURCE_DIR must be defined by the build"
@@ -136,6 +140,27 @@ void App::save_config(const std::string& path) {
     }
     config_field_ = path;
     log_.info("saved config " + path);
+}
+
+void App::export_obj() {
+    const nav::Bake* b = bake_.get();
+    if (!b || !b->polymesh || !b->mesh) {
+        const std::string msg = "export OBJ: no polygon mesh yet (bake through the polymesh stage first)";
+        log_.error(msg);
+        set_error(msg);
+        return;
+    }
+    std::filesystem::path out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
+    out.replace_extension(".navmesh.obj");
+    const nav::PolyMeshDetail* dm = b->detail && b->detail->nmeshes == b->polymesh->npolys ? b->detail.get() : nullptr;
+    const nav::Status st = nav::write_navmesh_obj(out.string(), *b->polymesh, dm);
+    if (!st) {
+        log_.error("export OBJ: " + st.message);
+        set_error("export OBJ: " + st.message);
+        return;
+    }
+    log_.info("exported " + out.string() + " (" + std::to_string(b->polymesh->npolys) + " polygons" +
+              (dm ? ", " + std::to_string(dm->ntris) + " detail triangles)" : ", no detail mesh)"));
 }
 
 void App::on_drop(int count, const char** paths) {
@@ -477,6 +502,14 @@ void App::ui_left_panel(float, float H) {
         ImGui::SameLine();
         if (ImGui::Button("Save", ImVec2(cw, 0))) save_config(config_field_);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Write the current parameters and volumes as a JSON config.");
+        const bool can_export = bake_ && bake_->polymesh && bake_->mesh;
+        ImGui::BeginDisabled(!can_export);
+        if (ImGui::Button("Export OBJ")) export_obj();
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip(can_export ? "Write the polygon mesh (group polymesh) and detail mesh (group detail)\n"
+                                           "as NAME.navmesh.obj next to the mesh."
+                                         : "Bake through the polymesh stage to export.");
         if (bake_ && bake_->mesh) {
             const nav::InputMesh& m = *bake_->mesh;
             ImGui::TextColored(kDimColor, "%s", std::filesystem::path(m.path).filename().string().c_str());
@@ -652,7 +685,12 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.viewport_w = fb_w;
     fp.viewport_h = fb_h;
     renderer_.begin(fp);
-    if (show_ground_) renderer_.draw(ground_gpu_);
+    if (show_ground_) {
+        // The grid lies under everything: clearing depth after it keeps its lines (which carry a
+        // depth bias towards the viewer) from showing through floors at the bottom of the bounds.
+        renderer_.draw(ground_gpu_);
+        glClear(GL_DEPTH_BUFFER_BIT);
+    }
     layers_.draw(renderer_, opts_.layers);
     renderer_.draw(overlay_gpu_);
     renderer_.end();

@@ -54,6 +54,8 @@ private:
     void open_mesh(const std::string& path);
     void load_config(const std::string& path);
     void save_config(const std::string& path);
+    // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
+    void export_obj();
     void set_error(std::string msg);
     bool any_floor_layer() const;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a navdebug screenshot: not blank, and showing the colours of the layer it draws.
 
-usage: check_png.py IMAGE [--color R,G,B:MINFRAC]... [--hues N] [--greys N]
+usage: check_png.py IMAGE [--color R,G,B:MINFRAC]... [--hues N[:FRAC]] [--greys N]
 
 Only the 3D view (the middle of the window, between the side panels) is examined. A --color matches
 pixels that are a shaded version of R,G,B (lighting scales the colour, so a pixel p matches when
@@ -59,14 +59,15 @@ def main(argv):
     if len(argv) < 2:
         print(__doc__)
         return 2
-    path, colors, hues, greys = argv[1], [], 0, 0
+    path, colors, hues, greys, hue_frac = argv[1], [], 0, 0, 0.002
     i = 2
     while i < len(argv):
         if argv[i] == "--color":
             rgb, frac = argv[i + 1].split(":")
             colors.append((tuple(int(v) for v in rgb.split(",")), float(frac)))
-        elif argv[i] == "--hues":
-            hues = int(argv[i + 1])
+        elif argv[i] == "--hues":  # N or N:FRAC (fraction of the view each hue must cover)
+            n, _, f = argv[i + 1].partition(":")
+            hues, hue_frac = int(n), float(f or 0.002)
         elif argv[i] == "--greys":
             greys = int(argv[i + 1])
         i += 2
@@ -112,7 +113,7 @@ def main(argv):
                 hue = (r - g) / (mx - mn) + 4
             key = int(hue * 4)  # 24 hue bins
             bins[key] = bins.get(key, 0) + n
-        seen = [k for k, n in bins.items() if n >= total * 0.002]
+        seen = [k for k, n in bins.items() if n >= total * hue_frac]
         if len(seen) < hues:
             problems.append(f"{len(seen)} distinct hues, expected at least {hues}")
     if greys:

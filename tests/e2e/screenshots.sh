@@ -32,7 +32,12 @@ shot eroded       eroded       --color 64,160,236:0.05 --color 236,74,58:0.01
 shot areas        areas        --color 0,192,255:0.05 --color 36,84,232:0.003
 shot distance     distance     --greys 20
 shot regions      regions      --hues 8
-shot several      input,regions,eroded --hues 8 --color 214,116,46:0.005
+shot raw_contours raw_contours --hues 6:0.0003
+shot contours     contours     --hues 6
+shot contours_both raw_contours,contours --hues 6
+shot polymesh     polymesh     --color 0,192,255:0.02 --color 36,84,232:0.0005
+shot detail       detail       --hues 8
+shot several      input,regions,polymesh --hues 8 --color 214,116,46:0.005
 
 expect_exit2() {  # name, expected text, navdebug arguments...
   local name=$1 text=$2; shift 2
