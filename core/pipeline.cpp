@@ -85,7 +85,7 @@ std::vector<std::string> Bake::warnings() const {
         for (int r : contours->warnings)
             w.push_back("contours: region " + std::to_string(r) + " has a contour that was dropped or a hole that could not be merged");
     if (polymesh)
-        for (const std::string& s : polymesh->warnings) w.push_back("polymesh: " + s);
+        for (const std::string& s : polymesh->warnings) w.push_back(s);  // already say "polymesh: ..."
     return w;
 }
 

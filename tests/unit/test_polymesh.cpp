@@ -476,3 +476,28 @@ TEST_CASE("polymesh: properties on the shared meshes") {
         check_scene(mesh);
     }
 }
+
+TEST_CASE("polymesh: a contour that cannot be triangulated gives a warning naming its region, no crash") {
+    // A pentagram (the outline crosses itself, as a corrupt contour set could give): once its
+    // first ears are cut no diagonal is valid even with the loose test. Every polygon that is
+    // produced must still be valid.
+    nav::ContourSet cs;
+    cs.cs = 0.3f;
+    cs.ch = 0.2f;
+    cs.width = cs.height = 24;
+    const int32_t bow[][4] = {{10, 0, 20, 0}, {16, 0, 2, 0}, {0, 0, 13, 0}, {20, 0, 13, 0}, {4, 0, 2, 0}};
+    nav::Contour c;
+    c.vert_start = 0;
+    c.nverts = 5;
+    c.raw_start = 0;
+    c.nraw = 0;
+    c.reg = 7;
+    c.area = nav::kWalkableArea;
+    cs.contours.push_back(c);
+    for (const auto& v : bow) cs.verts.insert(cs.verts.end(), v, v + 4);
+    nav::PolyMesh pm;
+    REQUIRE(nav::build_poly_mesh(cs, 6, pm));
+    REQUIRE_FALSE(pm.warnings.empty());
+    CHECK(pm.warnings.front().find("region 7") != std::string::npos);
+    for (int i = 0; i < pm.npolys; ++i) CHECK(pm.poly_vert_count(i) >= 3);
+}
