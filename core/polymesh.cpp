@@ -3,6 +3,7 @@
 // differential tests can expect identical output; the code is our own, and the greedy merge is
 // done with a neighbour-pair list instead of an all-pairs search (same choices, far less work).
 #include "core/polymesh.h"
+#include "core/geom_int.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,40 +21,17 @@ int PolyMesh::poly_vert_count(int i) const {
 
 namespace {
 
+using namespace ixz;
+
 constexpr uint32_t kEarFlag = 0x80000000u;
 constexpr uint32_t kIndexMask = 0x0fffffffu;
 constexpr uint16_t kMultipleRegs = 0;  // region of a polygon that spans several (border removal)
 
-inline int next_idx(int i, int n) { return i + 1 < n ? i + 1 : 0; }
-inline int prev_idx(int i, int n) { return i > 0 ? i - 1 : n - 1; }
 
 // ---------------------------------------------------------------------------------------------
 // Ear-clipping triangulation of a contour (vertices 4 ints each: x, y, z, flags), in the
 // reference's winding convention ("left" means negative twice-area).
 
-inline int area2(const int32_t* a, const int32_t* b, const int32_t* c) {
-    return (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
-}
-inline bool left(const int32_t* a, const int32_t* b, const int32_t* c) { return area2(a, b, c) < 0; }
-inline bool left_on(const int32_t* a, const int32_t* b, const int32_t* c) { return area2(a, b, c) <= 0; }
-inline bool collinear(const int32_t* a, const int32_t* b, const int32_t* c) { return area2(a, b, c) == 0; }
-inline bool same_xz(const int32_t* a, const int32_t* b) { return a[0] == b[0] && a[2] == b[2]; }
-
-bool intersect_proper(const int32_t* a, const int32_t* b, const int32_t* c, const int32_t* d) {
-    if (collinear(a, b, c) || collinear(a, b, d) || collinear(c, d, a) || collinear(c, d, b)) return false;
-    return (left(a, b, c) != left(a, b, d)) && (left(c, d, a) != left(c, d, b));
-}
-
-bool on_segment(const int32_t* a, const int32_t* b, const int32_t* c) {
-    if (!collinear(a, b, c)) return false;
-    if (a[0] != b[0]) return (a[0] <= c[0] && c[0] <= b[0]) || (a[0] >= c[0] && c[0] >= b[0]);
-    return (a[2] <= c[2] && c[2] <= b[2]) || (a[2] >= c[2] && c[2] >= b[2]);
-}
-
-bool segments_intersect(const int32_t* a, const int32_t* b, const int32_t* c, const int32_t* d) {
-    if (intersect_proper(a, b, c, d)) return true;
-    return on_segment(a, b, c) || on_segment(a, b, d) || on_segment(c, d, a) || on_segment(c, d, b);
-}
 
 struct Triangulator {
     const int32_t* verts = nullptr;
