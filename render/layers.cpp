@@ -228,6 +228,8 @@ std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b)
         case Layer::Contours: return {as_void(b.contours), nullptr, nullptr};
         case Layer::Polymesh: return {as_void(b.polymesh), nullptr, nullptr};
         case Layer::Detail: return {as_void(b.detail), as_void(b.polymesh), nullptr};
+        case Layer::Navmesh: return {as_void(b.navmesh), nullptr, nullptr};
+        case Layer::Path: return {as_void(b.navmesh), nullptr, nullptr};
         case Layer::Count: break;
     }
     return {};
@@ -255,6 +257,8 @@ Stage layer_stage(Layer l) {
         case Layer::Contours: return Stage::Contours;
         case Layer::Polymesh: return Stage::Polymesh;
         case Layer::Detail: return Stage::Detail;
+        case Layer::Navmesh: return Stage::Navmesh;
+        case Layer::Path: return Stage::Navmesh;
         case Layer::Count: break;
     }
     return Stage::Input;
@@ -281,6 +285,12 @@ std::string_view layer_help(Layer l) {
         case Layer::Detail:
             return "Detail triangles following the surface height, one tint per polygon; polygon outlines dark, "
                    "internal edges faint.";
+        case Layer::Navmesh:
+            return "Runtime navmesh (what queries run on): polygons filled by area over their detail surface, thick "
+                   "boundary edges, thin portals.";
+        case Layer::Path:
+            return "Path tool: Shift+click start, click end. Corridor polygons amber, portals pale yellow, straight "
+                   "path magenta with white corners; start green, end red.";
         case Layer::Count: break;
     }
     return "";
@@ -389,6 +399,12 @@ std::span<const LegendEntry> layer_legend(Layer l) {
                                          {hash_color(1), "polygon 1"},
                                          {colors::kDetailPolyEdge, "polygon edge"},
                                          {colors::kDetailInternal, "internal edge"}};
+    static const LegendEntry navmesh[] = {{area_color(kWalkableArea), "ground"},  {area_color(kAreaWater), "water"},
+                                          {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"}};
+    static const LegendEntry path[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
+                                       {colors::kPathLine, "straight path"}, {colors::kPathCorner, "corner"},
+                                       {colors::kPathStart, "start"},       {colors::kPathEnd, "end"},
+                                       {colors::kNodeClosed, "A* closed"},  {colors::kNodeOpen, "A* open"}};
     switch (l) {
         case Layer::Input: return input;
         case Layer::Voxels: return voxels;
@@ -402,6 +418,8 @@ std::span<const LegendEntry> layer_legend(Layer l) {
         case Layer::Contours: return contours;
         case Layer::Polymesh: return polymesh;
         case Layer::Detail: return detail;
+        case Layer::Navmesh: return navmesh;
+        case Layer::Path: return path;
         case Layer::Count: break;
     }
     return {};
@@ -636,6 +654,54 @@ void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& 
     }
 }
 
+void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
+    out.clear();
+    edges.clear();
+    out.line_width = 1.25f;
+    edges.line_width = 3.0f;
+    constexpr float kLift = 0.04f;  // over the surface, under the path tool's corridor
+    out.tri_verts.reserve(mesh.dtris.size() / 3 + mesh.verts.size() / 3);
+    out.tri_indices.reserve(mesh.dtris.size() / 3);
+    const bool have_detail = mesh.dtri_first.size() == static_cast<size_t>(mesh.npolys) + 1;
+    for (int pi = 0; pi < mesh.npolys; ++pi) {
+        const auto p = static_cast<uint32_t>(pi);
+        const uint32_t fill = color_with_alpha(area_color(mesh.areas[p]), colors::kPolyFillAlpha);
+        const auto base = static_cast<uint32_t>(out.tri_verts.size());
+        if (have_detail && mesh.dtri_first[p + 1] > mesh.dtri_first[p]) {
+            for (uint32_t t = mesh.dtri_first[p]; t < mesh.dtri_first[p + 1]; ++t) {
+                const float* v = &mesh.dtris[static_cast<size_t>(t) * 9];
+                const auto b = static_cast<uint32_t>(out.tri_verts.size());
+                for (int k = 0; k < 3; ++k) out.tri_verts.push_back({v[k * 3], v[k * 3 + 1] + kLift, v[k * 3 + 2], fill});
+                // detail triangles may wind either way; the shader lights both sides
+                out.tri_indices.push_back(b);
+                out.tri_indices.push_back(b + 1);
+                out.tri_indices.push_back(b + 2);
+            }
+        } else {
+            const int n = mesh.poly_vert_count(p);
+            for (int k = 0; k < n; ++k) {
+                const float* v = mesh.vert(mesh.edge_vert[mesh.poly_first[p] + static_cast<uint32_t>(k)]);
+                out.tri_verts.push_back({v[0], v[1] + kLift, v[2], fill});
+            }
+            for (int k = 1; k + 1 < n; ++k) {
+                out.tri_indices.push_back(base);
+                out.tri_indices.push_back(base + static_cast<uint32_t>(k));
+                out.tri_indices.push_back(base + static_cast<uint32_t>(k + 1));
+            }
+        }
+        for (uint32_t e = mesh.poly_first[p]; e < mesh.poly_first[p + 1]; ++e) {
+            const uint32_t nei = mesh.edge_nei[e];
+            if (nei != kNoPoly && nei < p) continue;  // portals are listed by both polygons: draw once
+            float a[3], b[3];
+            mesh.edge_points(e, a, b);
+            a[1] += kLift;
+            b[1] += kLift;
+            if (nei == kNoPoly) edges.add_line(a, b, colors::kNavBoundary);
+            else out.add_line(a, b, colors::kNavPortal);
+        }
+    }
+}
+
 bool layer_available(Layer l, const Bake& b) {
     switch (l) {
         case Layer::Input: return b.mesh && b.tri_areas;
@@ -652,6 +718,8 @@ bool layer_available(Layer l, const Bake& b) {
         case Layer::Detail:
             return b.detail && b.polymesh && b.detail->meshes.size() == static_cast<size_t>(b.detail->nmeshes) * 4 &&
                    b.detail->nmeshes == b.polymesh->npolys;
+        case Layer::Navmesh:
+        case Layer::Path: return b.navmesh && !b.navmesh->empty();
         case Layer::Count: break;
     }
     return false;
@@ -674,6 +742,8 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
         case Layer::Contours: build_contours(*b.contours, out, extra); break;
         case Layer::Polymesh: build_polymesh(*b.polymesh, out, extra); break;
         case Layer::Detail: build_detail(*b.detail, *b.polymesh, out, extra); break;
+        case Layer::Navmesh: build_navmesh_layer(*b.navmesh, out, extra); break;
+        case Layer::Path: return false;  // drawn by the app (build_path)
         case Layer::Count: return false;
     }
     return true;
@@ -710,6 +780,7 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         const auto l = static_cast<Layer>(li);
         Entry& e = entries_[static_cast<size_t>(li)];
         e.info.available = bake && layer_available(l, *bake);
+        if (!layer_from_bake(l)) continue;
         const auto src = bake ? layer_sources(l, *bake) : std::array<std::shared_ptr<const void>, 3>{};
         bool same = true;
         for (size_t k = 0; k < src.size(); ++k) same = same && src[k].get() == e.sources[k].get();

@@ -18,7 +18,7 @@ namespace nav::render {
 
 enum class Layer : int {
     Input, Voxels, Filtered, Compact, Eroded, Areas, Distance, Regions,
-    RawContours, Contours, Polymesh, Detail,
+    RawContours, Contours, Polymesh, Detail, Navmesh, Path,
     Count
 };
 constexpr int kLayerCount = static_cast<int>(Layer::Count);
@@ -26,11 +26,15 @@ constexpr int kLayerCount = static_cast<int>(Layer::Count);
 // The names of --draw and of the UI toggles.
 constexpr std::array<std::string_view, kLayerCount> kLayerNames = {
     "input", "voxels", "filtered", "compact", "eroded", "areas", "distance", "regions",
-    "raw_contours", "contours", "polymesh", "detail"};
+    "raw_contours", "contours", "polymesh", "detail", "navmesh", "path"};
 constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
 std::optional<Layer> layer_from_name(std::string_view name);
 // The stage whose result the layer draws.
 Stage layer_stage(Layer l);
+// Whether LayerCache builds the layer from the bake snapshot. `path` is not: the app runs the
+// query and draws it with build_path (render/path_draw.h); it is available when the bake has a
+// navmesh.
+constexpr bool layer_from_bake(Layer l) { return l != Layer::Path; }
 // One-line description for tooltips.
 std::string_view layer_help(Layer l);
 
@@ -68,6 +72,23 @@ constexpr int kPolyFillAlpha = 128;
 // detail mesh
 constexpr uint32_t kDetailInternal = rgba(10, 12, 18, 60);
 constexpr uint32_t kDetailPolyEdge = rgba(10, 12, 18, 190);
+// runtime navmesh (fill by area colour, kPolyFillAlpha)
+constexpr uint32_t kNavBoundary = rgba(14, 16, 24, 235);
+constexpr uint32_t kNavPortal = rgba(16, 20, 40, 130);
+// path tool (render/path_draw.h)
+constexpr uint32_t kPathCorridor = rgba(255, 176, 0, 150);    // corridor polygons, amber
+constexpr uint32_t kPathPortal = rgba(255, 236, 160, 235);    // portals of the corridor, pale yellow
+constexpr uint32_t kPathLine = rgba(255, 50, 190);            // straight path, magenta
+constexpr uint32_t kPathCorner = rgba(255, 255, 255);         // straight-path vertices, white
+constexpr uint32_t kPathStart = rgba(40, 220, 90);            // start marker, green
+constexpr uint32_t kPathEnd = rgba(240, 50, 40);              // end marker, red
+constexpr uint32_t kPathMissing = rgba(240, 50, 40, 170);     // partial path: dashed line to the goal
+constexpr uint32_t kNodeClosed = rgba(235, 110, 30, 140);     // A* closed polygons, orange
+constexpr uint32_t kNodeOpen = rgba(40, 200, 235, 140);       // A* open polygons, cyan
+constexpr uint32_t kFunnelApex = rgba(255, 255, 80);          // funnel stepper: apex, yellow
+constexpr uint32_t kFunnelLeft = rgba(80, 235, 120);          // funnel left side, green
+constexpr uint32_t kFunnelRight = rgba(255, 100, 100);        // funnel right side, light red
+constexpr uint32_t kFunnelPortal = rgba(200, 200, 255);       // portal being visited, lavender
 }  // namespace colors
 
 // Area ids: ground 63 light blue, water blue, road brown, door yellow, grass green, jump purple,
@@ -112,6 +133,9 @@ void build_polymesh(const PolyMesh& mesh, DrawList& out, DrawList& edges);
 // Detail triangles tinted per polygon (hash_color of the polygon index) with faint internal edges
 // (`out`); the edges on the polygon's outline go to `edges`. `mesh` gives the cell height lift.
 void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& out, DrawList& edges);
+// The runtime navmesh: detail triangles filled semi-transparent by area colour (lifted a few cm),
+// thin portal edges (`out`), thick boundary edges (`edges`).
+void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges);
 // Dispatches on the layer; returns false (both lists left empty) when the bake lacks the stage's
 // result. `extra` is a second batch (lines of another width, points) drawn after every layer's
 // `out`, so it stays on top; most layers leave it empty.

@@ -70,6 +70,12 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     for (const auto& e : std::filesystem::directory_iterator(assets, ec))
         if (e.is_regular_file() && ends_with_ci(e.path().string(), ".obj")) asset_files_.push_back(e.path().string());
     std::sort(asset_files_.begin(), asset_files_.end());
+    if (opts_.path) {
+        path_.set_start(opts_.path->first);
+        path_.set_end(opts_.path->second);
+    }
+    if (opts_.path_nodes) path_.set_show_nodes(true);
+    if (opts_.funnel_step >= 0) path_.set_funnel_step(opts_.funnel_step);
     if (opts_.camera) {
         cam_.look_at(opts_.camera->first, opts_.camera->second);
         camera_placed_ = true;
@@ -208,6 +214,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     win_w_ = W;
     win_h_ = H;
     poll_worker();
+    path_.update(bake_ ? bake_->navmesh : nullptr);
     animating_ = worker_.busy();
 
     if (show_ui_) {
@@ -268,6 +275,15 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
             }
         }
     }
+    // path tool: Shift+left-click sets the start, left-click the end (RecastDemo's habit)
+    if (drag_ == Drag::None && mouse_free && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit)) {
+            if (io.KeyShift) path_.set_start(hit);
+            else path_.set_end(hit);
+            opts_.layers[static_cast<size_t>(r::Layer::Path)] = true;
+        }
+    }
     if (drag_ == Drag::Look && !io.MouseDown[ImGuiMouseButton_Right]) drag_ = Drag::None;
     if (drag_ == Drag::Orbit && !io.MouseDown[ImGuiMouseButton_Middle] && !io.MouseDown[ImGuiMouseButton_Left])
         drag_ = Drag::None;
@@ -318,7 +334,16 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
 
 void App::update_hover(float W, float H) {
     hover_valid_ = false;
+    node_tip_.clear();
     const ImGuiIO& io = ImGui::GetIO();
+    if (path_on() && path_.show_nodes() && !io.WantCaptureMouse && drag_ == Drag::None && bake_ && bake_->mesh &&
+        io.MousePos.x >= 0 && io.MousePos.y >= 0) {
+        glm::vec3 o, d;
+        cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
+        float t = 0;
+        if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t)) node_tip_ = path_.node_tooltip(o + d * t);
+        if (!node_tip_.empty()) return;
+    }
     if (!inspect_ || io.WantCaptureMouse || drag_ != Drag::None || !bake_ || !bake_->mesh || !bake_->compact ||
         !any_floor_layer())
         return;
@@ -581,6 +606,12 @@ void App::ui_right_panel(float W, float H) {
         ImGui::EndTable();
     }
 
+    if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("pathtool");
+        path_.ui();
+        ImGui::PopID();
+    }
+
     ImGui::Separator();
     ImGui::Text("Log");
     ImGui::SameLine(ImGui::GetContentRegionAvail().x - 40.0f);
@@ -628,7 +659,11 @@ void App::ui_overlays(float W, float H) {
         ImGui::PopStyleColor(2);
     }
     // hover inspection tooltip
-    if (hover_valid_ && bake_) {
+    if (!node_tip_.empty()) {
+        ImGui::BeginTooltip();
+        ImGui::TextUnformatted(node_tip_.c_str());
+        ImGui::EndTooltip();
+    } else if (hover_valid_ && bake_) {
         const std::string text = r::describe_span(*bake_, hover_);
         ImGui::BeginTooltip();
         ImGui::TextUnformatted(text.c_str());
@@ -645,7 +680,7 @@ void App::ui_overlays(float W, float H) {
     }
     // controls help and status line at the bottom of the view
     const bool have = bake_ && bake_->mesh;
-    const char* help = have ? "RMB look   W/A/S/D Q/E fly (Shift fast)   MMB or Alt+LMB orbit   wheel dolly   F frame   Tab panels"
+    const char* help = have ? "RMB look  WASD QE fly  MMB/Alt+LMB orbit  LMB path end, Shift+LMB start  wheel dolly  F frame  Tab panels"
                             : "Open a mesh: type a path and press Open, or drop an .obj on the window";
     const ImVec2 ts = ImGui::CalcTextSize(help);
     const ImVec2 pos(view_.x + (view_.w - ts.x) * 0.5f, H - ts.y - 10.0f);
@@ -692,6 +727,10 @@ void App::render_scene(int fb_w, int fb_h) {
         glClear(GL_DEPTH_BUFFER_BIT);
     }
     layers_.draw(renderer_, opts_.layers);
+    if (path_on()) {
+        path_.update(bake_ ? bake_->navmesh : nullptr);
+        path_.draw(renderer_);
+    }
     renderer_.draw(overlay_gpu_);
     renderer_.end();
 }

@@ -13,6 +13,7 @@
 #include "camera.h"
 #include "core/pipeline.h"
 #include "log.h"
+#include "path_tool.h"
 #include "render/layers.h"
 #include "render/pick.h"
 #include "render/renderer.h"
@@ -25,6 +26,9 @@ struct AppOptions {
     std::string mesh_path;
     std::string config_path;
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target from --camera
+    std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end from --path
+    bool path_nodes = false;                                // --path-nodes: colour A* open / closed polygons
+    int funnel_step = -1;                                   // --funnel-step N: show the funnel stepper at N
     bool headless = false;  // screenshot run: no input handling, no hover
 };
 
@@ -98,6 +102,10 @@ private:
     nav::render::SpanRef hover_;
     bool hover_valid_ = false;
     glm::vec3 hover_point_{0.0f};
+    std::string node_tip_;  // A* node under the cursor (path tool, "show A* nodes")
+
+    PathTool path_;
+    bool path_on() const { return opts_.layers[static_cast<size_t>(nav::render::Layer::Path)]; }
 
     // panels
     std::string mesh_field_, config_field_;

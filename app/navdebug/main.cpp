@@ -1,5 +1,6 @@
 // navdebug: the interactive debugger window. Command line:
 //   navdebug [MESH.obj] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
+//            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
@@ -145,15 +146,21 @@ void glfw_error(int code, const char* msg) { std::fprintf(stderr, "navdebug: GLF
 
 int main(int argc, char** argv) {
     CLI::App cli{"navdebug: interactive debugger for the navkit bake pipeline"};
-    std::string mesh_path, config_path, draw = "input,regions", shot_path, size_text = "1280x800", camera_text;
+    std::string mesh_path, config_path, draw = "input,regions", shot_path, size_text = "1280x800", camera_text, path_text;
     std::vector<std::string> sets;
     cli.add_option("mesh", mesh_path, "OBJ mesh to open (default: assets/demo.obj)");
     cli.add_option("--config", config_path, "JSON config: parameters by name and convex volumes");
     cli.add_option("--set", sets, "NAME=VALUE parameter override, repeatable (see below)");
-    cli.add_option("--draw", draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail")
+    cli.add_option("--draw", draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,path")
         ->capture_default_str();
     auto* shot_opt = cli.add_option("--screenshot", shot_path, "bake, render one frame with the UI into this PNG, exit");
     cli.add_option("--size", size_text, "screenshot size WxH")->capture_default_str()->needs(shot_opt);
+    cli.add_option("--path", path_text, "path tool start and end: sx,sy,sz:ex,ey,ez (draw it with --draw ...,path)");
+    bool path_nodes = false;
+    int funnel_step = -1;
+    cli.add_flag("--path-nodes", path_nodes, "path tool: colour the polygons A* closed / left open");
+    cli.add_option("--funnel-step", funnel_step, "path tool: show the funnel stepper at this step (0 = first)")
+        ->check(CLI::NonNegativeNumber);
     cli.add_option("--camera", camera_text, "camera eye and target: ex,ey,ez,tx,ty,tz (default: frames the mesh)");
     cli.footer(nav::params_help());
     try {
@@ -190,6 +197,17 @@ int main(int argc, char** argv) {
         if (glm::length(target - eye) < 1e-6f) return fail(kExitBadInput, "--camera: eye and target are the same point");
         opts.camera = std::make_pair(eye, target);
     }
+
+    if (!path_text.empty()) {
+        const size_t colon = path_text.find(':');
+        std::vector<float> a, b;
+        if (colon == std::string::npos || !parse_floats(path_text.substr(0, colon), a) || a.size() != 3 ||
+            !parse_floats(path_text.substr(colon + 1), b) || b.size() != 3)
+            return fail(kExitBadInput, "--path: expected sx,sy,sz:ex,ey,ez (six numbers), got '" + path_text + "'");
+        opts.path = std::make_pair(glm::vec3(a[0], a[1], a[2]), glm::vec3(b[0], b[1], b[2]));
+    }
+    opts.path_nodes = path_nodes;
+    opts.funnel_step = funnel_step;
 
     navdebug::Log log;
     log.set_echo(screenshot);

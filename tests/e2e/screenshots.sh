@@ -11,12 +11,17 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
-shot() {  # name, --draw list, then checker arguments
+shot() {  # name, --draw list, [navdebug arguments... --], checker arguments
   local name=$1 layers=$2; shift 2
+  local extra=()
+  if [[ " $* " == *" -- "* ]]; then
+    while [ "$1" != "--" ]; do extra+=("$1"); shift; done
+    shift
+  fi
   local png="$out/$name.png"
   rm -f "$png"
   if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$src/assets/demo.obj" \
-       --config "$src/assets/demo.json" --draw "$layers" --screenshot "$png" --size 1280x800 \
+       --config "$src/assets/demo.json" --draw "$layers" "${extra[@]}" --screenshot "$png" --size 1280x800 \
        > "$out/$name.log" 2>&1; then
     bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return
   fi
@@ -38,6 +43,14 @@ shot contours_both raw_contours,contours --hues 6
 shot polymesh     polymesh     --color 0,192,255:0.02 --color 36,84,232:0.0005
 shot detail       detail       --hues 8
 shot several      input,regions,polymesh --hues 8 --color 214,116,46:0.005
+shot navmesh      navmesh      --color 0,192,255:0.03
+# path tool: straight path magenta, start marker green, end marker red (render/path_draw.cpp)
+shot path         navmesh,path --path 0,0.2,0:10.2,0.2,-12 --camera 2,24,14,8,0,-6 -- \
+                  --color 255,50,190:0.001 --color 40,220,90:0.0001 --color 240,50,40:0.0001 --color 0,192,255:0.03
+shot path_partial navmesh,path --path 0,0.2,0:16.5,6.1,16.2 --camera 4,26,30,10,0,7 -- \
+                  --color 255,50,190:0.001 --color 240,50,40:0.0001
+shot path_funnel  navmesh,path --path -17.1,0.9,-2.7:-3.9,4.1,-15.0 --path-nodes --funnel-step 3 \
+                  --camera -8,26,8,-10,0,-10 -- --color 255,50,190:0.0005 --color 255,100,100:0.0003 --color 80,235,120:0.0003
 
 expect_exit2() {  # name, expected text, navdebug arguments...
   local name=$1 text=$2; shift 2
@@ -52,6 +65,8 @@ expect_exit2 bad_mesh "no faces" "$out/not_a_mesh.obj"
 expect_exit2 missing_mesh "file not found" "$out/no_such_mesh.obj"
 expect_exit2 bad_param "agent_radius" "$src/assets/demo.obj" --set agent_radius=-1
 expect_exit2 bad_layer "unknown draw layer" "$src/assets/demo.obj" --draw regoins
+expect_exit2 bad_path "expected sx,sy,sz:ex,ey,ez" "$src/assets/demo.obj" --draw navmesh,path --path 1,2,3:4,5
+expect_exit2 nan_path "path" "$src/assets/demo.obj" --draw navmesh,path --path 1,nan,3:4,5,6
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,171 @@
+#include "render/path_draw.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "render/layers.h"
+
+namespace nav::render {
+
+namespace {
+
+constexpr float kFillLift = 0.08f;   // above the navmesh layer's fill (0.04)
+constexpr float kPathLift = 0.25f;   // the straight path floats a little over the surface
+constexpr float kMarkerHeight = 1.8f;
+constexpr float kMarkerRadius = 0.45f;
+
+// Polygon p over its detail triangles (or a fan of its vertices), lifted by `lift`.
+void fill_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out) {
+    const bool have_detail = mesh.dtri_first.size() == static_cast<size_t>(mesh.npolys) + 1 &&
+                             mesh.dtri_first[p + 1] > mesh.dtri_first[p];
+    if (have_detail) {
+        for (uint32_t t = mesh.dtri_first[p]; t < mesh.dtri_first[p + 1]; ++t) {
+            const float* v = &mesh.dtris[static_cast<size_t>(t) * 9];
+            const auto b = static_cast<uint32_t>(out.tri_verts.size());
+            for (int k = 0; k < 3; ++k) out.tri_verts.push_back({v[k * 3], v[k * 3 + 1] + lift, v[k * 3 + 2], color});
+            out.tri_indices.push_back(b);
+            out.tri_indices.push_back(b + 1);
+            out.tri_indices.push_back(b + 2);
+        }
+        return;
+    }
+    const auto base = static_cast<uint32_t>(out.tri_verts.size());
+    const int n = mesh.poly_vert_count(p);
+    for (int k = 0; k < n; ++k) {
+        const float* v = mesh.vert(mesh.edge_vert[mesh.poly_first[p] + static_cast<uint32_t>(k)]);
+        out.tri_verts.push_back({v[0], v[1] + lift, v[2], color});
+    }
+    for (int k = 1; k + 1 < n; ++k) {
+        out.tri_indices.push_back(base);
+        out.tri_indices.push_back(base + static_cast<uint32_t>(k));
+        out.tri_indices.push_back(base + static_cast<uint32_t>(k + 1));
+    }
+}
+
+// A standing marker: a vertical pole, a ring of the agent's size on the ground, a dot on top.
+void marker(const float* p, uint32_t color, DrawList& out) {
+    const float base[3] = {p[0], p[1] + 0.05f, p[2]};
+    const float top[3] = {p[0], p[1] + kMarkerHeight, p[2]};
+    out.add_line(base, top, color);
+    constexpr int kSeg = 20;
+    for (int i = 0; i < kSeg; ++i) {
+        const float a0 = static_cast<float>(i) * 6.2831853f / kSeg, a1 = static_cast<float>(i + 1) * 6.2831853f / kSeg;
+        out.add_line(p[0] + std::cos(a0) * kMarkerRadius, base[1], p[2] + std::sin(a0) * kMarkerRadius,
+                     p[0] + std::cos(a1) * kMarkerRadius, base[1], p[2] + std::sin(a1) * kMarkerRadius, color);
+    }
+    out.add_point(top, color);
+}
+
+void dashed(const float* a, const float* b, float on, float off, uint32_t color, DrawList& out) {
+    const float d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    const float len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (len < 1e-5f) return;
+    for (float s = 0; s < len; s += on + off) {
+        const float t0 = s / len, t1 = std::min(s + on, len) / len;
+        out.add_line(a[0] + d[0] * t0, a[1] + d[1] * t0, a[2] + d[2] * t0, a[0] + d[0] * t1, a[1] + d[1] * t1,
+                     a[2] + d[2] * t1, color);
+    }
+}
+
+}  // namespace
+
+void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawList& funnel) {
+    fill.clear();
+    path.clear();
+    funnel.clear();
+    fill.line_width = 2.0f;
+    path.line_width = 5.0f;
+    path.point_size = 11.0f;
+    funnel.line_width = 2.5f;
+    funnel.point_size = 12.0f;
+    funnel.depth_test = false;
+    if (!in.mesh || in.mesh->empty()) return;
+    const NavMesh& mesh = *in.mesh;
+    const auto npolys = static_cast<uint32_t>(mesh.npolys);
+
+    // A* nodes: closed polygons, then the open set after the last step (a polygon may be both when
+    // reached through several portals: closed wins)
+    if (in.astar && !in.astar->steps.empty()) {
+        const AStarTrace& tr = *in.astar;
+        const AStarTrace::Step& last = tr.steps.back();
+        const uint32_t nclosed = std::min<uint32_t>(last.closed_count, static_cast<uint32_t>(tr.closed.size()));
+        for (uint32_t i = 0; i < last.open_count && last.first_open + i < tr.open.size(); ++i) {
+            const uint32_t p = tr.open[last.first_open + i];
+            const bool closed = std::find(tr.closed.begin(), tr.closed.begin() + nclosed, p) != tr.closed.begin() + nclosed;
+            if (p < npolys && !closed) fill_poly(mesh, p, colors::kNodeOpen, kFillLift, fill);
+        }
+        for (uint32_t i = 0; i < nclosed; ++i)
+            if (tr.closed[i] < npolys) fill_poly(mesh, tr.closed[i], colors::kNodeClosed, kFillLift, fill);
+    }
+
+    // corridor and its portals
+    if (in.path && !in.path->polys.empty()) {
+        const std::vector<uint32_t>& c = in.path->polys;
+        if (!in.astar)
+            for (uint32_t p : c)
+                if (p < npolys) fill_poly(mesh, p, colors::kPathCorridor, kFillLift, fill);
+        for (size_t i = 0; i + 1 < c.size(); ++i) {
+            if (c[i] >= npolys) continue;
+            const uint32_t e = mesh.find_edge(c[i], c[i + 1]);
+            if (e == kNoEdge) continue;
+            float a[3], b[3];
+            mesh.edge_points(e, a, b);
+            a[1] += kFillLift + 0.02f;
+            b[1] += kFillLift + 0.02f;
+            fill.add_line(a, b, colors::kPathPortal);
+        }
+    }
+
+    // straight path
+    const float* path_end = nullptr;
+    float last_pt[3];
+    if (in.straight && in.straight->size() > 0) {
+        const StraightPath& sp = *in.straight;
+        const int n = sp.size();
+        for (int i = 0; i < n; ++i) {
+            const float* p = &sp.points[static_cast<size_t>(i) * 3];
+            const float q[3] = {p[0], p[1] + kPathLift, p[2]};
+            if (i + 1 < n) {
+                const float* r = &sp.points[static_cast<size_t>(i + 1) * 3];
+                path.add_line(q[0], q[1], q[2], r[0], r[1] + kPathLift, r[2], colors::kPathLine);
+            }
+            path.add_point(q, colors::kPathCorner);
+        }
+        const float* l = &sp.points[static_cast<size_t>(n - 1) * 3];
+        last_pt[0] = l[0];
+        last_pt[1] = l[1] + kPathLift;
+        last_pt[2] = l[2];
+        path_end = last_pt;
+    }
+    if (in.has_start) marker(in.start, colors::kPathStart, path);
+    if (in.has_end) marker(in.end, colors::kPathEnd, path);
+    // partial path: dashes from where it stops to the goal it could not reach
+    if (path_end && in.has_end && in.path && !in.path->reached) {
+        const float goal[3] = {in.end[0], in.end[1] + kPathLift, in.end[2]};
+        dashed(path_end, goal, 0.5f, 0.35f, colors::kPathMissing, funnel);
+    }
+
+    // funnel step
+    if (in.funnel && in.funnel_step >= 0 && in.funnel_step < static_cast<int>(in.funnel->steps.size())) {
+        const FunnelTrace::Step& s = in.funnel->steps[static_cast<size_t>(in.funnel_step)];
+        auto lift = [](const float* p, float* q) {
+            q[0] = p[0];
+            q[1] = p[1] + kPathLift;
+            q[2] = p[2];
+        };
+        float apex[3], left[3], right[3], pl[3], pr[3];
+        lift(s.apex, apex);
+        lift(s.left, left);
+        lift(s.right, right);
+        lift(s.portal_left, pl);
+        lift(s.portal_right, pr);
+        funnel.add_line(pl, pr, colors::kFunnelPortal);
+        funnel.add_line(apex, left, colors::kFunnelLeft);
+        funnel.add_line(apex, right, colors::kFunnelRight);
+        funnel.add_point(left, colors::kFunnelLeft);
+        funnel.add_point(right, colors::kFunnelRight);
+        funnel.add_point(apex, colors::kFunnelApex);
+    }
+}
+
+}  // namespace nav::render
