@@ -223,7 +223,7 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniformMatrix4fv(ll_.view_proj, 1, GL_FALSE, frame_.view_proj);
         glUniform2f(ll_.viewport, static_cast<float>(frame_.viewport_w), static_cast<float>(frame_.viewport_h));
         glUniform1f(ll_.width, g.line_width_);
-        glUniform1f(ll_.depth_bias, 2e-4f);
+        glUniform1f(ll_.depth_bias, 4e-6f);
         glBindVertexArray(g.vao_line_);
         glDrawArrays(GL_LINES, 0, g.line_vert_count_);
     }
