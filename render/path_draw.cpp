@@ -138,11 +138,51 @@ void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawLis
         path_end = last_pt;
     }
     if (in.has_start) marker(in.start, colors::kPathStart, path);
-    if (in.has_end) marker(in.end, colors::kPathEnd, path);
+    if (in.has_end && in.draw_end) marker(in.end, colors::kPathEnd, path);
     // partial path: dashes from where it stops to the goal it could not reach
     if (path_end && in.has_end && in.path && !in.path->reached) {
         const float goal[3] = {in.end[0], in.end[1] + kPathLift, in.end[2]};
         dashed(path_end, goal, 0.5f, 0.35f, colors::kPathMissing, funnel);
+    }
+
+    // raycast: visited polygons, the clear ray, the hit and its normal, the blocked rest dashed
+    if (in.ray) {
+        const RaycastHit& h = *in.ray;
+        for (uint32_t p : h.polys)
+            if (p < npolys) fill_poly(mesh, p, colors::kRayVisited, kFillLift, fill);
+        const float a[3] = {in.ray_start[0], in.ray_start[1] + kPathLift, in.ray_start[2]};
+        const float e[3] = {in.ray_end[0], in.ray_end[1] + kPathLift, in.ray_end[2]};
+        if (h.hit) {
+            const float q[3] = {in.ray_hit[0], in.ray_hit[1] + kPathLift, in.ray_hit[2]};
+            path.add_line(a, q, colors::kRayClear);
+            funnel.add_line(a, q, colors::kRayClear);
+            dashed(q, e, 0.5f, 0.35f, colors::kRayBlocked, funnel);
+            const float n[3] = {q[0] + h.normal[0] * 1.5f, q[1], q[2] + h.normal[2] * 1.5f};
+            path.add_line(q, n, colors::kRayNormal);
+            funnel.add_point(q, colors::kRayHit);
+        } else {
+            path.add_line(a, e, colors::kRayClear);
+            funnel.add_line(a, e, colors::kRayClear);
+        }
+    }
+
+    // distance to wall: the circle of the distance and the line to the nearest wall point (along its normal)
+    if (in.wall) {
+        const WallHit& w = *in.wall;
+        const float c[3] = {in.wall_center[0], in.wall_center[1] + kPathLift, in.wall_center[2]};
+        constexpr int kSeg = 64;
+        const float rad = w.distance;
+        for (int i = 0; i < kSeg && rad > 1e-4f; ++i) {
+            const float a0 = static_cast<float>(i) * 6.2831853f / kSeg, a1 = static_cast<float>(i + 1) * 6.2831853f / kSeg;
+            funnel.add_line(c[0] + std::cos(a0) * rad, c[1], c[2] + std::sin(a0) * rad, c[0] + std::cos(a1) * rad, c[1],
+                            c[2] + std::sin(a1) * rad, colors::kWallCircle);
+        }
+        if (w.found) {
+            const float q[3] = {w.point[0], w.point[1] + kPathLift, w.point[2]};
+            path.add_line(c, q, colors::kWallLine);
+            funnel.add_line(c, q, colors::kWallLine);
+            funnel.add_point(q, colors::kWallLine);
+        }
     }
 
     // funnel step

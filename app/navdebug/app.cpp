@@ -74,6 +74,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
         path_.set_start(opts_.path->first);
         path_.set_end(opts_.path->second);
     }
+    path_.set_mode(opts_.path_mode);
     if (opts_.path_nodes) path_.set_show_nodes(true);
     if (opts_.funnel_step >= 0) path_.set_funnel_step(opts_.funnel_step);
     if (opts_.camera) {
@@ -275,14 +276,23 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
             }
         }
     }
-    // path tool: Shift+left-click sets the start, left-click the end (RecastDemo's habit)
+    // path tool: Shift+left-click sets the start, left-click the end (RecastDemo's habit); a press
+    // on a shown marker grabs it instead (with Shift only the start marker) and dragging moves it
     if (drag_ == Drag::None && mouse_free && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
         glm::vec3 hit;
-        if (pick(hit)) {
+        const bool got = pick(hit);
+        if (!(path_on() && path_.begin_drag(view_proj_, W, H, io.MousePos.x, io.MousePos.y, got ? &hit : nullptr,
+                                            io.KeyShift)) &&
+            got) {
             if (io.KeyShift) path_.set_start(hit);
             else path_.set_end(hit);
             opts_.layers[static_cast<size_t>(r::Layer::Path)] = true;
         }
+    }
+    if (path_.dragging()) {
+        glm::vec3 hit;
+        if (!io.MouseDown[ImGuiMouseButton_Left]) path_.end_drag();
+        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) path_.drag_to(hit);
     }
     if (drag_ == Drag::Look && !io.MouseDown[ImGuiMouseButton_Right]) drag_ = Drag::None;
     if (drag_ == Drag::Orbit && !io.MouseDown[ImGuiMouseButton_Middle] && !io.MouseDown[ImGuiMouseButton_Left])
@@ -329,14 +339,14 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
                        glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_);
         }
     }
-    animating_ = animating_ || flying || drag_ != Drag::None;
+    animating_ = animating_ || flying || drag_ != Drag::None || path_.dragging();
 }
 
 void App::update_hover(float W, float H) {
     hover_valid_ = false;
     node_tip_.clear();
     const ImGuiIO& io = ImGui::GetIO();
-    if (path_on() && path_.show_nodes() && !io.WantCaptureMouse && drag_ == Drag::None && bake_ && bake_->mesh &&
+    if (path_on() && path_.show_nodes() && !io.WantCaptureMouse && drag_ == Drag::None && !path_.dragging() && bake_ && bake_->mesh &&
         io.MousePos.x >= 0 && io.MousePos.y >= 0) {
         glm::vec3 o, d;
         cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
@@ -680,7 +690,7 @@ void App::ui_overlays(float W, float H) {
     }
     // controls help and status line at the bottom of the view
     const bool have = bake_ && bake_->mesh;
-    const char* help = have ? "RMB look  WASD QE fly  MMB/Alt+LMB orbit  LMB path end, Shift+LMB start  wheel dolly  F frame  Tab panels"
+    const char* help = have ? "RMB look  WASD QE fly  MMB/Alt+LMB orbit  LMB path end, Shift+LMB start, drag markers  wheel dolly  F frame  Tab panels"
                             : "Open a mesh: type a path and press Open, or drop an .obj on the window";
     const ImVec2 ts = ImGui::CalcTextSize(help);
     const ImVec2 pos(view_.x + (view_.w - ts.x) * 0.5f, H - ts.y - 10.0f);

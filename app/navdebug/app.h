@@ -29,6 +29,7 @@ struct AppOptions {
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end from --path
     bool path_nodes = false;                                // --path-nodes: colour A* open / closed polygons
     int funnel_step = -1;                                   // --funnel-step N: show the funnel stepper at N
+    PathTool::Mode path_mode = PathTool::Mode::Path;        // --path-mode path|raycast|wall
     bool headless = false;  // screenshot run: no input handling, no hover
 };
 

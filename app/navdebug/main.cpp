@@ -1,6 +1,6 @@
 // navdebug: the interactive debugger window. Command line:
 //   navdebug [MESH.obj] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
-//            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N]]
+//            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
@@ -161,6 +161,9 @@ int main(int argc, char** argv) {
     cli.add_flag("--path-nodes", path_nodes, "path tool: colour the polygons A* closed / left open");
     cli.add_option("--funnel-step", funnel_step, "path tool: show the funnel stepper at this step (0 = first)")
         ->check(CLI::NonNegativeNumber);
+    std::string path_mode = "path";
+    cli.add_option("--path-mode", path_mode, "path tool mode: path, raycast (start toward end) or wall (distance to wall around the start)")
+        ->capture_default_str();
     cli.add_option("--camera", camera_text, "camera eye and target: ex,ey,ez,tx,ty,tz (default: frames the mesh)");
     cli.footer(nav::params_help());
     try {
@@ -206,6 +209,10 @@ int main(int argc, char** argv) {
             return fail(kExitBadInput, "--path: expected sx,sy,sz:ex,ey,ez (six numbers), got '" + path_text + "'");
         opts.path = std::make_pair(glm::vec3(a[0], a[1], a[2]), glm::vec3(b[0], b[1], b[2]));
     }
+    if (path_mode == "path") opts.path_mode = navdebug::PathTool::Mode::Path;
+    else if (path_mode == "raycast") opts.path_mode = navdebug::PathTool::Mode::Raycast;
+    else if (path_mode == "wall") opts.path_mode = navdebug::PathTool::Mode::Wall;
+    else return fail(kExitBadInput, "--path-mode: expected path, raycast or wall, got '" + path_mode + "'");
     opts.path_nodes = path_nodes;
     opts.funnel_step = funnel_step;
 

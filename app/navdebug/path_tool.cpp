@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "render/layers.h"
@@ -70,22 +71,43 @@ void PathTool::run() {
     traced_straight_.polys.clear();
     astar_.clear();
     funnel_.clear();
+    start_np_ = {};
+    ray_.hit = false;
+    ray_.t = 1;
+    ray_.polys.clear();
+    wall_ = {};
     query_us_ = 0;
     timing_reps_ = 0;
-    if (!mesh_ || mesh_->empty() || !has_start_ || !has_end_) return;
+    if (!mesh_ || mesh_->empty() || !has_start_) return;
+    if (mode_ == Mode::Wall) return run_wall();
+    if (!has_end_) return;
+    if (mode_ == Mode::Raycast) return run_raycast();
+    run_path();
+}
 
-    options_.crossings = static_cast<nav::Crossings>(crossings_);
-    options_.shrink_fraction = shrink_;
-    // the untraced query, repeated for a stable time (at most 64 runs or 2 ms)
+// Runs `q` repeatedly for a stable time (at most 64 runs or 2 ms) into query_us_ / timing_reps_.
+template <class Q>
+static nav::Status timed(Q&& q, double& us, int& reps) {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     double elapsed = 0;
+    nav::Status st;
+    reps = 0;
     do {
-        status_ = query_.find_route(&start_.x, &end_.x, kHalfExtents, filter_, options_, route_);
-        ++timing_reps_;
+        st = q();
+        ++reps;
         elapsed = std::chrono::duration<double, std::micro>(clock::now() - t0).count();
-    } while (status_ && timing_reps_ < 64 && elapsed < 2000.0);
-    query_us_ = elapsed / timing_reps_;
+    } while (st && reps < 64 && elapsed < 2000.0);
+    us = elapsed / reps;
+    return st;
+}
+
+void PathTool::run_path() {
+    options_.crossings = static_cast<nav::Crossings>(crossings_);
+    options_.shrink_fraction = shrink_;
+    // the untraced query, timed
+    status_ = timed([&] { return query_.find_route(&start_.x, &end_.x, kHalfExtents, filter_, options_, route_); },
+                    query_us_, timing_reps_);
     if (!status_ || !route_.found()) return;
 
     // again with traces, for the A* nodes and the funnel stepper
@@ -97,8 +119,71 @@ void PathTool::run() {
     funnel_step_ = std::clamp(funnel_step_, 0, std::max(static_cast<int>(funnel_.steps.size()) - 1, 0));
 }
 
+void PathTool::run_raycast() {
+    status_ = query_.find_nearest_poly(&start_.x, kHalfExtents, filter_, start_np_);
+    if (!status_ || start_np_.poly == nav::kNoPoly) return;
+    status_ = timed([&] { return query_.raycast(start_np_.poly, start_np_.point, &end_.x, filter_, ray_); }, query_us_,
+                    timing_reps_);
+    if (!status_ || ray_.polys.empty()) return;
+    // where the ray stops (the hit, or the end), on the surface of the last polygon walked
+    const float* a = start_np_.point;
+    const float stop[3] = {a[0] + (end_.x - a[0]) * ray_.t, a[1] + (end_.y - a[1]) * ray_.t,
+                           a[2] + (end_.z - a[2]) * ray_.t};
+    if (!query_.closest_point_on_poly(ray_.polys.back(), stop, ray_end_)) std::copy(stop, stop + 3, ray_end_);
+}
+
+void PathTool::run_wall() {
+    status_ = query_.find_nearest_poly(&start_.x, kHalfExtents, filter_, start_np_);
+    if (!status_ || start_np_.poly == nav::kNoPoly) return;
+    status_ = timed([&] { return query_.find_distance_to_wall(start_np_.poly, start_np_.point, wall_radius_, filter_, wall_); },
+                    query_us_, timing_reps_);
+}
+
+bool PathTool::begin_drag(const glm::mat4& view_proj, float W, float H, float mx, float my, const glm::vec3* hit,
+                          bool start_only) {
+    constexpr float kPixels = 8.0f;    // grab radius around the marker's pole on screen
+    constexpr float kMetres = 0.5f;    // or around the marker's foot in the world
+    constexpr float kPole = 1.8f;      // marker height (render/path_draw.cpp)
+    auto to_screen = [&](const glm::vec3& p, glm::vec2& s) {
+        const glm::vec4 c = view_proj * glm::vec4(p, 1.0f);
+        if (c.w <= 1e-6f) return false;
+        s = glm::vec2((c.x / c.w * 0.5f + 0.5f) * W, (0.5f - c.y / c.w * 0.5f) * H);
+        return true;
+    };
+    // pixel distance from the mouse to the marker's pole (a huge value when behind the camera)
+    auto score = [&](const glm::vec3& p) {
+        float best = 1e30f;
+        glm::vec2 a, b;
+        if (to_screen(p, a) && to_screen(p + glm::vec3(0.0f, kPole, 0.0f), b)) {
+            const glm::vec2 m(mx, my), ab = b - a;
+            const float len2 = glm::dot(ab, ab);
+            const float t = len2 > 1e-6f ? std::clamp(glm::dot(m - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+            best = glm::length(m - (a + ab * t));
+        }
+        if (best > kPixels && hit && glm::length(*hit - p) <= kMetres) best = kPixels;
+        return best;
+    };
+    const float s = has_start_ ? score(start_) : 1e30f;
+    const float e = has_end_ && !start_only && end_marker_shown() ? score(end_) : 1e30f;
+    if (std::min(s, e) > kPixels) return false;
+    drag_ = s <= e ? 1 : 2;
+    return true;
+}
+
+void PathTool::drag_to(const glm::vec3& p) {
+    if (drag_ == 1) set_start(p);
+    else if (drag_ == 2) set_end(p);
+}
+
 void PathTool::ui() {
-    ImGui::TextColored(kDim, "Shift+click: start   click: end");
+    int mode = static_cast<int>(mode_);
+    ImGui::SetNextItemWidth(150.0f);
+    if (ImGui::Combo("mode", &mode, kModeNames, 3)) set_mode(static_cast<Mode>(mode));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("path: A* corridor and straight path\nraycast: walk the surface from start toward end until a wall\n"
+                          "distance to wall: nearest wall around the start");
+    ImGui::TextColored(kDim, mode_ == Mode::Wall ? "Shift+click: centre   drag: move it" : "Shift+click: start   click: end");
+    if (mode_ != Mode::Wall && ImGui::IsItemHovered()) ImGui::SetTooltip("Drag a marker to move it.");
     auto swatch = [](uint32_t c) {
         ImGui::ColorButton("##sw", imcol(c), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(10, 10));
         ImGui::SameLine();
@@ -135,12 +220,36 @@ void PathTool::ui() {
     }
 
     // state and read-outs
+    const bool need_end = mode_ != Mode::Wall;
     if (!have_mesh) {
         ImGui::TextColored(kDim, "no navmesh: bake through the navmesh stage");
-    } else if (!has_start_ || !has_end_) {
-        ImGui::TextColored(kDim, "set both points to query");
+    } else if (!has_start_ || (need_end && !has_end_)) {
+        ImGui::TextColored(kDim, need_end ? "set both points to query" : "set the start to query");
     } else if (!status_) {
         ImGui::TextColored(kBad, "query failed: %s", status_.message.c_str());
+    } else if (mode_ != Mode::Path) {
+        if (start_np_.poly == nav::kNoPoly) {
+            ImGui::TextColored(kBad, "start off the mesh");
+        } else if (mode_ == Mode::Raycast) {
+            const float* a = start_np_.point;
+            const float len = std::hypot(end_.x - a[0], end_.z - a[2]);
+            if (ray_.hit) ImGui::TextColored(kWarn, "hit: yes");
+            else ImGui::TextColored(kGood, "hit: no (end reached)");
+            ImGui::Text("t %.3f   distance %.2f m", ray_.t, ray_.t * len);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("distance along the ray in xz, of %.2f m to the end", len);
+            if (ray_.hit) ImGui::Text("normal %.2f, %.2f   edge %d", ray_.normal[0], ray_.normal[2], ray_.edge);
+            ImGui::Text("polygons visited %d", static_cast<int>(ray_.polys.size()));
+            ImGui::Text("query %.2f us", query_us_);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("nearest polygon once, then raycast: mean of %d runs", timing_reps_);
+        } else {
+            if (wall_.found) ImGui::Text("distance %.2f m", wall_.distance);
+            else ImGui::TextColored(kWarn, "no wall within %.1f m", wall_radius_);
+            if (wall_.found)
+                ImGui::Text("wall point %.2f, %.2f, %.2f", wall_.point[0], wall_.point[1], wall_.point[2]);
+            ImGui::Text("query %.2f us", query_us_);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("find_distance_to_wall (without the nearest polygon): mean of %d runs", timing_reps_);
+        }
     } else if (route_.start.poly == nav::kNoPoly || route_.end.poly == nav::kNoPoly) {
         const bool s = route_.start.poly == nav::kNoPoly, e = route_.end.poly == nav::kNoPoly;
         ImGui::TextColored(kBad, "%s off the mesh", s && e ? "start and end" : (s ? "start" : "end"));
@@ -155,6 +264,27 @@ void PathTool::ui() {
         ImGui::Text("query %.1f us   expanded %d", query_us_, p.expanded);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("find_route (nearest polygons, A*, funnel) without traces, mean of %d runs", timing_reps_);
+    }
+
+    if (mode_ == Mode::Raycast) {
+        auto legend = [](uint32_t c, const char* text) {
+            ImGui::TextColored(imcol(c), "%s", text);
+            ImGui::SameLine();
+        };
+        legend(r::colors::kRayClear, "ray");
+        legend(r::colors::kRayBlocked, "blocked");
+        legend(r::colors::kRayNormal, "normal");
+        ImGui::TextColored(imcol(r::colors::kRayVisited), "visited");
+        return;
+    }
+    if (mode_ == Mode::Wall) {
+        ImGui::SetNextItemWidth(150.0f);
+        if (ImGui::SliderFloat("max radius", &wall_radius_, 0.5f, 50.0f, "%.1f m", ImGuiSliderFlags_AlwaysClamp))
+            dirty_ = true;
+        ImGui::TextColored(imcol(r::colors::kWallCircle), "distance circle");
+        ImGui::SameLine();
+        ImGui::TextColored(imcol(r::colors::kWallLine), "nearest wall point");
+        return;
     }
 
     // options
@@ -215,14 +345,26 @@ void PathTool::draw(r::Renderer& rend) {
         in.mesh = mesh_.get();
         in.has_start = has_start_;
         in.has_end = has_end_;
+        in.draw_end = end_marker_shown();
         std::copy(&start_.x, &start_.x + 3, in.start);
         std::copy(&end_.x, &end_.x + 3, in.end);
-        const bool traced = !traced_path_.polys.empty();
-        in.path = traced ? &traced_path_ : &route_.path;
-        in.straight = traced ? &traced_straight_ : &route_.straight;
-        in.astar = show_nodes_ && traced ? &astar_ : nullptr;
-        in.funnel = stepper_ ? &funnel_ : nullptr;
-        in.funnel_step = funnel_step_;
+        const bool on_mesh = start_np_.poly != nav::kNoPoly;
+        if (mode_ == Mode::Path) {
+            const bool traced = !traced_path_.polys.empty();
+            in.path = traced ? &traced_path_ : &route_.path;
+            in.straight = traced ? &traced_straight_ : &route_.straight;
+            in.astar = show_nodes_ && traced ? &astar_ : nullptr;
+            in.funnel = stepper_ ? &funnel_ : nullptr;
+            in.funnel_step = funnel_step_;
+        } else if (mode_ == Mode::Raycast && on_mesh && !ray_.polys.empty()) {
+            in.ray = &ray_;
+            std::copy(start_np_.point, start_np_.point + 3, in.ray_start);
+            std::copy(&end_.x, &end_.x + 3, in.ray_end);
+            std::copy(ray_end_, ray_end_ + 3, ray_.hit ? in.ray_hit : in.ray_end);
+        } else if (mode_ == Mode::Wall && on_mesh) {
+            in.wall = &wall_;
+            std::copy(start_np_.point, start_np_.point + 3, in.wall_center);
+        }
         r::build_path(in, fill_cpu_, path_cpu_, funnel_cpu_);
         fill_gpu_.upload(fill_cpu_);
         path_gpu_.upload(path_cpu_);

@@ -1,6 +1,8 @@
 // The path tool: start / end points picked in the view, the path query run on the UI thread
 // against the current snapshot's navmesh (re-run when the navmesh or an option changes), the
-// "Path" panel with its read-outs, and the batches of the `path` draw layer.
+// "Path" panel with its read-outs, and the batches of the `path` draw layer. Three modes: the path
+// (A* corridor and straight path), a raycast from the start toward the end along the surface, and
+// the distance to the nearest wall around the start. The markers can be dragged.
 #pragma once
 #include <glm/glm.hpp>
 
@@ -16,7 +18,13 @@ namespace navdebug {
 
 class PathTool {
 public:
+    enum class Mode { Path = 0, Raycast = 1, Wall = 2 };
+    static constexpr const char* kModeNames[3] = {"path", "raycast", "distance to wall"};
+
     PathTool();
+
+    Mode mode() const { return mode_; }
+    void set_mode(Mode m) { mode_ = m, dirty_ = true; }
 
     void set_start(const glm::vec3& p);
     void set_end(const glm::vec3& p);
@@ -33,8 +41,22 @@ public:
     // Shows the funnel stepper at step `step` (clamped to the steps of the query).
     void set_funnel_step(int step) { stepper_ = true, funnel_step_ = step, redraw_ = true; }
 
+    // Marker dragging. begin_drag grabs the start or end marker when the mouse (mx, my in pixels of
+    // a W x H view) is within a few pixels of its pole on screen, or `hit` (the surface point under
+    // the cursor, null if none) lies within half a metre of it; start_only: only the start marker.
+    // Returns whether a marker was grabbed; drag_to then moves it, end_drag lets it go.
+    bool begin_drag(const glm::mat4& view_proj, float W, float H, float mx, float my, const glm::vec3* hit,
+                    bool start_only);
+    void drag_to(const glm::vec3& p);
+    void end_drag() { drag_ = 0; }
+    bool dragging() const { return drag_ != 0; }
+
 private:
     void run();
+    void run_path();
+    void run_raycast();
+    void run_wall();
+    bool end_marker_shown() const { return mode_ != Mode::Wall; }
 
     std::shared_ptr<const nav::NavMesh> mesh_;
     nav::NavQuery query_;
@@ -42,6 +64,8 @@ private:
     nav::StraightPathOptions options_;
     nav::Rng rng_{0x5eed};
 
+    Mode mode_ = Mode::Path;
+    int drag_ = 0;  // 0 none, 1 start, 2 end
     bool has_start_ = false, has_end_ = false;
     glm::vec3 start_{0.0f}, end_{0.0f};
     bool dirty_ = true;     // inputs changed: re-run
@@ -53,6 +77,10 @@ private:
     nav::StraightPath traced_straight_;
     nav::AStarTrace astar_;
     nav::FunnelTrace funnel_;
+    nav::NearestPoly start_np_;      // raycast / wall: the start on the mesh
+    nav::RaycastHit ray_;
+    float ray_end_[3] = {0, 0, 0};   // hit point (or the end) on the surface
+    nav::WallHit wall_;
     nav::Status status_;
     double query_us_ = 0;
     int timing_reps_ = 0;
@@ -63,6 +91,7 @@ private:
     int funnel_step_ = 0;
     int crossings_ = 0;
     float shrink_ = 0.0f;
+    float wall_radius_ = 10.0f;
 
     nav::render::DrawList fill_cpu_, path_cpu_, funnel_cpu_;
     nav::render::GpuDrawList fill_gpu_, path_gpu_, funnel_gpu_;
