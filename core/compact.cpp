@@ -140,4 +140,15 @@ Status build_compact_heightfield(int walkable_height, int walkable_climb, const 
     return Status::ok();
 }
 
+Status validate_compact_input(const CompactHeightfield& chf, size_t per_span_count, const char* stage) {
+    const int w = chf.width, h = chf.height;
+    if (w < 0 || h < 0 || chf.cells.size() != static_cast<size_t>(w) * static_cast<size_t>(h))
+        return Status::internal(std::string(stage) + ": compact heightfield has " + std::to_string(chf.cells.size()) +
+                                " cells for a " + std::to_string(w) + " x " + std::to_string(h) + " grid");
+    if (per_span_count != chf.spans.size())
+        return Status::internal(std::string(stage) + ": " + std::to_string(per_span_count) + " areas for " +
+                                std::to_string(chf.spans.size()) + " compact spans");
+    return Status::ok();
+}
+
 }  // namespace nav

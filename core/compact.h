@@ -45,6 +45,10 @@ struct CompactHeightfield {
     }
 };
 
+// Checks what a stage receives: the cell array matches the grid and a per-span array (areas)
+// has one entry per compact span. `stage` prefixes the Internal error.
+Status validate_compact_input(const CompactHeightfield& chf, size_t per_span_count, const char* stage);
+
 // Builds the compact heightfield from the walkable spans of hf (spans with area != kNullArea).
 // Two open spans link when their floors differ by at most walkable_climb and the gap between
 // them is at least walkable_height. Fails (BadInput) when a column has more layers than a link

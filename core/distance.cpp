@@ -30,12 +30,7 @@ Status build_distance_field(const CompactHeightfield& chf, const std::vector<uin
                             DistanceField& out, const CancelFlag* cancel) {
     const int w = chf.width, h = chf.height;
     const size_t n = chf.spans.size();
-    if (w < 0 || h < 0 || chf.cells.size() != static_cast<size_t>(w) * static_cast<size_t>(h))
-        return Status::internal("distance: compact heightfield has " + std::to_string(chf.cells.size()) +
-                                " cells for a " + std::to_string(w) + " x " + std::to_string(h) + " grid");
-    if (areas.size() != n)
-        return Status::internal("distance: " + std::to_string(areas.size()) + " areas for " + std::to_string(n) +
-                                " compact spans");
+    if (Status st = validate_compact_input(chf, areas.size(), "distance"); !st) return st;
     out.max_dist = 0;
     // The raw field lives in `raw` and the blur writes out.dist, whose buffer is reused.
     std::vector<uint16_t> raw(n);

@@ -30,12 +30,7 @@ Status erode_walkable_area(int radius, const CompactHeightfield& chf, std::vecto
         return Status::bad_input("erode: walkable radius must be >= 0 cells, got " + std::to_string(radius));
     const int w = chf.width, h = chf.height;
     const size_t n = chf.spans.size();
-    if (w < 0 || h < 0 || chf.cells.size() != static_cast<size_t>(w) * static_cast<size_t>(h))
-        return Status::internal("erode: compact heightfield has " + std::to_string(chf.cells.size()) +
-                                " cells for a " + std::to_string(w) + " x " + std::to_string(h) + " grid");
-    if (areas.size() != n)
-        return Status::internal("erode: " + std::to_string(areas.size()) + " areas for " + std::to_string(n) +
-                                " compact spans");
+    if (Status st = validate_compact_input(chf, areas.size(), "erode"); !st) return st;
     // Radius 0 erodes nothing (threshold 0). Distances saturate at 255, so a threshold above 255
     // could not tell more spans apart than 255 does: larger radii erode as radius 127.5 would.
     const int thr = std::min(radius * 2, 255);

@@ -1,5 +1,7 @@
 // Small scene builders for tests: axis-aligned boxes and quads appended to an InputMesh.
 #pragma once
+#include <doctest/doctest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -43,5 +45,16 @@ inline std::string shared_mesh(const char* name) {
     return {};
 }
 inline bool in_ci() { return std::getenv("CI") != nullptr; }
+
+// The project's rule for the shared meshes, in one place: the path when present; otherwise a
+// MESSAGE that the check is skipped and "", except in CI, where a missing mesh FAILs the test.
+inline std::string shared_mesh_or_skip(const std::string& name) {
+    std::string path = shared_mesh(name.c_str());
+    if (path.empty()) {
+        if (in_ci()) FAIL("shared mesh " << name << " not found under ../shared/meshes (required in CI)");
+        MESSAGE("shared mesh " << name << " not found under ../shared/meshes: skipped");
+    }
+    return path;
+}
 
 }  // namespace navtest

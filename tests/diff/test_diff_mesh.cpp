@@ -42,17 +42,6 @@ namespace {
 constexpr double kPolyTolerance = 0.10;  // 10%
 constexpr double kAreaTolerance = 0.01;  // 1%
 
-// Path of a shared mesh; empty (after a MESSAGE, or a FAIL in CI) when the folder is absent.
-std::string mesh_path(const char* file_name) {
-    const std::string file = file_name;  // doctest streams a const char* as a pointer
-    std::string path = navtest::shared_mesh(file_name);
-    if (path.empty()) {
-        if (navtest::in_ci()) FAIL("shared mesh " << file << " not found under NAV_SHARED_MESHES (required in CI)");
-        MESSAGE("shared mesh " << file << " not found under NAV_SHARED_MESHES: differential test skipped");
-    }
-    return path;
-}
-
 std::string row(const char* what, double recast, double ours, const char* fmt_value) {
     char vr[32], vo[32], vd[32], buf[200];
     std::snprintf(vr, sizeof vr, fmt_value, recast);
@@ -281,7 +270,7 @@ std::string check_report(const PolyCheck& c) {
 }
 
 bool load(const char* file_name, nav::InputMesh& mesh, nav::BakeConfig& cfg) {
-    const std::string path = mesh_path(file_name);
+    const std::string path = navtest::shared_mesh_or_skip(file_name);
     if (path.empty()) return false;
     const nav::Status ls = navdiff::load_mesh(path, mesh);
     REQUIRE_MESSAGE(ls.is_ok(), ls.message);

@@ -65,17 +65,6 @@ constexpr float kLengthEps = 1e-3f;              // metres (plus 1e-5 relative)
 // maxNodes / 4 rounded to a power of two: below 4 nodes that is 0 slots and findPath crashes.)
 constexpr int kTinyNodes = 4;
 
-// Path of a shared mesh; empty (after a MESSAGE, or a FAIL in CI) when the folder is absent.
-std::string mesh_path(const char* file_name) {
-    const std::string file = file_name;
-    std::string path = navtest::shared_mesh(file_name);
-    if (path.empty()) {
-        if (navtest::in_ci()) FAIL("shared mesh " << file << " not found under NAV_SHARED_MESHES (required in CI)");
-        MESSAGE("shared mesh " << file << " not found under NAV_SHARED_MESHES: path differential test skipped");
-    }
-    return path;
-}
-
 // Both bakes of one mesh (default parameters, watershed) and the navmeshes built from them.
 struct Bakes {
     nav::InputMesh mesh;
@@ -106,7 +95,7 @@ void bake_both(Bakes& b, int detour_nodes = navdiff::kDetourNodes) {
 }
 
 bool load_shared(const char* file_name, Bakes& b) {
-    const std::string path = mesh_path(file_name);
+    const std::string path = navtest::shared_mesh_or_skip(file_name);
     if (path.empty()) return false;
     const nav::Status ls = navdiff::load_mesh(path, b.mesh);
     REQUIRE_MESSAGE(ls.is_ok(), ls.message);

@@ -96,21 +96,10 @@ std::string cells_report(const navdiff::SolidDiff& sd, const navdiff::CompactDif
     return buf;
 }
 
-// Path of a shared mesh; empty (after a MESSAGE, or a FAIL in CI) when the folder is absent.
-std::string mesh_path(const char* file_name) {
-    const std::string file = file_name;  // doctest streams a const char* as a pointer
-    std::string path = navtest::shared_mesh(file_name);
-    if (path.empty()) {
-        if (navtest::in_ci()) FAIL("shared mesh " << file << " not found under NAV_SHARED_MESHES (required in CI)");
-        MESSAGE("shared mesh " << file << " not found under NAV_SHARED_MESHES: differential test skipped");
-    }
-    return path;
-}
-
 // Runs both pipelines on one mesh and parameter set and checks the agreement.
 void diff_mesh(const char* file_name, const nav::Params& params, const std::string& label) {
     const std::string file = file_name;  // doctest streams a const char* as a pointer
-    const std::string path = mesh_path(file_name);
+    const std::string path = navtest::shared_mesh_or_skip(file_name);
     if (path.empty()) return;
     INFO("mesh " << file << ", " << label);
 
@@ -231,8 +220,8 @@ TEST_CASE("diff voxel: dungeon, steep short agent, no region merging") {
 // used for another mesh and another grid must equal results on fresh buffers (no stale spans,
 // free-list entries, links or region ids leak through).
 TEST_CASE("diff voxel: our stages give the same result on reused buffers") {
-    const std::string first = mesh_path("dungeon.obj");
-    const std::string second = mesh_path("nav_test.obj");
+    const std::string first = navtest::shared_mesh_or_skip("dungeon.obj");
+    const std::string second = navtest::shared_mesh_or_skip("nav_test.obj");
     if (first.empty() || second.empty()) return;
     nav::InputMesh m1, m2;
     REQUIRE(navdiff::load_mesh(first, m1).is_ok());

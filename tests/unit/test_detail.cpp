@@ -494,12 +494,8 @@ TEST_CASE("detail: deterministic, reuses its output buffers, honours cancel and 
 TEST_CASE("detail: properties on the shared meshes (our stages end to end)") {
     for (const std::string name : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
         CAPTURE(name);
-        const std::string path = navtest::shared_mesh(name.c_str());
-        if (path.empty()) {
-            if (navtest::in_ci()) FAIL("shared mesh missing in CI: " << name);
-            MESSAGE("skipped: shared mesh " << name << " not found");
-            continue;
-        }
+        const std::string path = navtest::shared_mesh_or_skip(name);
+        if (path.empty()) continue;
         nav::Pipeline pl;
         REQUIRE(pl.load_mesh(path).is_ok());
         for (const std::string part : {"watershed", "monotone", "layers"}) {

@@ -433,12 +433,8 @@ TEST_CASE("polymesh: properties on a generated scene") {
 TEST_CASE("polymesh: properties on the shared meshes") {
     for (const char* name : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
         CAPTURE(name);
-        const std::string path = navtest::shared_mesh(name);
-        if (path.empty()) {
-            if (navtest::in_ci()) FAIL("shared mesh missing in CI: ", name);
-            MESSAGE("skipped: shared mesh not found: ", name);
-            continue;
-        }
+        const std::string path = navtest::shared_mesh_or_skip(name);
+        if (path.empty()) continue;
         nav::InputMesh mesh;
         REQUIRE(nav::load_obj(path, mesh).is_ok());
         check_scene(mesh);

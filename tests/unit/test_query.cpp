@@ -963,12 +963,8 @@ TEST_CASE("route: nearest polygons, corridor and straight path in one call") {
 TEST_CASE("queries on the shared meshes: paths stay in their corridors") {
     for (const char* name : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
         CAPTURE(name);
-        const std::string path = navtest::shared_mesh(name);
-        if (path.empty()) {
-            if (navtest::in_ci()) FAIL("shared mesh missing: " << name);
-            MESSAGE("shared mesh missing, skipped: " << name);
-            continue;
-        }
+        const std::string path = navtest::shared_mesh_or_skip(name);
+        if (path.empty()) continue;
         nav::Pipeline pipe;
         REQUIRE(pipe.load_mesh(path).is_ok());
         const nav::Status run = pipe.run();
