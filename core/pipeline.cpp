@@ -66,8 +66,7 @@ double Bake::walkable_area() const {
     double area = 0.0;
     for (int i = 0; i < pm.npolys; ++i) {
         const uint16_t* p = pm.poly(i);
-        int n = 0;
-        while (n < pm.nvp && p[n] != kMeshNullIdx) ++n;
+        const int n = pm.poly_vert_count(i);
         double a2 = 0.0;  // shoelace in voxel units
         for (int k = 0; k < n; ++k) {
             const uint16_t* va = &pm.verts[static_cast<size_t>(p[k]) * 3];
