@@ -39,6 +39,7 @@ struct Pipeline::Impl {
     std::shared_ptr<std::vector<uint8_t>> eroded, areas;
     std::shared_ptr<DistanceField> distance;
     std::shared_ptr<Regions> regions;
+    std::shared_ptr<RegionTrace> region_trace;  // filled only while record_trace_ is on
     std::shared_ptr<ContourSet> contours;
     std::shared_ptr<PolyMesh> polymesh;
     std::shared_ptr<PolyMeshDetail> detail;
@@ -132,6 +133,12 @@ void Pipeline::set_volumes(std::vector<ConvexVolume> volumes) {
     mark_dirty(Stage::Areas);
 }
 
+void Pipeline::set_record_region_trace(bool on) {
+    if (on == record_trace_) return;
+    record_trace_ = on;
+    mark_dirty(Stage::Regions);
+}
+
 void Pipeline::mark_dirty(Stage from) {
     Impl& I = *impl_;
     const int s = static_cast<int>(from);
@@ -186,6 +193,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
                 result = Status::cancelled();
                 break;
             }
+            if (progress_) progress_->store(s, std::memory_order_relaxed);
             StageStats& stats = I.stats[static_cast<size_t>(s)];
             stats.counts.clear();
             const auto t0 = clock::now();
@@ -281,17 +289,20 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
                 }
                 case Stage::Regions: {
                     auto& r = writable(I.regions);
+                    if (!record_trace_) I.region_trace.reset();  // no stale trace kept while off
+                    RegionTrace* trace = record_trace_ ? &writable(I.region_trace) : nullptr;
                     switch (c.partition) {
                         case Partition::Watershed:
                             st = build_regions_watershed(*I.compact, *I.areas, *I.distance, c.border_size,
-                                                         c.min_region_area, c.merge_region_area, r, cancel);
+                                                         c.min_region_area, c.merge_region_area, r, cancel, trace);
                             break;
                         case Partition::Monotone:
                             st = build_regions_monotone(*I.compact, *I.areas, c.border_size, c.min_region_area,
-                                                        c.merge_region_area, r, cancel);
+                                                        c.merge_region_area, r, cancel, trace);
                             break;
                         case Partition::Layers:
-                            st = build_regions_layers(*I.compact, *I.areas, c.border_size, c.min_region_area, r, cancel);
+                            st = build_regions_layers(*I.compact, *I.areas, c.border_size, c.min_region_area, r, cancel,
+                                                      trace);
                             break;
                     }
                     stats.counts = {{"regions", r.region_count}};
@@ -363,7 +374,10 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     if (have(Stage::Erode)) b->eroded = I.eroded;
     if (have(Stage::Areas)) b->areas = I.areas;
     if (have(Stage::Distance)) b->distance = I.distance;
-    if (have(Stage::Regions)) b->regions = I.regions;
+    if (have(Stage::Regions)) {
+        b->regions = I.regions;
+        if (record_trace_) b->region_trace = I.region_trace;
+    }
     if (have(Stage::Contours)) b->contours = I.contours;
     if (have(Stage::Polymesh)) b->polymesh = I.polymesh;
     if (have(Stage::Detail)) b->detail = I.detail;

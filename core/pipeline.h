@@ -54,6 +54,7 @@ struct Bake {
     std::shared_ptr<const std::vector<uint8_t>> areas;      // areas: eroded + convex volumes
     std::shared_ptr<const DistanceField> distance;          // distance
     std::shared_ptr<const Regions> regions;                 // regions
+    std::shared_ptr<const RegionTrace> region_trace;        // regions, when recording was asked for
     std::shared_ptr<const ContourSet> contours;             // contours (raw and simplified)
     std::shared_ptr<const PolyMesh> polymesh;               // polymesh
     std::shared_ptr<const PolyMeshDetail> detail;           // detail
@@ -86,6 +87,9 @@ public:
     void set_params(const Params& p);  // dirties only what changed
     const Params& params() const { return params_; }
     void set_volumes(std::vector<ConvexVolume> volumes);
+    // Record how the regions stage grew its regions (Bake::region_trace); changing it re-runs regions.
+    void set_record_region_trace(bool on);
+    bool record_region_trace() const { return record_trace_; }
     const std::vector<ConvexVolume>& volumes() const { return volumes_; }
 
     // Grids whose estimated memory exceeds this are refused before allocating (default 4 GiB).
@@ -101,6 +105,9 @@ public:
     // Builds from the earliest dirty stage through `to`. On failure or cancel the stages before
     // the failing one keep their results; the snapshot records the error and the failing stage.
     Status run(Stage to = kLastStage, const CancelFlag* cancel = nullptr);
+    // Optional progress report: run() stores the index of each stage as it starts it, so another
+    // thread (the debugger's timeline) can show which stage is building. Null: none.
+    void set_progress(std::atomic<int>* stage) { progress_ = stage; }
 
     // The latest published snapshot (never null once constructed).
     std::shared_ptr<const Bake> snapshot() const;
@@ -111,6 +118,8 @@ private:
     Params params_;
     std::vector<ConvexVolume> volumes_;
     uint64_t memory_limit_ = uint64_t(4) << 30;
+    bool record_trace_ = false;
+    std::atomic<int>* progress_ = nullptr;
 };
 
 // Reads a JSON config: an object whose keys are parameter names (values number, bool or enum

@@ -223,6 +223,32 @@ void compress_ids(std::vector<Region>& regions, std::vector<uint16_t>& reg, Regi
     out.region_count = gen;
 }
 
+// The id each pre id ends with: compress_ids rewrote every table entry to the id its spans get.
+void record_final_ids(const std::vector<Region>& regions, uint16_t max_id, RegionTrace& trace) {
+    trace.final_id.resize(max_id);
+    for (size_t v = 0; v < max_id; ++v) trace.final_id[v] = v < regions.size() ? regions[v].id : 0;
+}
+
+// After a sweep (monotone, layers): each span got its id in its own row, the border strips
+// before the first row.
+void record_sweep_steps(const CompactHeightfield& chf, const std::vector<uint16_t>& reg, int border,
+                        RegionTrace& trace) {
+    const int w = chf.width, h = chf.height;
+    trace.step_value.clear();
+    for (int z = border; z < h - border; ++z) trace.step_value.push_back(static_cast<uint32_t>(z));
+    trace.span_step.assign(chf.span_count, RegionTrace::kNotReached);
+    for (int z = 0; z < h; ++z)
+        for (int x = 0; x < w; ++x) {
+            const CompactCell& c = chf.cells[static_cast<size_t>(x + z * w)];
+            for (uint32_t i = c.index, e = c.index + c.count; i < e; ++i) {
+                const uint16_t r = reg[i];
+                if (r == 0) continue;
+                trace.span_step[i] = (r & kBorderRegion) ? 0u : static_cast<uint32_t>(z - border);
+            }
+        }
+    trace.pre_reg = reg;
+}
+
 // Per-region facts the monotone sweep gathers on the way, so the region table needs no pass
 // of its own over the cells. Indexed by region id.
 struct TableHints {
@@ -308,7 +334,7 @@ void build_region_table(const CompactHeightfield& chf, const std::vector<uint8_t
 // then compress ids.
 Status merge_and_filter(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, int min_area,
                         int merge_area, uint16_t max_id, std::vector<uint16_t>& reg, TableHints* hints,
-                        Regions& out, const CancelFlag* cancel) {
+                        Regions& out, const CancelFlag* cancel, RegionTrace* rtrace) {
     const size_t nreg = static_cast<size_t>(max_id) + 1;
     std::vector<Region> regions(nreg);
     for (size_t i = 0; i < nreg; ++i) regions[i].id = static_cast<uint16_t>(i);
@@ -316,6 +342,7 @@ Status merge_and_filter(const CompactHeightfield& chf, const std::vector<uint8_t
     if (is_cancelled(cancel)) return Status::cancelled();
 
     // Remove too small groups of connected regions.
+    if (rtrace) rtrace->removed.assign(max_id, 0);
     std::vector<uint16_t> stack, trace;
     for (size_t i = 0; i < nreg; ++i) {
         Region& start = regions[i];
@@ -347,6 +374,7 @@ Status merge_and_filter(const CompactHeightfield& chf, const std::vector<uint8_t
             for (uint16_t t : trace) {
                 regions[t].span_count = 0;
                 regions[t].id = 0;
+                if (rtrace && t < max_id) rtrace->removed[t] = 1;
             }
     }
 
@@ -409,6 +437,7 @@ Status merge_and_filter(const CompactHeightfield& chf, const std::vector<uint8_t
     } while (merged > 0);
 
     compress_ids(regions, reg, out);
+    if (rtrace) record_final_ids(regions, max_id, *rtrace);
     return Status::ok();
 }
 
@@ -430,6 +459,8 @@ struct Watershed {
     };
     std::vector<Dirty> dirty;
     bool linear = true;  // spans are stored in cell scan order, so a linear pass is a scan
+    uint32_t* step = nullptr;  // trace: per span, the step it joined a region (Rec only)
+    uint32_t cur_step = 0;
 
     template <class F>
     void for_each_span(F&& f) const {
@@ -493,6 +524,7 @@ struct Watershed {
     // Grows the existing regions into the spans of st (each pass assigns a span the region of
     // its neighbour nearest to that region's seed; updates apply after the pass). Assigned spans
     // leave the stack, keeping the order of the rest.
+    template <bool Rec>
     void expand(int max_iter, uint16_t level, std::vector<uint32_t>& st, bool fill) {
         if (fill) {
             st.clear();
@@ -529,6 +561,7 @@ struct Watershed {
             for (const Dirty& d : dirty) {
                 reg[d.i] = d.r;
                 rdist[d.i] = d.d;
+                if constexpr (Rec) step[d.i] = cur_step;
             }
             if (dirty.empty()) break;
             if (level > 0 && ++iter >= max_iter) break;
@@ -537,11 +570,15 @@ struct Watershed {
 
     // Floods region r from span i over spans at least level-2 deep; a span next to (or
     // diagonally next to) another region is left out. True when any span was taken.
+    // (A span taken and then left out keeps a stale step under Rec; it is set again when the
+    // span joins a region, and the caller clears the steps of spans that never do.)
+    template <bool Rec>
     bool flood(uint32_t seed, uint16_t level, uint16_t r) {
         stack.clear();
         stack.push_back(seed);
         reg[seed] = r;
         rdist[seed] = 0;
+        if constexpr (Rec) step[seed] = cur_step;
         const uint16_t lev = level >= 2 ? static_cast<uint16_t>(level - 2) : 0;
         int count = 0;
         while (!stack.empty()) {
@@ -574,6 +611,7 @@ struct Watershed {
                 if (dist[ai] >= lev && reg[ai] == 0) {
                     reg[ai] = r;
                     rdist[ai] = 0;
+                    if constexpr (Rec) step[ai] = cur_step;
                     stack.push_back(ai);
                 }
             }
@@ -587,7 +625,7 @@ struct Watershed {
 // the next free id; hints (optional) receive the per-region facts for the region table.
 Status sweep_rows(const char* who, const CompactHeightfield& chf, const std::vector<uint8_t>& areas,
                   int border, std::vector<uint16_t>& reg_v, uint16_t& next_id, TableHints* hints,
-                  const CancelFlag* cancel) {
+                  RegionTrace* trace, const CancelFlag* cancel) {
     struct Sweep {
         int ns = 0;                // spans of the run that see nei below
         uint16_t nei = 0;          // the region below, 0 none, 0xffff several
@@ -599,6 +637,7 @@ Status sweep_rows(const char* who, const CompactHeightfield& chf, const std::vec
     int id = paint_border(chf, areas, border, reg_v);
     if (hints)
         for (int k = 0; k < id; ++k) hints->add_id(kNoSpan, -1);
+    if (trace) trace->seeds.assign(static_cast<size_t>(id), RegionTrace::Seed{});
     std::vector<Sweep> sweeps_v(static_cast<size_t>(std::max(w, h)) + 1);
     std::vector<int> prev_v(static_cast<size_t>(kMaxRegionIds) + 1, 0);
     std::vector<uint16_t> touched;
@@ -697,6 +736,7 @@ Status sweep_rows(const char* who, const CompactHeightfield& chf, const std::vec
                 if (id >= kMaxRegionIds) return too_many_regions(who);
                 // A new region starts here, so the run's first span is the region's first.
                 if (hints) hints->add_id(sw.first, sw.x + z * w);
+                if (trace) trace->seeds.push_back({sw.first, static_cast<uint32_t>(z - border)});
                 row_map[k] = static_cast<uint16_t>(id++);
             }
         }
@@ -760,7 +800,7 @@ struct LayerAcc {
 // layers that never share a column, then drop layers smaller than min_area that do not touch a
 // tile border, then compress ids.
 void merge_layers(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, int min_area,
-                  uint16_t max_id, std::vector<uint16_t>& reg_v, Regions& out) {
+                  uint16_t max_id, std::vector<uint16_t>& reg_v, Regions& out, RegionTrace* trace) {
     const int w = chf.width, h = chf.height;
     const size_t nreg = static_cast<size_t>(max_id) + 1;
     std::vector<Region> regions(nreg);
@@ -868,9 +908,14 @@ void merge_layers(const CompactHeightfield& chf, const std::vector<uint8_t>& are
     std::vector<char> removed(static_cast<size_t>(layer_id) + 1, 0);
     for (const Region& r : regions)
         if (r.span_count > 0 && r.span_count < min_area && !r.connects_to_border) removed[r.id] = 1;
+    if (trace) {
+        trace->removed.assign(max_id, 0);
+        for (size_t v = 1; v < max_id; ++v) trace->removed[v] = removed[regions[v].id];
+    }
     for (Region& r : regions)
         if (removed[r.id]) r.id = 0;
     compress_ids(regions, reg_v, out);
+    if (trace) record_final_ids(regions, max_id, *trace);
 }
 
 // Clears out for a new result, keeping the id buffer's capacity; returns that buffer.
@@ -885,7 +930,7 @@ std::vector<uint16_t>& reset(Regions& out, uint32_t span_count) {
 
 Status build_regions_watershed(const CompactHeightfield& chf, const std::vector<uint8_t>& areas,
                                const DistanceField& df, int border_size, int min_region_area,
-                               int merge_region_area, Regions& out, const CancelFlag* cancel) {
+                               int merge_region_area, Regions& out, const CancelFlag* cancel, RegionTrace* trace) {
     constexpr const char* who = "regions (watershed)";
     if (Status s = check_inputs(who, chf, areas, border_size); !s) return s;
     if (df.dist.size() != chf.span_count) return Status::bad_input("regions (watershed): distance field does not match span_count");
@@ -896,11 +941,32 @@ Status build_regions_watershed(const CompactHeightfield& chf, const std::vector<
     for (auto& s : ws.stacks) s.reserve(256);
 
     uint16_t region_id = paint_border(chf, areas, border_size, reg);
+    if (trace) {
+        trace->clear();
+        trace->kind = RegionTrace::Kind::Watershed;
+        trace->span_step.assign(chf.span_count, RegionTrace::kNotReached);
+        trace->seeds.assign(region_id, RegionTrace::Seed{});
+        ws.step = trace->span_step.data();
+    }
+    // The recording variants differ only in writing each assigned span's step.
+    const auto expand = [&](int iters, uint16_t lev, std::vector<uint32_t>& st, bool fill) {
+        if (trace)
+            ws.expand<true>(iters, lev, st, fill);
+        else
+            ws.expand<false>(iters, lev, st, fill);
+    };
+    const auto flood = [&](uint32_t seed, uint16_t lev, uint16_t r) {
+        return trace ? ws.flood<true>(seed, lev, r) : ws.flood<false>(seed, lev, r);
+    };
     uint16_t level = static_cast<uint16_t>((df.max_dist + 1) & ~1);
     constexpr int kExpandIters = 8;
     int sid = -1;
     while (level > 0) {
         level = level >= 2 ? static_cast<uint16_t>(level - 2) : 0;
+        if (trace) {
+            ws.cur_step = static_cast<uint32_t>(trace->step_value.size());
+            trace->step_value.push_back(level);
+        }
         sid = (sid + 1) & 7;
         auto& st = ws.stacks[static_cast<size_t>(sid)];
         if (sid == 0) {
@@ -910,21 +976,34 @@ Status build_regions_watershed(const CompactHeightfield& chf, const std::vector<
             for (uint32_t i : ws.stacks[static_cast<size_t>(sid - 1)])
                 if (reg[i] == 0) st.push_back(i);
         }
-        ws.expand(kExpandIters, level, st, false);
+        expand(kExpandIters, level, st, false);
         for (uint32_t i : st) {
             if (reg[i] != 0) continue;
-            if (ws.flood(i, level, region_id)) {
+            if (flood(i, level, region_id)) {
                 if (region_id + 1 >= kMaxRegionIds) return too_many_regions(who);
+                if (trace) trace->seeds.push_back({i, ws.cur_step});
                 ++region_id;
             }
         }
         if (is_cancelled(cancel)) return Status::cancelled();
     }
-    ws.expand(kExpandIters * 8, 0, ws.stack, true);
+    if (trace) {
+        ws.cur_step = static_cast<uint32_t>(trace->step_value.size());
+        trace->step_value.push_back(0);
+    }
+    expand(kExpandIters * 8, 0, ws.stack, true);
     if (is_cancelled(cancel)) return Status::cancelled();
 
+    if (trace) {
+        // Spans left out of every region drop their stale steps; border strips count as step 0.
+        for (uint32_t i = 0; i < chf.span_count; ++i) {
+            if (reg[i] == 0) trace->span_step[i] = RegionTrace::kNotReached;
+            else if (reg[i] & kBorderRegion) trace->span_step[i] = 0;
+        }
+        trace->pre_reg = reg;
+    }
     if (Status s = merge_and_filter(chf, areas, min_region_area, merge_region_area, region_id, reg, nullptr, out,
-                                    cancel);
+                                    cancel, trace);
         !s)
         return s;
     return Status::ok();
@@ -932,28 +1011,39 @@ Status build_regions_watershed(const CompactHeightfield& chf, const std::vector<
 
 Status build_regions_monotone(const CompactHeightfield& chf, const std::vector<uint8_t>& areas,
                               int border_size, int min_region_area, int merge_region_area, Regions& out,
-                              const CancelFlag* cancel) {
+                              const CancelFlag* cancel, RegionTrace* trace) {
     constexpr const char* who = "regions (monotone)";
     if (Status s = check_inputs(who, chf, areas, border_size); !s) return s;
     std::vector<uint16_t>& reg = reset(out, chf.span_count);
     uint16_t next_id = 0;
     TableHints hints;
-    if (Status s = sweep_rows(who, chf, areas, border_size, reg, next_id, &hints, cancel); !s) return s;
+    if (trace) {
+        trace->clear();
+        trace->kind = RegionTrace::Kind::Monotone;
+    }
+    if (Status s = sweep_rows(who, chf, areas, border_size, reg, next_id, &hints, trace, cancel); !s) return s;
+    if (trace) record_sweep_steps(chf, reg, border_size, *trace);
     if (Status s = merge_and_filter(chf, areas, min_region_area, merge_region_area, next_id, reg, &hints, out,
-                                    cancel);
+                                    cancel, trace);
         !s)
         return s;
     return Status::ok();
 }
 
 Status build_regions_layers(const CompactHeightfield& chf, const std::vector<uint8_t>& areas,
-                            int border_size, int min_region_area, Regions& out, const CancelFlag* cancel) {
+                            int border_size, int min_region_area, Regions& out, const CancelFlag* cancel,
+                            RegionTrace* trace) {
     constexpr const char* who = "regions (layers)";
     if (Status s = check_inputs(who, chf, areas, border_size); !s) return s;
     std::vector<uint16_t>& reg = reset(out, chf.span_count);
     uint16_t next_id = 0;
-    if (Status s = sweep_rows(who, chf, areas, border_size, reg, next_id, nullptr, cancel); !s) return s;
-    merge_layers(chf, areas, min_region_area, next_id, reg, out);
+    if (trace) {
+        trace->clear();
+        trace->kind = RegionTrace::Kind::Layers;
+    }
+    if (Status s = sweep_rows(who, chf, areas, border_size, reg, next_id, nullptr, trace, cancel); !s) return s;
+    if (trace) record_sweep_steps(chf, reg, border_size, *trace);
+    merge_layers(chf, areas, min_region_area, next_id, reg, out, trace);
     if (is_cancelled(cancel)) return Status::cancelled();
     return Status::ok();
 }
