@@ -23,6 +23,8 @@ constexpr uint32_t kNoEdge = 0xffffffffu;
 // PolyMesh leaves polygon flags at 0. Such polygons get this flag in the NavMesh, so the default
 // query filter (include 0xffff, Detour's "at least one included flag" rule) passes them.
 constexpr uint16_t kPolyFlagDefault = 0x0001;
+// Set on polygons a prune left unreachable; the default query filter excludes it.
+constexpr uint16_t kPolyFlagDisabled = 0x8000;
 constexpr int kMaxAreas = 64;
 
 // Bounding-volume tree node over polygon bounds, stored in pre-order. A leaf (index >= 0) holds
