@@ -1,4 +1,5 @@
 #include "render/layers.h"
+#include "render/islands_draw.h"
 
 #include "core/filter.h"
 
@@ -229,6 +230,7 @@ std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b)
         case Layer::Polymesh: return {as_void(b.polymesh), nullptr, nullptr};
         case Layer::Detail: return {as_void(b.detail), as_void(b.polymesh), nullptr};
         case Layer::Navmesh: return {as_void(b.navmesh), nullptr, nullptr};
+        case Layer::Islands: return {as_void(b.navmesh), nullptr, nullptr};
         case Layer::Path: return {as_void(b.navmesh), nullptr, nullptr};
         case Layer::Count: break;
     }
@@ -258,6 +260,7 @@ Stage layer_stage(Layer l) {
         case Layer::Polymesh: return Stage::Polymesh;
         case Layer::Detail: return Stage::Detail;
         case Layer::Navmesh: return Stage::Navmesh;
+        case Layer::Islands: return Stage::Navmesh;
         case Layer::Path: return Stage::Navmesh;
         case Layer::Count: break;
     }
@@ -288,6 +291,9 @@ std::string_view layer_help(Layer l) {
         case Layer::Navmesh:
             return "Runtime navmesh (what queries run on): polygons filled by area over their detail surface, thick "
                    "boundary edges, thin portals.";
+        case Layer::Islands:
+            return "Islands: each connected part of the navmesh in its own colour (areas in the Islands panel); "
+                   "polygons a prune disabled are dark.";
         case Layer::Path:
             return "Path tool: Shift+click start, click end. Corridor polygons amber, portals pale yellow, straight "
                    "path magenta with white corners; start green, end red.";
@@ -401,6 +407,8 @@ std::span<const LegendEntry> layer_legend(Layer l) {
                                          {colors::kDetailInternal, "internal edge"}};
     static const LegendEntry navmesh[] = {{area_color(kWalkableArea), "ground"},  {area_color(kAreaWater), "water"},
                                           {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"}};
+    static const LegendEntry islands[] = {{hash_color(1), "island 1"}, {hash_color(2), "island 2"},
+                                          {colors::kNavDisabled, "disabled (pruned)"}, {colors::kNavBoundary, "boundary edge"}};
     static const LegendEntry path[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
                                        {colors::kPathLine, "straight path"}, {colors::kPathCorner, "corner"},
                                        {colors::kPathStart, "start"},       {colors::kPathEnd, "end"},
@@ -419,6 +427,7 @@ std::span<const LegendEntry> layer_legend(Layer l) {
         case Layer::Polymesh: return polymesh;
         case Layer::Detail: return detail;
         case Layer::Navmesh: return navmesh;
+        case Layer::Islands: return islands;
         case Layer::Path: return path;
         case Layer::Count: break;
     }
@@ -665,7 +674,9 @@ void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
     const bool have_detail = mesh.dtri_first.size() == static_cast<size_t>(mesh.npolys) + 1;
     for (int pi = 0; pi < mesh.npolys; ++pi) {
         const auto p = static_cast<uint32_t>(pi);
-        const uint32_t fill = color_with_alpha(area_color(mesh.areas[p]), colors::kPolyFillAlpha);
+        const uint32_t fill = (mesh.flags[p] & kPolyFlagDisabled) != 0
+                                  ? colors::kNavDisabled
+                                  : color_with_alpha(area_color(mesh.areas[p]), colors::kPolyFillAlpha);
         const auto base = static_cast<uint32_t>(out.tri_verts.size());
         if (have_detail && mesh.dtri_first[p + 1] > mesh.dtri_first[p]) {
             for (uint32_t t = mesh.dtri_first[p]; t < mesh.dtri_first[p + 1]; ++t) {
@@ -719,6 +730,7 @@ bool layer_available(Layer l, const Bake& b) {
             return b.detail && b.polymesh && b.detail->meshes.size() == static_cast<size_t>(b.detail->nmeshes) * 4 &&
                    b.detail->nmeshes == b.polymesh->npolys;
         case Layer::Navmesh:
+        case Layer::Islands:
         case Layer::Path: return b.navmesh && !b.navmesh->empty();
         case Layer::Count: break;
     }
@@ -743,6 +755,7 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
         case Layer::Polymesh: build_polymesh(*b.polymesh, out, extra); break;
         case Layer::Detail: build_detail(*b.detail, *b.polymesh, out, extra); break;
         case Layer::Navmesh: build_navmesh_layer(*b.navmesh, out, extra); break;
+        case Layer::Islands: build_islands_layer(*b.navmesh, out, extra); break;
         case Layer::Path: return false;  // drawn by the app (build_path)
         case Layer::Count: return false;
     }
@@ -810,15 +823,33 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
     if (bake) generation_ = bake->generation;
 }
 
-void LayerCache::draw(Renderer& r, const LayerMask& enabled) const {
+std::array<float, kLayerCount> LayerDrawOptions::lifts(const LayerMask& enabled) const {
+    std::array<float, kLayerCount> out{};
+    int k = 0;
     for (int li = 0; li < kLayerCount; ++li) {
-        const Entry& e = entries_[static_cast<size_t>(li)];
-        if (enabled[static_cast<size_t>(li)] && e.info.built) r.draw(e.gpu);
+        if (!enabled[static_cast<size_t>(li)] || static_cast<Layer>(li) == Layer::Input) continue;
+        out[static_cast<size_t>(li)] = static_cast<float>(++k) * lift_step;
     }
-    for (int li = 0; li < kLayerCount; ++li) {
-        const Entry& e = entries_[static_cast<size_t>(li)];
-        if (enabled[static_cast<size_t>(li)] && e.info.built) r.draw(e.gpu_extra);
+    return out;
+}
+
+void LayerCache::draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt) const {
+    const DrawStyle saved = r.style();
+    const std::array<float, kLayerCount> lift = opt.lifts(enabled);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int li = 0; li < kLayerCount; ++li) {
+            const auto i = static_cast<size_t>(li);
+            const Entry& e = entries_[i];
+            if (!enabled[i] || !e.info.built || opt.opacity[i] <= 0.0f) continue;
+            DrawStyle s = saved;
+            s.alpha = saved.alpha * std::clamp(opt.opacity[i], 0.0f, 1.0f);
+            s.lift = saved.lift + lift[i];
+            s.xray = opt.xray;
+            r.set_style(s);
+            r.draw(pass == 0 ? e.gpu : e.gpu_extra);
+        }
     }
+    r.set_style(saved);
 }
 
 }  // namespace nav::render

@@ -18,7 +18,7 @@ namespace nav::render {
 
 enum class Layer : int {
     Input, Voxels, Filtered, Compact, Eroded, Areas, Distance, Regions,
-    RawContours, Contours, Polymesh, Detail, Navmesh, Path,
+    RawContours, Contours, Polymesh, Detail, Navmesh, Islands, Path,
     Count
 };
 constexpr int kLayerCount = static_cast<int>(Layer::Count);
@@ -26,7 +26,7 @@ constexpr int kLayerCount = static_cast<int>(Layer::Count);
 // The names of --draw and of the UI toggles.
 constexpr std::array<std::string_view, kLayerCount> kLayerNames = {
     "input", "voxels", "filtered", "compact", "eroded", "areas", "distance", "regions",
-    "raw_contours", "contours", "polymesh", "detail", "navmesh", "path"};
+    "raw_contours", "contours", "polymesh", "detail", "navmesh", "islands", "path"};
 constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
 std::optional<Layer> layer_from_name(std::string_view name);
 // The stage whose result the layer draws.
@@ -75,6 +75,7 @@ constexpr uint32_t kDetailPolyEdge = rgba(10, 12, 18, 190);
 // runtime navmesh (fill by area colour, kPolyFillAlpha)
 constexpr uint32_t kNavBoundary = rgba(14, 16, 24, 235);
 constexpr uint32_t kNavPortal = rgba(16, 20, 40, 130);
+constexpr uint32_t kNavDisabled = rgba(22, 22, 26, 225);  // polygons a prune disabled
 // path tool (render/path_draw.h)
 constexpr uint32_t kPathCorridor = rgba(255, 176, 0, 150);    // corridor polygons, amber
 constexpr uint32_t kPathPortal = rgba(255, 236, 160, 235);    // portals of the corridor, pale yellow
@@ -136,6 +137,7 @@ void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& 
 // The runtime navmesh: detail triangles filled semi-transparent by area colour (lifted a few cm),
 // thin portal edges (`out`), thick boundary edges (`edges`).
 void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges);
+// Islands (render/islands_draw.h): build_islands_layer(mesh, out, edges).
 // Dispatches on the layer; returns false (both lists left empty) when the bake lacks the stage's
 // result. `extra` is a second batch (lines of another width, points) drawn after every layer's
 // `out`, so it stays on top; most layers leave it empty.
@@ -149,6 +151,16 @@ void build_ground(const float* bmin, const float* bmax, DrawList& out);
 // Per-layer CPU arrays and GPU buffers. update() rebuilds an enabled layer when the stage data
 // it draws (compared by identity, the data kept alive by the cache) differs from last time;
 // disabled layers whose data went stale are dropped and rebuilt when enabled again.
+// How LayerCache::draw presents the visible layers (the Layers panel's readability options).
+struct LayerDrawOptions {
+    std::array<float, kLayerCount> opacity;  // 0..1 per layer, multiplies its alpha
+    float lift_step = 0.0f;  // metres: the k-th visible layer (input excluded) is lifted by k * lift_step
+    bool xray = false;       // line batches also drawn faint without depth test
+    LayerDrawOptions() { opacity.fill(1.0f); }
+    // The lift of each layer given the visible ones (0 for hidden layers and for input).
+    std::array<float, kLayerCount> lifts(const LayerMask& enabled) const;
+};
+
 class LayerCache {
 public:
     struct Info {
@@ -161,7 +173,7 @@ public:
 
     void update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled);
     // The main batch of every enabled layer in layer order, then their extra batches.
-    void draw(Renderer& r, const LayerMask& enabled) const;
+    void draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt = {}) const;
     const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
     uint64_t generation() const { return generation_; }
 

@@ -180,15 +180,17 @@ bool Renderer::init(std::string& err) {
     if (!tri_.load("tri.vert", "", "tri.frag", err)) return false;
     if (!line_.load("line.vert", "line.geom", "line.frag", err)) return false;
     if (!point_.load("point.vert", "", "point.frag", err)) return false;
-    tl_ = {tri_.loc("u_view_proj"), tri_.loc("u_light_dir"), tri_.loc("u_eye"),
-           tri_.loc("u_shade"), tri_.loc("u_grid_origin"), tri_.loc("u_grid_cell")};
-    ll_ = {line_.loc("u_view_proj"), line_.loc("u_viewport"), line_.loc("u_width"), line_.loc("u_depth_bias")};
-    pl_ = {point_.loc("u_view_proj"), point_.loc("u_size")};
+    tl_ = {tri_.loc("u_view_proj"), tri_.loc("u_light_dir"), tri_.loc("u_eye"),   tri_.loc("u_shade"),
+           tri_.loc("u_grid_origin"), tri_.loc("u_grid_cell"), tri_.loc("u_alpha"), tri_.loc("u_lift")};
+    ll_ = {line_.loc("u_view_proj"), line_.loc("u_viewport"), line_.loc("u_width"),
+           line_.loc("u_depth_bias"), line_.loc("u_alpha"),    line_.loc("u_lift")};
+    pl_ = {point_.loc("u_view_proj"), point_.loc("u_size"), point_.loc("u_alpha"), point_.loc("u_lift")};
     return true;
 }
 
 void Renderer::begin(const FrameParams& frame) {
     frame_ = frame;
+    style_ = DrawStyle{};
     float* l = frame_.light_dir;
     const float len = std::sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
     if (len > 0) for (int i = 0; i < 3; ++i) l[i] /= len;
@@ -215,6 +217,8 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1i(tl_.shade, static_cast<int>(g.shade_));
         glUniform3fv(tl_.grid_origin, 1, g.grid_origin_);
         glUniform1f(tl_.grid_cell, g.grid_cell_);
+        glUniform1f(tl_.alpha, style_.alpha);
+        glUniform1f(tl_.lift, style_.lift);
         glBindVertexArray(g.vao_tri_);
         glDrawElements(GL_TRIANGLES, g.tri_index_count_, GL_UNSIGNED_INT, nullptr);
     }
@@ -224,13 +228,26 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform2f(ll_.viewport, static_cast<float>(frame_.viewport_w), static_cast<float>(frame_.viewport_h));
         glUniform1f(ll_.width, g.line_width_);
         glUniform1f(ll_.depth_bias, 4e-6f);
+        glUniform1f(ll_.alpha, style_.alpha);
+        glUniform1f(ll_.lift, style_.lift);
         glBindVertexArray(g.vao_line_);
         glDrawArrays(GL_LINES, 0, g.line_vert_count_);
+        if (style_.xray && g.depth_test_) {
+            // x-ray: the same edges again, faint, where geometry hides them
+            glDisable(GL_DEPTH_TEST);
+            glDepthMask(GL_FALSE);
+            glUniform1f(ll_.alpha, style_.alpha * 0.28f);
+            glDrawArrays(GL_LINES, 0, g.line_vert_count_);
+            glDepthMask(GL_TRUE);
+            glEnable(GL_DEPTH_TEST);
+        }
     }
     if (g.point_count_) {
         glUseProgram(point_.id());
         glUniformMatrix4fv(pl_.view_proj, 1, GL_FALSE, frame_.view_proj);
         glUniform1f(pl_.size, g.point_size_);
+        glUniform1f(pl_.alpha, style_.alpha);
+        glUniform1f(pl_.lift, style_.lift);
         glBindVertexArray(g.vao_point_);
         glDrawArrays(GL_POINTS, 0, g.point_count_);
     }

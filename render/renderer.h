@@ -65,6 +65,13 @@ struct FrameParams {
     int viewport_w = 1, viewport_h = 1;  // pixels of the framebuffer being drawn
 };
 
+// Per-draw modifiers set between draws (the layer panel's opacity, stacking offset and x-ray).
+struct DrawStyle {
+    float alpha = 1.0f;  // multiplies every fragment's alpha
+    float lift = 0.0f;   // world-space y offset added to every vertex
+    bool xray = false;   // depth-tested line batches are drawn a second time, faint, without depth test
+};
+
 class Renderer {
 public:
     Renderer() = default;
@@ -76,13 +83,17 @@ public:
     // Triangles first, then lines, then points.
     void draw(const GpuDrawList& list);
     void end();
+    // Applies to the draws that follow until the next set_style() or begin() (which resets it).
+    void set_style(const DrawStyle& s) { style_ = s; }
+    const DrawStyle& style() const { return style_; }
 
 private:
     Program tri_, line_, point_;
     FrameParams frame_{};
-    struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell; } tl_{};
-    struct LineLoc { GLint view_proj, viewport, width, depth_bias; } ll_{};
-    struct PointLoc { GLint view_proj, size; } pl_{};
+    DrawStyle style_{};
+    struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell, alpha, lift; } tl_{};
+    struct LineLoc { GLint view_proj, viewport, width, depth_bias, alpha, lift; } ll_{};
+    struct PointLoc { GLint view_proj, size, alpha, lift; } pl_{};
 };
 
 }  // namespace nav::render

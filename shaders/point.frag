@@ -1,5 +1,6 @@
 #version 330 core
 in vec4 v_color;
+uniform float u_alpha;  // opacity multiplier of this draw
 out vec4 o_color;
 
 void main() {
@@ -8,5 +9,5 @@ void main() {
     if (r2 > 1.0) discard;
     // dark rim so points read on any background
     float rim = smoothstep(0.55, 0.85, r2);
-    o_color = vec4(mix(v_color.rgb, v_color.rgb * 0.25, rim), v_color.a);
+    o_color = vec4(mix(v_color.rgb, v_color.rgb * 0.25, rim), v_color.a * u_alpha);
 }

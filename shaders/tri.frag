@@ -12,6 +12,7 @@ uniform vec3 u_eye;
 uniform int u_shade;
 uniform vec3 u_grid_origin;
 uniform float u_grid_cell;
+uniform float u_alpha;  // opacity multiplier of this draw
 
 out vec4 o_color;
 
@@ -46,5 +47,5 @@ void main() {
         float k = mod(floor(uv.x) + floor(uv.y), 2.0);
         c *= 1.0 - 0.07 * k * fade;
     }
-    o_color = vec4(c * light, v_color.a);
+    o_color = vec4(c * light, v_color.a * u_alpha);
 }
