@@ -2,12 +2,16 @@
 """Checks a navdebug screenshot: not blank, and showing the colours of the layer it draws.
 
 usage: check_png.py IMAGE [--color R,G,B:MINFRAC]... [--hues N[:FRAC]] [--greys N]
+                    [--same OTHER.png] [--differs OTHER.png[:MINFRAC]] [--area x0,y0,x1,y1]
 
 Only the 3D view (the middle of the window, between the side panels) is examined. A --color matches
 pixels that are a shaded version of R,G,B (lighting scales the colour, so a pixel p matches when
 p ~= k * c for some k in [0.3, 1.35]); MINFRAC is the fraction of view pixels that must match.
 --hues N asks for at least N distinct saturated hues (regions), --greys N for N distinct grey
-levels (distance field). Standard library only (zlib + struct decode the PNG)."""
+levels (distance field). --same asks for a pixel-identical image (within --area when given); --differs for at least MINFRAC
+(default 0.002) of the view's pixels to differ from OTHER. --area picks the examined rectangle in
+fractions of the window (default 0.30,0.06,0.72,0.94: the 3D view), e.g. a side panel.
+Standard library only (zlib + struct decode the PNG)."""
 import struct
 import sys
 import zlib
@@ -60,6 +64,7 @@ def main(argv):
         print(__doc__)
         return 2
     path, colors, hues, greys, hue_frac = argv[1], [], 0, 0, 0.002
+    same, differs, area, area_given = None, None, (0.30, 0.06, 0.72, 0.94), False
     i = 2
     while i < len(argv):
         if argv[i] == "--color":
@@ -70,9 +75,20 @@ def main(argv):
             hues, hue_frac = int(n), float(f or 0.002)
         elif argv[i] == "--greys":
             greys = int(argv[i + 1])
+        elif argv[i] == "--same":
+            same = argv[i + 1]
+        elif argv[i] == "--differs":
+            other, _, f = argv[i + 1].partition(":")
+            differs = (other, float(f or 0.002))
+        elif argv[i] == "--area":
+            area = tuple(float(v) for v in argv[i + 1].split(","))
+            area_given = True
+        else:
+            print(f"check_png.py: unknown option {argv[i]}")
+            return 2
         i += 2
     w, h, bpp, rows = read_png(path)
-    x0, x1, y0, y1 = int(w * 0.30), int(w * 0.72), int(h * 0.06), int(h * 0.94)
+    x0, x1, y0, y1 = int(w * area[0]), int(w * area[2]), int(h * area[1]), int(h * area[3])
     pixels = []
     for y in range(y0, y1, 2):  # every other pixel is plenty
         r = rows[y]
@@ -120,6 +136,25 @@ def main(argv):
         levels = {p[0] // 4 for p, n in counts.items() if n >= 3 and max(p) - min(p) < 12 and p != background}
         if len(levels) < greys:
             problems.append(f"{len(levels)} grey levels, expected at least {greys}")
+    if same is not None:
+        w2, h2, bpp2, rows2 = read_png(same)
+        if (w2, h2) != (w, h):
+            problems.append(f"size {w}x{h} differs from {same} ({w2}x{h2})")
+        else:
+            ys, xs = (range(y0, y1), range(x0, x1)) if area_given else (range(h), range(w))
+            diff = sum(1 for y in ys for x in xs if rows[y][x * bpp:x * bpp + 3] != rows2[y][x * bpp2:x * bpp2 + 3])
+            if diff:
+                problems.append(f"{diff} pixels differ from {same}")
+    if differs is not None:
+        other, minfrac = differs
+        w2, h2, bpp2, rows2 = read_png(other)
+        if (w2, h2) != (w, h):
+            problems.append(f"size {w}x{h} differs from {other} ({w2}x{h2})")
+        else:
+            n = sum(1 for y in range(y0, y1, 2) for x in range(x0, x1, 2)
+                    if rows[y][x * bpp:x * bpp + 3] != rows2[y][x * bpp2:x * bpp2 + 3])
+            if n < minfrac * total:
+                problems.append(f"only {100.0 * n / total:.2f}% of the view differs from {other}, expected {100 * minfrac:.2f}%")
     if problems:
         print(f"{path}: " + "; ".join(problems))
         return 1

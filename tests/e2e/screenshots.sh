@@ -3,30 +3,8 @@
 # must not be blank and must show the layer's colours (tests/e2e/check_png.py), several layers at
 # once, and bad input that must exit 2 with a message.
 # usage: screenshots.sh NAVDEBUG_EXE OUT_DIR SOURCE_DIR
-set -u
 exe=$1 out=$2 src=$3
-mkdir -p "$out"
-check="python3 $src/tests/e2e/check_png.py"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-
-shot() {  # name, --draw list, [navdebug arguments... --], checker arguments
-  local name=$1 layers=$2; shift 2
-  local extra=()
-  if [[ " $* " == *" -- "* ]]; then
-    while [ "$1" != "--" ]; do extra+=("$1"); shift; done
-    shift
-  fi
-  local png="$out/$name.png"
-  rm -f "$png"
-  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$src/assets/demo.obj" \
-       --config "$src/assets/demo.json" --draw "$layers" "${extra[@]}" --screenshot "$png" --size 1280x800 \
-       > "$out/$name.log" 2>&1; then
-    bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return
-  fi
-  if msg=$($check "$png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
+source "$src/tests/e2e/shot_lib.sh"
 
 # colours from render/layers.h (colors::, area_color); lighting scales them, the checker allows it
 shot input        input        --color 214,116,46:0.01 --color 206,204,196:0.05
@@ -57,14 +35,6 @@ shot path_raycast navmesh,path --path 0,0.2,0:10.2,0.2,-12 --camera 2,24,14,8,0,
 shot path_wall    navmesh,path --path 0,0.2,0:10.2,0.2,-12 --camera 2,24,14,8,0,-6 --path-mode wall -- \
                   --color 190,110,255:0.001 --color 255,140,20:0.0005 --color 40,220,90:0.0001
 
-expect_exit2() {  # name, expected text, navdebug arguments...
-  local name=$1 text=$2; shift 2
-  local log="$out/$name.log"
-  timeout 120 xvfb-run -a -s "-screen 0 640x480x24" "$exe" "$@" --screenshot "$out/$name.png" > "$log" 2>&1
-  local code=$?
-  if [ $code -eq 2 ] && grep -q -- "$text" "$log"; then ok "$name: exit 2, '$text'"
-  else bad "$name: exit $code, expected 2 with '$text': $(tail -2 "$log")"; fi
-}
 printf 'this is not a mesh\n' > "$out/not_a_mesh.obj"
 expect_exit2 bad_mesh "no faces" "$out/not_a_mesh.obj"
 expect_exit2 missing_mesh "file not found" "$out/no_such_mesh.obj"
@@ -74,5 +44,4 @@ expect_exit2 bad_path "expected sx,sy,sz:ex,ey,ez" "$src/assets/demo.obj" --draw
 expect_exit2 nan_path "path" "$src/assets/demo.obj" --draw navmesh,path --path 1,nan,3:4,5,6
 expect_exit2 bad_path_mode "path-mode" "$src/assets/demo.obj" --draw navmesh,path --path-mode foo
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
