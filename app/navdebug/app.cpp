@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/obj_export.h"
+#include "session.h"
 
 #ifndef NAV_SOURCE_DIR
 #error "NAV_SOURCE_DIR must be defined by the build"
@@ -79,6 +80,21 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
         cam_.look_at(opts_.camera->first, opts_.camera->second);
         camera_placed_ = true;
     }
+    if (opts_.stage) {
+        run_to_ = *opts_.stage;
+        requested_to_ = run_to_;
+    }
+    if (opts_.select) {
+        inspector_.set_pin_point(*opts_.select);
+        tool_ = Tool::Inspect;
+    }
+    if (opts_.prune) islands_.prune_at(*opts_.prune);
+    if (!opts_.replay.empty()) {
+        std::string err;
+        if (!replay_.parse_flag(opts_.replay, err)) log_.error(err);
+    }
+    session_field_ = opts_.session_path;
+    show_ui_ = !opts_.hide_ui;
 }
 
 bool App::init_gl(std::string& err) { return renderer_.init(err); }
@@ -111,31 +127,7 @@ void App::load_config(const std::string& path) {
 
 void App::save_config(const std::string& path) {
     if (path.empty()) return;
-    nlohmann::ordered_json j;
-    for (const nav::ParamDef& d : nav::param_table()) {
-        switch (d.kind) {
-            case nav::ParamKind::Bool: j[std::string(d.name)] = desired_.b(d.id); break;
-            case nav::ParamKind::Enum: j[std::string(d.name)] = desired_.to_string(d.id); break;
-            case nav::ParamKind::Int: j[std::string(d.name)] = desired_.i(d.id); break;
-            case nav::ParamKind::Float: j[std::string(d.name)] = desired_.get(d.id); break;
-        }
-    }
-    if (!volumes_.empty()) {
-        nlohmann::ordered_json vols = nlohmann::ordered_json::array();
-        for (const nav::ConvexVolume& v : volumes_) {
-            nlohmann::ordered_json jv;
-            nlohmann::ordered_json verts = nlohmann::ordered_json::array();
-            for (size_t i = 0; i + 2 < v.verts.size(); i += 3) verts.push_back({v.verts[i], v.verts[i + 1], v.verts[i + 2]});
-            jv["verts"] = verts;
-            jv["hmin"] = v.hmin;
-            jv["hmax"] = v.hmax;
-            const std::string_view name = nav::area_name(v.area);
-            if (name.empty()) jv["area"] = v.area;
-            else jv["area"] = std::string(name);
-            vols.push_back(jv);
-        }
-        j["volumes"] = vols;
-    }
+    const nlohmann::ordered_json j = config_json(desired_, volumes_);
     std::ofstream f(path);
     f << j.dump(2) << "\n";
     if (!f) {
@@ -191,7 +183,8 @@ void App::poll_worker() {
             case WorkerEvent::Kind::BakeDone: break;
         }
     }
-    bake_ = worker_.latest();
+    worker_.set_region_trace(replay_.wants_trace());
+    bake_ = islands_.apply(worker_.latest());
     // the newest desired state goes to the worker whenever it differs from what was asked last
     const bool vol_changed = [&] {
         if (volumes_.size() != requested_volumes_.size()) return true;
@@ -237,6 +230,8 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
         handle_camera_input(window, W, H, dt);
         view_proj_ = cam_.projection(view_, W, H) * cam_.view();
         update_hover(W, H);
+    } else {
+        inspector_.update(bake_, opts_.layers, nullptr, false);
     }
     ui_overlays(W, H);
 }
@@ -276,7 +271,17 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
     }
     // path tool: Shift+left-click sets the start, left-click the end (RecastDemo's habit); a press
     // on a shown marker grabs it instead (with Shift only the start marker) and dragging moves it
-    if (drag_ == Drag::None && mouse_free && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    if (tool_ == Tool::Prune && drag_ == Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit)) {
+            islands_.prune_at(hit);
+            log_.info("prune: keeping what is reachable from (" + std::to_string(hit.x) + ", " + std::to_string(hit.y) +
+                      ", " + std::to_string(hit.z) + ")");
+        }
+    }
+    if (tool_ == Tool::Path && drag_ == Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
         glm::vec3 hit;
         const bool got = pick(hit);
         if (!(path_on() && path_.begin_drag(view_proj_, W, H, io.MousePos.x, io.MousePos.y, got ? &hit : nullptr,
@@ -341,7 +346,6 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
 }
 
 void App::update_hover(float W, float H) {
-    hover_valid_ = false;
     node_tip_.clear();
     const ImGuiIO& io = ImGui::GetIO();
     if (path_on() && path_.show_nodes() && !io.WantCaptureMouse && drag_ == Drag::None && !path_.dragging() && bake_ && bake_->mesh &&
@@ -350,20 +354,18 @@ void App::update_hover(float W, float H) {
         cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
         float t = 0;
         if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t)) node_tip_ = path_.node_tooltip(o + d * t);
-        if (!node_tip_.empty()) return;
+        if (!node_tip_.empty()) {
+            inspector_.update(bake_, opts_.layers, nullptr, false);
+            return;
+        }
     }
-    if (!inspect_ || io.WantCaptureMouse || drag_ != Drag::None || !bake_ || !bake_->mesh || !bake_->compact ||
-        !any_floor_layer())
-        return;
-    if (io.MousePos.x < 0 || io.MousePos.y < 0) return;
-    glm::vec3 o, d;
-    cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
-    float t = 0;
-    if (!r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t)) return;
-    hover_point_ = o + d * t;
-    const nav::CompactHeightfield& chf = *bake_->compact;
-    hover_ = r::find_compact_span(chf, &hover_point_.x, chf.ch * static_cast<float>(chf.walkable_climb + 2) + chf.cs);
-    hover_valid_ = hover_.valid();
+    const bool in_view = io.MousePos.x >= view_.x && io.MousePos.x < view_.x + view_.w && io.MousePos.y >= 0 &&
+                         io.MousePos.y < H;
+    PickRay ray;
+    const bool can_hover = inspect_ && !io.WantCaptureMouse && drag_ == Drag::None && !path_.dragging() && in_view;
+    if (can_hover) cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, ray.o, ray.d);
+    const bool click = can_hover && tool_ == Tool::Inspect && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+    inspector_.update(bake_, opts_.layers, can_hover ? &ray : nullptr, click);
 }
 
 void App::ui_layers() {
@@ -535,6 +537,26 @@ void App::ui_left_panel(float, float H) {
         ImGui::SameLine();
         if (ImGui::Button("Save", ImVec2(cw, 0))) save_config(config_field_);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Write the current parameters and volumes as a JSON config.");
+        {
+            ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 2 * cw - 2 * ImGui::GetStyle().ItemSpacing.x);
+            const bool ses_enter = ImGui::InputTextWithHint("##session", "session.json", &session_field_,
+                                                            ImGuiInputTextFlags_EnterReturnsTrue);
+            ImGui::SameLine();
+            if (ImGui::Button("Load##session", ImVec2(cw, 0)) || ses_enter) load_session(session_field_);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Load a session: mesh, parameters, volumes, path, camera and layers.");
+            ImGui::SameLine();
+            if (ImGui::Button("Save##session", ImVec2(cw, 0)) && !session_field_.empty()) {
+                std::string err;
+                if (save_session(session_field_, err)) log_.info("saved session " + session_field_);
+                else {
+                    log_.error(err);
+                    set_error(err);
+                }
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Write the session (mesh, parameters, volumes, path, camera, layers) as JSON.");
+        }
         const bool can_export = bake_ && bake_->polymesh && bake_->mesh;
         ImGui::BeginDisabled(!can_export);
         if (ImGui::Button("Export OBJ")) export_obj();
@@ -551,7 +573,24 @@ void App::ui_left_panel(float, float H) {
                                fmt_count(m.tri_count()).c_str());
         }
     }
-    if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) ui_layers();
+    if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ui_layers();
+        ImGui::PushID("replay");
+        replay_.panel(bake_.get());
+        ImGui::PopID();
+    }
+    {
+        const int nw = warnings_.count(bake_.get(), desired_);
+        const std::string title = nw > 0 ? "Warnings (" + std::to_string(nw) + ")###warnings" : "Warnings###warnings";
+        if (nw > 0) ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+        const bool open = ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen);
+        if (nw > 0) ImGui::PopStyleColor();
+        if (open) {
+            ImGui::PushID("warnings");
+            warnings_.panel(bake_.get(), desired_, log_);
+            ImGui::PopID();
+        }
+    }
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) ui_params();
     ImGui::End();
 }
@@ -614,6 +653,31 @@ void App::ui_right_panel(float W, float H) {
         ImGui::EndTable();
     }
 
+    {
+        int t = static_cast<int>(tool_);
+        ImGui::TextUnformatted("Click:");
+        ImGui::SameLine();
+        ImGui::RadioButton("path", &t, static_cast<int>(Tool::Path));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click sets the path end, Shift+click the start.");
+        ImGui::SameLine();
+        ImGui::RadioButton("inspect", &t, static_cast<int>(Tool::Inspect));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click pins the element under the cursor in the inspector.");
+        ImGui::SameLine();
+        ImGui::RadioButton("prune", &t, static_cast<int>(Tool::Prune));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Left click keeps only the navmesh reachable from there; the rest is disabled.");
+        tool_ = static_cast<Tool>(t);
+    }
+    if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("inspector");
+        inspector_.panel();
+        ImGui::PopID();
+    }
+    if (ImGui::CollapsingHeader("Islands")) {
+        ImGui::PushID("islands");
+        islands_.panel(bake_.get());
+        ImGui::PopID();
+    }
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
         path_.ui();
@@ -671,11 +735,8 @@ void App::ui_overlays(float W, float H) {
         ImGui::BeginTooltip();
         ImGui::TextUnformatted(node_tip_.c_str());
         ImGui::EndTooltip();
-    } else if (hover_valid_ && bake_) {
-        const std::string text = r::describe_span(*bake_, hover_);
-        ImGui::BeginTooltip();
-        ImGui::TextUnformatted(text.c_str());
-        ImGui::EndTooltip();
+    } else {
+        inspector_.tooltip();
     }
     // orbit pivot marker
     if (drag_ == Drag::Orbit) {
@@ -701,7 +762,10 @@ void App::render_scene(int fb_w, int fb_h) {
     glClearColor(0.165f, 0.180f, 0.215f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
-    layers_.update(bake_, opts_.layers);
+    // while the region replay is shown it replaces the regions layer
+    r::LayerMask shown = opts_.layers;
+    if (replay_.active()) shown[static_cast<size_t>(r::Layer::Regions)] = false;
+    layers_.update(bake_, shown);
 
     if (bake_ && bake_->mesh != ground_mesh_) {
         ground_mesh_ = bake_->mesh;
@@ -713,7 +777,7 @@ void App::render_scene(int fb_w, int fb_h) {
     overlay_cpu_.line_width = 2.5f;
     overlay_cpu_.point_size = 9.0f;
     overlay_cpu_.depth_test = false;
-    if (hover_valid_ && bake_ && bake_->compact) r::build_span_overlay(*bake_->compact, hover_, overlay_cpu_);
+    inspector_.draw_overlay(overlay_cpu_);
     overlay_gpu_.upload(overlay_cpu_);
 
     r::FrameParams fp{};
@@ -734,7 +798,8 @@ void App::render_scene(int fb_w, int fb_h) {
         renderer_.draw(ground_gpu_);
         glClear(GL_DEPTH_BUFFER_BIT);
     }
-    layers_.draw(renderer_, opts_.layers);
+    layers_.draw(renderer_, shown);
+    if (replay_.active()) replay_.draw(renderer_, bake_);
     if (path_on()) {
         path_.update(bake_ ? bake_->navmesh : nullptr);
         path_.draw(renderer_);

@@ -12,11 +12,15 @@
 
 #include "camera.h"
 #include "core/pipeline.h"
+#include "inspector.h"
+#include "islands.h"
 #include "log.h"
 #include "path_tool.h"
 #include "render/layers.h"
 #include "render/pick.h"
 #include "render/renderer.h"
+#include "replay.h"
+#include "warnings_panel.h"
 #include "worker.h"
 
 namespace navdebug {
@@ -31,6 +35,12 @@ struct AppOptions {
     int funnel_step = -1;                                   // --funnel-step N: show the funnel stepper at N
     PathTool::Mode path_mode = PathTool::Mode::Path;        // --path-mode path|raycast|wall
     bool headless = false;  // screenshot run: no input handling, no hover
+    std::optional<nav::Stage> stage;      // --stage NAME: bake only through this stage
+    std::string replay;                   // --replay watershed=LEVEL (checked by RegionReplay::parse_flag)
+    std::optional<glm::vec3> select;      // --select x,y,z: pin the element there in the inspector
+    std::optional<glm::vec3> prune;       // --prune x,y,z: keep only the navmesh reachable from there
+    std::string session_path;             // --session FILE: the session the window opened with
+    bool hide_ui = false;                 // --no-ui: start with the panels hidden (Tab shows them)
 };
 
 class App {
@@ -44,6 +54,9 @@ public:
     // Draws the 3D scene into the current framebuffer of size (fb_w, fb_h).
     void render_scene(int fb_w, int fb_h);
     void on_drop(int count, const char** paths);
+    // Writes the session JSON (mesh, config, volumes, path, camera, layers); false with err on failure.
+    bool save_session(const std::string& path, std::string& err) const;
+    void load_session(const std::string& path);
     // True while something moves (flying, dragging, a bake running): keep frames coming.
     bool animating() const { return animating_; }
 
@@ -100,10 +113,15 @@ private:
     bool animating_ = false;
 
     // hover inspection
-    nav::render::SpanRef hover_;
-    bool hover_valid_ = false;
-    glm::vec3 hover_point_{0.0f};
     std::string node_tip_;  // A* node under the cursor (path tool, "show A* nodes")
+
+    // What a left click in the view does.
+    enum class Tool { Path, Inspect, Prune } tool_ = Tool::Path;
+    Inspector inspector_;
+    RegionReplay replay_;
+    IslandsTool islands_;
+    WarningsPanel warnings_;
+    std::string session_field_;
 
     PathTool path_;
     bool path_on() const { return opts_.layers[static_cast<size_t>(nav::render::Layer::Path)]; }

@@ -2,6 +2,8 @@
 //   navdebug [MESH.obj] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
 //            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
+//            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay watershed=LEVEL]
+//            [--select x,y,z] [--prune x,y,z]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -20,9 +22,11 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app.h"
+#include "session.h"
 #include "core/pipeline.h"
 #include "log.h"
 #include "render/layers.h"
@@ -165,6 +169,17 @@ int main(int argc, char** argv) {
     cli.add_option("--path-mode", path_mode, "path tool mode: path, raycast (start toward end) or wall (distance to wall around the start)")
         ->capture_default_str();
     cli.add_option("--camera", camera_text, "camera eye and target: ex,ey,ez,tx,ty,tz (default: frames the mesh)");
+    std::string session_path, save_session_path, stage_text, replay_text, select_text, prune_text;
+    cli.add_option("--session", session_path,
+                   "open a session JSON (mesh, config, volumes, path, camera, layers); other flags override it");
+    cli.add_option("--save-session", save_session_path, "after the screenshot, write the session as it is to this file")
+        ->needs(shot_opt);
+    cli.add_option("--stage", stage_text, "bake only through this stage: input,rasterize,filter,compact,erode,areas,distance,regions,contours,polymesh,detail,navmesh");
+    cli.add_option("--replay", replay_text, "show the region replay at a step: watershed=LEVEL (see the Layers panel)");
+    cli.add_option("--select", select_text, "pin the element at x,y,z in the inspector (top visible layer)");
+    bool no_ui = false;
+    cli.add_flag("--no-ui", no_ui, "start with the panels hidden (Tab shows them): the 3D view only");
+    cli.add_option("--prune", prune_text, "keep only the navmesh reachable from the polygon at x,y,z; the rest is disabled");
     cli.footer(nav::params_help());
     try {
         cli.parse(argc, argv);
@@ -182,7 +197,44 @@ int main(int argc, char** argv) {
     navdebug::AppOptions opts;
     opts.headless = screenshot;
     std::string err;
-    if (!nav::render::parse_layer_list(draw, opts.layers, err)) return fail(kExitBadInput, err);
+    // a session gives the defaults; flags given on the command line override its keys
+    navdebug::Session session;
+    if (!session_path.empty()) {
+        const nav::Status st = navdebug::load_session_file(session_path, session);
+        if (!st) return fail(kExitBadInput, st.message);
+        opts.session_path = session_path;
+    }
+    if (session.layers && cli.count("--draw") == 0) opts.layers = *session.layers;
+    else if (!nav::render::parse_layer_list(draw, opts.layers, err)) return fail(kExitBadInput, err);
+    if (session.camera) opts.camera = session.camera;
+    if (session.path) opts.path = session.path;
+    if (session.mesh && mesh_path.empty()) mesh_path = *session.mesh;
+    opts.hide_ui = no_ui;
+    if (!stage_text.empty()) {
+        bool found = false;
+        for (int s = 0; s < nav::kStageCount; ++s)
+            if (nav::kStageNames[static_cast<size_t>(s)] == stage_text) {
+                opts.stage = static_cast<nav::Stage>(s);
+                found = true;
+            }
+        if (!found) {
+            std::string names;
+            for (std::string_view n : nav::kStageNames) names += (names.empty() ? "" : ", ") + std::string(n);
+            return fail(kExitBadInput, "--stage: unknown stage '" + stage_text + "' (expected one of: " + names + ")");
+        }
+    }
+    if (!replay_text.empty()) {
+        navdebug::RegionReplay probe;
+        if (!probe.parse_flag(replay_text, err)) return fail(kExitBadInput, err);
+        opts.replay = replay_text;
+    }
+    for (auto [text, flag, dst] : {std::tuple{&select_text, "--select", &opts.select}, std::tuple{&prune_text, "--prune", &opts.prune}}) {
+        if (text->empty()) continue;
+        std::vector<float> v;
+        if (!parse_floats(*text, v) || v.size() != 3)
+            return fail(kExitBadInput, std::string(flag) + ": expected three numbers x,y,z, got '" + *text + "'");
+        *dst = glm::vec3(v[0], v[1], v[2]);
+    }
 
     int width = 1280, height = 800;
     if (screenshot) {
@@ -221,6 +273,10 @@ int main(int argc, char** argv) {
     auto pipeline = std::make_unique<nav::Pipeline>();
     nav::Params params;
     std::vector<nav::ConvexVolume> volumes;
+    if (session.has_config) {
+        params = session.params;
+        volumes = session.volumes;
+    }
     if (!config_path.empty()) {
         const nav::Status st = nav::load_config_file(config_path, params, volumes);
         if (!st) return fail(kExitBadInput, st.message);
@@ -306,8 +362,9 @@ int main(int argc, char** argv) {
         }
         glfwSetWindowUserPointer(window.win, &app);
         glfwSetDropCallback(window.win, drop_callback);
+        worker.set_region_trace(!opts.replay.empty());
         worker.start();
-        worker.request(params, volumes, nav::kLastStage);
+        worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
 
         if (screenshot) {
             worker.wait_idle();
@@ -344,6 +401,14 @@ int main(int argc, char** argv) {
                     std::fprintf(stderr, "navdebug: cannot write %s\n", shot_path.c_str());
                 } else {
                     std::printf("navdebug: wrote %s (%dx%d)\n", shot_path.c_str(), width, height);
+                }
+                if (!save_session_path.empty()) {
+                    if (app.save_session(save_session_path, err)) {
+                        std::printf("navdebug: wrote %s\n", save_session_path.c_str());
+                    } else {
+                        exit_code = 1;
+                        std::fprintf(stderr, "navdebug: %s\n", err.c_str());
+                    }
                 }
             }
         } else {

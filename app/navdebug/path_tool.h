@@ -28,6 +28,10 @@ public:
 
     void set_start(const glm::vec3& p);
     void set_end(const glm::vec3& p);
+    bool has_start() const { return has_start_; }
+    bool has_end() const { return has_end_; }
+    const glm::vec3& start() const { return start_; }
+    const glm::vec3& end() const { return end_; }
     // Re-runs the query when the navmesh (identity) or an input changed since the last run.
     void update(const std::shared_ptr<const nav::NavMesh>& mesh);
     // Panel contents (inside an open ImGui window).

@@ -38,6 +38,7 @@ BakeWorker::BakeWorker(std::unique_ptr<nav::Pipeline> pipeline, Log& log) : pipe
     params_ = pipe_->params();
     volumes_ = pipe_->volumes();
     latest_ = pipe_->snapshot();
+    pipe_->set_progress(&building_);
 }
 
 BakeWorker::~BakeWorker() {
@@ -68,6 +69,17 @@ void BakeWorker::request_mesh(const std::string& path) {
     {
         std::lock_guard lk(m_);
         mesh_path_ = path;
+        ++requested_;
+        if (working_) cancel_.store(true);
+    }
+    cv_.notify_all();
+}
+
+void BakeWorker::set_region_trace(bool on) {
+    {
+        std::lock_guard lk(m_);
+        if (region_trace_ == on) return;
+        region_trace_ = on;
         ++requested_;
         if (working_) cancel_.store(true);
     }
@@ -115,6 +127,7 @@ void BakeWorker::loop() {
         std::vector<nav::ConvexVolume> volumes;
         nav::Stage to;
         std::string mesh_path;
+        bool trace = false;
         uint64_t seq;
         {
             std::unique_lock lk(m_);
@@ -124,6 +137,7 @@ void BakeWorker::loop() {
             volumes = volumes_;
             to = to_;
             mesh_path.swap(mesh_path_);
+            trace = region_trace_;
             seq = requested_;
             working_ = true;
             cancel_.store(false);
@@ -144,10 +158,12 @@ void BakeWorker::loop() {
             }
         }
         pipe_->set_params(params);
+        pipe_->set_record_region_trace(trace);
         if (!same_volumes(volumes, pipe_->volumes())) pipe_->set_volumes(volumes);
 
         if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed)) {
             const nav::Status st = pipe_->run(to, &cancel_);
+            building_.store(-1, std::memory_order_relaxed);
             auto snap = pipe_->snapshot();
             if (st.code == nav::Status::Code::Cancelled) {
                 // a newer request is waiting; its run publishes

@@ -38,9 +38,13 @@ public:
     void request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to);
     // Loads a mesh before the next build (the pipeline keeps the old mesh if it fails).
     void request_mesh(const std::string& path);
+    // Whether bakes record the region trace (replay); a change re-runs the regions stage.
+    void set_region_trace(bool on);
 
     std::shared_ptr<const nav::Bake> latest() const;
     bool busy() const;
+    // The stage the worker is building right now, -1 when it is idle (the timeline's "building").
+    int building_stage() const { return building_.load(std::memory_order_relaxed); }
     // Blocks until every request so far has been handled (headless screenshots).
     void wait_idle();
     // Events (mesh loaded or failed, bake done or failed) since the last call.
@@ -56,6 +60,7 @@ private:
     std::function<void()> wake_;
     std::thread thread_;
     nav::CancelFlag cancel_{false};
+    std::atomic<int> building_{-1};  // set by Pipeline::run through set_progress
 
     mutable std::mutex m_;
     std::condition_variable cv_, idle_cv_;
@@ -66,6 +71,7 @@ private:
     std::vector<nav::ConvexVolume> volumes_;
     nav::Stage to_ = nav::kLastStage;
     std::string mesh_path_;
+    bool region_trace_ = false;
     std::shared_ptr<const nav::Bake> latest_;
     std::vector<WorkerEvent> events_;
 };

@@ -1,0 +1,194 @@
+#include "session.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/pipeline.h"
+
+namespace navdebug {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+nav::Status read_vec3(const Json& j, const std::string& where, glm::vec3& out) {
+    if (!j.is_array() || j.size() != 3)
+        return nav::Status::bad_input(where + ": expected [x, y, z] (three numbers)");
+    for (size_t i = 0; i < 3; ++i) {
+        if (!j[i].is_number()) return nav::Status::bad_input(where + ": expected [x, y, z] (three numbers)");
+        const double v = j[i].get<double>();
+        if (!std::isfinite(v)) return nav::Status::bad_input(where + ": coordinates must be finite");
+        out[static_cast<glm::length_t>(i)] = static_cast<float>(v);
+    }
+    return nav::Status::ok();
+}
+
+nav::Status read_pair(const Json& j, const std::string& where, const char* a, const char* b,
+                      std::pair<glm::vec3, glm::vec3>& out) {
+    if (!j.is_object()) return nav::Status::bad_input(where + ": expected {\"" + a + "\": [x,y,z], \"" + b + "\": [x,y,z]}");
+    for (const auto& [k, v] : j.items()) {
+        (void)v;
+        if (k != a && k != b)
+            return nav::Status::bad_input(where + ": unknown key \"" + k + "\" (known: " + a + ", " + b + ")");
+    }
+    if (!j.contains(a) || !j.contains(b))
+        return nav::Status::bad_input(where + ": needs both \"" + a + "\" and \"" + b + "\"");
+    nav::Status st = read_vec3(j[a], where + "." + a, out.first);
+    if (!st) return st;
+    return read_vec3(j[b], where + "." + b, out.second);
+}
+
+// The shortest decimal that reads back as the same float (0.2f is written 0.2, not 0.20000000298...).
+double short_decimal(float f) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, f);
+    return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
+}
+
+Json vec3_json(const glm::vec3& v) { return Json::array({short_decimal(v.x), short_decimal(v.y), short_decimal(v.z)}); }
+
+}  // namespace
+
+Json config_json(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes) {
+    Json j = Json::object();
+    for (const nav::ParamDef& d : nav::param_table()) {
+        switch (d.kind) {
+            case nav::ParamKind::Bool: j[std::string(d.name)] = params.b(d.id); break;
+            case nav::ParamKind::Enum: j[std::string(d.name)] = params.to_string(d.id); break;
+            case nav::ParamKind::Int: j[std::string(d.name)] = params.i(d.id); break;
+            case nav::ParamKind::Float: j[std::string(d.name)] = params.get(d.id); break;
+        }
+    }
+    if (!volumes.empty()) {
+        Json vols = Json::array();
+        for (const nav::ConvexVolume& v : volumes) {
+            Json jv;
+            Json verts = Json::array();
+            for (size_t i = 0; i + 2 < v.verts.size(); i += 3)
+                verts.push_back({short_decimal(v.verts[i]), short_decimal(v.verts[i + 1]), short_decimal(v.verts[i + 2])});
+            jv["verts"] = verts;
+            jv["hmin"] = short_decimal(v.hmin);
+            jv["hmax"] = short_decimal(v.hmax);
+            const std::string_view name = nav::area_name(v.area);
+            if (name.empty()) jv["area"] = v.area;
+            else jv["area"] = std::string(name);
+            vols.push_back(jv);
+        }
+        j["volumes"] = vols;
+    }
+    return j;
+}
+
+nav::Status parse_session(const std::string& text, const std::string& file, Session& out) {
+    Json j;
+    try {
+        j = Json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        return nav::Status::bad_input(file + ": not valid JSON (" + e.what() + ")");
+    }
+    if (!j.is_object()) return nav::Status::bad_input(file + ": a session must be a JSON object");
+    Session s;
+    for (const auto& [key, v] : j.items()) {
+        const std::string where = file + ": \"" + key + "\"";
+        if (key == "mesh") {
+            if (!v.is_string() || v.get<std::string>().empty())
+                return nav::Status::bad_input(where + ": expected the OBJ path as a string");
+            std::filesystem::path p(v.get<std::string>());
+            if (p.is_relative()) {
+                const std::filesystem::path dir = std::filesystem::path(file).parent_path();
+                if (!dir.empty()) p = dir / p;
+            }
+            s.mesh = p.lexically_normal().string();
+        } else if (key == "config") {
+            if (!v.is_object()) return nav::Status::bad_input(where + ": expected an object (as navbake --config reads)");
+            const nav::Status st = nav::parse_config_json(v.dump(), file + ": config", s.params, s.volumes);
+            if (!st) return st;
+            s.has_config = true;
+        } else if (key == "layers") {
+            if (!v.is_array()) return nav::Status::bad_input(where + ": expected an array of layer names");
+            std::string list;
+            for (const Json& e : v) {
+                if (!e.is_string()) return nav::Status::bad_input(where + ": expected layer names (strings)");
+                if (!list.empty()) list += ",";
+                list += e.get<std::string>();
+            }
+            nav::render::LayerMask m{};
+            std::string err;
+            if (!list.empty() && !nav::render::parse_layer_list(list, m, err))
+                return nav::Status::bad_input(where + ": " + err);
+            s.layers = m;
+        } else if (key == "path") {
+            std::pair<glm::vec3, glm::vec3> p;
+            const nav::Status st = read_pair(v, file + ": path", "start", "end", p);
+            if (!st) return st;
+            s.path = p;
+        } else if (key == "camera") {
+            std::pair<glm::vec3, glm::vec3> c;
+            const nav::Status st = read_pair(v, file + ": camera", "eye", "target", c);
+            if (!st) return st;
+            if (glm::length(c.second - c.first) < 1e-6f)
+                return nav::Status::bad_input(file + ": camera: eye and target are the same point");
+            s.camera = c;
+        } else if (key != "volumes") {
+            return nav::Status::bad_input(file + ": unknown key \"" + key +
+                                          "\" (known: mesh, config, volumes, path, camera, layers)");
+        }
+    }
+    // top-level volumes replace the config's
+    if (j.contains("volumes")) {
+        Json wrap = Json::object();
+        wrap["volumes"] = j["volumes"];
+        nav::Params ignored = s.params;
+        std::vector<nav::ConvexVolume> vols;
+        const nav::Status st = nav::parse_config_json(wrap.dump(), file, ignored, vols);
+        if (!st) return st;
+        s.volumes = std::move(vols);
+        s.has_config = true;
+    }
+    out = std::move(s);
+    return nav::Status::ok();
+}
+
+nav::Status load_session_file(const std::string& file, Session& out) {
+    std::ifstream f(file);
+    if (!f) return nav::Status::bad_input(file + ": cannot open the session file");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return parse_session(ss.str(), file, out);
+}
+
+std::string session_to_json(const Session& s) {
+    Json j = Json::object();
+    if (s.mesh) j["mesh"] = *s.mesh;
+    if (s.has_config) {
+        Json cfg = config_json(s.params, {});
+        j["config"] = cfg;
+        Json vols = config_json(s.params, s.volumes);
+        j["volumes"] = vols.contains("volumes") ? vols["volumes"] : Json::array();
+    }
+    if (s.path) j["path"] = Json{{"start", vec3_json(s.path->first)}, {"end", vec3_json(s.path->second)}};
+    if (s.camera) j["camera"] = Json{{"eye", vec3_json(s.camera->first)}, {"target", vec3_json(s.camera->second)}};
+    if (s.layers) {
+        Json l = Json::array();
+        for (int i = 0; i < nav::render::kLayerCount; ++i)
+            if ((*s.layers)[static_cast<size_t>(i)]) l.push_back(std::string(nav::render::kLayerNames[static_cast<size_t>(i)]));
+        j["layers"] = l;
+    }
+    return j.dump(2) + "\n";
+}
+
+nav::Status save_session_file(const std::string& file, const Session& s) {
+    std::ofstream f(file);
+    if (!f) return nav::Status::bad_input(file + ": cannot write the session file");
+    f << session_to_json(s);
+    f.close();
+    if (!f) return nav::Status::bad_input(file + ": cannot write the session file");
+    return nav::Status::ok();
+}
+
+}  // namespace navdebug
