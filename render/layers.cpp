@@ -788,6 +788,20 @@ void build_ground(const float* bmin, const float* bmax, DrawList& out) {
     out.add_box_lines(bmin, bmax, colors::kBounds);
 }
 
+namespace {
+// Gives a big vector's memory back when what it holds shrank to a quarter of its capacity.
+template <class T>
+void trim_capacity(std::vector<T>& v) {
+    if (v.capacity() * sizeof(T) > (size_t(1) << 20) && v.size() < v.capacity() / 4) v.shrink_to_fit();
+}
+void trim_capacity(DrawList& d) {
+    trim_capacity(d.tri_verts);
+    trim_capacity(d.tri_indices);
+    trim_capacity(d.line_verts);
+    trim_capacity(d.point_verts);
+}
+}  // namespace
+
 void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled) {
     for (int li = 0; li < kLayerCount; ++li) {
         const auto l = static_cast<Layer>(li);
@@ -802,6 +816,10 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             // stale and hidden: release the data now, rebuild when shown
             e.sources = {};
             e.info.built = false;
+            e.cpu.clear();
+            e.cpu_extra.clear();
+            trim_capacity(e.cpu);
+            trim_capacity(e.cpu_extra);
             continue;
         }
         const auto t0 = std::chrono::steady_clock::now();
@@ -810,6 +828,8 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             e.cpu.clear();
             e.cpu_extra.clear();
         }
+        trim_capacity(e.cpu);
+        trim_capacity(e.cpu_extra);
         e.gpu.upload(e.cpu);
         e.gpu_extra.upload(e.cpu_extra);
         const auto t1 = std::chrono::steady_clock::now();
@@ -821,6 +841,21 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         e.info.gpu_bytes = e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
     }
     if (bake) generation_ = bake->generation;
+}
+
+size_t LayerCache::cpu_bytes() const {
+    size_t n = 0;
+    for (const Entry& e : entries_)
+        for (const DrawList* d : {&e.cpu, &e.cpu_extra})
+            n += (d->tri_verts.capacity() + d->line_verts.capacity() + d->point_verts.capacity()) * sizeof(Vertex) +
+                 d->tri_indices.capacity() * sizeof(uint32_t);
+    return n;
+}
+
+size_t LayerCache::gpu_bytes() const {
+    size_t n = 0;
+    for (const Entry& e : entries_) n += e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
+    return n;
 }
 
 std::array<float, kLayerCount> LayerDrawOptions::lifts(const LayerMask& enabled) const {

@@ -175,6 +175,9 @@ public:
     // The main batch of every enabled layer in layer order, then their extra batches.
     void draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt = {}) const;
     const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
+    // Bytes the cache holds: CPU arrays by capacity, GPU buffers as allocated.
+    size_t cpu_bytes() const;
+    size_t gpu_bytes() const;
     uint64_t generation() const { return generation_; }
 
 private:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -60,11 +61,23 @@ GLuint compile(GLenum type, const std::string& name, std::string& err) {
 // Grows a buffer to hold `bytes` (1.5x headroom) or updates it in place.
 void upload_buffer(GLenum target, GLuint buf, size_t& cap, const void* data, size_t bytes) {
     glBindBuffer(target, buf);
-    if (bytes > cap) {
+    // grow with headroom; give a big buffer back when the data shrank to a quarter of it (a bake
+    // at a coarser cell size after a fine one), so GPU / driver memory follows the data down
+    constexpr size_t kKeepBytes = size_t(1) << 20;
+    if (bytes > cap || (cap > kKeepBytes && bytes < cap / 4)) {
         cap = bytes + bytes / 2;
         glBufferData(target, static_cast<GLsizeiptr>(cap), nullptr, GL_DYNAMIC_DRAW);
     }
     if (bytes) glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), data);
+}
+
+// Big batches are drawn in pieces: a software GL (Mesa llvmpipe under Xvfb) sizes its per-draw
+// work buffers by the largest draw and keeps them, so a million-span layer once drawn in one call
+// would hold that memory after the layer shrank again. Same picture, bounded driver memory.
+constexpr GLsizei kChunkTris = 32768, kChunkLines = 32768;
+template <class Draw>
+void draw_chunked(GLsizei count, GLsizei chunk, Draw&& draw) {
+    for (GLsizei first = 0; first < count; first += chunk) draw(first, std::min(chunk, count - first));
 }
 
 void vertex_layout() {
@@ -220,7 +233,10 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1f(tl_.alpha, style_.alpha);
         glUniform1f(tl_.lift, style_.lift);
         glBindVertexArray(g.vao_tri_);
-        glDrawElements(GL_TRIANGLES, g.tri_index_count_, GL_UNSIGNED_INT, nullptr);
+        draw_chunked(g.tri_index_count_, 3 * kChunkTris, [](GLint first, GLsizei n) {
+            glDrawElements(GL_TRIANGLES, n, GL_UNSIGNED_INT,
+                           reinterpret_cast<const void*>(static_cast<uintptr_t>(first) * sizeof(uint32_t)));
+        });
     }
     if (g.line_vert_count_) {
         glUseProgram(line_.id());
@@ -231,13 +247,13 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1f(ll_.alpha, style_.alpha);
         glUniform1f(ll_.lift, style_.lift);
         glBindVertexArray(g.vao_line_);
-        glDrawArrays(GL_LINES, 0, g.line_vert_count_);
+        draw_chunked(g.line_vert_count_, 2 * kChunkLines, [](GLint first, GLsizei n) { glDrawArrays(GL_LINES, first, n); });
         if (style_.xray && g.depth_test_) {
             // x-ray: the same edges again, faint, where geometry hides them
             glDisable(GL_DEPTH_TEST);
             glDepthMask(GL_FALSE);
             glUniform1f(ll_.alpha, style_.alpha * 0.28f);
-            glDrawArrays(GL_LINES, 0, g.line_vert_count_);
+            draw_chunked(g.line_vert_count_, 2 * kChunkLines, [](GLint first, GLsizei n) { glDrawArrays(GL_LINES, first, n); });
             glDepthMask(GL_TRUE);
             glEnable(GL_DEPTH_TEST);
         }
@@ -249,7 +265,7 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1f(pl_.alpha, style_.alpha);
         glUniform1f(pl_.lift, style_.lift);
         glBindVertexArray(g.vao_point_);
-        glDrawArrays(GL_POINTS, 0, g.point_count_);
+        draw_chunked(g.point_count_, kChunkLines, [](GLint first, GLsizei n) { glDrawArrays(GL_POINTS, first, n); });
     }
     glBindVertexArray(0);
 }
