@@ -4,6 +4,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -46,6 +47,14 @@ std::string escape_percent(const std::string& s) {
         out += c;
     }
     return out;
+}
+
+bool same_volumes(const std::vector<nav::ConvexVolume>& a, const std::vector<nav::ConvexVolume>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (a[i].verts != b[i].verts || a[i].hmin != b[i].hmin || a[i].hmax != b[i].hmax || a[i].area != b[i].area)
+            return false;
+    return true;
 }
 
 bool ends_with_ci(const std::string& s, std::string_view suffix) {
@@ -95,6 +104,8 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     }
     session_field_ = opts_.session_path;
     show_ui_ = !opts_.hide_ui;
+    draw_opts_ = opts_.draw;
+    highlight_changes_ = opts_.highlight_changes;
 }
 
 bool App::init_gl(std::string& err) { return renderer_.init(err); }
@@ -104,6 +115,7 @@ void App::set_error(std::string msg) { banner_ = std::move(msg); }
 void App::open_mesh(const std::string& path) {
     if (path.empty()) return;
     mesh_field_ = path;
+    mesh_pending_ = true;
     log_.info("opening " + path);
     worker_.request_mesh(path);
 }
@@ -174,26 +186,85 @@ bool App::any_floor_layer() const {
     return false;
 }
 
+bool App::settled() const {
+    // raw_bake_ must also be the worker's latest: it is picked up by the frame after the publish
+    return !worker_.busy() && worker_.latest() == raw_bake_ && desired_ == requested_ && same_volumes(volumes_, requested_volumes_) &&
+           run_to_ == requested_to_ && !mesh_pending_;
+}
+
+std::shared_ptr<const nav::Bake> App::trimmed(const std::shared_ptr<const nav::Bake>& bake) {
+    if (!bake || bake->built_through <= static_cast<int>(run_to_)) return bake;
+    if (bake == trim_src_ && run_to_ == trim_to_) return trim_out_;
+    // A shallow copy without the results after the target stage: stepping back with Previous shows
+    // the pipeline as it was after that stage, and Next shows the kept result again at once.
+    auto t = std::make_shared<nav::Bake>(*bake);
+    const int to = static_cast<int>(run_to_);
+    auto drop = [&](nav::Stage s, auto& ptr) {
+        if (static_cast<int>(s) > to) ptr.reset();
+    };
+    drop(nav::Stage::Input, t->tri_areas);
+    drop(nav::Stage::Rasterize, t->solid);
+    drop(nav::Stage::Filter, t->filtered);
+    drop(nav::Stage::Compact, t->compact);
+    drop(nav::Stage::Erode, t->eroded);
+    drop(nav::Stage::Areas, t->areas);
+    drop(nav::Stage::Distance, t->distance);
+    drop(nav::Stage::Regions, t->regions);
+    drop(nav::Stage::Regions, t->region_trace);
+    drop(nav::Stage::Contours, t->contours);
+    drop(nav::Stage::Polymesh, t->polymesh);
+    drop(nav::Stage::Detail, t->detail);
+    drop(nav::Stage::Navmesh, t->navmesh);
+    t->built_through = to;
+    trim_src_ = bake;
+    trim_to_ = run_to_;
+    trim_out_ = std::move(t);
+    return trim_out_;
+}
+
+void App::on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next) {
+    timings_.record(*next);
+    if (!highlight_changes_ || !prev) return;
+    // keep the last highlight when the new bake has nothing to compare (e.g. stopped before regions)
+    nav::render::BakeChanges c = nav::render::diff_bakes(*prev, *next);
+    if (!c.have_regions && !c.have_polys) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    nav::render::build_diff_overlay(c, *prev, *next, diff_cpu_);
+    const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    changes_ = std::move(c);
+    changes_valid_ = true;
+    changes_text_ = nav::render::diff_summary(changes_);
+    diff_upload_ = true;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " (diff %.2f ms, overlay %.2f ms)", changes_.ms, build_ms);
+    log_.info("changes bake #" + std::to_string(changes_.from_generation) + " -> #" +
+              std::to_string(changes_.to_generation) + ": " + changes_text_ + buf);
+}
+
 void App::poll_worker() {
     for (WorkerEvent& e : worker_.take_events()) {
         switch (e.kind) {
-            case WorkerEvent::Kind::MeshLoaded: banner_.clear(); break;
-            case WorkerEvent::Kind::MeshFailed: set_error(e.text); break;
+            case WorkerEvent::Kind::MeshLoaded:
+                banner_.clear();
+                mesh_pending_ = false;
+                break;
+            case WorkerEvent::Kind::MeshFailed:
+                set_error(e.text);
+                mesh_pending_ = false;
+                break;
             case WorkerEvent::Kind::BakeFailed: set_error(e.text); break;
             case WorkerEvent::Kind::BakeDone: break;
         }
     }
     worker_.set_region_trace(replay_.wants_trace());
-    bake_ = islands_.apply(worker_.latest());
+    std::shared_ptr<const nav::Bake> latest = worker_.latest();
+    if (latest && latest != raw_bake_) {
+        on_new_bake(raw_bake_, latest);
+        raw_bake_ = std::move(latest);
+    }
+    bake_ = trimmed(islands_.apply(raw_bake_));
     // the newest desired state goes to the worker whenever it differs from what was asked last
-    const bool vol_changed = [&] {
-        if (volumes_.size() != requested_volumes_.size()) return true;
-        for (size_t i = 0; i < volumes_.size(); ++i) {
-            const auto &a = volumes_[i], &b = requested_volumes_[i];
-            if (a.verts != b.verts || a.hmin != b.hmin || a.hmax != b.hmax || a.area != b.area) return true;
-        }
-        return false;
-    }();
+    const bool vol_changed = !same_volumes(volumes_, requested_volumes_);
     if (!(desired_ == requested_) || vol_changed || run_to_ != requested_to_) {
         worker_.request(desired_, volumes_, run_to_);
         requested_ = desired_;
@@ -390,6 +461,7 @@ void App::ui_layers() {
     ImGui::SameLine(150.0f);
     ImGui::Checkbox("inspect spans", &inspect_);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover a span (with a floor layer shown) to see its links and values.");
+    ui_readability();
 
     // legend of the visible layers
     for (int i = 0; i < r::kLayerCount; ++i) {
@@ -405,6 +477,61 @@ void App::ui_layers() {
             ImGui::TextUnformatted(std::string(e.label).c_str());
         }
     }
+}
+
+void App::ui_readability() {
+    if (!ImGui::TreeNodeEx("Readability", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    // per-layer opacity: one compact slider per visible layer
+    const float sw = ImGui::GetContentRegionAvail().x * 0.55f;
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        const auto l = static_cast<r::Layer>(i);
+        if (!opts_.layers[static_cast<size_t>(i)] || !r::layer_from_bake(l)) continue;
+        ImGui::PushID(i);
+        ImGui::SetNextItemWidth(sw);
+        ImGui::SliderFloat(std::string(r::layer_name(l)).c_str(), &draw_opts_.opacity[static_cast<size_t>(i)], 0.0f, 1.0f,
+                           "opacity %.2f", ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("How opaque this layer is drawn. Right-click: back to 1.");
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) draw_opts_.opacity[static_cast<size_t>(i)] = 1.0f;
+        ImGui::PopID();
+    }
+    ImGui::Checkbox("x-ray edges", &draw_opts_.xray);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Draw the layers' lines a second time, faint, through the geometry in front.");
+    ImGui::SameLine(150.0f);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 60.0f);
+    ImGui::SliderFloat("stack", &draw_opts_.lift_step, 0.0f, 1.0f, "%.2f m", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Stack offset: each visible layer after the first is drawn this much higher than the one\n"
+                          "before, so layers shown together do not hide each other.");
+    if (ImGui::Checkbox("Highlight changes", &highlight_changes_) && !highlight_changes_) {
+        changes_valid_ = false;
+        diff_cpu_.clear();
+        diff_upload_ = true;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("After a re-bake, show which regions and polygons it added, removed or reshaped\n"
+                          "(kept until the next bake).");
+    if (highlight_changes_) {
+        auto swatch = [](const char* id, uint32_t c) {
+            ImGui::ColorButton(id, to_imvec(c), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
+            ImGui::SameLine();
+        };
+        swatch("##dadd", r::colors::kDiffAdded);
+        ImGui::TextUnformatted("added");
+        ImGui::SameLine();
+        swatch("##dresh", r::colors::kDiffReshaped);
+        ImGui::TextUnformatted("reshaped");
+        ImGui::SameLine();
+        swatch("##drem", r::colors::kDiffRemoved);
+        ImGui::TextUnformatted("removed");
+        if (changes_valid_) {
+            ImGui::TextWrapped("#%llu -> #%llu: %s", static_cast<unsigned long long>(changes_.from_generation),
+                               static_cast<unsigned long long>(changes_.to_generation), changes_text_.c_str());
+            ImGui::TextColored(kDimColor, "diff %.2f ms", changes_.ms);
+        } else {
+            ImGui::TextColored(kDimColor, "move a slider: the next bake is compared with this one");
+        }
+    }
+    ImGui::TreePop();
 }
 
 void App::ui_params() {
@@ -431,7 +558,8 @@ void App::ui_params() {
                 const ImGuiSliderFlags flags = deg ? ImGuiSliderFlags_None : ImGuiSliderFlags_Logarithmic;
                 changed = ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(d.min), static_cast<float>(d.max),
                                              fmt.c_str(), flags | ImGuiSliderFlags_AlwaysClamp);
-                value = v;
+                // float(0.02) is a hair below the double 0.02: clamp in double so the ends are accepted
+                value = std::clamp(static_cast<double>(v), d.min, d.max);
                 break;
             }
             case nav::ParamKind::Int: {
@@ -488,20 +616,7 @@ void App::ui_params() {
         ImGui::PopID();
     }
     if (ImGui::Button("Reset all")) desired_ = nav::Params();
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(110.0f);
-    int to = static_cast<int>(run_to_);
-    if (ImGui::BeginCombo("##runto", std::string(nav::stage_name(run_to_)).c_str())) {
-        for (int s = 0; s < nav::kStageCount; ++s)
-            if (ImGui::Selectable(std::string(nav::kStageNames[static_cast<size_t>(s)]).c_str(), s == to))
-                run_to_ = static_cast<nav::Stage>(s);
-        ImGui::EndCombo();
-    }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build through this stage only (step through the pipeline).");
-    ImGui::SameLine();
-    if (ImGui::Button("Step") && static_cast<int>(run_to_) < nav::kStageCount - 1)
-        run_to_ = static_cast<nav::Stage>(static_cast<int>(run_to_) + 1);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build one stage further.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every parameter back to its default (the Stages timeline steps the bake).");
 }
 
 void App::ui_left_panel(float, float H) {
@@ -617,40 +732,23 @@ void App::ui_right_panel(float W, float H) {
         ImGui::TextColored(kDimColor, " grid %d x %d", b->config.width, b->config.height);
     }
 
-    if (b && ImGui::BeginTable("stages", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
-        ImGui::TableSetupColumn("stage");
-        ImGui::TableSetupColumn("ms");
-        ImGui::TableSetupColumn("counts", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableHeadersRow();
-        for (int i = 0; i < nav::kStageCount; ++i) {
-            const auto st = static_cast<nav::Stage>(i);
-            const nav::StageStats& s = b->stats[static_cast<size_t>(i)];
-            const bool ran = std::find(b->stages_run.begin(), b->stages_run.end(), st) != b->stages_run.end();
-            const bool failed = b->error_stage == i;
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            const ImVec4 col = failed ? kErrorColor : (!s.built ? kDimColor : (ran ? kRanColor : ImGui::GetStyleColorVec4(ImGuiCol_Text)));
-            ImGui::TextColored(col, "%s", std::string(nav::stage_name(st)).c_str());
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip(ran ? "rebuilt by the last bake" : (s.built ? "kept from an earlier bake" : "not built"));
-            ImGui::TableNextColumn();
-            if (s.built || failed) ImGui::Text(s.ms < 10 ? "%.2f" : "%.1f", s.ms);
-            else ImGui::TextColored(kDimColor, "-");
-            ImGui::TableNextColumn();
-            std::string counts;
-            for (const nav::StageCount& c : s.counts) {
-                if (!counts.empty()) counts += "\n";
-                counts += std::string(c.name) + " " + fmt_count(c.value);
-            }
-            if (failed) {
-                ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
-                ImGui::TextWrapped("%s", b->error.message.c_str());
-                ImGui::PopStyleColor();
-            } else if (s.built) {
-                ImGui::TextUnformatted(counts.c_str());
-            }
-        }
-        ImGui::EndTable();
+    if (ImGui::CollapsingHeader("Stages", ImGuiTreeNodeFlags_DefaultOpen)) {
+        TimelineInput in;
+        in.bake = raw_bake_.get();
+        in.desired = &desired_;
+        in.volumes_changed = raw_bake_ && !same_volumes(volumes_, raw_bake_->volumes);
+        in.mesh_pending = mesh_pending_;
+        in.busy = worker_.busy();
+        in.building = worker_.building_stage();
+        in.target = run_to_;
+        ImGui::PushID("timeline");
+        timeline_.panel(in, run_to_);
+        ImGui::PopID();
+    }
+    if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("timings");
+        timings_.panel(raw_bake_.get());
+        ImGui::PopID();
     }
 
     {
@@ -798,7 +896,22 @@ void App::render_scene(int fb_w, int fb_h) {
         renderer_.draw(ground_gpu_);
         glClear(GL_DEPTH_BUFFER_BIT);
     }
-    layers_.draw(renderer_, shown);
+    layers_.draw(renderer_, shown, draw_opts_);
+    if (diff_upload_) {
+        diff_gpu_.upload(diff_cpu_);
+        diff_upload_ = false;
+    }
+    if (highlight_changes_ && changes_valid_ && !diff_gpu_.empty()) {
+        // on top of the stack of visible layers
+        float top = 0.0f;
+        for (float v : draw_opts_.lifts(shown)) top = std::max(top, v);
+        r::DrawStyle st = renderer_.style();
+        st.lift = top;
+        st.xray = draw_opts_.xray;
+        renderer_.set_style(st);
+        renderer_.draw(diff_gpu_);
+        renderer_.set_style(r::DrawStyle{});
+    }
     if (replay_.active()) replay_.draw(renderer_, bake_);
     if (path_on()) {
         path_.update(bake_ ? bake_->navmesh : nullptr);

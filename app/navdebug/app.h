@@ -19,7 +19,10 @@
 #include "render/layers.h"
 #include "render/pick.h"
 #include "render/renderer.h"
+#include "render/diff_draw.h"
 #include "replay.h"
+#include "timeline.h"
+#include "timings.h"
 #include "warnings_panel.h"
 #include "worker.h"
 
@@ -41,6 +44,8 @@ struct AppOptions {
     std::optional<glm::vec3> prune;       // --prune x,y,z: keep only the navmesh reachable from there
     std::string session_path;             // --session FILE: the session the window opened with
     bool hide_ui = false;                 // --no-ui: start with the panels hidden (Tab shows them)
+    nav::render::LayerDrawOptions draw;   // --opacity, --lift, --xray: the Layers panel's readability options
+    bool highlight_changes = false;       // --diff-from-set: start with "Highlight changes" on
 };
 
 class App {
@@ -60,6 +65,19 @@ public:
     // True while something moves (flying, dragging, a bake running): keep frames coming.
     bool animating() const { return animating_; }
 
+    // ---- what the stress mode (stress.h) drives, as a slider does ----
+    const nav::Params& desired_params() const { return desired_; }
+    const std::vector<nav::ConvexVolume>& desired_volumes() const { return volumes_; }
+    // Sets one parameter of the desired state (the worker restarts on the next frame).
+    nav::Status set_param(nav::ParamId id, double value) { return desired_.set(id, value); }
+    // The worker has handled the desired state: nothing pending, nothing building.
+    bool settled() const;
+    // The latest bake the worker published (not trimmed to the timeline's target stage).
+    const std::shared_ptr<const nav::Bake>& latest_bake() const { return raw_bake_; }
+    // Bytes the draw layers hold (CPU arrays, GPU buffers), for the stress report.
+    size_t layer_cpu_bytes() const { return layers_.cpu_bytes(); }
+    size_t layer_gpu_bytes() const { return layers_.gpu_bytes(); }
+
 private:
     void poll_worker();
     void handle_camera_input(GLFWwindow* window, float W, float H, float dt);
@@ -68,6 +86,11 @@ private:
     void ui_right_panel(float W, float H);
     void ui_params();
     void ui_layers();
+    void ui_readability();
+    // Called once per newly published bake: timings history, change highlight.
+    void on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next);
+    // The bake as seen at the timeline's target stage: stages after run_to_ dropped (cached).
+    std::shared_ptr<const nav::Bake> trimmed(const std::shared_ptr<const nav::Bake>& bake);
     void ui_overlays(float W, float H);
     void open_mesh(const std::string& path);
     void load_config(const std::string& path);
@@ -89,7 +112,11 @@ private:
     std::vector<nav::ConvexVolume> requested_volumes_;
     nav::Stage requested_to_ = nav::kLastStage;
 
-    std::shared_ptr<const nav::Bake> bake_;
+    std::shared_ptr<const nav::Bake> bake_;      // what is drawn: pruned, trimmed to run_to_
+    std::shared_ptr<const nav::Bake> raw_bake_;  // the worker's latest, as published
+    std::shared_ptr<const nav::Bake> trim_src_, trim_out_;
+    nav::Stage trim_to_ = nav::kLastStage;
+    bool mesh_pending_ = false;  // a mesh was asked for and has not loaded or failed yet
     std::shared_ptr<const nav::InputMesh> framed_mesh_;  // the mesh the camera was last framed on
     bool camera_placed_ = false;
 
@@ -125,6 +152,18 @@ private:
 
     PathTool path_;
     bool path_on() const { return opts_.layers[static_cast<size_t>(nav::render::Layer::Path)]; }
+
+    // stage timeline, timings, readability and the change highlight
+    Timeline timeline_;
+    Timings timings_;
+    nav::render::LayerDrawOptions draw_opts_;
+    bool highlight_changes_ = false;
+    nav::render::BakeChanges changes_;
+    bool changes_valid_ = false;
+    std::string changes_text_;
+    nav::render::DrawList diff_cpu_;
+    nav::render::GpuDrawList diff_gpu_;
+    bool diff_upload_ = false;
 
     // panels
     std::string mesh_field_, config_field_;

@@ -3,7 +3,9 @@
 //            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
 //            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay watershed=LEVEL]
-//            [--select x,y,z] [--prune x,y,z]
+//            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES]
+//            [--diff-from-set NAME=VALUE]... [--max-memory MB]
+//            [--stress-sliders N [--seed S] [--stress-per-frame K] --stress-report OUT.json]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -20,6 +22,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -27,6 +30,7 @@
 
 #include "app.h"
 #include "session.h"
+#include "stress.h"
 #include "core/pipeline.h"
 #include "log.h"
 #include "render/layers.h"
@@ -180,6 +184,33 @@ int main(int argc, char** argv) {
     bool no_ui = false;
     cli.add_flag("--no-ui", no_ui, "start with the panels hidden (Tab shows them): the 3D view only");
     cli.add_option("--prune", prune_text, "keep only the navmesh reachable from the polygon at x,y,z; the rest is disabled");
+    std::string opacity_text;
+    float lift = 0.0f;
+    bool xray = false;
+    std::vector<std::string> diff_sets;
+    double max_memory_mb = 4096.0;
+    cli.add_option("--opacity", opacity_text, "per-layer opacity: LAYER=F[,LAYER=F]... with F in [0, 1]");
+    cli.add_flag("--xray", xray, "x-ray edges: the layers' lines also drawn faint through the geometry");
+    cli.add_option("--lift", lift, "stack offset: each visible layer after the first drawn this many metres higher (0..10)");
+    cli.add_option("--diff-from-set", diff_sets,
+                   "bake first with NAME=VALUE (repeatable) applied, then with the final parameters, and highlight "
+                   "what changed")
+        ->needs(shot_opt);
+    cli.add_option("--max-memory", max_memory_mb, "refuse grids estimated to need more than this many MiB (as navbake)")
+        ->check(CLI::Range(1.0, 1048576.0));
+    navdebug::StressOptions stress_opts;
+    auto* stress_opt = cli.add_option("--stress-sliders", stress_opts.moves,
+                                      "test mode: move N random sliders (1..100000), one per frame, then write "
+                                      "--stress-report and exit")
+                           ->check(CLI::Range(1, 100000))
+                           ->excludes(shot_opt);
+    cli.add_option("--seed", stress_opts.seed, "stress mode: random seed (same seed, same moves)")->needs(stress_opt);
+    cli.add_option("--stress-per-frame", stress_opts.per_frame, "stress mode: sliders moved per frame (1..1000)")
+        ->check(CLI::Range(1, 1000))
+        ->needs(stress_opt);
+    cli.add_option("--stress-report", stress_opts.report,
+                   "stress mode: JSON report (final config for navbake --config, counts per stage, RSS, wall time)")
+        ->needs(stress_opt);
     cli.footer(nav::params_help());
     try {
         cli.parse(argc, argv);
@@ -236,6 +267,30 @@ int main(int argc, char** argv) {
         *dst = glm::vec3(v[0], v[1], v[2]);
     }
 
+    if (!opacity_text.empty()) {
+        std::stringstream ss(opacity_text);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            const size_t eq = item.find('=');
+            const auto layer = eq == std::string::npos ? std::nullopt : nav::render::layer_from_name(item.substr(0, eq));
+            if (!layer) {
+                std::string names;
+                for (std::string_view n : nav::render::kLayerNames) names += (names.empty() ? "" : ", ") + std::string(n);
+                return fail(kExitBadInput, "--opacity: '" + item + "': expected LAYER=F with LAYER one of: " + names);
+            }
+            std::vector<float> v;
+            if (!parse_floats(item.substr(eq + 1), v) || v.size() != 1 || v[0] < 0.0f || v[0] > 1.0f)
+                return fail(kExitBadInput, "--opacity: '" + item + "': expected an opacity between 0 and 1");
+            opts.draw.opacity[static_cast<size_t>(*layer)] = v[0];
+        }
+    }
+    if (!std::isfinite(lift) || lift < 0.0f || lift > 10.0f)
+        return fail(kExitBadInput, "--lift: expected metres between 0 and 10, got " + std::to_string(lift));
+    opts.draw.lift_step = lift;
+    opts.draw.xray = xray;
+    if (stress_opts.moves > 0 && stress_opts.report.empty())
+        return fail(kExitBadInput, "--stress-sliders: --stress-report OUT.json is required (where the report goes)");
+
     int width = 1280, height = 800;
     if (screenshot) {
         char x = 0;
@@ -289,8 +344,19 @@ int main(int argc, char** argv) {
         const nav::Status st = params.set_from_string(s.substr(0, eq), s.substr(eq + 1));
         if (!st) return fail(kExitBadInput, "--set " + s + ": " + st.message);
     }
+    // --diff-from-set: the parameters of the first of the two bakes
+    nav::Params first_params = params;
+    for (const std::string& s : diff_sets) {
+        const size_t eq = s.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return fail(kExitBadInput, "--diff-from-set '" + s + "': expected NAME=VALUE");
+        const nav::Status st = first_params.set_from_string(s.substr(0, eq), s.substr(eq + 1));
+        if (!st) return fail(kExitBadInput, "--diff-from-set " + s + ": " + st.message);
+    }
+    opts.highlight_changes = !diff_sets.empty();
     pipeline->set_params(params);
     pipeline->set_volumes(volumes);
+    pipeline->set_memory_limit(static_cast<uint64_t>(max_memory_mb * 1024.0 * 1024.0));
 
     if (mesh_path.empty()) {
         const std::string def = std::string(NAV_SOURCE_DIR) + "/assets/demo.obj";
@@ -334,7 +400,7 @@ int main(int argc, char** argv) {
     }
     glfwMakeContextCurrent(window.win);
     if (!gladLoadGL(glfwGetProcAddress)) return fail(1, "cannot load OpenGL 3.3 functions (gladLoadGL failed)");
-    glfwSwapInterval(screenshot ? 0 : 1);
+    glfwSwapInterval(screenshot || stress_opts.moves > 0 ? 0 : 1);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -364,7 +430,8 @@ int main(int argc, char** argv) {
         glfwSetDropCallback(window.win, drop_callback);
         worker.set_region_trace(!opts.replay.empty());
         worker.start();
-        worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
+        if (!diff_sets.empty()) worker.request(first_params, volumes, opts.stage.value_or(nav::kLastStage));
+        else worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
 
         if (screenshot) {
             worker.wait_idle();
@@ -378,8 +445,7 @@ int main(int argc, char** argv) {
                 exit_code = 1;
                 std::fprintf(stderr, "navdebug: cannot create a %dx%d offscreen framebuffer\n", width, height);
             } else {
-                // a few frames so ImGui lays its windows out; the last one is saved
-                for (int f = 0; f < 4; ++f) {
+                auto offscreen_frame = [&] {
                     glfwPollEvents();
                     ImGui_ImplOpenGL3_NewFrame();
                     ImGui_ImplGlfw_NewFrame();
@@ -393,7 +459,21 @@ int main(int argc, char** argv) {
                     app.render_scene(width, height);
                     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
                     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                };
+                if (!diff_sets.empty()) {
+                    // the app sees the first bake, then the final one arrives and is compared with it
+                    offscreen_frame();
+                    worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
+                    worker.wait_idle();
+                    const auto final_bake = worker.latest();
+                    exit_code = 0;  // the screenshot shows the final bake; its failure is what counts
+                    if (final_bake && !final_bake->error.is_ok()) {
+                        exit_code = final_bake->error.code == nav::Status::Code::BadInput ? kExitBadInput : 1;
+                        std::fprintf(stderr, "navdebug: bake failed: %s\n", final_bake->error.message.c_str());
+                    }
                 }
+                // a few frames so ImGui lays its windows out; the last one is saved
+                for (int f = 0; f < 4; ++f) offscreen_frame();
                 const std::vector<unsigned char> px = target.read_rgb();
                 stbi_write_force_png_filter = 0;  // plain rows: smaller decoders in tests stay simple
                 if (!stbi_write_png(shot_path.c_str(), width, height, 3, px.data(), width * 3)) {
@@ -412,10 +492,16 @@ int main(int argc, char** argv) {
                 }
             }
         } else {
+            std::optional<navdebug::StressRun> stress;
+            if (stress_opts.moves > 0) stress.emplace(stress_opts);
             double last = glfwGetTime();
             while (!glfwWindowShouldClose(window.win)) {
-                if (app.animating()) glfwPollEvents();
+                if (stress || app.animating()) glfwPollEvents();
                 else glfwWaitEventsTimeout(0.25);
+                if (stress && stress->before_frame(app)) {
+                    exit_code = stress->exit_code();
+                    break;
+                }
                 const double now = glfwGetTime();
                 const float dt = static_cast<float>(now - last);
                 last = now;

@@ -1,0 +1,217 @@
+#include "stress.h"
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+#include "session.h"
+
+namespace navdebug {
+
+uint64_t StressRng::next() {
+    uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+double StressRng::uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
+
+int StressRng::below(int n) { return n <= 1 ? 0 : static_cast<int>(next() % static_cast<uint64_t>(n)); }
+
+double random_slider_value(const nav::ParamDef& d, StressRng& rng) {
+    switch (d.kind) {
+        case nav::ParamKind::Bool: return static_cast<double>(rng.below(2));
+        case nav::ParamKind::Enum: {
+            const int n = std::max(1, static_cast<int>(d.enum_names.size()));
+            return static_cast<double>(std::clamp(rng.below(n), static_cast<int>(d.min), static_cast<int>(d.max)));
+        }
+        case nav::ParamKind::Int: {
+            const int lo = static_cast<int>(std::ceil(d.min)), hi = static_cast<int>(std::floor(d.max));
+            return static_cast<double>(lo + rng.below(hi - lo + 1));
+        }
+        case nav::ParamKind::Float: break;
+    }
+    // the debugger's float sliders: "%.1f" and linear for degrees, "%.2f" and logarithmic otherwise
+    const bool deg = d.unit == "deg";
+    const int decimals = deg ? 1 : 2;
+    const double t = rng.uniform();
+    double v;
+    if (deg) {
+        v = d.min + (d.max - d.min) * t;
+    } else {
+        // logarithmic; a range starting at 0 maps the bottom of the slider to 0 (as ImGui does with its
+        // epsilon at the display precision) and the rest logarithmically from that epsilon
+        const double eps = std::pow(10.0, -decimals);
+        const double lo = std::max(d.min, eps);
+        if (d.min <= 0.0 && t < 0.03) v = d.min;
+        else v = lo * std::pow(d.max / lo, d.min <= 0.0 ? (t - 0.03) / 0.97 : t);
+    }
+    const double scale = std::pow(10.0, decimals);
+    v = std::round(v * scale) / scale;
+    // the slider holds a float; the debugger clamps it back into the range in double (app.cpp ui_params)
+    return std::clamp(static_cast<double>(static_cast<float>(v)), d.min, d.max);
+}
+
+int64_t resident_kib() {
+    std::ifstream f("/proc/self/statm");
+    int64_t size = 0, resident = 0;
+    if (!(f >> size >> resident)) return 0;
+    return resident * static_cast<int64_t>(sysconf(_SC_PAGESIZE)) / 1024;
+}
+
+bool StressRun::before_frame(App& app) {
+    using clock = std::chrono::steady_clock;
+    ++frames_;
+    if (const auto& b = app.latest_bake(); b && b->generation != last_generation_) {
+        last_generation_ = b->generation;
+        ++bakes_seen_;
+    }
+    rss_peak_ = std::max(rss_peak_, resident_kib());
+    switch (phase_) {
+        case Phase::WaitFirst:
+            if (app.settled() && app.latest_bake() && app.latest_bake()->mesh) {
+                rss_start_ = resident_kib();
+                report_["heap_in_use_start_kib"] = static_cast<int64_t>((mallinfo2().uordblks + mallinfo2().hblkhd) / 1024);
+                start_params_ = app.desired_params();
+                start_polys_ = app.latest_bake()->count("polys");
+                t_start_ = clock::now();
+                phase_ = Phase::Moving;
+                std::printf("navdebug: stress: first bake done, RSS %lld KiB; %d moves, seed %llu\n",
+                            static_cast<long long>(rss_start_), o_.moves, static_cast<unsigned long long>(o_.seed));
+            }
+            return false;
+        case Phase::Moving: {
+            const auto table = nav::param_table();
+            for (int k = 0; k < o_.per_frame && done_ < o_.moves; ++k, ++done_) {
+                const nav::ParamDef& d = table[static_cast<size_t>(rng_.below(static_cast<int>(table.size())))];
+                const double v = random_slider_value(d, rng_);
+                if (const nav::Status st = app.set_param(d.id, v); !st) {
+                    ++rejected_;
+                    std::fprintf(stderr, "navdebug: stress: move %d rejected: %s\n", done_ + 1, st.message.c_str());
+                }
+            }
+            if (done_ >= o_.moves) {
+                t_moves_done_ = clock::now();
+                phase_ = Phase::WaitFinal;
+            }
+            return false;
+        }
+        case Phase::WaitFinal: {
+            const double waited = std::chrono::duration<double>(clock::now() - t_moves_done_).count();
+            // settled() also needs the last moves to have reached the worker (App::frame requests them)
+            if (app.settled()) {
+                capture_final(app);
+                // back to the starting parameters: memory should come back near where it started
+                for (const nav::ParamDef& d : nav::param_table()) (void)app.set_param(d.id, start_params_.get(d.id));
+                t_restore_ = clock::now();
+                phase_ = Phase::Restore;
+            } else if (waited > o_.timeout_s) {
+                capture_final(app);
+                finish(true);
+            }
+            return phase_ == Phase::Done;
+        }
+        case Phase::Restore: {
+            const double waited = std::chrono::duration<double>(clock::now() - t_restore_).count();
+            if (app.settled()) {
+                rss_end_ = resident_kib();
+                report_["rss_end_before_trim_kib"] = rss_end_;
+                malloc_trim(0);  // hand freed heap pages back to the system before measuring
+                rss_end_ = resident_kib();
+                const struct mallinfo2 mi = mallinfo2();
+                report_["heap_in_use_end_kib"] = static_cast<int64_t>((mi.uordblks + mi.hblkhd) / 1024);
+                report_["layers_cpu_end_kib"] = static_cast<int64_t>(app.layer_cpu_bytes() / 1024);
+                report_["layers_gpu_end_kib"] = static_cast<int64_t>(app.layer_gpu_bytes() / 1024);
+                report_["restored_bake_matches_first"] =
+                    app.latest_bake() && app.latest_bake()->params == start_params_ &&
+                    app.latest_bake()->count("polys") == start_polys_;
+                finish(false);
+            } else if (waited > o_.timeout_s) {
+                finish(true);
+            }
+            return phase_ == Phase::Done;
+        }
+        case Phase::Done: return true;
+    }
+    return true;
+}
+
+void StressRun::capture_final(App& app) {
+    using clock = std::chrono::steady_clock;
+    const auto now = clock::now();
+    const auto& b = app.latest_bake();
+    nlohmann::ordered_json& j = report_;
+    j["moves"] = done_;
+    j["moves_rejected"] = rejected_;
+    j["seed"] = o_.seed;
+    j["per_frame"] = o_.per_frame;
+    j["frames"] = frames_;
+    j["bakes_published"] = bakes_seen_;
+    j["wall_ms"] = std::chrono::duration<double, std::milli>(now - t_start_).count();
+    j["final_wait_ms"] = std::chrono::duration<double, std::milli>(now - t_moves_done_).count();
+    j["rss_start_kib"] = rss_start_;
+    j["rss_final_bake_kib"] = resident_kib();
+    j["mesh"] = b && b->mesh ? b->mesh->path : "";
+    j["config"] = config_json(app.desired_params(), app.desired_volumes());
+    nlohmann::ordered_json bake;
+    if (b) {
+        bake["generation"] = b->generation;
+        bake["params_match"] = b->params == app.desired_params();
+        bake["ok"] = b->error.is_ok() && b->built_through == nav::kStageCount - 1;
+        bake["error"] = b->error.is_ok() ? "" : b->error.message;
+        bake["error_stage"] = b->error_stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(b->error_stage)]) : "";
+        bake["built_through"] =
+            b->built_through >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(b->built_through)]) : "";
+        nlohmann::ordered_json stages = nlohmann::ordered_json::object();
+        for (int s = 0; s <= b->built_through && s < nav::kStageCount; ++s) {
+            nlohmann::ordered_json c = nlohmann::ordered_json::object();
+            for (const nav::StageCount& sc : b->stats[static_cast<size_t>(s)].counts) c[std::string(sc.name)] = sc.value;
+            stages[std::string(nav::kStageNames[static_cast<size_t>(s)])] = c;
+        }
+        bake["stages"] = stages;
+        // the navbake --json counts, for a bake that went through (a failed one keeps stale counts)
+        if (bake["ok"].get<bool>()) {
+            nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+            for (const char* k : {"solid_spans", "compact_spans", "walkable_spans", "regions", "contours", "poly_verts",
+                                  "polys", "detail_verts", "detail_tris"})
+                counts[k] = b->count(k);
+            bake["counts"] = counts;
+        }
+    }
+    j["bake"] = bake;
+}
+
+void StressRun::finish(bool timed_out) {
+    using clock = std::chrono::steady_clock;
+    phase_ = Phase::Done;
+    nlohmann::ordered_json& j = report_;
+    j["timed_out"] = timed_out;
+    j["restore_ms"] = std::chrono::duration<double, std::milli>(clock::now() - t_restore_).count();
+    j["rss_end_kib"] = rss_end_;
+    j["rss_peak_kib"] = rss_peak_;
+    std::ofstream f(o_.report);
+    f << j.dump(2) << "\n";
+    if (!f) {
+        std::fprintf(stderr, "navdebug: --stress-report: cannot write %s\n", o_.report.c_str());
+        exit_code_ = 1;
+        return;
+    }
+    std::printf("navdebug: stress: %d moves in %lld frames, %llu bakes published; RSS start %lld, final bake %lld, "
+                "back at the starting parameters %lld KiB (peak %lld); wrote %s\n",
+                done_, static_cast<long long>(frames_), static_cast<unsigned long long>(bakes_seen_),
+                static_cast<long long>(rss_start_), static_cast<long long>(j.value("rss_final_bake_kib", int64_t(0))),
+                static_cast<long long>(rss_end_), static_cast<long long>(rss_peak_), o_.report.c_str());
+    if (timed_out) {
+        std::fprintf(stderr, "navdebug: stress: a bake did not finish within %.0f s\n", o_.timeout_s);
+        exit_code_ = 1;
+    }
+}
+
+}  // namespace navdebug

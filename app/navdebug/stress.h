@@ -1,0 +1,77 @@
+// Stress mode (navdebug --stress-sliders N): drives the real frame loop and, each frame, moves
+// random parameters of the table to random valid values the way a slider does (through App's
+// desired parameters, so the worker is cancelled and restarted as with a real drag). After N
+// moves it waits for the worker to settle and writes a JSON report: the final parameters as a
+// config navbake --config reads, the final bake's counts per stage (or its error), resident memory
+// after the first bake, after the final bake and after going back to the starting parameters
+// (memory must come back near where it started), wall time and moves done.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/params.h"
+
+namespace navdebug {
+
+class App;
+
+struct StressOptions {
+    int moves = 0;           // --stress-sliders N (0: off)
+    uint64_t seed = 1;       // --seed S
+    int per_frame = 1;       // --stress-per-frame K: moves per frame
+    std::string report;      // --stress-report OUT.json
+    double timeout_s = 300;  // give up waiting for the final bake after this long
+};
+
+// A small deterministic generator (splitmix64), the same sequence on every platform.
+class StressRng {
+public:
+    explicit StressRng(uint64_t seed) : s_(seed) {}
+    uint64_t next();
+    double uniform();              // [0, 1)
+    int below(int n);              // [0, n)
+
+private:
+    uint64_t s_;
+};
+
+// A value for parameter `d` as a slider could leave it: floats through the slider's mapping
+// (logarithmic unless in degrees) and rounded to its display precision, ints, bools and enums
+// uniformly over the table range. Always accepted by Params::set.
+double random_slider_value(const nav::ParamDef& d, StressRng& rng);
+
+// Resident set size of this process in KiB (/proc/self/statm), 0 if unavailable.
+int64_t resident_kib();
+
+class StressRun {
+public:
+    explicit StressRun(StressOptions o) : o_(std::move(o)), rng_(o_.seed) {}
+    // Before each App::frame: moves sliders or waits. True once the run is over (report written or
+    // failed); exit_code() then says how it went.
+    bool before_frame(App& app);
+    int exit_code() const { return exit_code_; }
+
+private:
+    void capture_final(App& app);  // the final bake's part of the report
+    void finish(bool timed_out);   // writes the report
+
+    // WaitFirst: the first bake; Moving: N moves; WaitFinal: the bake of the final parameters;
+    // Restore: back to the starting parameters, to see memory come back.
+    enum class Phase { WaitFirst, Moving, WaitFinal, Restore, Done } phase_ = Phase::WaitFirst;
+    StressOptions o_;
+    StressRng rng_;
+    int done_ = 0, rejected_ = 0;
+    int64_t frames_ = 0;
+    int64_t rss_start_ = 0, rss_peak_ = 0, rss_end_ = 0;
+    nav::Params start_params_;
+    int64_t start_polys_ = 0;
+    nlohmann::ordered_json report_;
+    uint64_t bakes_seen_ = 0, last_generation_ = 0;
+    std::chrono::steady_clock::time_point t_start_, t_moves_done_, t_restore_;
+    int exit_code_ = 0;
+};
+
+}  // namespace navdebug
