@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/diagnose.h"
 #include "core/obj_export.h"
 #include "core/pipeline.h"
 #include "core/query.h"
@@ -24,6 +25,29 @@ using nlohmann::json;
 int fail(const nav::Status& st) {
     std::cerr << "navbake: error: " << st.message << "\n";
     return st.code == nav::Status::Code::BadInput ? 2 : 1;
+}
+
+// Settings and meshes known to go wrong (the debugger's Warnings panel): on stderr, each with the
+// --set flags that fix it; returned for the JSON report.
+json report_diagnostics(const nav::Bake& bake) {
+    json list = json::array();
+    if (!bake.mesh) return list;
+    const nav::MeshShape shape = nav::analyze_mesh(*bake.mesh);
+    for (const nav::Diagnostic& d : nav::diagnose(bake.params, &bake, &shape)) {
+        std::string flags;
+        json fix = json::object();
+        nav::Params fixed = bake.params;
+        nav::apply_fix(d, fixed);
+        for (const nav::ParamChange& c : d.fix) {
+            const std::string name(nav::param_def(c.id).name);
+            flags += " --set " + name + "=" + fixed.to_string(c.id);
+            fix[name] = c.value;
+        }
+        std::cerr << "navbake: warning: " << d.title << ": " << d.reason
+                  << (flags.empty() ? std::string() : " Fix:" + flags) << "\n";
+        list.push_back({{"name", std::string(nav::warning_name(d.kind))}, {"title", d.title}, {"reason", d.reason}, {"fix", fix}});
+    }
+    return list;
 }
 
 bool split_assignment(const std::string& s, std::string& name, std::string& value) {
@@ -209,6 +233,7 @@ int main(int argc, char** argv) {
             const auto t0 = std::chrono::steady_clock::now();
             if (nav::Status st = pipe.run(); !st) {
                 const auto b = pipe.snapshot();
+                report_diagnostics(*b);
                 if (b->error_stage >= 0)
                     std::cerr << "navbake: stage " << nav::stage_name(static_cast<nav::Stage>(b->error_stage))
                               << " failed\n";
@@ -259,6 +284,7 @@ int main(int argc, char** argv) {
 
         const nav::InputMesh& m = *bake->mesh;
         for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
+        const json diagnostics = report_diagnostics(*bake);
         if (!obj_out.empty())
             if (nav::Status st = nav::write_navmesh_obj(obj_out, *bake->polymesh, bake->detail.get()); !st) return fail(st);
         if (as_json) {
@@ -273,6 +299,7 @@ int main(int argc, char** argv) {
             out["grid"] = {{"width", bake->config.width}, {"height", bake->config.height}};
             out["counts"] = counts_json(*bake);
             out["walkable_area"] = bake->walkable_area();
+            out["diagnostics"] = diagnostics;
             json t = json::object();
             for (int s = 0; s < nav::kStageCount; ++s)
                 t[std::string(nav::stage_name(static_cast<nav::Stage>(s)))] = median(stage_ms[static_cast<size_t>(s)]);

@@ -152,6 +152,21 @@ Status validate_mesh(const InputMesh& m, const std::string& what) {
     return Status::ok();
 }
 
+void apply_mesh_fix(const InputMesh& in, const MeshFix& fix, InputMesh& out) {
+    out.path = in.path;
+    out.verts.resize(in.verts.size());
+    out.tris.assign(in.tris.begin(), in.tris.end());
+    for (size_t v = 0; v + 2 < in.verts.size(); v += 3) {
+        const float x = in.verts[v] * fix.scale, y = in.verts[v + 1] * fix.scale, z = in.verts[v + 2] * fix.scale;
+        out.verts[v] = x;
+        out.verts[v + 1] = fix.z_up ? z : y;
+        out.verts[v + 2] = fix.z_up ? -y : z;
+    }
+    if (fix.flip_winding)
+        for (size_t t = 0; t + 2 < out.tris.size(); t += 3) std::swap(out.tris[t + 1], out.tris[t + 2]);
+    out.compute_bounds();
+}
+
 void mark_walkable_triangles(float max_slope_deg, const float* verts, const int* tris, int ntris,
                              uint8_t* tri_areas) {
     const float thr = std::cos(max_slope_deg / 180.0f * 3.14159265358979323846f);

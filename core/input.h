@@ -25,6 +25,18 @@ Status load_obj(const std::string& path, InputMesh& out);
 // Finite coordinates, at least one triangle, indices in range. `what` prefixes messages.
 Status validate_mesh(const InputMesh& mesh, const std::string& what);
 
+// Fixes for a mesh made in another convention (the mesh_* parameters), applied to the loaded mesh
+// before any stage reads it: uniform scale, then Z-up to Y-up, then reversed winding.
+struct MeshFix {
+    float scale = 1.0f;
+    bool z_up = false;          // (x, y, z) -> (x, z, -y): a rotation, so winding seen from up is kept
+    bool flip_winding = false;  // every triangle's second and third vertex swapped
+    bool identity() const { return scale == 1.0f && !z_up && !flip_winding; }
+    bool operator==(const MeshFix&) const = default;
+};
+// out = in with the fix applied and its bounds recomputed (out's buffers are reused).
+void apply_mesh_fix(const InputMesh& in, const MeshFix& fix, InputMesh& out);
+
 // Marks triangles whose slope is at most max_slope_deg as kWalkableArea, others kNullArea.
 // Degenerate (zero-area) triangles are not walkable.
 void mark_walkable_triangles(float max_slope_deg, const float* verts, const int* tris, int ntris,

@@ -19,10 +19,18 @@ constexpr std::string_view kNoNames[] = {""};
 
 // The table. Ranges are what the bake accepts; the UI uses the same ranges for its sliders.
 const ParamDef kTable[kParamCount] = {
+    // Mesh fixes, applied to the loaded mesh before any stage reads it: the warnings panel's
+    // one-click fixes for a mesh in centimetres, modelled Z-up or wound the wrong way.
+    {ParamId::mesh_scale, "mesh_scale", "mesh scale", "x", K::Float, 1.0, 0.001, 1000.0, Stage::Input, V::None,
+     "Multiplies every vertex as the mesh is read (0.01 for a mesh modelled in centimetres).", {}},
+    {ParamId::mesh_z_up, "mesh_z_up", "mesh is Z-up", "", K::Bool, 0, 0, 1, Stage::Input, V::None,
+     "The mesh was modelled with Z up: rotate it to Y up, (x, y, z) -> (x, z, -y).", {}},
+    {ParamId::mesh_flip_winding, "mesh_flip_winding", "flip winding", "", K::Bool, 0, 0, 1, Stage::Input, V::None,
+     "Reverse every triangle's winding: for a mesh whose floors face down (read as ceilings, not walkable).", {}},
     {ParamId::cell_size, "cell_size", "cell size", "m", K::Float, 0.3, 0.02, 5.0, Stage::Rasterize,
-     V::None, "Width of a voxel column in x and z. Smaller is more precise and slower (grid grows with 1/cs^2).", {}},
+     V::GridCells, "Width of a voxel column in x and z. Smaller is more precise and slower (grid grows with 1/cs^2).", {}},
     {ParamId::cell_height, "cell_height", "cell height", "m", K::Float, 0.2, 0.02, 5.0, Stage::Rasterize,
-     V::None, "Height of a voxel. Keep it at most half of agent_max_climb, or stairs merge into walls.", {}},
+     V::GridLayers, "Height of a voxel. Keep it at most half of agent_max_climb, or stairs merge into walls.", {}},
     {ParamId::agent_height, "agent_height", "agent height", "m", K::Float, 2.0, 0.1, 50.0, Stage::Filter,
      V::CeilByCellHeight, "Clearance the agent needs above the floor; lower ceilings are filtered out.", {}},
     {ParamId::agent_radius, "agent_radius", "agent radius", "m", K::Float, 0.6, 0.0, 20.0, Stage::Erode,
@@ -167,12 +175,21 @@ std::string Params::to_string(ParamId id) const {
     return {};
 }
 
-std::string voxel_hint(ParamId id, const Params& p) {
+std::string voxel_hint(ParamId id, const Params& p, const float* bmin, const float* bmax) {
     const ParamDef& d = param_def(id);
     const double cs = p.get(ParamId::cell_size), ch = p.get(ParamId::cell_height);
     const float v = p.f(id);
     switch (d.voxel) {
         case V::None: return {};
+        case V::GridCells: {
+            if (!bmin || !bmax) return {};
+            const BakeConfig c = derive_config(p, bmin, bmax);
+            return "= " + std::to_string(c.width) + " x " + std::to_string(c.height) + " cells";
+        }
+        case V::GridLayers: {
+            if (!bmin || !bmax) return {};
+            return "= " + std::to_string(static_cast<int>(std::ceil((bmax[1] - bmin[1]) / v))) + " layers";
+        }
         case V::CeilByCellHeight: return "= " + std::to_string(static_cast<int>(std::ceil(v / static_cast<float>(ch)))) + " vx";
         case V::FloorByCellHeight: return "= " + std::to_string(static_cast<int>(std::floor(v / static_cast<float>(ch)))) + " vx";
         case V::CeilByCellSize: return "= " + std::to_string(static_cast<int>(std::ceil(v / static_cast<float>(cs)))) + " vx";
@@ -186,7 +203,9 @@ std::string voxel_hint(ParamId id, const Params& p) {
         }
         case V::SquareCells: {
             const int n = p.i(id);
-            return "= " + std::to_string(n * n) + " cells";
+            char buf[48];
+            std::snprintf(buf, sizeof buf, " = %.2f m2", static_cast<double>(n) * n * cs * cs);
+            return "= " + std::to_string(n * n) + " cells" + buf;
         }
     }
     return {};

@@ -15,6 +15,9 @@
 namespace nav {
 
 enum class ParamId : int {
+    mesh_scale,
+    mesh_z_up,
+    mesh_flip_winding,
     cell_size,
     cell_height,
     agent_height,
@@ -41,11 +44,13 @@ enum class ParamKind : uint8_t { Float, Int, Bool, Enum };
 // How a world value maps to voxels, for the "0.60 m = 2 vx" read-out.
 enum class VoxelRule : uint8_t {
     None,
+    GridCells,          // cell_size: "= 135 x 135 cells" (needs the mesh bounds)
+    GridLayers,         // cell_height: "= 36 layers" (needs the mesh bounds)
     CeilByCellHeight,   // agent_height: "= 10 vx"
     FloorByCellHeight,  // agent_max_climb: "= 4 vx"
     CeilByCellSize,     // agent_radius: "= 2 vx"
     FloorByCellSize,    // edge_max_len: "= 40 cells"
-    SquareCells,        // region sizes: "= 64 cells"
+    SquareCells,        // region sizes: "= 64 cells = 5.76 m2"
     TimesCellSize,      // edge_max_error, detail_sample_dist (given in cells): "= 1.80 m"
     TimesCellHeight,    // detail_sample_max_error (given in cell heights): "= 0.20 m"
 };
@@ -67,6 +72,11 @@ struct ParamDef {
 };
 
 std::span<const ParamDef> param_table();
+// mesh_scale, mesh_z_up, mesh_flip_winding: corrections for how the mesh was exported, set once
+// per mesh (the warnings' fixes), not tuning knobs.
+constexpr bool is_mesh_fix(ParamId id) {
+    return id == ParamId::mesh_scale || id == ParamId::mesh_z_up || id == ParamId::mesh_flip_winding;
+}
 const ParamDef& param_def(ParamId id);
 const ParamDef* find_param(std::string_view name);
 
@@ -93,8 +103,10 @@ private:
     std::array<double, kParamCount> v_{};
 };
 
-// "= 2 vx" style hint for the UI and help; empty when the parameter has no voxel meaning.
-std::string voxel_hint(ParamId id, const Params& p);
+// "= 2 vx" style hint for the UI and help: the other unit of each parameter (voxels for metres,
+// metres for cells). With the mesh bounds, cell_size and cell_height show the grid they make
+// ("= 135 x 135 cells", "= 36 layers"). Empty when the parameter has no voxel meaning.
+std::string voxel_hint(ParamId id, const Params& p, const float* bmin = nullptr, const float* bmax = nullptr);
 // Multi-line help text listing every parameter with unit, default, range and stage.
 std::string params_help();
 

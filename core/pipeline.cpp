@@ -32,7 +32,8 @@ int64_t count_if_not_null(const std::vector<uint8_t>& areas) {
 }  // namespace
 
 struct Pipeline::Impl {
-    std::shared_ptr<const InputMesh> mesh;
+    std::shared_ptr<const InputMesh> source;  // as loaded
+    std::shared_ptr<const InputMesh> mesh;    // what the stages read: source with the mesh_* fixes
     std::shared_ptr<std::vector<uint8_t>> tri_areas;
     std::shared_ptr<Heightfield> solid, filtered;
     std::shared_ptr<CompactHeightfield> compact;
@@ -103,15 +104,39 @@ Status Pipeline::load_mesh(const std::string& path) {
 Status Pipeline::set_mesh(InputMesh mesh) {
     if (Status st = validate_mesh(mesh, mesh.path.empty() ? std::string("mesh") : mesh.path); !st) return st;
     mesh.compute_bounds();
-    impl_->mesh = std::make_shared<const InputMesh>(std::move(mesh));
+    impl_->source = std::make_shared<const InputMesh>(std::move(mesh));
+    impl_->mesh.reset();
+    refresh_mesh();
     mark_dirty(Stage::Input);
     return Status::ok();
 }
 
+MeshFix mesh_fix(const Params& p) {
+    MeshFix f;
+    f.scale = p.f(ParamId::mesh_scale);
+    f.z_up = p.b(ParamId::mesh_z_up);
+    f.flip_winding = p.b(ParamId::mesh_flip_winding);
+    return f;
+}
+
+void Pipeline::refresh_mesh() {
+    Impl& I = *impl_;
+    if (!I.source) return;
+    const MeshFix fix = mesh_fix(params_);
+    if (fix.identity()) {
+        I.mesh = I.source;
+        return;
+    }
+    // a fresh copy each time: a published snapshot may still hold the previous one
+    auto m = std::make_shared<InputMesh>();
+    apply_mesh_fix(*I.source, fix, *m);
+    I.mesh = std::move(m);
+}
+
 Status Pipeline::set_param(ParamId id, double value) {
-    const double old = params_.get(id);
-    if (Status st = params_.set(id, value); !st) return st;
-    if (old != value) mark_dirty(param_def(id).stage);
+    Params p = params_;
+    if (Status st = p.set(id, value); !st) return st;
+    set_params(p);
     return Status::ok();
 }
 
@@ -125,7 +150,9 @@ Status Pipeline::set_param(std::string_view name, std::string_view value) {
 void Pipeline::set_params(const Params& p) {
     for (const ParamDef& d : param_table())
         if (p.get(d.id) != params_.get(d.id)) mark_dirty(d.stage);
+    const bool refix = !(mesh_fix(p) == mesh_fix(params_));
     params_ = p;
+    if (refix) refresh_mesh();
 }
 
 void Pipeline::set_volumes(std::vector<ConvexVolume> volumes) {
@@ -148,15 +175,11 @@ void Pipeline::mark_dirty(Stage from) {
 
 Stage Pipeline::first_dirty() const { return static_cast<Stage>(impl_->dirty_from); }
 
-uint64_t Pipeline::estimate_memory() const {
-    const Impl& I = *impl_;
-    if (!I.mesh) return 0;
-    const BakeConfig c = derive_config(params_, I.mesh->bmin, I.mesh->bmax);
+uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
     const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
     // Upper estimate of spans: every triangle's xz footprint in cells (overlaps merge in practice).
     uint64_t spans = 0;
     const float inv = 1.0f / c.cs;
-    const InputMesh& m = *I.mesh;
     for (int t = 0; t < m.tri_count(); ++t) {
         float x0 = 1e30f, x1 = -1e30f, z0 = 1e30f, z1 = -1e30f;
         for (int k = 0; k < 3; ++k) {
@@ -170,6 +193,12 @@ uint64_t Pipeline::estimate_memory() const {
     // Per cell: two column heads, a compact cell. Per span: two solid pools (rasterized and
     // filtered), the compact span, three area arrays, distance and region ids.
     return cells * (4 + 4 + 8) + spans * (12 + 12 + 8 + 3 + 2 + 2);
+}
+
+uint64_t Pipeline::estimate_memory() const {
+    const Impl& I = *impl_;
+    if (!I.mesh) return 0;
+    return estimate_bake_memory(*I.mesh, derive_config(params_, I.mesh->bmin, I.mesh->bmax));
 }
 
 std::shared_ptr<const Bake> Pipeline::snapshot() const { return impl_->snap; }

@@ -113,6 +113,7 @@ public:
     std::shared_ptr<const Bake> snapshot() const;
 
 private:
+    void refresh_mesh();  // the stages' mesh from the loaded one and the mesh_* parameters
     struct Impl;
     std::unique_ptr<Impl> impl_;
     Params params_;
@@ -121,6 +122,11 @@ private:
     bool record_trace_ = false;
     std::atomic<int>* progress_ = nullptr;
 };
+
+// Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
+uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
+// The mesh fix the mesh_* parameters ask for.
+MeshFix mesh_fix(const Params& p);
 
 // Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
 // string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].

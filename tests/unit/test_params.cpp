@@ -113,8 +113,12 @@ TEST_CASE("params: derived voxel units follow Recast's rounding") {
     CHECK(voxel_hint(ParamId::agent_radius, p) == "= 2 vx");
     CHECK(voxel_hint(ParamId::agent_height, p) == "= 10 vx");
     CHECK(voxel_hint(ParamId::agent_max_climb, p) == "= 4 vx");
-    CHECK(voxel_hint(ParamId::region_min_size, p) == "= 64 cells");
-    CHECK(voxel_hint(ParamId::cell_size, p).empty());
+    CHECK(voxel_hint(ParamId::region_min_size, p) == "= 64 cells = 5.76 m2");
+    CHECK(voxel_hint(ParamId::cell_size, p).empty());  // the grid needs the mesh bounds
+    const float gmin[3] = {0, 0, 0}, gmax[3] = {30, 7.1f, 15};
+    CHECK(voxel_hint(ParamId::cell_size, p, gmin, gmax) == "= 100 x 50 cells");
+    CHECK(voxel_hint(ParamId::cell_height, p, gmin, gmax) == "= 36 layers");
+    CHECK(voxel_hint(ParamId::agent_max_slope, p, gmin, gmax).empty());
     REQUIRE(p.set(ParamId::agent_radius, 0.61));
     CHECK(derive_config(p, bmin, bmax).walkable_radius == 3);
 }
