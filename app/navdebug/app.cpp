@@ -263,6 +263,7 @@ void App::poll_worker() {
         raw_bake_ = std::move(latest);
     }
     bake_ = trimmed(islands_.apply(raw_bake_));
+    warnings_.update(bake_.get(), desired_, log_);
     // the newest desired state goes to the worker whenever it differs from what was asked last
     const bool vol_changed = !same_volumes(volumes_, requested_volumes_);
     if (!(desired_ == requested_) || vol_changed || run_to_ != requested_to_) {
@@ -544,7 +545,8 @@ void App::ui_params() {
         }
         ImGui::PushID(static_cast<int>(d.id));
         const std::string label(d.label);
-        const std::string hint = nav::voxel_hint(d.id, desired_);
+        const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+        const std::string hint = nav::voxel_hint(d.id, desired_, mesh ? mesh->bmin : nullptr, mesh ? mesh->bmax : nullptr);
         std::string unit = d.unit.empty() || d.unit == "cells" ? "" : " " + std::string(d.unit);
         bool changed = false;
         double value = desired_.get(d.id);
@@ -553,7 +555,9 @@ void App::ui_params() {
             case nav::ParamKind::Float: {
                 float v = static_cast<float>(value);
                 const bool deg = d.unit == "deg";
-                const std::string fmt = (deg ? "%.1f" : "%.2f") + escape_percent(unit) +
+                // degrees to a tenth; ranges reaching below 0.01 (mesh_scale) to a thousandth
+                const char* prec = deg ? "%.1f" : d.min < 0.01 && d.min > 0.0 ? "%.3f" : "%.2f";
+                const std::string fmt = prec + escape_percent(unit) +
                                         (hint.empty() ? "" : "  " + escape_percent(hint));
                 const ImGuiSliderFlags flags = deg ? ImGuiSliderFlags_None : ImGuiSliderFlags_Logarithmic;
                 changed = ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(d.min), static_cast<float>(d.max),
@@ -688,23 +692,24 @@ void App::ui_left_panel(float, float H) {
                                fmt_count(m.tri_count()).c_str());
         }
     }
-    if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ui_layers();
-        ImGui::PushID("replay");
-        replay_.panel(bake_.get());
-        ImGui::PopID();
-    }
+    // warnings first: a setting known to go wrong should be seen before the picture is trusted
     {
-        const int nw = warnings_.count(bake_.get(), desired_);
+        const int nw = warnings_.count();
         const std::string title = nw > 0 ? "Warnings (" + std::to_string(nw) + ")###warnings" : "Warnings###warnings";
         if (nw > 0) ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
         const bool open = ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen);
         if (nw > 0) ImGui::PopStyleColor();
         if (open) {
             ImGui::PushID("warnings");
-            warnings_.panel(bake_.get(), desired_, log_);
+            warnings_.panel(desired_, log_);
             ImGui::PopID();
         }
+    }
+    if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ui_layers();
+        ImGui::PushID("replay");
+        replay_.panel(bake_.get());
+        ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) ui_params();
     ImGui::End();

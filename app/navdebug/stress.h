@@ -1,5 +1,5 @@
 // Stress mode (navdebug --stress-sliders N): drives the real frame loop and, each frame, moves
-// random parameters of the table to random valid values the way a slider does (through App's
+// random tuning parameters of the table (all but the mesh fixes, nav::is_mesh_fix) to random valid values the way a slider does (through App's
 // desired parameters, so the worker is cancelled and restarted as with a real drag). After N
 // moves it waits for the worker to settle and writes a JSON report: the final parameters as a
 // config navbake --config reads, the final bake's counts per stage (or its error), resident memory
