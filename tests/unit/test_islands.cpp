@@ -1,6 +1,6 @@
-// Islands of the navmesh (core/islands.h): the labels against an independent flood fill over the
-// polygon mesh's adjacency, areas, prune against a breadth-first search, the default query filter
-// skipping what a prune disabled, bad input.
+// Islands of the navmesh (core/islands.h) and the islands layer (render/islands_draw.h): the
+// labels against an independent flood fill over the polygon mesh's adjacency, areas, prune against
+// a breadth-first search, the default query filter skipping what a prune disabled, bad input.
 #include <doctest/doctest.h>
 
 #include <array>
@@ -20,6 +20,10 @@
 #include "core/query.h"
 #include "poly_loops.h"
 #include "test_scenes.h"
+#ifdef NAV_HAVE_RENDER
+#include "render/islands_draw.h"
+#include "render/layers.h"
+#endif
 
 namespace {
 
@@ -510,3 +514,83 @@ TEST_CASE("islands: after a prune of the demo scene the queries stay on the kept
     CHECK(around.polys.size() == static_cast<size_t>(m.npolys) - 1);
     for (uint32_t p : around.polys) CHECK_FALSE(disabled(p));
 }
+
+#ifdef NAV_HAVE_RENDER
+TEST_CASE("islands layer: island colours over the detail surface, disabled polygons dark, walls only") {
+    using namespace nav::render;
+    navtest::Loops L = navtest::strip(2, 3);
+    nav::PolyMesh pm;
+    nav::PolyMeshDetail dm;
+    L.build(pm, dm);
+    nav::NavMesh m;
+    REQUIRE(nav::build_navmesh(pm, dm, m));
+    REQUIRE(nav::prune_unreachable(m, 2));  // the row of two is disabled
+    DrawList out, edges;
+    build_islands_layer(m, out, edges);
+    // every square is two detail triangles of three vertices
+    REQUIRE(out.tri_verts.size() == 5 * 6);
+    CHECK(out.tri_indices.size() == 5 * 6);
+    const uint32_t kept = color_with_alpha(island_color(m.poly_island[2]), colors::kIslandFillAlpha);
+    size_t dark = 0, lit = 0;
+    for (const Vertex& v : out.tri_verts) {
+        dark += v.color == colors::kNavDisabled;
+        lit += v.color == kept;
+        CHECK(v.y == doctest::Approx(-2.0f + kNavmeshLift));  // on the detail surface, lifted as the navmesh layer
+    }
+    CHECK(dark == 2 * 6);
+    CHECK(lit == 3 * 6);
+    // the walls of both rows (6 + 8 unit edges) and no portal lines
+    CHECK(out.line_verts.empty());
+    REQUIRE(edges.line_verts.size() == 2 * 14);
+    for (const Vertex& v : edges.line_verts) CHECK(v.color == colors::kNavBoundary);
+
+    // without the prune both rows show their own island colour
+    REQUIRE(nav::build_navmesh(pm, dm, m));
+    build_islands_layer(m, out, edges);
+    size_t first = 0, second = 0;
+    for (const Vertex& v : out.tri_verts) {
+        first += v.color == color_with_alpha(island_color(m.poly_island[0]), colors::kIslandFillAlpha);
+        second += v.color == color_with_alpha(island_color(m.poly_island[2]), colors::kIslandFillAlpha);
+    }
+    CHECK(first == 2 * 6);
+    CHECK(second == 3 * 6);
+
+    // the first islands get clearly different colours, and the legend shows the layer's colours
+    for (uint32_t i = 0; i < 8; ++i)
+        for (uint32_t j = i + 1; j < 8; ++j) {
+            const uint32_t a = island_color(i), c = island_color(j);
+            const int d = std::abs(color_r(a) - color_r(c)) + std::abs(color_g(a) - color_g(c)) + std::abs(color_b(a) - color_b(c));
+            CHECK(d > 40);
+        }
+    bool has_island0 = false, has_disabled = false;
+    for (const LegendEntry& e : layer_legend(Layer::Islands)) {
+        has_island0 = has_island0 || e.color == island_color(0);
+        has_disabled = has_disabled || e.color == colors::kNavDisabled;
+    }
+    CHECK(has_island0);
+    CHECK(has_disabled);
+}
+
+TEST_CASE("islands layer: the pruned demo scene draws the unreachable platform dark") {
+    using namespace nav::render;
+    const auto b = bake_asset("demo.obj");
+    auto pruned = std::make_shared<nav::Bake>(*b);
+    auto mesh = std::make_shared<nav::NavMesh>(*b->navmesh);
+    const uint32_t platform = poly_at(*mesh, 16.5f, 6.1f, 16.2f);
+    REQUIRE(nav::prune_unreachable(*mesh, poly_at(*mesh, 0.0f, 0.2f, 0.0f)));
+    pruned->navmesh = mesh;
+    DrawList out, extra;
+    REQUIRE(build_layer(Layer::Islands, *pruned, out, extra));
+    size_t dark = 0;
+    for (const Vertex& v : out.tri_verts) dark += v.color == colors::kNavDisabled;
+    // one vertex triple per detail triangle of the disabled polygon (the platform)
+    CHECK(dark == 3 * (mesh->dtri_first[platform + 1] - mesh->dtri_first[platform]));
+    CHECK(dark > 0);
+    CHECK(out.tri_verts.size() == mesh->dtris.size() / 3);
+    // the navmesh layer draws the same polygons dark
+    REQUIRE(build_layer(Layer::Navmesh, *pruned, out, extra));
+    size_t dark_nav = 0;
+    for (const Vertex& v : out.tri_verts) dark_nav += v.color == colors::kNavDisabled;
+    CHECK(dark_nav == dark);
+}
+#endif
