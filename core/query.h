@@ -37,10 +37,15 @@ namespace nav {
 // Per-area traversal costs and polygon flag masks. A polygon passes when it has at least one
 // include flag and no exclude flag (Detour's rule). All costs default to 1; costs must be finite
 // and >= 0 (queries report BadInput otherwise).
+// The default excludes kPolyFlagDisabled, so polygons a prune disabled (core/islands.h) are never
+// found, entered or sampled unless a caller asks for them; a filter with its own exclude mask
+// should keep that bit (exclude_flags |= mask). Queries given a start polygon by index
+// (find_path, raycast, ...) start there, as Detour's do: find it with find_nearest_poly under
+// the same filter.
 struct QueryFilter {
     float area_cost[kMaxAreas];
     uint16_t include_flags = 0xffff;
-    uint16_t exclude_flags = 0;
+    uint16_t exclude_flags = kPolyFlagDisabled;
 
     QueryFilter() {
         for (float& c : area_cost) c = 1.0f;

@@ -4,11 +4,26 @@
 
 namespace nav::render {
 
+// The layer, its legend and the Islands panel's swatches all take their colour from here.
 uint32_t island_color(uint32_t island) { return hash_color(island + 1); }
 
-void build_islands_layer(const NavMesh&, DrawList& out, DrawList& edges) {
+void build_islands_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
     out.clear();
     edges.clear();
+    edges.line_width = 3.0f;
+    // Without labels (a mesh not made by build_navmesh) there is nothing to colour by.
+    if (mesh.poly_island.size() != static_cast<size_t>(mesh.npolys)) return;
+    out.tri_verts.reserve(mesh.dtris.size() / 3 + mesh.verts.size() / 3);
+    out.tri_indices.reserve(mesh.dtris.size() / 3);
+    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p) {
+        const uint32_t fill = (mesh.flags[p] & kPolyFlagDisabled) != 0
+                                  ? colors::kNavDisabled
+                                  : color_with_alpha(island_color(mesh.poly_island[p]), colors::kIslandFillAlpha);
+        add_navmesh_poly(mesh, p, fill, kNavmeshLift, out);
+    }
+    // Only walls: islands meet nowhere (no portal joins two of them), so the walls are exactly the
+    // outlines of the islands and of their holes; portals inside an island would break its colour.
+    add_navmesh_edges(mesh, kNavmeshLift, colors::kNavBoundary, edges, 0, nullptr);
 }
 
 }  // namespace nav::render

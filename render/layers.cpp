@@ -406,8 +406,9 @@ std::span<const LegendEntry> layer_legend(Layer l) {
                                          {colors::kDetailPolyEdge, "polygon edge"},
                                          {colors::kDetailInternal, "internal edge"}};
     static const LegendEntry navmesh[] = {{area_color(kWalkableArea), "ground"},  {area_color(kAreaWater), "water"},
-                                          {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"}};
-    static const LegendEntry islands[] = {{hash_color(1), "island 1"}, {hash_color(2), "island 2"},
+                                          {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"},
+                                          {colors::kNavDisabled, "disabled (pruned)"}};
+    static const LegendEntry islands[] = {{island_color(0), "island 0"}, {island_color(1), "island 1"},
                                           {colors::kNavDisabled, "disabled (pruned)"}, {colors::kNavBoundary, "boundary edge"}};
     static const LegendEntry path[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
                                        {colors::kPathLine, "straight path"}, {colors::kPathCorner, "corner"},
@@ -663,54 +664,62 @@ void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& 
     }
 }
 
+void add_navmesh_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out) {
+    const bool have_detail = mesh.dtri_first.size() == static_cast<size_t>(mesh.npolys) + 1 &&
+                             mesh.dtri_first[p + 1] > mesh.dtri_first[p];
+    if (have_detail) {
+        for (uint32_t t = mesh.dtri_first[p]; t < mesh.dtri_first[p + 1]; ++t) {
+            const float* v = &mesh.dtris[static_cast<size_t>(t) * 9];
+            const auto b = static_cast<uint32_t>(out.tri_verts.size());
+            for (int k = 0; k < 3; ++k) out.tri_verts.push_back({v[k * 3], v[k * 3 + 1] + lift, v[k * 3 + 2], color});
+            // detail triangles may wind either way; the shader lights both sides
+            out.tri_indices.push_back(b);
+            out.tri_indices.push_back(b + 1);
+            out.tri_indices.push_back(b + 2);
+        }
+        return;
+    }
+    const auto base = static_cast<uint32_t>(out.tri_verts.size());
+    const int n = mesh.poly_vert_count(p);
+    for (int k = 0; k < n; ++k) {
+        const float* v = mesh.vert(mesh.edge_vert[mesh.poly_first[p] + static_cast<uint32_t>(k)]);
+        out.tri_verts.push_back({v[0], v[1] + lift, v[2], color});
+    }
+    for (int k = 1; k + 1 < n; ++k) {
+        out.tri_indices.push_back(base);
+        out.tri_indices.push_back(base + static_cast<uint32_t>(k));
+        out.tri_indices.push_back(base + static_cast<uint32_t>(k + 1));
+    }
+}
+
+void add_navmesh_edges(const NavMesh& mesh, float lift, uint32_t wall_color, DrawList& walls, uint32_t portal_color,
+                       DrawList* portals) {
+    for (uint32_t e = 0; e < static_cast<uint32_t>(mesh.nedges); ++e) {
+        const uint32_t nei = mesh.edge_nei[e];
+        if (nei != kNoPoly && (!portals || nei < mesh.edge_poly[e])) continue;  // portals are listed by both polygons: draw once
+        float a[3], b[3];
+        mesh.edge_points(e, a, b);
+        a[1] += lift;
+        b[1] += lift;
+        if (nei == kNoPoly) walls.add_line(a, b, wall_color);
+        else portals->add_line(a, b, portal_color);
+    }
+}
+
 void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
     out.clear();
     edges.clear();
     out.line_width = 1.25f;
     edges.line_width = 3.0f;
-    constexpr float kLift = 0.04f;  // over the surface, under the path tool's corridor
     out.tri_verts.reserve(mesh.dtris.size() / 3 + mesh.verts.size() / 3);
     out.tri_indices.reserve(mesh.dtris.size() / 3);
-    const bool have_detail = mesh.dtri_first.size() == static_cast<size_t>(mesh.npolys) + 1;
-    for (int pi = 0; pi < mesh.npolys; ++pi) {
-        const auto p = static_cast<uint32_t>(pi);
+    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p) {
         const uint32_t fill = (mesh.flags[p] & kPolyFlagDisabled) != 0
                                   ? colors::kNavDisabled
                                   : color_with_alpha(area_color(mesh.areas[p]), colors::kPolyFillAlpha);
-        const auto base = static_cast<uint32_t>(out.tri_verts.size());
-        if (have_detail && mesh.dtri_first[p + 1] > mesh.dtri_first[p]) {
-            for (uint32_t t = mesh.dtri_first[p]; t < mesh.dtri_first[p + 1]; ++t) {
-                const float* v = &mesh.dtris[static_cast<size_t>(t) * 9];
-                const auto b = static_cast<uint32_t>(out.tri_verts.size());
-                for (int k = 0; k < 3; ++k) out.tri_verts.push_back({v[k * 3], v[k * 3 + 1] + kLift, v[k * 3 + 2], fill});
-                // detail triangles may wind either way; the shader lights both sides
-                out.tri_indices.push_back(b);
-                out.tri_indices.push_back(b + 1);
-                out.tri_indices.push_back(b + 2);
-            }
-        } else {
-            const int n = mesh.poly_vert_count(p);
-            for (int k = 0; k < n; ++k) {
-                const float* v = mesh.vert(mesh.edge_vert[mesh.poly_first[p] + static_cast<uint32_t>(k)]);
-                out.tri_verts.push_back({v[0], v[1] + kLift, v[2], fill});
-            }
-            for (int k = 1; k + 1 < n; ++k) {
-                out.tri_indices.push_back(base);
-                out.tri_indices.push_back(base + static_cast<uint32_t>(k));
-                out.tri_indices.push_back(base + static_cast<uint32_t>(k + 1));
-            }
-        }
-        for (uint32_t e = mesh.poly_first[p]; e < mesh.poly_first[p + 1]; ++e) {
-            const uint32_t nei = mesh.edge_nei[e];
-            if (nei != kNoPoly && nei < p) continue;  // portals are listed by both polygons: draw once
-            float a[3], b[3];
-            mesh.edge_points(e, a, b);
-            a[1] += kLift;
-            b[1] += kLift;
-            if (nei == kNoPoly) edges.add_line(a, b, colors::kNavBoundary);
-            else out.add_line(a, b, colors::kNavPortal);
-        }
+        add_navmesh_poly(mesh, p, fill, kNavmeshLift, out);
     }
+    add_navmesh_edges(mesh, kNavmeshLift, colors::kNavBoundary, edges, colors::kNavPortal, &out);
 }
 
 bool layer_available(Layer l, const Bake& b) {

@@ -76,6 +76,9 @@ constexpr uint32_t kDetailPolyEdge = rgba(10, 12, 18, 190);
 constexpr uint32_t kNavBoundary = rgba(14, 16, 24, 235);
 constexpr uint32_t kNavPortal = rgba(16, 20, 40, 130);
 constexpr uint32_t kNavDisabled = rgba(22, 22, 26, 225);  // polygons a prune disabled
+// islands (render/islands_draw.h): island_color per island, more opaque than the area fill so
+// each island's colour reads as the swatch in the Islands panel; walls as the navmesh's
+constexpr int kIslandFillAlpha = 210;
 // path tool (render/path_draw.h)
 constexpr uint32_t kPathCorridor = rgba(255, 176, 0, 150);    // corridor polygons, amber
 constexpr uint32_t kPathPortal = rgba(255, 236, 160, 235);    // portals of the corridor, pale yellow
@@ -137,6 +140,16 @@ void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& 
 // The runtime navmesh: detail triangles filled semi-transparent by area colour (lifted a few cm),
 // thin portal edges (`out`), thick boundary edges (`edges`).
 void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges);
+// How far above the detail surface the navmesh and islands layers draw (picking and the
+// inspector's outline in pick.cpp / inspect.cpp use the same 4 cm).
+constexpr float kNavmeshLift = 0.04f;
+// Shared by the navmesh-family builders: polygon p filled in `color` over its detail triangles
+// (a fan of its own vertices when it has none), lifted by `lift`.
+void add_navmesh_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out);
+// The navmesh's edges lifted by `lift`: walls (no neighbour) in `wall_color` into `walls`, and
+// when `portals` is not null each portal once in `portal_color` into it.
+void add_navmesh_edges(const NavMesh& mesh, float lift, uint32_t wall_color, DrawList& walls, uint32_t portal_color,
+                       DrawList* portals);
 // Islands (render/islands_draw.h): build_islands_layer(mesh, out, edges).
 // Dispatches on the layer; returns false (both lists left empty) when the bake lacks the stage's
 // result. `extra` is a second batch (lines of another width, points) drawn after every layer's

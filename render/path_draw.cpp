@@ -14,34 +14,6 @@ constexpr float kPathLift = 0.25f;   // the straight path floats a little over t
 constexpr float kMarkerHeight = 1.8f;
 constexpr float kMarkerRadius = 0.45f;
 
-// Polygon p over its detail triangles (or a fan of its vertices), lifted by `lift`.
-void fill_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out) {
-    const bool have_detail = mesh.dtri_first.size() == static_cast<size_t>(mesh.npolys) + 1 &&
-                             mesh.dtri_first[p + 1] > mesh.dtri_first[p];
-    if (have_detail) {
-        for (uint32_t t = mesh.dtri_first[p]; t < mesh.dtri_first[p + 1]; ++t) {
-            const float* v = &mesh.dtris[static_cast<size_t>(t) * 9];
-            const auto b = static_cast<uint32_t>(out.tri_verts.size());
-            for (int k = 0; k < 3; ++k) out.tri_verts.push_back({v[k * 3], v[k * 3 + 1] + lift, v[k * 3 + 2], color});
-            out.tri_indices.push_back(b);
-            out.tri_indices.push_back(b + 1);
-            out.tri_indices.push_back(b + 2);
-        }
-        return;
-    }
-    const auto base = static_cast<uint32_t>(out.tri_verts.size());
-    const int n = mesh.poly_vert_count(p);
-    for (int k = 0; k < n; ++k) {
-        const float* v = mesh.vert(mesh.edge_vert[mesh.poly_first[p] + static_cast<uint32_t>(k)]);
-        out.tri_verts.push_back({v[0], v[1] + lift, v[2], color});
-    }
-    for (int k = 1; k + 1 < n; ++k) {
-        out.tri_indices.push_back(base);
-        out.tri_indices.push_back(base + static_cast<uint32_t>(k));
-        out.tri_indices.push_back(base + static_cast<uint32_t>(k + 1));
-    }
-}
-
 // A standing marker: a vertical pole, a ring of the agent's size on the ground, a dot on top.
 void marker(const float* p, uint32_t color, DrawList& out) {
     const float base[3] = {p[0], p[1] + 0.05f, p[2]};
@@ -92,10 +64,10 @@ void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawLis
         for (uint32_t i = 0; i < last.open_count && last.first_open + i < tr.open.size(); ++i) {
             const uint32_t p = tr.open[last.first_open + i];
             const bool closed = std::find(tr.closed.begin(), tr.closed.begin() + nclosed, p) != tr.closed.begin() + nclosed;
-            if (p < npolys && !closed) fill_poly(mesh, p, colors::kNodeOpen, kFillLift, fill);
+            if (p < npolys && !closed) add_navmesh_poly(mesh, p, colors::kNodeOpen, kFillLift, fill);
         }
         for (uint32_t i = 0; i < nclosed; ++i)
-            if (tr.closed[i] < npolys) fill_poly(mesh, tr.closed[i], colors::kNodeClosed, kFillLift, fill);
+            if (tr.closed[i] < npolys) add_navmesh_poly(mesh, tr.closed[i], colors::kNodeClosed, kFillLift, fill);
     }
 
     // corridor and its portals
@@ -103,7 +75,7 @@ void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawLis
         const std::vector<uint32_t>& c = in.path->polys;
         if (!in.astar)
             for (uint32_t p : c)
-                if (p < npolys) fill_poly(mesh, p, colors::kPathCorridor, kFillLift, fill);
+                if (p < npolys) add_navmesh_poly(mesh, p, colors::kPathCorridor, kFillLift, fill);
         for (size_t i = 0; i + 1 < c.size(); ++i) {
             if (c[i] >= npolys) continue;
             const uint32_t e = mesh.find_edge(c[i], c[i + 1]);
@@ -149,7 +121,7 @@ void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawLis
     if (in.ray) {
         const RaycastHit& h = *in.ray;
         for (uint32_t p : h.polys)
-            if (p < npolys) fill_poly(mesh, p, colors::kRayVisited, kFillLift, fill);
+            if (p < npolys) add_navmesh_poly(mesh, p, colors::kRayVisited, kFillLift, fill);
         const float a[3] = {in.ray_start[0], in.ray_start[1] + kPathLift, in.ray_start[2]};
         const float e[3] = {in.ray_end[0], in.ray_end[1] + kPathLift, in.ray_end[2]};
         if (h.hit) {

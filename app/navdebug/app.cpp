@@ -776,7 +776,9 @@ void App::ui_right_panel(float W, float H) {
         inspector_.panel();
         ImGui::PopID();
     }
-    if (ImGui::CollapsingHeader("Islands")) {
+    // open while a prune is set or the islands layer is shown, until the user folds it
+    const bool islands_open = islands_.pruned() || opts_.layers[static_cast<size_t>(r::Layer::Islands)];
+    if (ImGui::CollapsingHeader("Islands", islands_open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("islands");
         islands_.panel(bake_.get());
         ImGui::PopID();

@@ -1,8 +1,173 @@
 #include "islands.h"
 
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "core/query.h"
+#include "render/islands_draw.h"
+
 namespace navdebug {
 
-std::shared_ptr<const nav::Bake> IslandsTool::apply(const std::shared_ptr<const nav::Bake>& bake) { return bake; }
-void IslandsTool::panel(const nav::Bake*) {}
+namespace {
+
+// How far from the clicked point a polygon may be and still be the one the prune keeps: the
+// click lands on the input mesh, and erosion pulls the navmesh up to an agent radius from walls
+// and ledges (the same box as the path tool's end points).
+constexpr float kPickHalfExtents[3] = {2.0f, 4.0f, 2.0f};
+
+const ImVec4 kWarnColor(1.0f, 0.8f, 0.3f, 1.0f);
+
+}  // namespace
+
+std::shared_ptr<const nav::Bake> IslandsTool::apply(const std::shared_ptr<const nav::Bake>& bake) {
+    if (bake == src_ && prune_point_ == applied_point_) return out_;
+    src_ = bake;
+    applied_point_ = prune_point_;
+    out_ = bake;
+    prune_applied_ = false;
+    prune_stats_ = {};
+    prune_ms_ = 0.0;
+    message_.clear();
+    if (!bake || !prune_point_) return out_;
+    if (!bake->navmesh || bake->navmesh->empty()) {
+        message_ = "No navmesh yet: the prune applies once the navmesh stage is built.";
+        return out_;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    // Any polygon may be kept, whatever its flags: the worker's navmesh is never pruned itself,
+    // and a click on a part an earlier prune darkened keeps that part instead.
+    nav::QueryFilter any;
+    any.exclude_flags = 0;
+    nav::NavQuery query;
+    query.init(bake->navmesh.get());
+    nav::NearestPoly hit;
+    const glm::vec3 at = *prune_point_;
+    if (nav::Status st = query.find_nearest_poly(&at.x, kPickHalfExtents, any, hit); !st) {
+        message_ = "Not pruned: " + st.message;
+        return out_;
+    }
+    if (hit.poly == nav::kNoPoly) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "Not pruned: no navmesh polygon within %.0f m (%.0f m up or down) of (%.2f, %.2f, %.2f).",
+                      kPickHalfExtents[0], kPickHalfExtents[1], at.x, at.y, at.z);
+        message_ = buf;
+        return out_;
+    }
+    // A shallow copy of the bake sharing every stage but the navmesh, which is copied and pruned:
+    // the worker's snapshot stays as published for the next bake and the other tools.
+    auto mesh = std::make_shared<nav::NavMesh>(*bake->navmesh);
+    if (nav::Status st = nav::prune_unreachable(*mesh, hit.poly, &prune_stats_); !st) {
+        message_ = "Not pruned: " + st.message;
+        return out_;
+    }
+    auto pruned = std::make_shared<nav::Bake>(*bake);
+    pruned->navmesh = std::move(mesh);
+    out_ = std::move(pruned);
+    kept_poly_ = hit.poly;
+    prune_applied_ = true;
+    prune_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out_;
+}
+
+void IslandsTool::update_rows(const std::shared_ptr<const nav::NavMesh>& mesh) {
+    if (mesh == rows_mesh_) return;
+    rows_mesh_ = mesh;
+    rows_.clear();
+    rows_error_.clear();
+    total_area_ = 0.0;
+    if (!mesh) return;
+    std::vector<nav::IslandStats> stats;
+    if (nav::Status st = nav::island_stats(*mesh, stats); !st) {
+        rows_error_ = st.message;
+        return;
+    }
+    rows_.reserve(stats.size());
+    for (size_t i = 0; i < stats.size(); ++i) {
+        rows_.push_back({static_cast<uint32_t>(i), stats[i]});
+        total_area_ += stats[i].area;
+    }
+    std::sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) {
+        return a.stats.area != b.stats.area ? a.stats.area > b.stats.area : a.island < b.island;
+    });
+}
+
+void IslandsTool::panel(const nav::Bake* bake) {
+    const std::shared_ptr<const nav::NavMesh> mesh = bake ? bake->navmesh : nullptr;
+    update_rows(mesh && !mesh->empty() ? mesh : nullptr);
+    if (!rows_mesh_) {
+        ImGui::TextDisabled("No navmesh: islands are labelled by the navmesh stage.");
+    } else if (!rows_error_.empty()) {
+        ImGui::TextColored(kWarnColor, "%s", rows_error_.c_str());
+    } else {
+        ImGui::Text("%d islands, %d polygons, %.1f m^2", rows_mesh_->nislands, rows_mesh_->npolys, total_area_);
+        const float line = ImGui::GetTextLineHeightWithSpacing();
+        const int shown = std::min(static_cast<int>(rows_.size()), 8);
+        const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+        if (ImGui::BeginTable("islands", 4, flags, ImVec2(0.0f, line * static_cast<float>(shown + 1) + 4.0f))) {
+            ImGui::TableSetupScrollFreeze(0, 1);
+            ImGui::TableSetupColumn("island");
+            ImGui::TableSetupColumn("polygons");
+            ImGui::TableSetupColumn("area m^2");
+            ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthStretch);
+            ImGui::TableHeadersRow();
+            // big meshes can have thousands of islands: lay out only the visible rows
+            ImGuiListClipper clipper;
+            clipper.Begin(static_cast<int>(rows_.size()));
+            while (clipper.Step()) {
+                for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+                    const Row& r = rows_[static_cast<size_t>(i)];
+                    const bool off = r.stats.disabled == r.stats.polys;
+                    ImGui::PushID(i);
+                    ImGui::TableNextRow();
+                    ImGui::TableNextColumn();
+                    ImGui::ColorButton("##swatch", ImGui::ColorConvertU32ToFloat4(nav::render::island_color(r.island)),
+                                       ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker,
+                                       ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+                    ImGui::SameLine();
+                    if (off) ImGui::TextDisabled("%u", r.island);
+                    else ImGui::Text("%u", r.island);
+                    ImGui::TableNextColumn();
+                    if (off) ImGui::TextDisabled("%u disabled", r.stats.polys);
+                    else if (r.stats.disabled > 0) ImGui::Text("%u (%u disabled)", r.stats.polys, r.stats.disabled);
+                    else ImGui::Text("%u", r.stats.polys);
+                    ImGui::TableNextColumn();
+                    ImGui::Text("%.1f", r.stats.area);
+                    ImGui::TableNextColumn();
+                    ImGui::Text("%.1f%%", total_area_ > 0.0 ? 100.0 * r.stats.area / total_area_ : 0.0);
+                    ImGui::PopID();
+                }
+            }
+            ImGui::EndTable();
+        }
+    }
+
+    // prune state
+    if (prune_applied_) {
+        ImGui::Text("kept island %u: %u polygons, %u disabled", prune_stats_.island, prune_stats_.kept,
+                    prune_stats_.disabled);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Only what is reachable from polygon %u is walkable; the disabled polygons are drawn dark\n"
+                              "and skipped by the path queries. Applied to every new bake (%.2f ms).",
+                              kept_poly_, prune_ms_);
+    } else if (!message_.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kWarnColor, "%s", message_.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    if (pruned()) {
+        const glm::vec3 at = *prune_point_;
+        if (ImGui::SmallButton("Clear")) clear();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Undo the prune: every polygon walkable again.");
+        ImGui::SameLine();
+        ImGui::TextDisabled("from (%.2f, %.2f, %.2f)", at.x, at.y, at.z);
+    } else {
+        ImGui::TextWrapped("To prune: choose Click: prune above, then click the navmesh. What the clicked polygon "
+                           "cannot reach is disabled.");
+    }
+}
 
 }  // namespace navdebug

@@ -6,7 +6,10 @@
 #include <glm/glm.hpp>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
+#include "core/islands.h"
 #include "core/pipeline.h"
 
 namespace navdebug {
@@ -24,7 +27,30 @@ public:
     void panel(const nav::Bake* bake);
 
 private:
+    // One line of the panel's list, sorted by area.
+    struct Row {
+        uint32_t island;
+        nav::IslandStats stats;
+    };
+    void update_rows(const std::shared_ptr<const nav::NavMesh>& mesh);
+
     std::optional<glm::vec3> prune_point_;
+
+    // apply()'s cache: the input bake and prune point it was made for, and what it returned
+    std::shared_ptr<const nav::Bake> src_, out_;
+    std::optional<glm::vec3> applied_point_;
+    // what the last prune did, for the panel
+    nav::PruneStats prune_stats_{};
+    uint32_t kept_poly_ = 0;
+    bool prune_applied_ = false;  // out_ carries a pruned navmesh
+    double prune_ms_ = 0.0;
+    std::string message_;         // why the prune point could not be applied
+
+    // the panel's list, rebuilt when the navmesh it shows changes (held, so the pointer stays unique)
+    std::shared_ptr<const nav::NavMesh> rows_mesh_;
+    std::vector<Row> rows_;
+    double total_area_ = 0.0;
+    std::string rows_error_;
 };
 
 }  // namespace navdebug

@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
     cli.add_option("mesh", mesh_path, "OBJ mesh to open (default: assets/demo.obj)");
     cli.add_option("--config", config_path, "JSON config: parameters by name and convex volumes");
     cli.add_option("--set", sets, "NAME=VALUE parameter override, repeatable (see below)");
-    cli.add_option("--draw", draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,path")
+    cli.add_option("--draw", draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,islands,path")
         ->capture_default_str();
     auto* shot_opt = cli.add_option("--screenshot", shot_path, "bake, render one frame with the UI into this PNG, exit");
     cli.add_option("--size", size_text, "screenshot size WxH")->capture_default_str()->needs(shot_opt);

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Islands under Xvfb (render/islands_draw.h, app/navdebug/islands.h): the islands layer colours
+# each connected part of the navmesh (island_color); --prune at a point on the plaza keeps the
+# plaza's island and draws the unreachable platform dark, in the islands and the navmesh layers,
+# and opens the Islands panel; a prune point off the mesh changes nothing in the view and says
+# so in the panel; islands.obj shows one colour per platform; a bad --prune exits 2.
+# usage: screenshots_islands.sh NAVDEBUG_EXE OUT_DIR SOURCE_DIR
+exe=$1 out=$2 src=$3
+source "$src/tests/e2e/shot_lib.sh"
+
+# island_color(0..5) (render/islands_draw.cpp, hash_color(i + 1)); the disabled fill and the
+# walls are both near-black (colors::kNavDisabled, kNavBoundary), so dark is measured as a share
+# of the view that grows when the platform turns dark
+isl0=103,78,204 isl1=150,225,88 isl2=220,68,124 isl3=54,229,249 isl4=189,132,49 isl5=195,52,235
+dark=22,22,26
+warn=255,204,76    # the panel's warning text (kWarnColor in islands.cpp)
+plaza=0,0.2,0      # assets/README.md: the plaza seed; the platform is x [14, 19], z [13, 19], top 6.1
+near="--camera 8,20,34,20,3,13"   # the platform in the middle of the view, the plaza in front
+
+check_shot() {  # name, image name, checker arguments...
+  local name=$1 img=$2; shift 2
+  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
+}
+check_not() {  # name, image name, checker arguments...: the check must fail (colour absent)
+  local name=$1 img=$2; shift 2
+  if msg=$($check "$out/$img.png" "$@"); then bad "$name: should not match: $msg"; else ok "$name: as expected, $msg"; fi
+}
+# Pixels of colour R,G,B (within 24 per channel) in the lower part of the right panel, where the
+# Islands section is: its colour swatches and warning text. check_png's blank test does not suit
+# this text area, so this counts on its own.
+panel_pixels() {  # name, image, colour, min count, [max count]
+  local name=$1 img=$2 color=$3 min=$4 max=${5:-}
+  local n
+  n=$(python3 - "$src/tests/e2e" "$out/$img.png" "$color" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from check_png import read_png
+w, h, bpp, rows = read_png(sys.argv[2])
+c = tuple(int(v) for v in sys.argv[3].split(","))
+x0, x1, y0, y1 = int(w * 0.75), w, int(h * 0.70), int(h * 0.95)
+print(sum(1 for y in range(y0, y1) for x in range(x0, x1)
+          if all(abs(rows[y][x * bpp + k] - c[k]) <= 24 for k in range(3))))
+PY
+  ) || { bad "$name: cannot read $img.png"; return; }
+  if [ "$n" -ge "$min" ] && { [ -z "$max" ] || [ "$n" -le "$max" ]; }; then ok "$name: $n pixels of $color in the Islands panel"
+  else bad "$name: $n pixels of $color in the Islands panel, expected ${min}..${max:-}"; fi
+}
+shot_mesh() {  # name, mesh, navdebug arguments... -- checker arguments
+  local name=$1 mesh=$2; shift 2
+  local extra=()
+  while [ "$1" != "--" ]; do extra+=("$1"); shift; done
+  shift
+  rm -f "$out/$name.png"
+  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$mesh" "${extra[@]}" \
+       --screenshot "$out/$name.png" --size 1280x800 > "$out/$name.log" 2>&1; then
+    bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return
+  fi
+  if msg=$($check "$out/$name.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
+}
+
+# ---- demo.obj: two islands, the plaza's (98.7% of the area) and the unreachable platform ----
+shot islands islands -- --hues 2 --color $isl0:0.10 --color $isl1:0.001
+shot islands_near islands $near -- --color $isl0:0.05 --color $isl1:0.01
+check_not islands_near_not_dark islands_near --color $dark:0.018
+panel_pixels islands_panel_swatch0 islands_near $isl0 60
+panel_pixels islands_panel_swatch1 islands_near $isl1 60
+
+# prune from the plaza: the platform turns dark, the plaza's island keeps its colour
+shot pruned islands $near --prune $plaza -- --color $isl0:0.05 --color $dark:0.018
+check_not pruned_no_platform_colour pruned --color $isl1:0.0005
+check_shot pruned_differs pruned --differs "$out/islands_near.png:0.01"
+panel_pixels pruned_panel_swatch0 pruned $isl0 60
+panel_pixels pruned_panel_no_warning pruned $warn 0 0
+
+# the navmesh layer draws the pruned platform dark too; the prune opens the Islands panel
+shot navmesh_plain navmesh $near -- --color 0,192,255:0.03
+check_not navmesh_plain_not_dark navmesh_plain --color $dark:0.018
+panel_pixels navmesh_plain_panel_closed navmesh_plain $isl0 0 0
+shot navmesh_pruned navmesh $near --prune $plaza -- --color 0,192,255:0.03 --color $dark:0.018
+panel_pixels navmesh_pruned_panel_open navmesh_pruned $isl0 60
+
+# keeping the platform instead disables the plaza's island: most of the view turns dark
+shot pruned_platform islands $near --prune 16.5,6.1,16.2 -- --color $isl1:0.01 --color $dark:0.10
+check_not pruned_platform_plaza_dark pruned_platform --color $isl0:0.001
+
+# a prune point with no polygon near: nothing pruned (the view is the unpruned one), the panel says why
+shot pruned_off_mesh islands $near --prune 0,50,0 -- --color $isl1:0.01
+check_shot pruned_off_mesh_same pruned_off_mesh --same "$out/islands_near.png" --area 0.30,0.06,0.72,0.94
+panel_pixels pruned_off_mesh_warning pruned_off_mesh $warn 200
+
+# ---- islands.obj: one colour per platform; island_e_small needs a smaller agent and smaller
+# regions to become a sixth island (assets/README.md) ----
+shot_mesh six "$src/assets/islands.obj" --set agent_radius=0.3 --set region_min_size=2 --draw islands -- \
+  --hues 6:0.0003 --color $isl0:0.0003 --color $isl1:0.0003 --color $isl2:0.0003 --color $isl3:0.0003 \
+  --color $isl4:0.0003 --color $isl5:0.0003
+shot_mesh five "$src/assets/islands.obj" --draw islands -- --hues 5:0.0003 --color $isl4:0.0003
+check_not five_no_sixth five --color $isl5:0.0003
+
+expect_exit2 bad_prune "--prune: expected three numbers" "$src/assets/demo.obj" --prune 1,2
+expect_exit2 nan_prune "--prune" "$src/assets/demo.obj" --prune 1,nan,2
+expect_exit2 word_prune "--prune: expected three numbers" "$src/assets/demo.obj" --prune plaza
+finish
