@@ -115,7 +115,8 @@ std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshSh
         const int cells = static_cast<int>(std::ceil(radius / cs));
         out.push_back(make(WarningKind::RadiusUnderTwoCells, "agent radius under two cells",
                            "agent_radius " + num(radius) + " m is " + num(radius / cs, "%.2f") + " cells of " + num(cs) +
-                               " m. Erosion rounds it to " + std::to_string(cells) + " cells = " + num(cells * cs) +
+                               " m. Erosion rounds it to " + std::to_string(cells) + (cells == 1 ? " cell = " : " cells = ") +
+                               num(cells * cs) +
                                " m, and with so few cells per radius the eroded border is coarse: corners are cut "
                                "and narrow passages open or close when a parameter moves a little. Recast's rule "
                                "of thumb: cell_size = agent_radius / 2 to / 3.",

@@ -852,14 +852,25 @@ void App::ui_overlays(float W, float H) {
             fg->AddCircleFilled(p, 2.5f, IM_COL32(255, 230, 80, 255));
         }
     }
-    // controls help and status line at the bottom of the view
+    // controls help at the bottom of the view: the camera, then what a left click does with the
+    // chosen tool; two lines when one does not fit between the panels
     const bool have = bake_ && bake_->mesh;
-    const char* help = have ? "RMB look  WASD QE fly  MMB/Alt+LMB orbit  LMB path end, Shift+LMB start, drag markers  wheel dolly  F frame  Tab panels"
-                            : "Open a mesh: type a path and press Open, or drop an .obj on the window";
-    const ImVec2 ts = ImGui::CalcTextSize(help);
-    const ImVec2 pos(view_.x + (view_.w - ts.x) * 0.5f, H - ts.y - 10.0f);
-    fg->AddRectFilled(ImVec2(pos.x - 8, pos.y - 4), ImVec2(pos.x + ts.x + 8, pos.y + ts.y + 4), IM_COL32(0, 0, 0, 120), 4.0f);
-    fg->AddText(pos, IM_COL32(220, 224, 232, 230), help);
+    const std::string camera = "RMB look  WASD QE fly  MMB/Alt+LMB orbit  wheel dolly  F frame  Tab panels";
+    const std::string click = tool_ == Tool::Inspect ? "LMB pin the element under the cursor"
+                              : tool_ == Tool::Prune ? "LMB keep only the island under the cursor"
+                                                     : "LMB path end  Shift+LMB start  drag markers";
+    std::vector<std::string> lines;
+    if (!have) lines = {"Open a mesh: type a path and press Open, or drop an .obj on the window"};
+    else if (ImGui::CalcTextSize((camera + "  " + click).c_str()).x + 24.0f <= view_.w) lines = {camera + "  " + click};
+    else lines = {camera, click};
+    float y = H - 10.0f;
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        const ImVec2 ts = ImGui::CalcTextSize(it->c_str());
+        y -= ts.y + 8.0f;
+        const ImVec2 pos(view_.x + std::max((view_.w - ts.x) * 0.5f, 8.0f), y);
+        fg->AddRectFilled(ImVec2(pos.x - 8, pos.y - 4), ImVec2(pos.x + ts.x + 8, pos.y + ts.y + 4), IM_COL32(0, 0, 0, 120), 4.0f);
+        fg->AddText(pos, IM_COL32(220, 224, 232, 230), it->c_str());
+    }
 }
 
 void App::render_scene(int fb_w, int fb_h) {
