@@ -13,6 +13,7 @@ struct ConvexVolume {
     std::vector<float> verts;  // x,y,z per vertex of a convex polygon (y ignored), either winding
     float hmin = 0, hmax = 0;  // world y range
     uint8_t area = kAreaWater;
+    bool operator==(const ConvexVolume&) const = default;
 };
 
 // Area names in configs and the UI: "ground" (63), "water", "road", "door", "grass", "jump".

@@ -49,14 +49,6 @@ std::string escape_percent(const std::string& s) {
     return out;
 }
 
-bool same_volumes(const std::vector<nav::ConvexVolume>& a, const std::vector<nav::ConvexVolume>& b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (a[i].verts != b[i].verts || a[i].hmin != b[i].hmin || a[i].hmax != b[i].hmax || a[i].area != b[i].area)
-            return false;
-    return true;
-}
-
 bool ends_with_ci(const std::string& s, std::string_view suffix) {
     if (s.size() < suffix.size()) return false;
     for (size_t i = 0; i < suffix.size(); ++i)
@@ -188,7 +180,7 @@ bool App::any_floor_layer() const {
 
 bool App::settled() const {
     // raw_bake_ must also be the worker's latest: it is picked up by the frame after the publish
-    return !worker_.busy() && worker_.latest() == raw_bake_ && desired_ == requested_ && same_volumes(volumes_, requested_volumes_) &&
+    return !worker_.busy() && worker_.latest() == raw_bake_ && desired_ == requested_ && volumes_ == requested_volumes_ &&
            run_to_ == requested_to_ && !mesh_pending_;
 }
 
@@ -265,7 +257,7 @@ void App::poll_worker() {
     bake_ = trimmed(islands_.apply(raw_bake_));
     warnings_.update(bake_.get(), desired_, log_);
     // the newest desired state goes to the worker whenever it differs from what was asked last
-    const bool vol_changed = !same_volumes(volumes_, requested_volumes_);
+    const bool vol_changed = volumes_ != requested_volumes_;
     if (!(desired_ == requested_) || vol_changed || run_to_ != requested_to_) {
         worker_.request(desired_, volumes_, run_to_);
         requested_ = desired_;
@@ -741,7 +733,7 @@ void App::ui_right_panel(float W, float H) {
         TimelineInput in;
         in.bake = raw_bake_.get();
         in.desired = &desired_;
-        in.volumes_changed = raw_bake_ && !same_volumes(volumes_, raw_bake_->volumes);
+        in.volumes_changed = raw_bake_ && volumes_ != raw_bake_->volumes;
         in.mesh_pending = mesh_pending_;
         in.busy = worker_.busy();
         in.building = worker_.building_stage();

@@ -6,13 +6,6 @@
 namespace navdebug {
 
 namespace {
-bool same_volumes(const std::vector<nav::ConvexVolume>& a, const std::vector<nav::ConvexVolume>& b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-        if (a[i].verts != b[i].verts || a[i].hmin != b[i].hmin || a[i].hmax != b[i].hmax || a[i].area != b[i].area)
-            return false;
-    return true;
-}
 
 std::string fmt_ms(double ms) {
     char buf[32];
@@ -159,7 +152,7 @@ void BakeWorker::loop() {
         }
         pipe_->set_params(params);
         pipe_->set_record_region_trace(trace);
-        if (!same_volumes(volumes, pipe_->volumes())) pipe_->set_volumes(volumes);
+        if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
 
         if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed)) {
             const nav::Status st = pipe_->run(to, &cancel_);

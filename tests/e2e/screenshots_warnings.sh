@@ -35,35 +35,19 @@ flagged() {  # name: the panel shows a warning (its colour), as a person reading
   else bad "$1: ${n:-?} warning-coloured pixels in the Warnings panel, expected at least 100"; fi
 }
 
-shot_mesh() {  # name, mesh, --draw list, [navdebug arguments... --], checker arguments
-  local name=$1 mesh=$2 layers=$3; shift 3
-  local extra=()
-  if [[ " $* " == *" -- "* ]]; then
-    while [ "$1" != "--" ]; do extra+=("$1"); shift; done
-    shift
-  fi
-  local png="$out/$name.png"
-  rm -f "$png"
-  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$mesh" --config "$src/assets/demo.json" \
-       --draw "$layers" "${extra[@]}" \
-       --screenshot "$png" --size 1280x800 > "$out/$name.log" 2>&1; then
-    bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return
-  fi
-  if msg=$($check "$png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
 logged() {  # name, text that its log must hold
   if grep -qF -- "$2" "$out/$1.log"; then ok "$1: log says '$2'"; else bad "$1: log lacks '$2'"; fi
 }
 
 demo="$src/assets/demo.obj"
-shot_mesh warn_none "$demo" input,polymesh -- --color 214,116,46:0.01
+shot warn_none input,polymesh -- --color 214,116,46:0.01
 n=$(warn_pixels "$out/warn_none.png")
 if [ "${n:-1}" -eq 0 ]; then ok "warn_none: no warning colour in the panel"
 else bad "warn_none: ${n:-?} warning-coloured pixels without a warning"; fi
 if grep -q "warning:" "$out/warn_none.log"; then bad "warn_none: $(grep 'warning:' "$out/warn_none.log" | head -1)"
 else ok "warn_none: no warning in the log"; fi
 
-shot_mesh warn_climb "$demo" input,polymesh --set cell_height=0.6 -- --color 214,116,46:0.01
+shot warn_climb input,polymesh --set cell_height=0.6 -- --color 214,116,46:0.01
 flagged warn_climb
 logged warn_climb "warning: cell height above half the climb (fix: cell_height 0.6 -> 0.45 m)"
 
@@ -87,15 +71,15 @@ for line in open(sys.argv[1]):
 open(sys.argv[2], "w").writelines(zup)
 open(sys.argv[3], "w").writelines(flip)
 PY
-shot_mesh demo_ref "$demo" input,polymesh -- --color 214,116,46:0.01
-shot_mesh warn_zup "$out/demo_zup.obj" input,polymesh -- --differs "$out/demo_ref.png:0.05"
+shot demo_ref input,polymesh -- --color 214,116,46:0.01
+SHOT_MESH="$out/demo_zup.obj" shot warn_zup input,polymesh -- --differs "$out/demo_ref.png:0.05"
 flagged warn_zup
 logged warn_zup "warning: the mesh looks Z-up (fix: mesh_z_up false -> true)"
-shot_mesh fixed_zup "$out/demo_zup.obj" input,polymesh --set mesh_z_up=true -- --same "$out/demo_ref.png" --area $view
-shot_mesh warn_flipped "$out/demo_flipped.obj" input,polymesh -- --differs "$out/demo_ref.png:0.05"
+SHOT_MESH="$out/demo_zup.obj" shot fixed_zup input,polymesh --set mesh_z_up=true -- --same "$out/demo_ref.png" --area $view
+SHOT_MESH="$out/demo_flipped.obj" shot warn_flipped input,polymesh -- --differs "$out/demo_ref.png:0.05"
 flagged warn_flipped
 logged warn_flipped "warning: the mesh looks wound the wrong way (fix: mesh_flip_winding false -> true)"
-shot_mesh fixed_flipped "$out/demo_flipped.obj" input,polymesh --set mesh_flip_winding=true -- --same "$out/demo_ref.png" --area $view
+SHOT_MESH="$out/demo_flipped.obj" shot fixed_flipped input,polymesh --set mesh_flip_winding=true -- --same "$out/demo_ref.png" --area $view
 
 expect_exit2 bad_mesh_scale "parameter mesh_scale: got 0, expected a number in" "$demo" --set mesh_scale=0
 finish

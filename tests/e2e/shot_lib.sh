@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Shared by the navdebug screenshot scripts (tests/e2e/screenshots*.sh), which source it after
 # setting: exe (navdebug), out (output folder), src (source folder). Provides ok / bad counters,
-# shot (render the demo scene and check the PNG's colours), expect_exit2 and finish.
+# shot (render the demo scene, or SHOT_MESH with the demo's config, and check the PNG's colours),
+# expect_exit2 and finish.
 set -u
 mkdir -p "$out"
 check="python3 $src/tests/e2e/check_png.py"
@@ -9,7 +10,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
-shot() {  # name, --draw list, [navdebug arguments... --], checker arguments
+shot() {  # name, --draw list, [navdebug arguments... --], checker arguments; SHOT_MESH: another mesh
   local name=$1 layers=$2; shift 2
   local extra=()
   if [[ " $* " == *" -- "* ]]; then
@@ -18,7 +19,7 @@ shot() {  # name, --draw list, [navdebug arguments... --], checker arguments
   fi
   local png="$out/$name.png"
   rm -f "$png"
-  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$src/assets/demo.obj" \
+  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "${SHOT_MESH:-$src/assets/demo.obj}" \
        --config "$src/assets/demo.json" --draw "$layers" "${extra[@]}" --screenshot "$png" --size 1280x800 \
        > "$out/$name.log" 2>&1; then
     bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return
