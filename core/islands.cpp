@@ -1,7 +1,6 @@
 // Islands of the runtime navmesh (see islands.h).
 #include "core/islands.h"
 
-#include <cmath>
 #include <string>
 
 namespace nav {
@@ -26,22 +25,6 @@ Status check_labels(const NavMesh& mesh, const char* what) {
 
 }  // namespace
 
-double poly_area_xz(const NavMesh& mesh, uint32_t p) {
-    const uint32_t e0 = mesh.poly_first[p], e1 = mesh.poly_first[p + 1];
-    if (e1 < e0 + 3) return 0.0;
-    // relative to the first vertex: world coordinates can be large, the polygons are small
-    const float* o = mesh.vert(mesh.edge_vert[e0]);
-    double a2 = 0.0;
-    for (uint32_t e = e0; e < e1; ++e) {
-        const float* a = mesh.vert(mesh.edge_vert[e]);
-        const float* b = mesh.vert(mesh.edge_vert[e + 1 < e1 ? e + 1 : e0]);
-        const double ax = static_cast<double>(a[0]) - o[0], az = static_cast<double>(a[2]) - o[2];
-        const double bx = static_cast<double>(b[0]) - o[0], bz = static_cast<double>(b[2]) - o[2];
-        a2 += ax * bz - bx * az;
-    }
-    return std::fabs(a2) * 0.5;
-}
-
 Status island_stats(const NavMesh& mesh, std::vector<IslandStats>& out) {
     out.clear();
     if (Status s = check_labels(mesh, "island_stats"); !s) return s;
@@ -50,7 +33,7 @@ Status island_stats(const NavMesh& mesh, std::vector<IslandStats>& out) {
         IslandStats& s = out[mesh.poly_island[p]];
         ++s.polys;
         if (mesh.flags[p] & kPolyFlagDisabled) ++s.disabled;
-        s.area += poly_area_xz(mesh, p);
+        s.area += mesh.poly_area_xz(p);
     }
     return Status::ok();
 }

@@ -17,9 +17,6 @@ struct IslandStats {
     double area = 0.0;      // xz-projected area, square metres
 };
 
-// xz-projected area of polygon p (shoelace over its vertices), square metres. p must be < npolys.
-double poly_area_xz(const NavMesh& mesh, uint32_t p);
-
 // One entry per island (index = island id, out.size() == nislands). Fails (BadInput) when the
 // island labels do not match the polygons (a mesh not made by build_navmesh); out is then empty.
 Status island_stats(const NavMesh& mesh, std::vector<IslandStats>& out);

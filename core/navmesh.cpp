@@ -10,6 +10,20 @@
 
 namespace nav {
 
+double NavMesh::poly_area_xz(uint32_t p) const {
+    // a fan from the first vertex (the polygon is convex), relative to it: world coordinates can be
+    // large, the polygons are small
+    const uint32_t e0 = poly_first[p], e1 = poly_first[p + 1];
+    const float* a = vert(edge_vert[e0]);
+    double area2 = 0;
+    for (uint32_t e = e0 + 1; e + 1 < e1; ++e) {
+        const float* v1 = vert(edge_vert[e]);
+        const float* v2 = vert(edge_vert[e + 1]);
+        area2 += std::fabs(static_cast<double>(v1[0] - a[0]) * (v2[2] - a[2]) - static_cast<double>(v2[0] - a[0]) * (v1[2] - a[2]));
+    }
+    return area2 * 0.5;
+}
+
 void NavMesh::edge_points(uint32_t e, float* left, float* right) const {
     const float* a = vert(edge_vert[e]);
     const float* b = vert(edge_vert[next_edge(e)]);
@@ -444,14 +458,7 @@ Status build(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out) {
             const float y = out.dtris[static_cast<size_t>(t) * 3 + 1];
             b[1] = std::min(b[1], y), b[4] = std::max(b[4], y);
         }
-        const float* a = out.vert(out.edge_vert[e0]);
-        double area2 = 0;
-        for (uint32_t e = e0 + 1; e + 1 < e1; ++e) {
-            const float* v1 = out.vert(out.edge_vert[e]);
-            const float* v2 = out.vert(out.edge_vert[e + 1]);
-            area2 += std::fabs(static_cast<double>(v1[0] - a[0]) * (v2[2] - a[2]) - static_cast<double>(v2[0] - a[0]) * (v1[2] - a[2]));
-        }
-        cum += area2 * 0.5;
+        cum += out.poly_area_xz(static_cast<uint32_t>(p));
         out.poly_area_cum[p] = static_cast<float>(cum);
         for (int k = 0; k < 3; ++k) {
             out.bmin[k] = p == 0 ? b[k] : std::min(out.bmin[k], b[k]);

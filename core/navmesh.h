@@ -88,6 +88,8 @@ struct NavMesh {
     }
     // Portal endpoints of edge slot e, seen from its polygon: left = first vertex, right = second.
     void edge_points(uint32_t e, float* left, float* right) const;
+    // xz-projected area of polygon p, square metres (poly_area_cum sums it; islands measure by it).
+    double poly_area_xz(uint32_t p) const;
     // The edge slot of polygon `from` leading to polygon `to`, or kNoEdge when they are not adjacent.
     uint32_t find_edge(uint32_t from, uint32_t to) const;
     // Height of the detail surface of polygon p at (x, z). Returns false when (x, z) is outside

@@ -55,6 +55,26 @@ struct Pipeline::Impl {
     std::shared_ptr<const Bake> snap;
 };
 
+void Bake::drop_after(int stage) {
+    auto drop = [stage](Stage s, auto& result) {
+        if (static_cast<int>(s) > stage) result.reset();
+    };
+    drop(Stage::Input, tri_areas);
+    drop(Stage::Rasterize, solid);
+    drop(Stage::Filter, filtered);
+    drop(Stage::Compact, compact);
+    drop(Stage::Erode, eroded);
+    drop(Stage::Areas, areas);
+    drop(Stage::Distance, distance);
+    drop(Stage::Regions, regions);
+    drop(Stage::Regions, region_trace);
+    drop(Stage::Contours, contours);
+    drop(Stage::Polymesh, polymesh);
+    drop(Stage::Detail, detail);
+    drop(Stage::Navmesh, navmesh);
+    built_through = std::min(built_through, stage);
+}
+
 int64_t Bake::count(std::string_view name) const {
     for (const StageStats& s : stats)
         for (const StageCount& c : s.counts)
@@ -105,7 +125,6 @@ Status Pipeline::set_mesh(InputMesh mesh) {
     if (Status st = validate_mesh(mesh, mesh.path.empty() ? std::string("mesh") : mesh.path); !st) return st;
     mesh.compute_bounds();
     impl_->source = std::make_shared<const InputMesh>(std::move(mesh));
-    impl_->mesh.reset();
     refresh_mesh();
     mark_dirty(Stage::Input);
     return Status::ok();
@@ -393,24 +412,21 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     b->error = result;
     b->error_stage = error_stage;
     b->stages_run = I.stages_run;
-    const int bt = b->built_through;
-    auto have = [&](Stage s) { return bt >= static_cast<int>(s); };
     b->mesh = I.mesh;
-    if (have(Stage::Input)) b->tri_areas = I.tri_areas;
-    if (have(Stage::Rasterize)) b->solid = I.solid;
-    if (have(Stage::Filter)) b->filtered = I.filtered;
-    if (have(Stage::Compact)) b->compact = I.compact;
-    if (have(Stage::Erode)) b->eroded = I.eroded;
-    if (have(Stage::Areas)) b->areas = I.areas;
-    if (have(Stage::Distance)) b->distance = I.distance;
-    if (have(Stage::Regions)) {
-        b->regions = I.regions;
-        if (record_trace_) b->region_trace = I.region_trace;
-    }
-    if (have(Stage::Contours)) b->contours = I.contours;
-    if (have(Stage::Polymesh)) b->polymesh = I.polymesh;
-    if (have(Stage::Detail)) b->detail = I.detail;
-    if (have(Stage::Navmesh)) b->navmesh = I.navmesh;
+    b->tri_areas = I.tri_areas;
+    b->solid = I.solid;
+    b->filtered = I.filtered;
+    b->compact = I.compact;
+    b->eroded = I.eroded;
+    b->areas = I.areas;
+    b->distance = I.distance;
+    b->regions = I.regions;
+    if (record_trace_) b->region_trace = I.region_trace;
+    b->contours = I.contours;
+    b->polymesh = I.polymesh;
+    b->detail = I.detail;
+    b->navmesh = I.navmesh;
+    b->drop_after(b->built_through);  // results past the last current stage are stale
     I.snap = std::move(b);
     return result;
 }

@@ -66,6 +66,9 @@ struct Bake {
     int error_stage = -1;          // where it failed, -1 none
     std::vector<Stage> stages_run; // stages the last run() executed, in order
 
+    // Releases the results of the stages after `stage` (-1: all) and lowers built_through to it:
+    // the one place that knows which result belongs to which stage.
+    void drop_after(int stage);
     int64_t count(std::string_view name) const;  // looks through every stage's counts, 0 if absent
     double walkable_area() const;                // xz-projected area of all polygons, m^2 (0 before polymesh)
     std::vector<std::string> warnings() const;   // stage warnings (contours dropped, polygons not triangulated)

@@ -204,7 +204,7 @@ TEST_CASE("islands: hand-made strips have the islands, sizes and areas known by 
     nav::NavMesh m;
     REQUIRE(nav::build_navmesh(pm, dm, m));
     REQUIRE(m.nislands == 2);
-    for (uint32_t p = 0; p < 5; ++p) CHECK(nav::poly_area_xz(m, p) == doctest::Approx(1.0));
+    for (uint32_t p = 0; p < 5; ++p) CHECK(m.poly_area_xz(p) == doctest::Approx(1.0));
     std::vector<nav::IslandStats> st;
     REQUIRE(nav::island_stats(m, st));
     REQUIRE(st.size() == 2);
