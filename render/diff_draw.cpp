@@ -3,6 +3,8 @@
 #include <chrono>
 #include <vector>
 
+#include "render/layers.h"
+
 namespace nav::render {
 
 namespace {
@@ -11,8 +13,8 @@ namespace {
 void tint_region_spans(const CompactHeightfield& chf, const Regions& regions, const std::vector<uint8_t>& mark,
                        uint32_t c1, uint32_t c2, DrawList& out) {
     if (regions.reg.size() != chf.spans.size()) return;
-    // above the regions layer's floors (layers.cpp lifts compact-family layers by ch * 0.12 per stage)
-    const float lift = chf.ch * 1.6f;
+    // a cell height above the regions layer's floors
+    const float lift = floor_lift(chf, Layer::Regions) + chf.ch;
     for (int z = 0; z < chf.height; ++z) {
         for (int x = 0; x < chf.width; ++x) {
             const CompactCell& cell = chf.cells[static_cast<size_t>(x + z * chf.width)];
@@ -36,13 +38,12 @@ void outline_polys(const PolyMesh& mesh, const std::vector<int>& ids, uint32_t c
         for (int k = 0; k < n; ++k) {
             const uint16_t* a = &mesh.verts[static_cast<size_t>(p[k]) * 3];
             const uint16_t* b = &mesh.verts[static_cast<size_t>(p[(k + 1) % n]) * 3];
-            // one cell height up, as the polymesh layer draws its vertices
-            out.add_line(mesh.bmin[0] + static_cast<float>(a[0]) * mesh.cs,
-                         mesh.bmin[1] + static_cast<float>(a[1] + 1) * mesh.ch + lift,
-                         mesh.bmin[2] + static_cast<float>(a[2]) * mesh.cs,
-                         mesh.bmin[0] + static_cast<float>(b[0]) * mesh.cs,
-                         mesh.bmin[1] + static_cast<float>(b[1] + 1) * mesh.ch + lift,
-                         mesh.bmin[2] + static_cast<float>(b[2]) * mesh.cs, color);
+            float pa[3], pb[3];  // where the polymesh layer draws its vertices, then `lift` higher
+            voxel_to_world(mesh.bmin, mesh.cs, mesh.ch, a[0], a[1], a[2], pa);
+            voxel_to_world(mesh.bmin, mesh.cs, mesh.ch, b[0], b[1], b[2], pb);
+            pa[1] += lift;
+            pb[1] += lift;
+            out.add_line(pa, pb, color);
         }
     }
 }

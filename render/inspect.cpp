@@ -25,18 +25,6 @@ std::string area_text(uint8_t a) {
     return n.empty() ? fmt("user area %d", a) : fmt("%s (%d)", std::string(n).c_str(), a);
 }
 
-// World position of a contour / polygon-mesh vertex as layers.cpp draws it (one cell height up).
-void voxel_to_world(const float* bmin, float cs, float ch, int vx, int vy, int vz, float* p) {
-    p[0] = bmin[0] + static_cast<float>(vx) * cs;
-    p[1] = bmin[1] + static_cast<float>(vy + 1) * ch;
-    p[2] = bmin[2] + static_cast<float>(vz) * cs;
-}
-
-float floor_lift(const CompactHeightfield& chf, Layer l) {  // as layers.cpp draws compact-family floors
-    const int k = static_cast<int>(l) - static_cast<int>(Layer::Compact);
-    return chf.ch * (0.12f + 0.12f * static_cast<float>(k));
-}
-constexpr float kNavmeshLift = 0.04f;
 
 // The span at `level` of column c, or kNullSpan.
 uint32_t span_at_level(const Heightfield& hf, size_t c, uint32_t level) {

@@ -13,14 +13,9 @@ void build_islands_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
     edges.line_width = 3.0f;
     // Without labels (a mesh not made by build_navmesh) there is nothing to colour by.
     if (mesh.poly_island.size() != static_cast<size_t>(mesh.npolys)) return;
-    out.tri_verts.reserve(mesh.dtris.size() / 3 + mesh.verts.size() / 3);
-    out.tri_indices.reserve(mesh.dtris.size() / 3);
-    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p) {
-        const uint32_t fill = (mesh.flags[p] & kPolyFlagDisabled) != 0
-                                  ? colors::kNavDisabled
-                                  : color_with_alpha(island_color(mesh.poly_island[p]), colors::kIslandFillAlpha);
-        add_navmesh_poly(mesh, p, fill, kNavmeshLift, out);
-    }
+    add_navmesh_fills(
+        mesh, [&](uint32_t p) { return color_with_alpha(island_color(mesh.poly_island[p]), colors::kIslandFillAlpha); },
+        out);
     // Only walls: islands meet nowhere (no portal joins two of them), so the walls are exactly the
     // outlines of the islands and of their holes; portals inside an island would break its colour.
     add_navmesh_edges(mesh, kNavmeshLift, colors::kNavBoundary, edges, 0, nullptr);

@@ -13,13 +13,6 @@ namespace nav::render {
 
 namespace {
 
-// Floor quads of the compact-family layers are lifted a little above the voxel tops, each later
-// stage a little higher, so several layers shown at once do not fight for depth.
-float floor_lift(const CompactHeightfield& chf, Layer l) {
-    const int k = static_cast<int>(l) - static_cast<int>(Layer::Compact);
-    return chf.ch * (0.12f + 0.12f * static_cast<float>(k));
-}
-
 void set_cell_grid(DrawList& out, const float* bmin, float cs) {
     out.shade = Shade::CellGrid;
     out.grid_origin[0] = bmin[0];
@@ -141,12 +134,6 @@ uint32_t lighten(uint32_t c, float t) {
     return rgba(ch(color_r(c)), ch(color_g(c)), ch(color_b(c)), color_a(c));
 }
 
-// World position of a contour / polygon-mesh vertex in voxel units, one cell height up.
-inline void voxel_to_world(const float* bmin, float cs, float ch, int vx, int vy, int vz, float* p) {
-    p[0] = bmin[0] + static_cast<float>(vx) * cs;
-    p[1] = bmin[1] + static_cast<float>(vy + 1) * ch;
-    p[2] = bmin[2] + static_cast<float>(vz) * cs;
-}
 
 // Twice the signed xz area of a loop of contour vertices (4 ints each).
 int64_t loop_area2(const int32_t* v, uint32_t n) {
@@ -711,14 +698,8 @@ void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
     edges.clear();
     out.line_width = 1.25f;
     edges.line_width = 3.0f;
-    out.tri_verts.reserve(mesh.dtris.size() / 3 + mesh.verts.size() / 3);
-    out.tri_indices.reserve(mesh.dtris.size() / 3);
-    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p) {
-        const uint32_t fill = (mesh.flags[p] & kPolyFlagDisabled) != 0
-                                  ? colors::kNavDisabled
-                                  : color_with_alpha(area_color(mesh.areas[p]), colors::kPolyFillAlpha);
-        add_navmesh_poly(mesh, p, fill, kNavmeshLift, out);
-    }
+    add_navmesh_fills(mesh, [&](uint32_t p) { return color_with_alpha(area_color(mesh.areas[p]), colors::kPolyFillAlpha); },
+                      out);
     add_navmesh_edges(mesh, kNavmeshLift, colors::kNavBoundary, edges, colors::kNavPortal, &out);
 }
 

@@ -29,6 +29,23 @@ constexpr std::array<std::string_view, kLayerCount> kLayerNames = {
     "raw_contours", "contours", "polymesh", "detail", "navmesh", "islands", "path"};
 constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
 std::optional<Layer> layer_from_name(std::string_view name);
+
+// ---- Where the layers draw: picking, the inspector, the replay and the change highlight draw
+// and hit at these same heights ----
+// Floor quads of the compact-family layers are lifted a little above the voxel tops, each later
+// stage a little higher, so several layers shown at once do not fight for depth.
+inline float floor_lift(const CompactHeightfield& chf, Layer l) {
+    const int k = static_cast<int>(l) - static_cast<int>(Layer::Compact);
+    return chf.ch * (0.12f + 0.12f * static_cast<float>(k));
+}
+// World position of a contour / polygon-mesh vertex in voxel units, one cell height up.
+inline void voxel_to_world(const float* bmin, float cs, float ch, int vx, int vy, int vz, float* p) {
+    p[0] = bmin[0] + static_cast<float>(vx) * cs;
+    p[1] = bmin[1] + static_cast<float>(vy + 1) * ch;
+    p[2] = bmin[2] + static_cast<float>(vz) * cs;
+}
+// How far above the detail surface the navmesh and islands layers draw.
+constexpr float kNavmeshLift = 0.04f;
 // The stage whose result the layer draws.
 Stage layer_stage(Layer l);
 // Whether LayerCache builds the layer from the bake snapshot. `path` is not: the app runs the
@@ -140,12 +157,19 @@ void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& 
 // The runtime navmesh: detail triangles filled semi-transparent by area colour (lifted a few cm),
 // thin portal edges (`out`), thick boundary edges (`edges`).
 void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges);
-// How far above the detail surface the navmesh and islands layers draw (picking and the
-// inspector's outline in pick.cpp / inspect.cpp use the same 4 cm).
-constexpr float kNavmeshLift = 0.04f;
 // Shared by the navmesh-family builders: polygon p filled in `color` over its detail triangles
 // (a fan of its own vertices when it has none), lifted by `lift`.
 void add_navmesh_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out);
+// Every polygon filled at kNavmeshLift: those a prune disabled in colors::kNavDisabled, the others
+// in fill(p) (the navmesh layer by area, the islands layer by island).
+template <class Fill>
+void add_navmesh_fills(const NavMesh& mesh, Fill&& fill, DrawList& out) {
+    out.tri_verts.reserve(mesh.dtris.size() / 3 + mesh.verts.size() / 3);
+    out.tri_indices.reserve(mesh.dtris.size() / 3);
+    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p)
+        add_navmesh_poly(mesh, p, (mesh.flags[p] & kPolyFlagDisabled) != 0 ? colors::kNavDisabled : fill(p),
+                         kNavmeshLift, out);
+}
 // The navmesh's edges lifted by `lift`: walls (no neighbour) in `wall_color` into `walls`, and
 // when `portals` is not null each portal once in `portal_color` into it.
 void add_navmesh_edges(const NavMesh& mesh, float lift, uint32_t wall_color, DrawList& walls, uint32_t portal_color,

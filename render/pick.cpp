@@ -13,20 +13,8 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-// Heights at which layers.cpp draws each layer's elements (keep in step with it):
-// compact-family floors are lifted per layer above the voxel tops,
-float floor_lift(const CompactHeightfield& chf, Layer l) {
-    const int k = static_cast<int>(l) - static_cast<int>(Layer::Compact);
-    return chf.ch * (0.12f + 0.12f * static_cast<float>(k));
-}
-// contour and polygon-mesh vertices one cell height above their voxel y,
-inline void voxel_to_world(const float* bmin, float cs, float ch, int vx, int vy, int vz, float* p) {
-    p[0] = bmin[0] + static_cast<float>(vx) * cs;
-    p[1] = bmin[1] + static_cast<float>(vy + 1) * ch;
-    p[2] = bmin[2] + static_cast<float>(vz) * cs;
-}
-// detail triangles one cell height above their vertices, the navmesh a few centimetres.
-constexpr float kNavmeshLift = 0.04f;
+// Elements are hit at the heights layers.cpp draws them (floor_lift, voxel_to_world, kNavmeshLift
+// in render/layers.h); detail triangles one cell height above their vertices.
 
 // The best candidate so far. Ray mode: nearest along the ray. Point mode (a vertical ray from
 // above p): the candidate whose y range is nearest p's height, then the higher one.

@@ -41,10 +41,8 @@ void build_region_replay(const CompactHeightfield& chf, const RegionTrace& t, in
 
     out.tri_verts.reserve(static_cast<size_t>(chf.span_count) * 4);
     out.tri_indices.reserve(static_cast<size_t>(chf.span_count) * 6);
-    // The regions layer's height (render/layers.cpp floor_lift for Layer::Regions), so the
-    // replay sits where the layer it replaces would.
-    const float lift = chf.ch * (0.12f + 0.12f * static_cast<float>(static_cast<int>(Layer::Regions) -
-                                                                     static_cast<int>(Layer::Compact)));
+    // the regions layer's height, so the replay sits where the layer it replaces would
+    const float lift = floor_lift(chf, Layer::Regions);
     const uint16_t nseeds = t.pre_max_id();
     for (int z = 0; z < chf.height; ++z) {
         for (int x = 0; x < chf.width; ++x) {
