@@ -1,4 +1,5 @@
 #include "app.h"
+#include "ui_common.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -23,22 +24,6 @@ namespace navdebug {
 namespace r = nav::render;
 
 namespace {
-
-ImVec4 to_imvec(uint32_t c) {
-    return {r::color_r(c) / 255.0f, r::color_g(c) / 255.0f, r::color_b(c) / 255.0f, r::color_a(c) / 255.0f};
-}
-
-const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
-const ImVec4 kWarnColor(1.0f, 0.8f, 0.3f, 1.0f);
-const ImVec4 kDimColor(0.55f, 0.57f, 0.62f, 1.0f);
-const ImVec4 kRanColor(0.45f, 0.9f, 0.5f, 1.0f);
-
-std::string fmt_count(int64_t v) {
-    // 1234567 -> "1,234,567"
-    std::string s = std::to_string(v < 0 ? -v : v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-    return v < 0 ? "-" + s : s;
-}
 
 std::string escape_percent(const std::string& s) {
     std::string out;
@@ -190,24 +175,7 @@ std::shared_ptr<const nav::Bake> App::trimmed(const std::shared_ptr<const nav::B
     // A shallow copy without the results after the target stage: stepping back with Previous shows
     // the pipeline as it was after that stage, and Next shows the kept result again at once.
     auto t = std::make_shared<nav::Bake>(*bake);
-    const int to = static_cast<int>(run_to_);
-    auto drop = [&](nav::Stage s, auto& ptr) {
-        if (static_cast<int>(s) > to) ptr.reset();
-    };
-    drop(nav::Stage::Input, t->tri_areas);
-    drop(nav::Stage::Rasterize, t->solid);
-    drop(nav::Stage::Filter, t->filtered);
-    drop(nav::Stage::Compact, t->compact);
-    drop(nav::Stage::Erode, t->eroded);
-    drop(nav::Stage::Areas, t->areas);
-    drop(nav::Stage::Distance, t->distance);
-    drop(nav::Stage::Regions, t->regions);
-    drop(nav::Stage::Regions, t->region_trace);
-    drop(nav::Stage::Contours, t->contours);
-    drop(nav::Stage::Polymesh, t->polymesh);
-    drop(nav::Stage::Detail, t->detail);
-    drop(nav::Stage::Navmesh, t->navmesh);
-    t->built_through = to;
+    t->drop_after(static_cast<int>(run_to_));
     trim_src_ = bake;
     trim_to_ = run_to_;
     trim_out_ = std::move(t);

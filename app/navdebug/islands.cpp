@@ -1,4 +1,5 @@
 #include "islands.h"
+#include "ui_common.h"
 
 #include <imgui.h>
 
@@ -12,13 +13,6 @@
 namespace navdebug {
 
 namespace {
-
-// How far from the clicked point a polygon may be and still be the one the prune keeps: the
-// click lands on the input mesh, and erosion pulls the navmesh up to an agent radius from walls
-// and ledges (the same box as the path tool's end points).
-constexpr float kPickHalfExtents[3] = {2.0f, 4.0f, 2.0f};
-
-const ImVec4 kWarnColor(1.0f, 0.8f, 0.3f, 1.0f);
 
 }  // namespace
 
@@ -124,7 +118,7 @@ void IslandsTool::panel(const nav::Bake* bake) {
                     ImGui::PushID(i);
                     ImGui::TableNextRow();
                     ImGui::TableNextColumn();
-                    ImGui::ColorButton("##swatch", ImGui::ColorConvertU32ToFloat4(nav::render::island_color(r.island)),
+                    ImGui::ColorButton("##swatch", to_imvec(nav::render::island_color(r.island)),
                                        ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker,
                                        ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
                     ImGui::SameLine();

@@ -337,22 +337,21 @@ int main(int argc, char** argv) {
         if (!st) return fail(kExitBadInput, st.message);
         log.info("loaded config " + config_path);
     }
-    for (const std::string& s : sets) {
-        const size_t eq = s.find('=');
-        if (eq == std::string::npos || eq == 0)
-            return fail(kExitBadInput, "--set '" + s + "': expected NAME=VALUE");
-        const nav::Status st = params.set_from_string(s.substr(0, eq), s.substr(eq + 1));
-        if (!st) return fail(kExitBadInput, "--set " + s + ": " + st.message);
-    }
+    // NAME=VALUE flags into `into`; the message names the flag and what was expected
+    auto apply_sets = [](const std::vector<std::string>& list, const std::string& flag, nav::Params& into) {
+        for (const std::string& s : list) {
+            const size_t eq = s.find('=');
+            if (eq == std::string::npos || eq == 0) return nav::Status::bad_input(flag + " '" + s + "': expected NAME=VALUE");
+            if (const nav::Status st = into.set_from_string(s.substr(0, eq), s.substr(eq + 1)); !st)
+                return nav::Status::bad_input(flag + " " + s + ": " + st.message);
+        }
+        return nav::Status::ok();
+    };
+    if (const nav::Status st = apply_sets(sets, "--set", params); !st) return fail(kExitBadInput, st.message);
     // --diff-from-set: the parameters of the first of the two bakes
     nav::Params first_params = params;
-    for (const std::string& s : diff_sets) {
-        const size_t eq = s.find('=');
-        if (eq == std::string::npos || eq == 0)
-            return fail(kExitBadInput, "--diff-from-set '" + s + "': expected NAME=VALUE");
-        const nav::Status st = first_params.set_from_string(s.substr(0, eq), s.substr(eq + 1));
-        if (!st) return fail(kExitBadInput, "--diff-from-set " + s + ": " + st.message);
-    }
+    if (const nav::Status st = apply_sets(diff_sets, "--diff-from-set", first_params); !st)
+        return fail(kExitBadInput, st.message);
     opts.highlight_changes = !diff_sets.empty();
     pipeline->set_params(params);
     pipeline->set_volumes(volumes);

@@ -1,4 +1,5 @@
 #include "path_tool.h"
+#include "ui_common.h"
 
 #include <imgui.h>
 
@@ -16,17 +17,6 @@ namespace r = nav::render;
 
 namespace {
 
-// Search box around a picked point (Detour sample's extents): picks land on the input surface,
-// up to a few metres above or below the polygon's detail surface.
-constexpr float kHalfExtents[3] = {2.0f, 4.0f, 2.0f};
-const ImVec4 kBad(1.0f, 0.42f, 0.38f, 1.0f);
-const ImVec4 kWarn(1.0f, 0.8f, 0.3f, 1.0f);
-const ImVec4 kGood(0.45f, 0.9f, 0.5f, 1.0f);
-const ImVec4 kDim(0.55f, 0.57f, 0.62f, 1.0f);
-
-ImVec4 imcol(uint32_t c) {
-    return {r::color_r(c) / 255.0f, r::color_g(c) / 255.0f, r::color_b(c) / 255.0f, 1.0f};
-}
 
 }  // namespace
 
@@ -106,7 +96,7 @@ void PathTool::run_path() {
     options_.crossings = static_cast<nav::Crossings>(crossings_);
     options_.shrink_fraction = shrink_;
     // the untraced query, timed
-    status_ = timed([&] { return query_.find_route(&start_.x, &end_.x, kHalfExtents, filter_, options_, route_); },
+    status_ = timed([&] { return query_.find_route(&start_.x, &end_.x, kPickHalfExtents, filter_, options_, route_); },
                     query_us_, timing_reps_);
     if (!status_ || !route_.found()) return;
 
@@ -120,7 +110,7 @@ void PathTool::run_path() {
 }
 
 void PathTool::run_raycast() {
-    status_ = query_.find_nearest_poly(&start_.x, kHalfExtents, filter_, start_np_);
+    status_ = query_.find_nearest_poly(&start_.x, kPickHalfExtents, filter_, start_np_);
     if (!status_ || start_np_.poly == nav::kNoPoly) return;
     status_ = timed([&] { return query_.raycast(start_np_.poly, start_np_.point, &end_.x, filter_, ray_); }, query_us_,
                     timing_reps_);
@@ -133,7 +123,7 @@ void PathTool::run_raycast() {
 }
 
 void PathTool::run_wall() {
-    status_ = query_.find_nearest_poly(&start_.x, kHalfExtents, filter_, start_np_);
+    status_ = query_.find_nearest_poly(&start_.x, kPickHalfExtents, filter_, start_np_);
     if (!status_ || start_np_.poly == nav::kNoPoly) return;
     status_ = timed([&] { return query_.find_distance_to_wall(start_np_.poly, start_np_.point, wall_radius_, filter_, wall_); },
                     query_us_, timing_reps_);
@@ -182,22 +172,22 @@ void PathTool::ui() {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("path: A* corridor and straight path\nraycast: walk the surface from start toward end until a wall\n"
                           "distance to wall: nearest wall around the start");
-    ImGui::TextColored(kDim, mode_ == Mode::Wall ? "Shift+click: centre   drag: move it" : "Shift+click: start   click: end");
+    ImGui::TextColored(kDimColor, mode_ == Mode::Wall ? "Shift+click: centre   drag: move it" : "Shift+click: start   click: end");
     if (mode_ != Mode::Wall && ImGui::IsItemHovered()) ImGui::SetTooltip("Drag a marker to move it.");
     auto swatch = [](uint32_t c) {
-        ImGui::ColorButton("##sw", imcol(c), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(10, 10));
+        ImGui::ColorButton("##sw", to_imvec(c, true), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(10, 10));
         ImGui::SameLine();
     };
     ImGui::PushID("start");
     swatch(r::colors::kPathStart);
     ImGui::PopID();
     if (has_start_) ImGui::Text("start %.2f, %.2f, %.2f", start_.x, start_.y, start_.z);
-    else ImGui::TextColored(kDim, "start not set");
+    else ImGui::TextColored(kDimColor, "start not set");
     ImGui::PushID("end");
     swatch(r::colors::kPathEnd);
     ImGui::PopID();
     if (has_end_) ImGui::Text("end   %.2f, %.2f, %.2f", end_.x, end_.y, end_.z);
-    else ImGui::TextColored(kDim, "end not set");
+    else ImGui::TextColored(kDimColor, "end not set");
 
     const bool have_mesh = mesh_ && !mesh_->empty();
     ImGui::BeginDisabled(!have_mesh);
@@ -222,19 +212,19 @@ void PathTool::ui() {
     // state and read-outs
     const bool need_end = mode_ != Mode::Wall;
     if (!have_mesh) {
-        ImGui::TextColored(kDim, "no navmesh: bake through the navmesh stage");
+        ImGui::TextColored(kDimColor, "no navmesh: bake through the navmesh stage");
     } else if (!has_start_ || (need_end && !has_end_)) {
-        ImGui::TextColored(kDim, need_end ? "set both points to query" : "set the start to query");
+        ImGui::TextColored(kDimColor, need_end ? "set both points to query" : "set the start to query");
     } else if (!status_) {
-        ImGui::TextColored(kBad, "query failed: %s", status_.message.c_str());
+        ImGui::TextColored(kErrorColor, "query failed: %s", status_.message.c_str());
     } else if (mode_ != Mode::Path) {
         if (start_np_.poly == nav::kNoPoly) {
-            ImGui::TextColored(kBad, "start off the mesh");
+            ImGui::TextColored(kErrorColor, "start off the mesh");
         } else if (mode_ == Mode::Raycast) {
             const float* a = start_np_.point;
             const float len = std::hypot(end_.x - a[0], end_.z - a[2]);
-            if (ray_.hit) ImGui::TextColored(kWarn, "hit: yes");
-            else ImGui::TextColored(kGood, "hit: no (end reached)");
+            if (ray_.hit) ImGui::TextColored(kWarnColor, "hit: yes");
+            else ImGui::TextColored(kGoodColor, "hit: no (end reached)");
             ImGui::Text("t %.3f   distance %.2f m", ray_.t, ray_.t * len);
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("distance along the ray in xz, of %.2f m to the end", len);
             if (ray_.hit) ImGui::Text("normal %.2f, %.2f   edge %d", ray_.normal[0], ray_.normal[2], ray_.edge);
@@ -243,7 +233,7 @@ void PathTool::ui() {
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("nearest polygon once, then raycast: mean of %d runs", timing_reps_);
         } else {
             if (wall_.found) ImGui::Text("distance %.2f m", wall_.distance);
-            else ImGui::TextColored(kWarn, "no wall within %.1f m", wall_radius_);
+            else ImGui::TextColored(kWarnColor, "no wall within %.1f m", wall_radius_);
             if (wall_.found)
                 ImGui::Text("wall point %.2f, %.2f, %.2f", wall_.point[0], wall_.point[1], wall_.point[2]);
             ImGui::Text("query %.2f us", query_us_);
@@ -252,12 +242,12 @@ void PathTool::ui() {
         }
     } else if (route_.start.poly == nav::kNoPoly || route_.end.poly == nav::kNoPoly) {
         const bool s = route_.start.poly == nav::kNoPoly, e = route_.end.poly == nav::kNoPoly;
-        ImGui::TextColored(kBad, "%s off the mesh", s && e ? "start and end" : (s ? "start" : "end"));
+        ImGui::TextColored(kErrorColor, "%s off the mesh", s && e ? "start and end" : (s ? "start" : "end"));
     } else {
         const nav::PathResult& p = route_.path;
-        if (p.reached) ImGui::TextColored(kGood, "path found");
-        else if (p.out_of_nodes) ImGui::TextColored(kWarn, "partial: A* node limit hit");
-        else ImGui::TextColored(kWarn, "partial: end unreachable");
+        if (p.reached) ImGui::TextColored(kGoodColor, "path found");
+        else if (p.out_of_nodes) ImGui::TextColored(kWarnColor, "partial: A* node limit hit");
+        else ImGui::TextColored(kWarnColor, "partial: end unreachable");
         ImGui::Text("corridor %d polygons", static_cast<int>(p.polys.size()));
         ImGui::Text("straight path %d points", route_.straight.size());
         ImGui::Text("length %.2f m   cost %.2f", route_.straight.length(), p.cost);
@@ -268,22 +258,22 @@ void PathTool::ui() {
 
     if (mode_ == Mode::Raycast) {
         auto legend = [](uint32_t c, const char* text) {
-            ImGui::TextColored(imcol(c), "%s", text);
+            ImGui::TextColored(to_imvec(c, true), "%s", text);
             ImGui::SameLine();
         };
         legend(r::colors::kRayClear, "ray");
         legend(r::colors::kRayBlocked, "blocked");
         legend(r::colors::kRayNormal, "normal");
-        ImGui::TextColored(imcol(r::colors::kRayVisited), "visited");
+        ImGui::TextColored(to_imvec(r::colors::kRayVisited, true), "visited");
         return;
     }
     if (mode_ == Mode::Wall) {
         ImGui::SetNextItemWidth(150.0f);
         if (ImGui::SliderFloat("max radius", &wall_radius_, 0.5f, 50.0f, "%.1f m", ImGuiSliderFlags_AlwaysClamp))
             dirty_ = true;
-        ImGui::TextColored(imcol(r::colors::kWallCircle), "distance circle");
+        ImGui::TextColored(to_imvec(r::colors::kWallCircle, true), "distance circle");
         ImGui::SameLine();
-        ImGui::TextColored(imcol(r::colors::kWallLine), "nearest wall point");
+        ImGui::TextColored(to_imvec(r::colors::kWallLine, true), "nearest wall point");
         return;
     }
 
@@ -300,7 +290,7 @@ void PathTool::ui() {
         ImGui::SetTooltip("Polygons closed (orange) and still open (cyan) when the search ended; hover one for g and f.");
     if (show_nodes_ && !astar_.steps.empty()) {
         ImGui::SameLine();
-        ImGui::TextColored(kDim, "%d closed", static_cast<int>(astar_.steps.back().closed_count));
+        ImGui::TextColored(kDimColor, "%d closed", static_cast<int>(astar_.steps.back().closed_count));
     }
 
     // funnel stepper
@@ -326,15 +316,15 @@ void PathTool::ui() {
         if (ev.empty()) ev = " no change";
         const bool is_end = s.portal + 1 >= traced_path_.polys.size();
         ImGui::Text("%s %u:%s", is_end ? "end point" : "portal", s.portal, ev.c_str());
-        ImGui::TextColored(imcol(r::colors::kFunnelApex), "apex");
+        ImGui::TextColored(to_imvec(r::colors::kFunnelApex, true), "apex");
         ImGui::SameLine();
-        ImGui::TextColored(imcol(r::colors::kFunnelLeft), "left");
+        ImGui::TextColored(to_imvec(r::colors::kFunnelLeft, true), "left");
         ImGui::SameLine();
-        ImGui::TextColored(imcol(r::colors::kFunnelRight), "right");
+        ImGui::TextColored(to_imvec(r::colors::kFunnelRight, true), "right");
         ImGui::SameLine();
-        ImGui::TextColored(imcol(r::colors::kFunnelPortal), "portal");
+        ImGui::TextColored(to_imvec(r::colors::kFunnelPortal, true), "portal");
     } else if (stepper_) {
-        ImGui::TextColored(kDim, "no funnel steps (no corridor)");
+        ImGui::TextColored(kDimColor, "no funnel steps (no corridor)");
     }
 }
 

@@ -1,4 +1,5 @@
 #include "replay.h"
+#include "ui_common.h"
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -25,13 +26,8 @@ const char* kind_name(nav::RegionTrace::Kind k) {
     return "?";
 }
 
-ImVec4 to_imvec(uint32_t c) {
-    return ImVec4(static_cast<float>(nav::render::color_r(c)) / 255.0f, static_cast<float>(nav::render::color_g(c)) / 255.0f,
-                  static_cast<float>(nav::render::color_b(c)) / 255.0f, 1.0f);
-}
-
 void legend_entry(uint32_t color, const char* label) {
-    ImGui::ColorButton(label, to_imvec(color), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoBorder,
+    ImGui::ColorButton(label, to_imvec(color, true), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoBorder,
                        ImVec2(10, 10));
     ImGui::SameLine();
     ImGui::TextUnformatted(label);
@@ -131,7 +127,7 @@ void RegionReplay::panel(const nav::Bake* bake) {
     int shown = step_for(total);
     if (kind_given_ && t.kind != kind_)
     {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
         ImGui::TextWrapped("--replay asked for %s but the bake partitions by %s (parameter partition)", kind_name(kind_),
                            kind_name(t.kind));
         ImGui::PopStyleColor();

@@ -1,4 +1,5 @@
 #include "timeline.h"
+#include "ui_common.h"
 
 #include <imgui.h>
 
@@ -26,10 +27,9 @@ constexpr std::array<std::string_view, nav::kStageCount> kKeyCount = {
     "walkable_tris", "solid_spans", "walkable_solid_spans", "compact_spans", "walkable_spans", "volume_spans",
     "max_distance", "regions", "contours", "polys", "detail_tris", "navmesh_polys"};
 
-std::string fmt_count(int64_t v) {
-    std::string s = std::to_string(v < 0 ? -v : v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-    return v < 0 ? "-" + s : s;
+// Every count of a stage, one per line (inside a tooltip).
+void count_lines(const nav::StageStats& stats) {
+    for (const nav::StageCount& c : stats.counts) ImGui::Text("%s %s", std::string(c.name).c_str(), fmt_count(c.value).c_str());
 }
 
 }  // namespace
@@ -127,15 +127,13 @@ void Timeline::panel(const TimelineInput& in, nav::Stage& target) {
             }
             ImGui::Dummy(ImVec2(sz, ImGui::GetTextLineHeight()));
             ImGui::SameLine();
-            const ImVec4 text = beyond ? ImVec4(0.55f, 0.57f, 0.62f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+            const ImVec4 text = beyond ? kDimColor : ImGui::GetStyleColorVec4(ImGuiCol_Text);
             ImGui::TextColored(text, "%s", std::string(nav::stage_name(stage)).c_str());
             if (ImGui::IsItemHovered()) {
                 ImGui::BeginTooltip();
                 ImGui::Text("%s: %s%s", std::string(nav::stage_name(stage)).c_str(), state_name(st),
                             beyond ? " (beyond the target stage)" : "");
-                if (stats)
-                    for (const nav::StageCount& c : stats->counts)
-                        ImGui::Text("%s %s", std::string(c.name).c_str(), fmt_count(c.value).c_str());
+                if (stats) count_lines(*stats);
                 ImGui::EndTooltip();
             }
             ImGui::TableNextColumn();
@@ -157,8 +155,7 @@ void Timeline::panel(const TimelineInput& in, nav::Stage& target) {
                     ImGui::Text("%s %s", fmt_count(key->value).c_str(), std::string(key->name).c_str());
                     if (ImGui::IsItemHovered()) {
                         ImGui::BeginTooltip();
-                        for (const nav::StageCount& c : stats->counts)
-                            ImGui::Text("%s %s", std::string(c.name).c_str(), fmt_count(c.value).c_str());
+                        count_lines(*stats);
                         ImGui::EndTooltip();
                     }
                 }

@@ -1,4 +1,5 @@
 #include "warnings_panel.h"
+#include "ui_common.h"
 
 #include <imgui.h>
 
@@ -36,11 +37,10 @@ void WarningsPanel::panel(nav::Params& desired, Log& log) const {
         ImGui::TextDisabled("None: the parameters and the mesh look sane.");
         return;
     }
-    const ImVec4 warn(1.0f, 0.8f, 0.3f, 1.0f);  // the header's warning colour (app.cpp kWarnColor)
     for (size_t i = 0; i < list.size(); ++i) {
         const nav::Diagnostic& d = list[i];
         ImGui::PushID(static_cast<int>(i));
-        ImGui::TextColored(warn, "! %s", d.title.c_str());
+        ImGui::TextColored(kWarnColor, "! %s", d.title.c_str());
         ImGui::Indent(12.0f);
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(d.reason.c_str());
