@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "core/diagnose.h"
-#include "core/obj_export.h"
-#include "core/pipeline.h"
-#include "core/query.h"
+#include "core/build/diagnose.h"
+#include "core/build/obj_export.h"
+#include "core/build/pipeline.h"
+#include "core/runtime/query.h"
 
 namespace {
 

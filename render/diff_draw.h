@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/bake_diff.h"
-#include "core/pipeline.h"
+#include "core/build/bake_diff.h"
+#include "core/build/pipeline.h"
 #include "render/draw_list.h"
 
 namespace nav::render {

@@ -4,7 +4,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "core/filter.h"
+#include "core/build/filter.h"
 
 namespace nav::render {
 

@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/navmesh.h"
+#include "core/runtime/navmesh.h"
 #include "render/draw_list.h"
 
 namespace nav::render {

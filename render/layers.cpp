@@ -1,7 +1,7 @@
 #include "render/layers.h"
 #include "render/islands_draw.h"
 
-#include "core/filter.h"
+#include "core/build/filter.h"
 
 #include <algorithm>
 #include <chrono>

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 #include "render/draw_list.h"
 #include "render/renderer.h"
 

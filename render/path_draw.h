@@ -5,8 +5,8 @@
 #pragma once
 #include <cstdint>
 
-#include "core/navmesh.h"
-#include "core/query.h"
+#include "core/runtime/navmesh.h"
+#include "core/runtime/query.h"
 #include "render/draw_list.h"
 #include "render/layers.h"
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "core/filter.h"
+#include "core/build/filter.h"
 
 namespace nav::render {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 #include "render/draw_list.h"
 #include "render/layers.h"
 

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/compact.h"
-#include "core/regions.h"
+#include "core/build/compact.h"
+#include "core/build/regions.h"
 #include "render/draw_list.h"
 
 namespace nav::render {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/compact.h"
+#include "core/build/compact.h"
 
 namespace navtest {
 

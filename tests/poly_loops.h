@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/common.h"
-#include "core/detail.h"
-#include "core/polymesh.h"
+#include "core/build/detail.h"
+#include "core/build/polymesh.h"
 
 namespace navtest {
 

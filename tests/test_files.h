@@ -7,7 +7,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "core/input.h"
+#include "core/build/input.h"
 
 namespace navtest {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/input.h"
+#include "core/build/input.h"
 
 namespace navtest {
 

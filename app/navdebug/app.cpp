@@ -12,7 +12,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/obj_export.h"
+#include "core/build/obj_export.h"
 #include "session.h"
 
 #ifndef NAV_SOURCE_DIR

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "camera.h"
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 #include "inspector.h"
 #include "islands.h"
 #include "log.h"

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "core/query.h"
+#include "core/runtime/query.h"
 #include "render/islands_draw.h"
 
 namespace navdebug {

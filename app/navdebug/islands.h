@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/islands.h"
-#include "core/pipeline.h"
+#include "core/runtime/islands.h"
+#include "core/build/pipeline.h"
 
 namespace navdebug {
 

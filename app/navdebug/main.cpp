@@ -31,7 +31,7 @@
 #include "app.h"
 #include "session.h"
 #include "stress.h"
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 #include "log.h"
 #include "render/layers.h"
 #include "worker.h"

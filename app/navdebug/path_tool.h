@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "core/navmesh.h"
-#include "core/query.h"
+#include "core/runtime/navmesh.h"
+#include "core/runtime/query.h"
 #include "render/draw_list.h"
 #include "render/renderer.h"
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 
 namespace navdebug {
 

@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/areas.h"
+#include "core/build/areas.h"
 #include "core/common.h"
-#include "core/params.h"
+#include "core/build/params.h"
 #include "render/layers.h"
 
 namespace navdebug {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/params.h"
+#include "core/build/params.h"
 
 namespace navdebug {
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <array>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 
 namespace navdebug {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 
 namespace navdebug {
 

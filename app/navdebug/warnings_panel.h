@@ -5,9 +5,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/diagnose.h"
-#include "core/params.h"
-#include "core/pipeline.h"
+#include "core/build/diagnose.h"
+#include "core/build/params.h"
+#include "core/build/pipeline.h"
 #include "log.h"
 
 namespace navdebug {

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 #include "log.h"
 
 namespace navdebug {

@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "core/navmesh.h"
-#include "core/query.h"
+#include "core/runtime/navmesh.h"
+#include "core/runtime/query.h"
 #include "diff/recast_ref.h"
 
 namespace navdiff {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 #include "test_files.h"
 
 namespace {

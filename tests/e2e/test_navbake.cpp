@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "test_files.h"
-#include "core/input.h"
-#include "core/params.h"
+#include "core/build/input.h"
+#include "core/build/params.h"
 #include "test_scenes.h"
 
 using navtest::run_cmd;

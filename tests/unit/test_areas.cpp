@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/areas.h"
+#include "core/build/areas.h"
 
 #include "chf_maps.h"
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <vector>
 
-#include "core/compact.h"
-#include "core/filter.h"
-#include "core/rasterize.h"
+#include "core/build/compact.h"
+#include "core/build/filter.h"
+#include "core/build/rasterize.h"
 #include "test_scenes.h"
 
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/contours.h"
-#include "core/detail.h"
-#include "core/pipeline.h"
-#include "core/polymesh.h"
+#include "core/build/contours.h"
+#include "core/build/detail.h"
+#include "core/build/pipeline.h"
+#include "core/build/polymesh.h"
 #include "test_scenes.h"
 
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/diagnose.h"
-#include "core/pipeline.h"
+#include "core/build/diagnose.h"
+#include "core/build/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <memory>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 #include "render/diff_draw.h"
 #include "test_scenes.h"
 

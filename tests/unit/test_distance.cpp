@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/distance.h"
+#include "core/build/distance.h"
 
 #include "chf_maps.h"
 

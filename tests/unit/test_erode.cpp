@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/erode.h"
+#include "core/build/erode.h"
 
 #include "chf_maps.h"
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/filter.h"
+#include "core/build/filter.h"
 
 namespace {
 

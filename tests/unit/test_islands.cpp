@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/islands.h"
-#include "core/navmesh.h"
-#include "core/pipeline.h"
-#include "core/query.h"
+#include "core/runtime/islands.h"
+#include "core/runtime/navmesh.h"
+#include "core/build/pipeline.h"
+#include "core/runtime/query.h"
 #include "poly_loops.h"
 #include "test_scenes.h"
 #ifdef NAV_HAVE_RENDER

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/detail.h"
-#include "core/navmesh.h"
-#include "core/polymesh.h"
+#include "core/build/detail.h"
+#include "core/runtime/navmesh.h"
+#include "core/build/polymesh.h"
 #include "poly_loops.h"
 
 using navtest::Loops;

@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "core/params.h"
+#include "core/build/params.h"
 
 using namespace nav;
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/pipeline.h"
+#include "core/build/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

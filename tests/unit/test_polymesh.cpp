@@ -14,16 +14,16 @@
 #include <utility>
 #include <vector>
 
-#include "core/compact.h"
-#include "core/contours.h"
-#include "core/distance.h"
-#include "core/erode.h"
-#include "core/filter.h"
-#include "core/input.h"
-#include "core/params.h"
-#include "core/polymesh.h"
-#include "core/rasterize.h"
-#include "core/regions.h"
+#include "core/build/compact.h"
+#include "core/build/contours.h"
+#include "core/build/distance.h"
+#include "core/build/erode.h"
+#include "core/build/filter.h"
+#include "core/build/input.h"
+#include "core/build/params.h"
+#include "core/build/polymesh.h"
+#include "core/build/rasterize.h"
+#include "core/build/regions.h"
 #include "bake_regions.h"
 #include "test_scenes.h"
 

@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/detail.h"
-#include "core/navmesh.h"
-#include "core/pipeline.h"
-#include "core/polymesh.h"
-#include "core/query.h"
+#include "core/build/detail.h"
+#include "core/runtime/navmesh.h"
+#include "core/build/pipeline.h"
+#include "core/build/polymesh.h"
+#include "core/runtime/query.h"
 #include "test_scenes.h"
 
 namespace {

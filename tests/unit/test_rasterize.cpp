@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/rasterize.h"
+#include "core/build/rasterize.h"
 #include "test_scenes.h"
 
 namespace {

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/distance.h"
-#include "core/pipeline.h"
-#include "core/regions.h"
+#include "core/build/distance.h"
+#include "core/build/pipeline.h"
+#include "core/build/regions.h"
 #include "test_scenes.h"
 
 namespace {

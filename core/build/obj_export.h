@@ -1,0 +1,16 @@
+// Writes the baked navigation mesh as Wavefront OBJ so other tools can open it: group `polymesh`
+// (one face per polygon, in stored order, which faces up) and, when given, group `detail` (its
+// triangles). World coordinates, at the floor height. Used by navbake --obj-out and navdebug's
+// Export OBJ.
+#pragma once
+#include <string>
+
+#include "core/common.h"
+#include "core/build/detail.h"
+#include "core/build/polymesh.h"
+
+namespace nav {
+
+Status write_navmesh_obj(const std::string& path, const PolyMesh& pm, const PolyMeshDetail* dm);
+
+}  // namespace nav

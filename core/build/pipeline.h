@@ -1,0 +1,141 @@
+// The Pipeline owns the input, the parameters and the result of every stage. Setting a parameter
+// marks the earliest stage that reads it dirty; run() rebuilds only from the earliest dirty stage.
+// Each run publishes an immutable snapshot (Bake) that another thread may draw while the next
+// build runs; stage buffers are reused when no snapshot holds them any more.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/build/areas.h"
+#include "core/common.h"
+#include "core/build/compact.h"
+#include "core/build/contours.h"
+#include "core/build/detail.h"
+#include "core/build/distance.h"
+#include "core/build/input.h"
+#include "core/runtime/navmesh.h"
+#include "core/build/params.h"
+#include "core/build/polymesh.h"
+#include "core/build/rasterize.h"
+#include "core/build/regions.h"
+#include "core/build/stage.h"
+
+namespace nav {
+
+struct StageCount {
+    std::string_view name;
+    int64_t value = 0;
+};
+
+struct StageStats {
+    bool built = false;  // result present and up to date
+    double ms = 0.0;     // wall time of the last build of this stage
+    std::vector<StageCount> counts;
+};
+
+// One immutable bake snapshot. Pointers are null for stages not built.
+struct Bake {
+    uint64_t generation = 0;
+    Params params;
+    BakeConfig config;
+    std::vector<ConvexVolume> volumes;
+
+    std::shared_ptr<const InputMesh> mesh;
+    std::shared_ptr<const std::vector<uint8_t>> tri_areas;  // input: per triangle
+    std::shared_ptr<const Heightfield> solid;               // rasterize
+    std::shared_ptr<const Heightfield> filtered;            // filter
+    std::shared_ptr<const CompactHeightfield> compact;      // compact (areas before erosion)
+    std::shared_ptr<const std::vector<uint8_t>> eroded;     // erode: per compact span
+    std::shared_ptr<const std::vector<uint8_t>> areas;      // areas: eroded + convex volumes
+    std::shared_ptr<const DistanceField> distance;          // distance
+    std::shared_ptr<const Regions> regions;                 // regions
+    std::shared_ptr<const RegionTrace> region_trace;        // regions, when recording was asked for
+    std::shared_ptr<const ContourSet> contours;             // contours (raw and simplified)
+    std::shared_ptr<const PolyMesh> polymesh;               // polymesh
+    std::shared_ptr<const PolyMeshDetail> detail;           // detail
+    std::shared_ptr<const NavMesh> navmesh;                 // navmesh: the query-ready graph
+
+    std::array<StageStats, kStageCount> stats;
+    int built_through = -1;        // index of the last stage with a current result, -1 none
+    Status error;                  // the failure of the last run, if any
+    int error_stage = -1;          // where it failed, -1 none
+    std::vector<Stage> stages_run; // stages the last run() executed, in order
+
+    // Releases the results of the stages after `stage` (-1: all) and lowers built_through to it:
+    // the one place that knows which result belongs to which stage.
+    void drop_after(int stage);
+    int64_t count(std::string_view name) const;  // looks through every stage's counts, 0 if absent
+    double walkable_area() const;                // xz-projected area of all polygons, m^2 (0 before polymesh)
+    std::vector<std::string> warnings() const;   // stage warnings (contours dropped, polygons not triangulated)
+};
+
+class Pipeline {
+public:
+    Pipeline();
+    ~Pipeline();
+    Pipeline(const Pipeline&) = delete;
+    Pipeline& operator=(const Pipeline&) = delete;
+
+    Status load_mesh(const std::string& path);  // keeps the previous mesh on failure
+    Status set_mesh(InputMesh mesh);            // validates; keeps the previous mesh on failure
+    bool has_mesh() const;
+
+    Status set_param(ParamId id, double value);
+    Status set_param(std::string_view name, std::string_view value);
+    void set_params(const Params& p);  // dirties only what changed
+    const Params& params() const { return params_; }
+    void set_volumes(std::vector<ConvexVolume> volumes);
+    // Record how the regions stage grew its regions (Bake::region_trace); changing it re-runs regions.
+    void set_record_region_trace(bool on);
+    bool record_region_trace() const { return record_trace_; }
+    const std::vector<ConvexVolume>& volumes() const { return volumes_; }
+
+    // Grids whose estimated memory exceeds this are refused before allocating (default 4 GiB).
+    void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
+    uint64_t memory_limit() const { return memory_limit_; }
+    // Estimated bytes a bake with the current mesh and parameters needs.
+    uint64_t estimate_memory() const;
+
+    // The earliest stage that must be rebuilt, or Stage::Count when every stage is current.
+    Stage first_dirty() const;
+    void mark_dirty(Stage from);
+
+    // Builds from the earliest dirty stage through `to`. On failure or cancel the stages before
+    // the failing one keep their results; the snapshot records the error and the failing stage.
+    Status run(Stage to = kLastStage, const CancelFlag* cancel = nullptr);
+    // Optional progress report: run() stores the index of each stage as it starts it, so another
+    // thread (the debugger's timeline) can show which stage is building. Null: none.
+    void set_progress(std::atomic<int>* stage) { progress_ = stage; }
+
+    // The latest published snapshot (never null once constructed).
+    std::shared_ptr<const Bake> snapshot() const;
+
+private:
+    void refresh_mesh();  // the stages' mesh from the loaded one and the mesh_* parameters
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    Params params_;
+    std::vector<ConvexVolume> volumes_;
+    uint64_t memory_limit_ = uint64_t(4) << 30;
+    bool record_trace_ = false;
+    std::atomic<int>* progress_ = nullptr;
+};
+
+// Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
+uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
+// The mesh fix the mesh_* parameters ask for.
+MeshFix mesh_fix(const Params& p);
+
+// Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
+// string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
+// Unknown keys are errors naming the key and file.
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes);
+Status parse_config_json(std::string_view text, const std::string& what, Params& params,
+                         std::vector<ConvexVolume>& volumes);
+
+}  // namespace nav

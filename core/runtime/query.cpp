@@ -1,0 +1,1149 @@
+// Path queries on a NavMesh (see query.h).
+#include "core/runtime/query.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace nav {
+
+namespace {
+
+constexpr int kMaxPolyVerts = kMaxVertsPerPoly;
+
+inline bool finite3(const float* p) { return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]); }
+
+inline float dist3(const float* a, const float* b) {
+    const float dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+    return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+inline float dist_sq3(const float* a, const float* b) {
+    const float dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+    return dx * dx + dy * dy + dz * dz;
+}
+inline void copy3(float* d, const float* s) { d[0] = s[0], d[1] = s[1], d[2] = s[2]; }
+inline void lerp3(float* d, const float* a, const float* b, float t) {
+    d[0] = a[0] + (b[0] - a[0]) * t;
+    d[1] = a[1] + (b[1] - a[1]) * t;
+    d[2] = a[2] + (b[2] - a[2]) * t;
+}
+// Points closer than 1/16384 m are the same point (Detour's threshold).
+inline bool same_point(const float* a, const float* b) { return dist_sq3(a, b) < (1.0f / 16384.0f) * (1.0f / 16384.0f); }
+
+// Twice the signed xz area of triangle abc with Detour's sign: positive when c lies to the right of
+// a->b for Recast's clockwise polygons, i.e. (c - a) x (b - a) in (x, z).
+inline float tri_area_xz(const float* a, const float* b, const float* c) {
+    return (c[0] - a[0]) * (b[2] - a[2]) - (b[0] - a[0]) * (c[2] - a[2]);
+}
+
+inline float dist_pt_seg_sq_xz(const float* p, const float* a, const float* b, float* t) {
+    const float dx = b[0] - a[0], dz = b[2] - a[2];
+    const float len = dx * dx + dz * dz;
+    float s = len > 0 ? ((p[0] - a[0]) * dx + (p[2] - a[2]) * dz) / len : 0.0f;
+    s = std::clamp(s, 0.0f, 1.0f);
+    *t = s;
+    const float px = a[0] + s * dx - p[0], pz = a[2] + s * dz - p[2];
+    return px * px + pz * pz;
+}
+
+// Gathers polygon p's vertices; returns the count.
+inline int poly_verts(const NavMesh& m, uint32_t p, float* out) {
+    const uint32_t e0 = m.poly_first[p], e1 = m.poly_first[p + 1];
+    int n = 0;
+    for (uint32_t e = e0; e < e1; ++e, ++n) copy3(&out[n * 3], m.vert(m.edge_vert[e]));
+    return n;
+}
+
+// Crossing-number inside test in xz, and per edge j (vertex j -> j+1) the squared xz distance to
+// the point and the parameter of the closest point on it.
+inline bool dist_pt_poly_edges(const float* p, const float* v, int n, float* ed, float* et) {
+    bool inside = false;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        const float* vi = &v[i * 3];
+        const float* vj = &v[j * 3];
+        if (((vi[2] > p[2]) != (vj[2] > p[2])) && (p[0] < (vj[0] - vi[0]) * (p[2] - vi[2]) / (vj[2] - vi[2]) + vi[0]))
+            inside = !inside;
+        ed[j] = dist_pt_seg_sq_xz(p, vj, vi, &et[j]);
+    }
+    return inside;
+}
+
+// Clips the xz segment p0->p1 against a convex polygon wound clockwise in (x, z) (interior on
+// the right of each edge). Returns false when they do not overlap; otherwise [tmin, tmax] and the
+// edges where the segment enters and leaves (-1: it starts / ends inside).
+bool clip_segment_poly_xz(const float* p0, const float* p1, const float* v, int n, float& tmin, float& tmax,
+                          int& seg_min, int& seg_max) {
+    tmin = 0, tmax = 1;
+    seg_min = seg_max = -1;
+    const float dx = p1[0] - p0[0], dz = p1[2] - p0[2];
+    for (int j = 0; j < n; ++j) {
+        const float* a = &v[j * 3];
+        const float* b = &v[((j + 1) % n) * 3];
+        const float ex = b[0] - a[0], ez = b[2] - a[2];
+        // side(t) = cross(e, p(t) - a); inside is side <= 0.
+        const float side0 = ex * (p0[2] - a[2]) - ez * (p0[0] - a[0]);
+        const float rate = ex * dz - ez * dx;
+        if (std::fabs(rate) < 1e-12f) {
+            if (side0 > 0) return false;
+            continue;
+        }
+        const float t = -side0 / rate;
+        if (rate < 0) {  // entering across this edge
+            if (t > tmin) {
+                tmin = t;
+                seg_min = j;
+                if (tmin > tmax) return false;
+            }
+        } else {  // leaving across this edge
+            if (t < tmax) {
+                tmax = t;
+                seg_max = j;
+                if (tmax < tmin) return false;
+            }
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+// Binary min-heap on f with lazy deletion: an improved node is pushed again and the stale entry
+// is skipped when popped (its f no longer matches the node's, or the node is closed). The slot
+// past the last entry holds +inf, so the child selection in pop needs no bounds branch.
+inline void NavQuery::Heap::push(HeapEntry e) {
+    if (d.size() < static_cast<size_t>(n) + 2) d.resize(std::max<size_t>(64, d.size() * 2));
+    HeapEntry* h = d.data();
+    uint32_t i = n++;
+    while (i > 0) {
+        const uint32_t parent = (i - 1) >> 1;
+        if (!(e.f < h[parent].f)) break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = e;
+}
+
+inline NavQuery::HeapEntry NavQuery::Heap::pop() {
+    HeapEntry* h = d.data();
+    const HeapEntry top = h[0];
+    const HeapEntry last = h[--n];
+    h[n].f = std::numeric_limits<float>::infinity();
+    if (n == 0) return top;
+    // Move the hole down to a leaf along the smaller children, then sift `last` up from there.
+    uint32_t i = 0;
+    for (uint32_t c = 1; c < n; c = 2 * i + 1) {
+        c += h[c + 1].f < h[c].f ? 1u : 0u;
+        h[i] = h[c];
+        i = c;
+    }
+    while (i > 0) {
+        const uint32_t parent = (i - 1) >> 1;
+        if (!(last.f < h[parent].f)) break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = last;
+    return top;
+}
+
+namespace {
+
+Status check_filter(const QueryFilter& filter, float* min_cost) {
+    float m = std::numeric_limits<float>::max();
+    for (int a = 0; a < kMaxAreas; ++a) {
+        const float c = filter.area_cost[a];
+        if (!std::isfinite(c) || c < 0) return Status::bad_input("query filter: area " + std::to_string(a) + " has cost " + std::to_string(c) + " (must be finite and >= 0)");
+        m = std::min(m, c);
+    }
+    if (min_cost) *min_cost = m;
+    return Status::ok();
+}
+
+Status check_point(const float* p, const char* what) {
+    if (!p) return Status::bad_input(std::string(what) + " is null");
+    if (!finite3(p)) return Status::bad_input(std::string(what) + " has a NaN or infinite coordinate");
+    return Status::ok();
+}
+
+}  // namespace
+
+float StraightPath::length() const {
+    float len = 0;
+    for (size_t i = 1; i < flags.size(); ++i) len += dist3(&points[(i - 1) * 3], &points[i * 3]);
+    return len;
+}
+
+void NavQuery::init(const NavMesh* mesh, int max_nodes) {
+    mesh_ = mesh;
+    max_nodes_ = std::max(0, max_nodes);
+    nodes_.clear();
+    poly_nodes_.clear();
+    heap_.clear();
+    poly_heap_.clear();
+    stamp_ = poly_stamp_ = 0;
+}
+
+void NavQuery::prepare_nodes() {
+    const size_t need = static_cast<size_t>(mesh_->nedges) + 2;
+    // mark == stamp_: open, stamp_ + 1: closed, anything else: not seen in this query.
+    if (nodes_.size() != need) {
+        nodes_.assign(need, Node{0, 0, 0, 0});
+        stamp_ = 0;
+    }
+    stamp_ += 2;
+    if (stamp_ >= 0xfffffff0u) {
+        for (Node& n : nodes_) n.mark = 0;
+        stamp_ = 2;
+    }
+    heap_.clear();
+}
+
+void NavQuery::prepare_poly_nodes() {
+    const size_t need = static_cast<size_t>(mesh_->npolys);
+    if (poly_nodes_.size() != need) {
+        poly_nodes_.assign(need, PolyNode{0, {0, 0, 0}, 0, 0});
+        poly_stamp_ = 0;
+    }
+    poly_stamp_ += 2;
+    if (poly_stamp_ >= 0xfffffff0u) {
+        for (PolyNode& n : poly_nodes_) n.mark = 0;
+        poly_stamp_ = 2;
+    }
+    poly_heap_.clear();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Point location
+
+Status NavQuery::query_polygons(const float* center, const float* half_extents, const QueryFilter& filter,
+                                std::vector<uint32_t>& out) const {
+    out.clear();
+    if (!mesh_) return Status::bad_input("query_polygons: no mesh bound (call init)");
+    if (Status s = check_point(center, "query_polygons: center"); !s) return s;
+    if (Status s = check_point(half_extents, "query_polygons: half extents"); !s) return s;
+    const float qmin[3] = {center[0] - half_extents[0], center[1] - half_extents[1], center[2] - half_extents[2]};
+    const float qmax[3] = {center[0] + half_extents[0], center[1] + half_extents[1], center[2] + half_extents[2]};
+    const BVNode* nodes = mesh_->bvtree.data();
+    const int count = static_cast<int>(mesh_->bvtree.size());
+    int i = 0;
+    while (i < count) {
+        const BVNode& n = nodes[i];
+        const bool overlap = qmin[0] <= n.bmax[0] && qmax[0] >= n.bmin[0] && qmin[1] <= n.bmax[1] && qmax[1] >= n.bmin[1] &&
+                             qmin[2] <= n.bmax[2] && qmax[2] >= n.bmin[2];
+        const bool leaf = n.index >= 0;
+        if (leaf && overlap && filter.passes(mesh_->flags[static_cast<size_t>(n.index)])) out.push_back(static_cast<uint32_t>(n.index));
+        i += (overlap || leaf) ? 1 : -n.index;
+    }
+    return Status::ok();
+}
+
+Status NavQuery::closest_point_on_poly(uint32_t p, const float* pos, float* closest, bool* over_poly) const {
+    if (!mesh_) return Status::bad_input("closest_point_on_poly: no mesh bound (call init)");
+    if (p >= static_cast<uint32_t>(mesh_->npolys)) return Status::bad_input("closest_point_on_poly: polygon " + std::to_string(p) + " out of range");
+    if (Status s = check_point(pos, "closest_point_on_poly: point"); !s) return s;
+    float v[kMaxPolyVerts * 3], ed[kMaxPolyVerts], et[kMaxPolyVerts];
+    const int n = poly_verts(*mesh_, p, v);
+    copy3(closest, pos);
+    const bool inside = dist_pt_poly_edges(pos, v, n, ed, et);
+    if (!inside) {
+        int imin = 0;
+        for (int j = 1; j < n; ++j)
+            if (ed[j] < ed[imin]) imin = j;
+        lerp3(closest, &v[imin * 3], &v[((imin + 1) % n) * 3], et[imin]);
+    }
+    if (over_poly) *over_poly = inside;
+    mesh_->poly_height(p, closest[0], closest[2], &closest[1]);
+    return Status::ok();
+}
+
+Status NavQuery::closest_point_on_poly_boundary(uint32_t p, const float* pos, float* closest) const {
+    if (!mesh_) return Status::bad_input("closest_point_on_poly_boundary: no mesh bound (call init)");
+    if (p >= static_cast<uint32_t>(mesh_->npolys))
+        return Status::bad_input("closest_point_on_poly_boundary: polygon " + std::to_string(p) + " out of range");
+    if (Status s = check_point(pos, "closest_point_on_poly_boundary: point"); !s) return s;
+    float v[kMaxPolyVerts * 3], ed[kMaxPolyVerts], et[kMaxPolyVerts];
+    const int n = poly_verts(*mesh_, p, v);
+    if (dist_pt_poly_edges(pos, v, n, ed, et)) {
+        copy3(closest, pos);
+    } else {
+        int imin = 0;
+        for (int j = 1; j < n; ++j)
+            if (ed[j] < ed[imin]) imin = j;
+        lerp3(closest, &v[imin * 3], &v[((imin + 1) % n) * 3], et[imin]);
+    }
+    return Status::ok();
+}
+
+Status NavQuery::find_nearest_poly(const float* center, const float* half_extents, const QueryFilter& filter,
+                                   NearestPoly& out) const {
+    out = NearestPoly{};
+    if (!mesh_) return Status::bad_input("find_nearest_poly: no mesh bound (call init)");
+    if (Status s = check_point(center, "find_nearest_poly: center"); !s) return s;
+    if (Status s = check_point(half_extents, "find_nearest_poly: half extents"); !s) return s;
+    if (half_extents[0] < 0 || half_extents[1] < 0 || half_extents[2] < 0)
+        return Status::bad_input("find_nearest_poly: negative half extents");
+    const NavMesh& m = *mesh_;
+    const float qmin[3] = {center[0] - half_extents[0], center[1] - half_extents[1], center[2] - half_extents[2]};
+    const float qmax[3] = {center[0] + half_extents[0], center[1] + half_extents[1], center[2] + half_extents[2]};
+    const BVNode* nodes = m.bvtree.data();
+    const int count = static_cast<int>(m.bvtree.size());
+    float best = std::numeric_limits<float>::max();
+
+    // Candidates are gathered in batches with the xz-closest point and a lower bound on their
+    // distance (xz distance plus the distance to the polygon's height range); the detail height,
+    // the expensive part, is then computed nearest-bound first until the bound exceeds the best.
+    struct Cand {
+        float lb;
+        float c[3];
+        uint32_t poly;
+        bool inside;
+    };
+    constexpr int kBatch = 32;
+    Cand cand[kBatch];
+    int ncand = 0;
+    auto flush = [&]() {
+        while (ncand > 0) {
+            int k = 0;
+            for (int j = 1; j < ncand; ++j)
+                if (cand[j].lb < cand[k].lb) k = j;
+            const Cand c = cand[k];
+            cand[k] = cand[--ncand];
+            if (c.lb >= best) {
+                ncand = 0;
+                break;
+            }
+            float p[3] = {c.c[0], c.c[1], c.c[2]};
+            m.poly_height(c.poly, p[0], p[2], &p[1]);
+            const float d = dist_sq3(center, p);
+            if (d < best) {
+                best = d;
+                out.poly = c.poly;
+                copy3(out.point, p);
+                out.over_poly = c.inside;
+            }
+        }
+    };
+    float v[kMaxPolyVerts * 3], ed[kMaxPolyVerts], et[kMaxPolyVerts];
+    int i = 0;
+    while (i < count) {
+        const BVNode& n = nodes[i];
+        bool overlap = qmin[0] <= n.bmax[0] && qmax[0] >= n.bmin[0] && qmin[1] <= n.bmax[1] && qmax[1] >= n.bmin[1] &&
+                       qmin[2] <= n.bmax[2] && qmax[2] >= n.bmin[2];
+        if (overlap) {
+            // The answer lies within the bounds it comes from: skip boxes farther than the best.
+            float bd = 0;
+            for (int k = 0; k < 3; ++k) {
+                const float d = std::max(0.0f, std::max(n.bmin[k] - center[k], center[k] - n.bmax[k]));
+                bd += d * d;
+            }
+            overlap = bd < best;
+        }
+        const bool leaf = n.index >= 0;
+        i += (overlap || leaf) ? 1 : -n.index;
+        if (!leaf || !overlap) continue;
+        const uint32_t p = static_cast<uint32_t>(n.index);
+        if (!filter.passes(m.flags[p])) continue;
+        const int nv = poly_verts(m, p, v);
+        Cand& c = cand[ncand];
+        copy3(c.c, center);
+        c.poly = p;
+        c.inside = dist_pt_poly_edges(center, v, nv, ed, et);
+        float dxz = 0;
+        if (!c.inside) {
+            int imin = 0;
+            for (int j = 1; j < nv; ++j)
+                if (ed[j] < ed[imin]) imin = j;
+            lerp3(c.c, &v[imin * 3], &v[((imin + 1) % nv) * 3], et[imin]);
+            dxz = ed[imin];
+        }
+        const float dy = center[1] < n.bmin[1] ? n.bmin[1] - center[1] : (center[1] > n.bmax[1] ? center[1] - n.bmax[1] : 0.0f);
+        c.lb = dxz + dy * dy;
+        if (c.lb >= best) continue;
+        if (c.inside) {
+            // Most likely the answer: settle it now so it prunes the rest.
+            float q[3] = {c.c[0], c.c[1], c.c[2]};
+            m.poly_height(p, q[0], q[2], &q[1]);
+            const float d = dist_sq3(center, q);
+            if (d < best) {
+                best = d;
+                out.poly = p;
+                copy3(out.point, q);
+                out.over_poly = true;
+            }
+            continue;
+        }
+        if (++ncand == kBatch) flush();
+    }
+    flush();
+    return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// A*
+
+template <bool kTrace>
+uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const SearchGoal& goal, const QueryFilter& filter,
+                          float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out) {
+    const NavMesh& m = *mesh_;
+    prepare_nodes();
+    const uint32_t S = static_cast<uint32_t>(m.nedges), G = S + 1;
+    const uint32_t stamp = stamp_, closed = stamp + 1;
+    Node* const nodes = nodes_.data();
+    const uint32_t limit = max_nodes_ > 0 ? static_cast<uint32_t>(max_nodes_) : std::numeric_limits<uint32_t>::max();
+    const uint32_t* const edge_opp = m.edge_opp.data();
+    const uint32_t* const edge_nei = m.edge_nei.data();
+    const uint32_t* const edge_poly = m.edge_poly.data();
+    const uint32_t* const poly_first = m.poly_first.data();
+    const uint32_t* const pair_first = m.pair_first.data();
+    const float* const pair_dist = m.pair_dist.data();
+    const float* const edge_mid = m.edge_mid.data();
+    const uint16_t* const flags = m.flags.data();
+    const uint8_t* const areas = m.areas.data();
+    const uint8_t* const portals = m.poly_portals.data();
+    float cost[kMaxAreas];
+    std::copy(filter.area_cost, filter.area_cost + kMaxAreas, cost);
+    const uint16_t include = filter.include_flags, exclude = filter.exclude_flags;
+    const float gx = goal.pos[0], gy = goal.pos[1], gz = goal.pos[2];
+    const float sx = start_pos[0], sy = start_pos[1], sz = start_pos[2];
+    const uint32_t end_poly = goal.poly, target_a = goal.state_a, target_b = goal.state_b;
+    const float goal_cost = end_poly != kNoPoly ? cost[areas[end_poly]] : 0.0f;
+    // Upper bound on the answer once the goal has a label: states with f beyond it are useless.
+    float bound = std::numeric_limits<float>::max();
+    bool out_of_nodes = false;
+    int expanded = 0;
+
+    // Landmark (ALT) lower bounds: lm_goal[k] = walking distance from landmark k to the goal.
+    constexpr int L = NavMesh::kLandmarks;
+    const float* const lm = m.landmark_dist.data();
+    float lm_goal[L] = {};
+    {
+        const int nlm = m.island_landmarks[m.poly_island[start_poly]];
+        if (target_a != kNoEdge) {
+            for (int k = 0; k < nlm; ++k) lm_goal[k] = lm[static_cast<size_t>(target_a) * L + static_cast<size_t>(k)];
+        } else if (nlm > 0) {
+            for (int k = 0; k < nlm; ++k) lm_goal[k] = std::numeric_limits<float>::infinity();
+            for (uint32_t e = poly_first[end_poly]; e < poly_first[end_poly + 1]; ++e) {
+                if (edge_opp[e] == kNoEdge) continue;
+                const float last = dist3(&edge_mid[static_cast<size_t>(e) * 3], goal.pos);
+                for (int k = 0; k < nlm; ++k)
+                    lm_goal[k] = std::min(lm_goal[k], lm[static_cast<size_t>(e) * L + static_cast<size_t>(k)] + last);
+            }
+        }
+    }
+    auto lm_bound = [lm, &lm_goal](uint32_t t) {
+        const float* d = lm + static_cast<size_t>(t) * L;
+        float b = 0;
+        for (int k = 0; k < L; ++k) b = std::max(b, std::fabs(lm_goal[k] - d[k]));
+        return b;
+    };
+
+    const float start_h = std::sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy) + (gz - sz) * (gz - sz));
+    {
+        Node& s = nodes[S];
+        s.g = 0;
+        s.f = start_h * hscale;
+        s.parent = kNoEdge;
+        s.mark = stamp;
+        heap_.push(HeapEntry{s.f, S});
+    }
+    uint32_t used = 1;
+    uint32_t best_state = S;
+    float best_h = start_h, best_g = 0;
+
+    auto state_poly = [&](uint32_t s) { return s == S ? start_poly : (s == G ? end_poly : edge_poly[s]); };
+    auto record_update = [&](uint32_t t, uint32_t from_poly, AStarTrace::Update kind) {
+        const Node& n = nodes[t];
+        AStarTrace::Neighbour u;
+        u.poly = state_poly(t);
+        u.from_poly = from_poly;
+        u.g = n.g;
+        u.f = n.f;
+        if (t == G) copy3(u.pos, goal.pos);
+        else copy3(u.pos, &edge_mid[static_cast<size_t>(t) * 3]);
+        u.kind = kind;
+        trace->updates.push_back(u);
+    };
+    auto record_step = [&](uint32_t poly, uint32_t from_poly, const Node& n, uint32_t first_update) {
+        AStarTrace::Step st;
+        st.poly = poly;
+        st.from_poly = from_poly;
+        st.g = n.g;
+        st.f = n.f;
+        st.first_update = first_update;
+        st.update_count = static_cast<uint32_t>(trace->updates.size()) - first_update;
+        st.first_open = static_cast<uint32_t>(trace->open.size());
+        for (uint32_t k = 0; k < heap_.n; ++k) {
+            const HeapEntry& h = heap_.d[k];
+            if (nodes[h.id].mark == stamp && nodes[h.id].f == h.f) trace->open.push_back(state_poly(h.id));
+        }
+        st.open_count = static_cast<uint32_t>(trace->open.size()) - st.first_open;
+        st.closed_count = static_cast<uint32_t>(trace->closed.size());
+        trace->steps.push_back(st);
+    };
+
+    uint32_t found = kNoEdge;
+    while (!heap_.empty()) {
+        const HeapEntry top = heap_.pop();
+        const uint32_t s = top.id;
+        Node& ns = nodes[s];
+        if (ns.mark != stamp || top.f != ns.f) continue;  // stale entry
+        ns.mark = closed;
+        ++expanded;
+        uint32_t first_update = 0;
+        if constexpr (kTrace) first_update = static_cast<uint32_t>(trace->updates.size());
+        if (s == G || s == target_a || s == target_b) {
+            found = s;
+            if constexpr (kTrace) {
+                const uint32_t poly = state_poly(s);
+                trace->closed.push_back(poly);
+                record_step(poly, s == G ? poly : (ns.parent == kNoEdge ? kNoPoly : state_poly(ns.parent)), ns, first_update);
+            }
+            break;
+        }
+        const bool at_start = s == S;
+        const uint32_t P = at_start ? start_poly : edge_poly[s];
+        const uint32_t e0 = poly_first[P], e1 = poly_first[P + 1];
+        const float cP = cost[areas[P]];
+        const float gs = ns.g;
+        // Walking distances from this state's position to each edge midpoint of P.
+        const float* row = at_start ? nullptr : &pair_dist[pair_first[P] + (s - e0) * (e1 - e0)];
+        for (uint32_t f = e0; f < e1; ++f) {
+            const uint32_t t = edge_opp[f];
+            if (t == kNoEdge || f == s) continue;
+            const uint32_t Q = edge_nei[f];
+            const uint16_t qf = flags[Q];
+            if ((qf & include) == 0 || (qf & exclude) != 0) continue;
+            const float* mid = &edge_mid[static_cast<size_t>(t) * 3];
+            const float mx = mid[0], my = mid[1], mz = mid[2];
+            const float step =
+                row ? row[f - e0] : std::sqrt((mx - sx) * (mx - sx) + (my - sy) * (my - sy) + (mz - sz) * (mz - sz));
+            const float g = gs + step * cP;
+            Node& nt = nodes[t];
+            const uint32_t mark = nt.mark;
+            // A dead end (Q's only portal is the one we cross) cannot lead anywhere: its state is
+            // labelled but never queued (reaching the goal from it is relaxed below all the same).
+            const bool dead_end = portals[Q] == 1 && t != target_a && t != target_b;
+            float h;
+            if (mark != stamp && mark != closed) {
+                h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
+                const float fv = g + std::max(h, lm_bound(t)) * hscale;
+                if (fv >= bound) continue;
+                if (used >= limit) {
+                    out_of_nodes = true;
+                    continue;
+                }
+                ++used;
+                nt.mark = stamp;
+                nt.g = g;
+                nt.f = fv;
+                nt.parent = s;
+                if (!dead_end) heap_.push(HeapEntry{fv, t});
+                if (h < best_h || (h == best_h && g < best_g)) {
+                    best_h = h;
+                    best_g = g;
+                    best_state = t;
+                }
+                if constexpr (kTrace) record_update(t, P, AStarTrace::Update::Pushed);
+            } else {
+                if (mark == closed || g >= nt.g) continue;
+                const float hh = nt.f - nt.g;
+                if (g + hh >= bound) continue;
+                nt.g = g;
+                nt.f = g + hh;
+                nt.parent = s;
+                if (!dead_end) heap_.push(HeapEntry{nt.f, t});
+                if (best_state == t) best_g = g;
+                if constexpr (kTrace) record_update(t, P, AStarTrace::Update::Improved);
+                h = -1;
+            }
+            if (Q == end_poly) {
+                if (h < 0) h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
+                const float gg = g + h * goal_cost;
+                Node& ng = nodes[G];
+                if (ng.mark != stamp || gg < ng.g) {
+                    const bool fresh = ng.mark != stamp;
+                    ng.mark = stamp;
+                    ng.g = ng.f = gg;
+                    ng.parent = t;
+                    heap_.push(HeapEntry{gg, G});
+                    bound = gg;
+                    if constexpr (kTrace) record_update(G, Q, fresh ? AStarTrace::Update::Pushed : AStarTrace::Update::Improved);
+                }
+            }
+        }
+        if constexpr (kTrace) {
+            trace->closed.push_back(P);
+            record_step(P, ns.parent == kNoEdge ? kNoPoly : state_poly(ns.parent), ns, first_update);
+        }
+    }
+    out.out_of_nodes = out.out_of_nodes || out_of_nodes;
+    out.expanded += expanded;
+    if (best_out) *best_out = best_state;
+    return found;
+}
+
+uint32_t NavQuery::run_search(uint32_t start_poly, const float* start_pos, const SearchGoal& goal, const QueryFilter& filter,
+                              float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out) {
+    if (trace) return search<true>(start_poly, start_pos, goal, filter, hscale, out, trace, best_out);
+    return search<false>(start_poly, start_pos, goal, filter, hscale, out, nullptr, best_out);
+}
+
+void NavQuery::collect_path(uint32_t last, uint32_t start_poly, PathResult& out) const {
+    const uint32_t S = static_cast<uint32_t>(mesh_->nedges), G = S + 1;
+    out.polys.clear();
+    out.cost = nodes_[last].g;
+    for (uint32_t s = last; s != kNoEdge; s = nodes_[s].parent) {
+        if (s == G) continue;
+        out.polys.push_back(s == S ? start_poly : mesh_->edge_poly[s]);
+    }
+    std::reverse(out.polys.begin(), out.polys.end());
+}
+
+Status NavQuery::find_path(uint32_t start_poly, uint32_t end_poly, const float* start_pos, const float* end_pos,
+                           const QueryFilter& filter, PathResult& out, AStarTrace* trace) {
+    out.polys.clear();
+    out.cost = 0;
+    out.reached = false;
+    out.out_of_nodes = false;
+    out.expanded = 0;
+    if (trace) trace->clear();
+    if (!mesh_) return Status::bad_input("find_path: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    const uint32_t np = static_cast<uint32_t>(m.npolys);
+    if (start_poly >= np) return Status::bad_input("find_path: start polygon " + std::to_string(start_poly) + " out of range");
+    if (end_poly >= np) return Status::bad_input("find_path: end polygon " + std::to_string(end_poly) + " out of range");
+    if (Status s = check_point(start_pos, "find_path: start point"); !s) return s;
+    if (Status s = check_point(end_pos, "find_path: end point"); !s) return s;
+    float hscale = 0;
+    if (Status s = check_filter(filter, &hscale); !s) return s;
+
+    if (start_poly == end_poly) {
+        out.polys.push_back(start_poly);
+        out.cost = dist3(start_pos, end_pos) * filter.area_cost[m.areas[start_poly]];
+        out.reached = true;
+        out.expanded = 1;
+        if (trace) {
+            trace->steps.push_back({start_poly, kNoPoly, 0, out.cost, 0, 0, 0, 0, 1});
+            trace->closed.push_back(start_poly);
+        }
+        return Status::ok();
+    }
+
+    const uint32_t island = m.poly_island[start_poly];
+    if (island == m.poly_island[end_poly]) {
+        uint32_t best = kNoEdge;
+        const uint32_t found = run_search(start_poly, start_pos, SearchGoal{end_pos, end_poly, kNoEdge, kNoEdge}, filter, hscale,
+                                          out, trace, &best);
+        out.reached = found != kNoEdge;
+        collect_path(out.reached ? found : best, start_poly, out);
+        return Status::ok();
+    }
+
+    // Different islands: the goal is unreachable under any filter. The partial path goes to the
+    // state nearest the goal (the start, or a portal midpoint of the start's island): search
+    // straight for it instead of flooding the island.
+    const float* best_pos = start_pos;
+    float best_d = dist_sq3(start_pos, end_pos);
+    uint32_t target = kNoEdge;
+    for (uint32_t k = m.island_first[island]; k < m.island_first[island + 1]; ++k) {
+        const uint32_t e = m.island_portals[k];
+        const float* mid = &m.edge_mid[static_cast<size_t>(e) * 3];
+        const float d = dist_sq3(mid, end_pos);
+        if (d < best_d) {
+            best_d = d;
+            best_pos = mid;
+            target = e;
+        }
+    }
+    if (target == kNoEdge) {
+        out.polys.push_back(start_poly);
+        out.expanded = 1;
+        if (trace) {
+            trace->steps.push_back({start_poly, kNoPoly, 0, 0, 0, 0, 0, 0, 1});
+            trace->closed.push_back(start_poly);
+        }
+        return Status::ok();
+    }
+    const uint32_t found = run_search(start_poly, start_pos, SearchGoal{best_pos, kNoPoly, target, m.edge_opp[target]}, filter,
+                                      hscale, out, trace, nullptr);
+    if (found != kNoEdge) {
+        collect_path(found, start_poly, out);
+        return Status::ok();
+    }
+    // The filter cut the target off: every reachable state has been discovered; take the one
+    // nearest the goal.
+    const uint32_t S = static_cast<uint32_t>(m.nedges);
+    uint32_t best = S;
+    best_d = dist_sq3(start_pos, end_pos);
+    float best_g = 0;
+    for (uint32_t e = 0; e < S; ++e) {
+        const Node& n = nodes_[e];
+        if (n.mark != stamp_ && n.mark != stamp_ + 1) continue;
+        const float d = dist_sq3(&m.edge_mid[static_cast<size_t>(e) * 3], end_pos);
+        if (d < best_d || (d == best_d && n.g < best_g)) {
+            best_d = d;
+            best_g = n.g;
+            best = e;
+        }
+    }
+    collect_path(best, start_poly, out);
+    return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Funnel
+
+namespace {
+
+void append_vertex(StraightPath& out, const float* p, uint8_t flags, uint32_t poly) {
+    const size_t n = out.flags.size();
+    if (n > 0 && same_point(&out.points[(n - 1) * 3], p)) {
+        out.flags[n - 1] = flags;
+        out.polys[n - 1] = poly;
+        return;
+    }
+    out.points.insert(out.points.end(), p, p + 3);
+    out.flags.push_back(flags);
+    out.polys.push_back(poly);
+}
+
+// 2D segment intersection in xz: parameters s along a and t along b. False when parallel.
+bool intersect_seg_seg_xz(const float* ap, const float* aq, const float* bp, const float* bq, float& s, float& t) {
+    const float ux = aq[0] - ap[0], uz = aq[2] - ap[2];
+    const float vx = bq[0] - bp[0], vz = bq[2] - bp[2];
+    const float wx = ap[0] - bp[0], wz = ap[2] - bp[2];
+    const float d = ux * vz - uz * vx;
+    if (std::fabs(d) < 1e-6f) return false;
+    s = (vx * wz - vz * wx) / d;
+    t = (ux * wz - uz * wx) / d;
+    return true;
+}
+
+// Extra vertices where the segment from the last path point to `end` crosses the corridor's
+// portals start_idx .. end_idx-1 (only where the area changes in Area mode).
+void append_crossings(const NavMesh& m, std::span<const uint32_t> corridor, int start_idx, int end_idx, const float* end,
+                      Crossings mode, StraightPath& out) {
+    if (mode == Crossings::None || out.flags.empty()) return;
+    float sp[3];
+    copy3(sp, &out.points[(out.flags.size() - 1) * 3]);
+    for (int i = start_idx; i < end_idx; ++i) {
+        const uint32_t from = corridor[static_cast<size_t>(i)], to = corridor[static_cast<size_t>(i) + 1];
+        if (mode == Crossings::Area && m.areas[from] == m.areas[to]) continue;
+        const uint32_t e = m.find_edge(from, to);
+        if (e == kNoEdge) break;
+        float l[3], r[3];
+        m.edge_points(e, l, r);
+        float s, t;
+        if (intersect_seg_seg_xz(sp, end, l, r, s, t)) {
+            float pt[3];
+            lerp3(pt, l, r, std::clamp(t, 0.0f, 1.0f));
+            append_vertex(out, pt, 0, to);
+        }
+    }
+}
+
+}  // namespace
+
+Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
+                                    const StraightPathOptions& options, StraightPath& out, FunnelTrace* trace) const {
+    out.points.clear();
+    out.flags.clear();
+    out.polys.clear();
+    out.partial = false;
+    if (trace) trace->clear();
+    if (!mesh_) return Status::bad_input("find_straight_path: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    if (Status s = check_point(start_pos, "find_straight_path: start point"); !s) return s;
+    if (Status s = check_point(end_pos, "find_straight_path: end point"); !s) return s;
+    if (corridor.empty()) return Status::bad_input("find_straight_path: empty corridor");
+    for (uint32_t p : corridor)
+        if (p >= static_cast<uint32_t>(m.npolys)) return Status::bad_input("find_straight_path: polygon " + std::to_string(p) + " out of range");
+    if (!std::isfinite(options.shrink_fraction) || !std::isfinite(options.shrink_distance) || options.shrink_fraction < 0 ||
+        options.shrink_distance < 0)
+        return Status::bad_input("find_straight_path: shrink must be finite and >= 0");
+
+    float cs[3], ce[3];
+    closest_point_on_poly_boundary(corridor.front(), start_pos, cs);
+    closest_point_on_poly_boundary(corridor.back(), end_pos, ce);
+    append_vertex(out, cs, kStraightStart, corridor.front());
+
+    const int n = static_cast<int>(corridor.size());
+    if (n > 1) {
+        const bool shrink = options.shrink_fraction > 0 || options.shrink_distance > 0;
+        float apex[3], left[3], right[3];
+        copy3(apex, cs);
+        copy3(left, cs);
+        copy3(right, cs);
+        int apex_idx = 0, left_idx = 0, right_idx = 0;
+        uint32_t left_poly = corridor.front(), right_poly = corridor.front();
+        auto record = [&](int i, uint8_t ev, const float* pl, const float* pr) {
+            FunnelTrace::Step st;
+            st.portal = static_cast<uint32_t>(i);
+            st.events = ev;
+            copy3(st.portal_left, pl);
+            copy3(st.portal_right, pr);
+            copy3(st.apex, apex);
+            copy3(st.left, left);
+            copy3(st.right, right);
+            trace->steps.push_back(st);
+        };
+        for (int i = 0; i < n; ++i) {
+            float pl[3], pr[3];
+            if (i + 1 < n) {
+                const uint32_t e = m.find_edge(corridor[static_cast<size_t>(i)], corridor[static_cast<size_t>(i) + 1]);
+                if (e == kNoEdge) {
+                    // Broken corridor: end in the last polygon we can reach.
+                    closest_point_on_poly_boundary(corridor[static_cast<size_t>(i)], end_pos, ce);
+                    append_crossings(m, corridor, apex_idx, i, ce, options.crossings, out);
+                    append_vertex(out, ce, kStraightEnd, kNoPoly);
+                    out.partial = true;
+                    return Status::ok();
+                }
+                m.edge_points(e, pl, pr);
+                if (shrink) {
+                    const float len = std::sqrt(dist_sq3(pl, pr));
+                    if (len > 0) {
+                        const float t = std::min(0.5f, std::max(options.shrink_fraction, options.shrink_distance / len));
+                        float a[3], b[3];
+                        lerp3(a, pl, pr, t);
+                        lerp3(b, pr, pl, t);
+                        copy3(pl, a);
+                        copy3(pr, b);
+                    }
+                }
+                // Starting on the first portal: step over it.
+                if (i == 0) {
+                    float t;
+                    if (dist_pt_seg_sq_xz(apex, pl, pr, &t) < 0.001f * 0.001f) {
+                        if (trace) record(i, FunnelTrace::kSkip, pl, pr);
+                        continue;
+                    }
+                }
+            } else {
+                copy3(pl, ce);
+                copy3(pr, ce);
+            }
+            const uint32_t next_poly = i + 1 < n ? corridor[static_cast<size_t>(i) + 1] : kNoPoly;
+            uint8_t ev = 0;
+
+            // Right side.
+            if (tri_area_xz(apex, right, pr) <= 0.0f) {
+                if (same_point(apex, right) || tri_area_xz(apex, left, pr) > 0.0f) {
+                    copy3(right, pr);
+                    right_poly = next_poly;
+                    right_idx = i;
+                    ev |= FunnelTrace::kTightenRight;
+                } else {
+                    // The right side crossed the left one: the left point is a corner.
+                    append_crossings(m, corridor, apex_idx, left_idx, left, options.crossings, out);
+                    copy3(apex, left);
+                    apex_idx = left_idx;
+                    const bool is_end = left_poly == kNoPoly;
+                    append_vertex(out, apex, is_end ? kStraightEnd : 0, left_poly);
+                    copy3(left, apex);
+                    copy3(right, apex);
+                    left_idx = right_idx = apex_idx;
+                    if (trace) record(i, FunnelTrace::kCornerLeft, pl, pr);
+                    if (is_end) return Status::ok();
+                    i = apex_idx;
+                    continue;
+                }
+            }
+            // Left side.
+            if (tri_area_xz(apex, left, pl) >= 0.0f) {
+                if (same_point(apex, left) || tri_area_xz(apex, right, pl) < 0.0f) {
+                    copy3(left, pl);
+                    left_poly = next_poly;
+                    left_idx = i;
+                    ev |= FunnelTrace::kTightenLeft;
+                } else {
+                    // The left side crossed the right one: the right point is a corner.
+                    append_crossings(m, corridor, apex_idx, right_idx, right, options.crossings, out);
+                    copy3(apex, right);
+                    apex_idx = right_idx;
+                    const bool is_end = right_poly == kNoPoly;
+                    append_vertex(out, apex, is_end ? kStraightEnd : 0, right_poly);
+                    copy3(left, apex);
+                    copy3(right, apex);
+                    left_idx = right_idx = apex_idx;
+                    if (trace) record(i, static_cast<uint8_t>(ev | FunnelTrace::kCornerRight), pl, pr);
+                    if (is_end) return Status::ok();
+                    i = apex_idx;
+                    continue;
+                }
+            }
+            if (trace) record(i, ev, pl, pr);
+        }
+        append_crossings(m, corridor, apex_idx, n - 1, ce, options.crossings, out);
+    }
+    append_vertex(out, ce, kStraightEnd, kNoPoly);
+    return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raycast, wall distance, polygons around a circle
+
+Status NavQuery::raycast(uint32_t start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
+                         RaycastHit& out) const {
+    out.hit = false;
+    out.t = 1;
+    out.normal[0] = out.normal[1] = out.normal[2] = 0;
+    out.edge = -1;
+    out.polys.clear();
+    if (!mesh_) return Status::bad_input("raycast: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    if (start_poly >= static_cast<uint32_t>(m.npolys)) return Status::bad_input("raycast: start polygon " + std::to_string(start_poly) + " out of range");
+    if (Status s = check_point(start_pos, "raycast: start point"); !s) return s;
+    if (Status s = check_point(end_pos, "raycast: end point"); !s) return s;
+    float v[kMaxPolyVerts * 3];
+    float tfar = 0;
+    uint32_t cur = start_poly;
+    // Each step enters the polygon across the exit edge of the previous one, so the walk is
+    // monotone along the ray; the bound only guards against degenerate float geometry.
+    for (int steps = 0; steps <= 2 * m.npolys + 2; ++steps) {
+        const int nv = poly_verts(m, cur, v);
+        float tmin, tmax;
+        int seg_min, seg_max;
+        if (!clip_segment_poly_xz(start_pos, end_pos, v, nv, tmin, tmax, seg_min, seg_max)) {
+            // The ray does not touch this polygon (the start lies outside start_poly): stop here.
+            out.hit = true;
+            out.t = tfar;
+            return Status::ok();
+        }
+        out.edge = seg_max;
+        tfar = std::max(tfar, tmax);
+        out.polys.push_back(cur);
+        if (seg_max == -1) {  // the end lies inside this polygon
+            out.hit = false;
+            out.t = 1;
+            out.edge = -1;
+            return Status::ok();
+        }
+        const uint32_t e = m.poly_first[cur] + static_cast<uint32_t>(seg_max);
+        const uint32_t next = m.edge_nei[e];
+        if (next == kNoPoly || !filter.passes(m.flags[next])) {
+            const float* a = &v[seg_max * 3];
+            const float* b = &v[((seg_max + 1) % nv) * 3];
+            const float dx = b[0] - a[0], dz = b[2] - a[2];
+            const float len = std::sqrt(dx * dx + dz * dz);
+            if (len > 0) {
+                out.normal[0] = dz / len;
+                out.normal[2] = -dx / len;
+            }
+            out.hit = true;
+            out.t = tfar;
+            return Status::ok();
+        }
+        cur = next;
+    }
+    out.hit = true;
+    out.t = tfar;
+    return Status::ok();
+}
+
+Status NavQuery::find_distance_to_wall(uint32_t start_poly, const float* center, float max_radius, const QueryFilter& filter,
+                                       WallHit& out) {
+    out = WallHit{};
+    if (!mesh_) return Status::bad_input("find_distance_to_wall: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    if (start_poly >= static_cast<uint32_t>(m.npolys))
+        return Status::bad_input("find_distance_to_wall: start polygon " + std::to_string(start_poly) + " out of range");
+    if (Status s = check_point(center, "find_distance_to_wall: center"); !s) return s;
+    if (!std::isfinite(max_radius) || max_radius < 0) return Status::bad_input("find_distance_to_wall: radius must be finite and >= 0");
+    prepare_poly_nodes();
+    const uint32_t stamp = poly_stamp_;
+    PolyNode* nodes = poly_nodes_.data();
+    float radius_sq = max_radius * max_radius;
+    {
+        PolyNode& s = nodes[start_poly];
+        s.cost = 0;
+        copy3(s.pos, center);
+        s.parent = kNoPoly;
+        s.mark = stamp;
+        poly_heap_.push(HeapEntry{0, start_poly});
+    }
+    while (!poly_heap_.empty()) {
+        const HeapEntry top = poly_heap_.pop();
+        const uint32_t P = top.id;
+        PolyNode& np = nodes[P];
+        if (np.mark != stamp || top.f != np.cost) continue;  // stale entry
+        np.mark = stamp + 1;
+        const uint32_t e0 = m.poly_first[P], e1 = m.poly_first[P + 1];
+        // Walls of this polygon.
+        for (uint32_t e = e0; e < e1; ++e) {
+            const uint32_t q = m.edge_nei[e];
+            if (q != kNoPoly && filter.passes(m.flags[q])) continue;
+            float a[3], b[3], t;
+            m.edge_points(e, a, b);
+            const float d = dist_pt_seg_sq_xz(center, a, b, &t);
+            if (d > radius_sq) continue;
+            radius_sq = d;
+            out.found = true;
+            lerp3(out.point, a, b, t);
+        }
+        // Portals within the current radius.
+        for (uint32_t e = e0; e < e1; ++e) {
+            const uint32_t q = m.edge_nei[e];
+            if (q == kNoPoly || !filter.passes(m.flags[q])) continue;
+            float a[3], b[3], t;
+            m.edge_points(e, a, b);
+            if (dist_pt_seg_sq_xz(center, a, b, &t) > radius_sq) continue;
+            PolyNode& nq = nodes[q];
+            if (nq.mark == stamp + 1) continue;
+            const bool fresh = nq.mark != stamp;
+            if (fresh) copy3(nq.pos, &m.edge_mid[static_cast<size_t>(e) * 3]);
+            const float total = np.cost + dist3(np.pos, nq.pos);
+            if (!fresh && total >= nq.cost) continue;
+            nq.cost = total;
+            nq.parent = P;
+            nq.mark = stamp;
+            poly_heap_.push(HeapEntry{total, q});
+        }
+    }
+    out.distance = std::sqrt(radius_sq);
+    if (out.found) {
+        const float dx = center[0] - out.point[0], dz = center[2] - out.point[2];
+        const float len = std::sqrt(dx * dx + dz * dz);
+        if (len > 0) {
+            out.normal[0] = dx / len;
+            out.normal[2] = dz / len;
+        }
+    }
+    return Status::ok();
+}
+
+Status NavQuery::find_polys_around_circle(uint32_t start_poly, const float* center, float radius, const QueryFilter& filter,
+                                          PolysAround& out) {
+    out.polys.clear();
+    out.parents.clear();
+    out.costs.clear();
+    if (!mesh_) return Status::bad_input("find_polys_around_circle: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    if (start_poly >= static_cast<uint32_t>(m.npolys))
+        return Status::bad_input("find_polys_around_circle: start polygon " + std::to_string(start_poly) + " out of range");
+    if (Status s = check_point(center, "find_polys_around_circle: center"); !s) return s;
+    if (!std::isfinite(radius) || radius < 0) return Status::bad_input("find_polys_around_circle: radius must be finite and >= 0");
+    if (Status s = check_filter(filter, nullptr); !s) return s;
+    prepare_poly_nodes();
+    const uint32_t stamp = poly_stamp_;
+    PolyNode* nodes = poly_nodes_.data();
+    const float radius_sq = radius * radius;
+    {
+        PolyNode& s = nodes[start_poly];
+        s.cost = 0;
+        copy3(s.pos, center);
+        s.parent = kNoPoly;
+        s.mark = stamp;
+        poly_heap_.push(HeapEntry{0, start_poly});
+    }
+    while (!poly_heap_.empty()) {
+        const HeapEntry top = poly_heap_.pop();
+        const uint32_t P = top.id;
+        PolyNode& np = nodes[P];
+        if (np.mark != stamp || top.f != np.cost) continue;  // stale entry
+        np.mark = stamp + 1;
+        out.polys.push_back(P);
+        out.parents.push_back(np.parent);
+        out.costs.push_back(np.cost);
+        const float cP = filter.area_cost[m.areas[P]];
+        for (uint32_t e = m.poly_first[P]; e < m.poly_first[P + 1]; ++e) {
+            const uint32_t q = m.edge_nei[e];
+            if (q == kNoPoly || !filter.passes(m.flags[q])) continue;
+            float a[3], b[3], t;
+            m.edge_points(e, a, b);
+            if (dist_pt_seg_sq_xz(center, a, b, &t) > radius_sq) continue;
+            PolyNode& nq = nodes[q];
+            if (nq.mark == stamp + 1) continue;
+            const bool fresh = nq.mark != stamp;
+            if (fresh) copy3(nq.pos, &m.edge_mid[static_cast<size_t>(e) * 3]);
+            const float total = np.cost + dist3(np.pos, nq.pos) * cP;
+            if (!fresh && total >= nq.cost) continue;
+            nq.cost = total;
+            nq.parent = P;
+            nq.mark = stamp;
+            poly_heap_.push(HeapEntry{total, q});
+        }
+    }
+    return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random points
+
+Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& out) const {
+    out = RandomPoint{};
+    if (!mesh_) return Status::bad_input("random_point: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    if (m.npolys == 0) return Status::ok();
+    uint32_t chosen = kNoPoly;
+    bool all_pass = true;
+    for (int p = 0; p < m.npolys && all_pass; ++p) all_pass = filter.passes(m.flags[static_cast<size_t>(p)]);
+    if (all_pass) {
+        const float total = m.poly_area_cum.back();
+        if (!(total > 0)) return Status::ok();
+        const float r = rng.next_float() * total;
+        const auto it = std::upper_bound(m.poly_area_cum.begin(), m.poly_area_cum.end(), r);
+        chosen = static_cast<uint32_t>(std::min<ptrdiff_t>(it - m.poly_area_cum.begin(), m.npolys - 1));
+        // Skip zero-area polygons the rounding may land on.
+        while (chosen > 0 && m.poly_area_cum[chosen] == m.poly_area_cum[chosen - 1]) --chosen;
+    } else {
+        // Area-weighted reservoir sampling over the polygons that pass.
+        double total = 0;
+        for (int p = 0; p < m.npolys; ++p) {
+            if (!filter.passes(m.flags[static_cast<size_t>(p)])) continue;
+            const double a = m.poly_area_cum[static_cast<size_t>(p)] - (p > 0 ? m.poly_area_cum[static_cast<size_t>(p) - 1] : 0.0f);
+            if (a <= 0) continue;
+            total += a;
+            if (static_cast<double>(rng.next_float()) * total <= a) chosen = static_cast<uint32_t>(p);
+        }
+        if (chosen == kNoPoly) return Status::ok();
+    }
+    // A triangle of the polygon's fan by area, then a uniform point in it.
+    float v[kMaxPolyVerts * 3];
+    const int nv = poly_verts(m, chosen, v);
+    float areas[kMaxPolyVerts];
+    float sum = 0;
+    for (int j = 2; j < nv; ++j) {
+        areas[j] = std::fabs(tri_area_xz(&v[0], &v[(j - 1) * 3], &v[j * 3])) * 0.5f;
+        sum += areas[j];
+    }
+    const float r = rng.next_float() * sum;
+    int tri = nv - 1;
+    float acc = 0;
+    for (int j = 2; j < nv; ++j) {
+        acc += areas[j];
+        if (r < acc) {
+            tri = j;
+            break;
+        }
+    }
+    const float s = std::sqrt(rng.next_float()), t = rng.next_float();
+    const float a = 1 - s, b = (1 - t) * s, c = t * s;
+    const float* p0 = &v[0];
+    const float* p1 = &v[(tri - 1) * 3];
+    const float* p2 = &v[tri * 3];
+    for (int k = 0; k < 3; ++k) out.point[k] = a * p0[k] + b * p1[k] + c * p2[k];
+    m.poly_height(chosen, out.point[0], out.point[2], &out.point[1]);
+    out.poly = chosen;
+    return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Status NavQuery::find_route(const float* start_pos, const float* end_pos, const float* half_extents, const QueryFilter& filter,
+                            const StraightPathOptions& options, Route& out) {
+    out.path.polys.clear();
+    out.path.reached = false;
+    out.path.cost = 0;
+    out.straight.points.clear();
+    out.straight.flags.clear();
+    out.straight.polys.clear();
+    if (Status s = find_nearest_poly(start_pos, half_extents, filter, out.start); !s) return s;
+    if (Status s = find_nearest_poly(end_pos, half_extents, filter, out.end); !s) return s;
+    if (out.start.poly == kNoPoly || out.end.poly == kNoPoly) return Status::ok();
+    if (Status s = find_path(out.start.poly, out.end.poly, out.start.point, out.end.point, filter, out.path); !s) return s;
+    return find_straight_path(out.start.point, out.end.point, out.path.polys, options, out.straight);
+}
+
+}  // namespace nav

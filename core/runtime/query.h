@@ -1,0 +1,303 @@
+// Path queries on a NavMesh (Detour's semantics, our own code): nearest polygon, A* over the
+// polygon graph, the funnel (string pulling) with optional portal shrink, raycast along the
+// surface, distance to the nearest wall, polygons within a circle, and random points.
+//
+// All query state (node pool, heap) lives in a reusable NavQuery: after the first query of a given
+// size nothing is allocated. Result structs hold vectors the caller reuses from call to call.
+// Every query that searches can record a trace (plain structs of flat vectors) when given a
+// non-null trace pointer; with nullptr nothing is recorded.
+//
+// The A* cost model. A search state is "standing on the midpoint of the portal through which
+// polygon P was entered" (the start state stands on the start point). Moving to a neighbour Q
+// through portal f costs |pos - midpoint(f)| * area_cost[area(P)]: the distance walked inside P,
+// scaled by P's area cost. Reaching the goal polygon G costs a last |pos - end| * area_cost[area(G)].
+// Keeping the entry portal in the state (rather than one node per polygon as Detour does, whose
+// node position is fixed when first discovered) makes this a plain weighted graph, and A* returns
+// its exact optimum. The heuristic is (minimum area cost in the filter) times the larger of the
+// straight-line distance |pos - end| and a landmark bound (ALT: |d(L, end) - d(L, pos)| for the
+// walking distances between portal midpoints precomputed in the NavMesh); both are lower bounds on
+// the remaining walk, so the heuristic stays admissible and consistent, and the landmarks cut the
+// states expanded to little more than the corridor. Polygons on different islands (no portal
+// chain between them) are known unreachable without a search.
+//
+// Partial paths (goal unreachable or node limit hit): the corridor to the search state nearest
+// the goal in straight-line distance (the start, or a portal midpoint), as Detour does; the last
+// polygon is the one entered through that portal.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "core/common.h"
+#include "core/runtime/navmesh.h"
+
+namespace nav {
+
+// Per-area traversal costs and polygon flag masks. A polygon passes when it has at least one
+// include flag and no exclude flag (Detour's rule). All costs default to 1; costs must be finite
+// and >= 0 (queries report BadInput otherwise).
+// The default excludes kPolyFlagDisabled, so polygons a prune disabled (core/islands.h) are never
+// found, entered or sampled unless a caller asks for them; a filter with its own exclude mask
+// should keep that bit (exclude_flags |= mask). Queries given a start polygon by index
+// (find_path, raycast, ...) start there, as Detour's do: find it with find_nearest_poly under
+// the same filter.
+struct QueryFilter {
+    float area_cost[kMaxAreas];
+    uint16_t include_flags = 0xffff;
+    uint16_t exclude_flags = kPolyFlagDisabled;
+
+    QueryFilter() {
+        for (float& c : area_cost) c = 1.0f;
+    }
+    bool passes(uint16_t flags) const { return (flags & include_flags) != 0 && (flags & exclude_flags) == 0; }
+};
+
+// Deterministic random numbers (splitmix64): the caller owns the state.
+struct Rng {
+    uint64_t state = 0;
+    Rng() = default;
+    explicit Rng(uint64_t seed) : state(seed) {}
+    uint64_t next_u64() {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [0, 1).
+    float next_float() { return static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f); }
+};
+
+struct NearestPoly {
+    uint32_t poly = kNoPoly;      // kNoPoly when no polygon overlaps the query box
+    float point[3] = {0, 0, 0};   // closest point on that polygon's detail surface
+    bool over_poly = false;       // the query point lies above or below the polygon (xz inside)
+};
+
+struct PathResult {
+    std::vector<uint32_t> polys;  // the corridor, start polygon first
+    float cost = 0;               // cost of the corridor in the cost model above (to the end point if reached)
+    bool reached = false;         // false: partial path to the polygon closest to the goal
+    bool out_of_nodes = false;    // the node limit was hit
+    int expanded = 0;             // search states popped from the heap
+};
+
+// Straight-path vertex flags (Detour's values).
+constexpr uint8_t kStraightStart = 0x01;
+constexpr uint8_t kStraightEnd = 0x02;
+
+enum class Crossings : uint8_t {
+    None,  // corners only
+    Area,  // also where the path crosses into a polygon of another area
+    All,   // also where the path crosses any polygon edge
+};
+
+struct StraightPathOptions {
+    Crossings crossings = Crossings::None;
+    // Each portal is shrunk toward its middle by max(shrink_fraction * length, shrink_distance)
+    // from either end (at most half its length), to keep corners off walls. 0 = Detour's funnel.
+    float shrink_fraction = 0;
+    float shrink_distance = 0;
+};
+
+struct StraightPath {
+    std::vector<float> points;     // x, y, z per vertex
+    std::vector<uint8_t> flags;    // kStraightStart / kStraightEnd / 0 per vertex
+    std::vector<uint32_t> polys;   // polygon entered at each vertex (kNoPoly for the end)
+    bool partial = false;          // the corridor broke (polygons not adjacent): ends in the last reachable one
+    int size() const { return static_cast<int>(flags.size()); }
+    float length() const;          // 3D length of the polyline
+};
+
+struct RaycastHit {
+    bool hit = false;              // a wall was hit before the end point
+    float t = 1;                   // parameter along start->end where the wall was hit (1 when not hit)
+    float normal[3] = {0, 0, 0};   // wall normal in xz (unit), zero when not hit
+    int edge = -1;                 // edge index, within the last polygon, of the wall hit
+    std::vector<uint32_t> polys;   // polygons visited, start first
+};
+
+struct WallHit {
+    bool found = false;            // a wall lies within max_radius
+    float distance = 0;            // distance in xz to the nearest wall (max_radius when none)
+    float point[3] = {0, 0, 0};    // the nearest wall point
+    float normal[3] = {0, 0, 0};   // from the wall point toward the centre, xz, unit
+};
+
+// Polygons reached by a Dijkstra from the start polygon through portals that come within the
+// radius of the centre (Detour's findPolysAroundCircle; node positions are the midpoint of the
+// portal a polygon was first reached through). Listed when settled, with final costs.
+struct PolysAround {
+    std::vector<uint32_t> polys;   // in the order the search settled them, start first
+    std::vector<uint32_t> parents; // kNoPoly for the start
+    std::vector<float> costs;      // cost from the centre (distance between node positions times area cost)
+};
+
+struct RandomPoint {
+    uint32_t poly = kNoPoly;       // kNoPoly when no polygon with a non-zero area passes the filter
+    float point[3] = {0, 0, 0};
+};
+
+// Nearest polygons of both end points, the corridor, and the straight path: what a caller
+// that just wants "a path from here to there" needs.
+struct Route {
+    NearestPoly start, end;        // start.poly / end.poly = kNoPoly when an end point is off the mesh
+    PathResult path;               // empty when an end point is off the mesh
+    StraightPath straight;         // from start.point to end.point (or toward it when partial)
+    bool found() const { return !path.polys.empty(); }
+};
+
+// A* trace: one step per state popped from the heap (the start first; when the goal is reached,
+// the last step is the goal itself, poly = from_poly = the end polygon). States in dead-end
+// polygons are labelled but never queued: they show in `updates`, not in `open` or `closed`.
+// A polygon may appear more than once (entered through different portals).
+struct AStarTrace {
+    enum class Update : uint8_t { Pushed, Improved };
+    struct Step {
+        uint32_t poly;             // polygon of the popped state
+        uint32_t from_poly;        // polygon it was entered from (kNoPoly for the start)
+        float g, f;
+        uint32_t first_update, update_count;  // range in `updates`
+        uint32_t first_open, open_count;      // range in `open`: open set after this step
+        uint32_t closed_count;                // closed set after this step: closed[0, closed_count)
+    };
+    struct Neighbour {
+        uint32_t poly, from_poly;
+        float g, f;
+        float pos[3];              // portal midpoint the state stands on
+        Update kind;
+    };
+    std::vector<Step> steps;
+    std::vector<Neighbour> updates;
+    std::vector<uint32_t> open;    // polygons of open states, per step (flat)
+    std::vector<uint32_t> closed;  // polygons in the order they were closed
+    void clear() { steps.clear(), updates.clear(), open.clear(), closed.clear(); }
+};
+
+// Funnel trace: one step per portal visit (a portal is visited again after a corner restarts
+// the scan), with the funnel after the decision. The end point is the last "portal"; it becomes
+// the final apex through a corner event when the funnel closes on it.
+struct FunnelTrace {
+    enum Event : uint8_t {
+        kSkip = 1,           // portal skipped: the start lies on it
+        kTightenRight = 2,   // the right side moved inward
+        kTightenLeft = 4,    // the left side moved inward
+        kCornerLeft = 8,     // the right side crossed the left: the left point became a corner (new apex)
+        kCornerRight = 16,   // the left side crossed the right: the right point became a corner
+    };
+    struct Step {
+        uint32_t portal;     // portal index: i between corridor[i] and corridor[i+1]; corridor size - 1 = the end point
+        uint8_t events;      // Event bits; 0 = portal outside the funnel on both sides (no change)
+        float portal_left[3], portal_right[3];  // the portal as used (after shrinking)
+        float apex[3], left[3], right[3];       // the funnel after the decision
+    };
+    std::vector<Step> steps;
+    void clear() { steps.clear(); }
+};
+
+class NavQuery {
+public:
+    NavQuery() = default;
+    // Binds to a mesh (not owned; it must outlive the queries and not change underneath).
+    // max_nodes bounds the A* search states discovered per query (one per portal side, so up to
+    // twice the portals; a path search usually discovers a few per corridor polygon); 0 = no limit.
+    // Node arrays are sized to the mesh on the first query and reused after.
+    void init(const NavMesh* mesh, int max_nodes = 8192);
+    const NavMesh* mesh() const { return mesh_; }
+    int max_nodes() const { return max_nodes_; }
+
+    // The polygon whose detail surface is nearest to `center` among polygons overlapping the box
+    // center +- half_extents (Detour's findNearestPoly). out.poly = kNoPoly when none: not an error.
+    Status find_nearest_poly(const float* center, const float* half_extents, const QueryFilter& filter,
+                             NearestPoly& out) const;
+
+    // Polygons whose bounds overlap the box, passing the filter.
+    Status query_polygons(const float* center, const float* half_extents, const QueryFilter& filter,
+                          std::vector<uint32_t>& out) const;
+
+    // Closest point to `pos` on polygon p's detail surface (xz clamped into the polygon).
+    Status closest_point_on_poly(uint32_t p, const float* pos, float* closest, bool* over_poly = nullptr) const;
+    // `pos` itself when it lies inside the polygon in xz, else the nearest point on its outline.
+    Status closest_point_on_poly_boundary(uint32_t p, const float* pos, float* closest) const;
+
+    // A* over the polygon graph from start_poly / start_pos to end_poly / end_pos.
+    Status find_path(uint32_t start_poly, uint32_t end_poly, const float* start_pos, const float* end_pos,
+                     const QueryFilter& filter, PathResult& out, AStarTrace* trace = nullptr);
+
+    // The funnel over the corridor's portals (Detour's findStraightPath): start and end are
+    // clamped into the first and last polygons.
+    Status find_straight_path(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
+                              const StraightPathOptions& options, StraightPath& out,
+                              FunnelTrace* trace = nullptr) const;
+
+    // Walks polygons along the xz segment start->end from start_poly until the end or a wall.
+    Status raycast(uint32_t start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
+                   RaycastHit& out) const;
+
+    // Nearest wall (an edge without a passable neighbour) within max_radius of center, searching
+    // outward from start_poly through portals that come within the current best distance.
+    Status find_distance_to_wall(uint32_t start_poly, const float* center, float max_radius,
+                                 const QueryFilter& filter, WallHit& out);
+
+    // Polygons reachable from start_poly through portals that come within radius of center.
+    Status find_polys_around_circle(uint32_t start_poly, const float* center, float radius,
+                                    const QueryFilter& filter, PolysAround& out);
+
+    // A point uniformly distributed over the area of the polygons passing the filter.
+    Status random_point(const QueryFilter& filter, Rng& rng, RandomPoint& out) const;
+
+    // find_nearest_poly for both points, find_path, then find_straight_path.
+    Status find_route(const float* start_pos, const float* end_pos, const float* half_extents,
+                      const QueryFilter& filter, const StraightPathOptions& options, Route& out);
+
+private:
+    struct Node {
+        float g, f;
+        uint32_t parent;
+        uint32_t mark;  // stamp_ open, stamp_ + 1 closed, else unseen in this query
+    };
+    struct HeapEntry {
+        float f;
+        uint32_t id;
+    };
+    struct PolyNode {
+        float cost;
+        float pos[3];
+        uint32_t parent;
+        uint32_t mark;
+    };
+    struct SearchGoal {
+        const float* pos;          // heuristic target
+        uint32_t poly;             // goal polygon (reaching it ends at `pos`), or kNoPoly
+        uint32_t state_a, state_b; // or: goal states (kNoEdge when unused)
+    };
+    void prepare_nodes();
+    void prepare_poly_nodes();
+    // The A* loop. Returns the goal state popped (kNoEdge when not reached); *best_out gets the
+    // discovered state nearest goal.pos.
+    template <bool kTrace>
+    uint32_t search(uint32_t start_poly, const float* start_pos, const SearchGoal& goal, const QueryFilter& filter,
+                    float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out);
+    uint32_t run_search(uint32_t start_poly, const float* start_pos, const SearchGoal& goal, const QueryFilter& filter,
+                        float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out);
+    void collect_path(uint32_t last, uint32_t start_poly, PathResult& out) const;
+
+    const NavMesh* mesh_ = nullptr;
+    int max_nodes_ = 8192;
+    uint32_t stamp_ = 0, poly_stamp_ = 0;
+    std::vector<Node> nodes_;
+    struct Heap {
+        std::vector<HeapEntry> d;
+        uint32_t n = 0;
+        void clear() { n = 0; }
+        bool empty() const { return n == 0; }
+        void push(HeapEntry e);
+        HeapEntry pop();
+    };
+    Heap heap_;
+    std::vector<PolyNode> poly_nodes_;
+    Heap poly_heap_;
+    std::vector<uint32_t> scratch_;
+};
+
+}  // namespace nav
