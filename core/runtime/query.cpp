@@ -10,7 +10,7 @@ namespace nav {
 
 namespace {
 
-constexpr int kMaxPolyVerts = kMaxVertsPerPoly;
+constexpr int kMaxPolyVerts = kMaxPolyEdges;
 
 inline bool finite3(const float* p) { return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]); }
 

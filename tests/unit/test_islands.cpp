@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/runtime/islands.h"
+#include "core/build/tile_builder.h"
 #include "core/runtime/navmesh.h"
 #include "core/build/pipeline.h"
 #include "core/runtime/query.h"

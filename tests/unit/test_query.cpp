@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/build/detail.h"
+#include "core/build/tile_builder.h"
 #include "core/runtime/navmesh.h"
 #include "core/build/pipeline.h"
 #include "core/build/polymesh.h"
