@@ -513,7 +513,15 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
             if (out.edge_opp[e] != kNoEdge) out.island_portals[fill[out.poly_island[out.edge_poly[e]]]++] = e;
     }
 
-    compute_landmarks(out);
+    // Landmarks are a whole-world table (walking distances across every tile): a mesh of several
+    // tiles, which is rebuilt a tile at a time, goes without them (A* then uses the straight-line
+    // bound alone, as Detour does) rather than recompute the world for each tile.
+    if (out.ntiles <= 1) {
+        compute_landmarks(out);
+    } else {
+        out.landmark_dist.clear();
+        out.island_landmarks.assign(static_cast<size_t>(out.nislands), 0);
+    }
 
     // Detail triangles (a fan of the tile's polygon when it has none).
     out.dtri_first.resize(static_cast<size_t>(np) + 1);
