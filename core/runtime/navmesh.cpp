@@ -227,6 +227,7 @@ void reset(NavMesh& out) {
     out.poly_slot.clear();
     out.ntiles = 0;
     out.split_edges = 0;
+    out.tiles_reused = 0;
     for (int k = 0; k < 3; ++k) out.bmin[k] = out.bmax[k] = 0;
 }
 
@@ -271,8 +272,234 @@ inline uint64_t cell_key(int x, int z) {
 
 struct Piece {
     float t0, t1;     // along our edge, 0 = its first vertex, 1 = its second
-    uint32_t nei;     // dense polygon on the other side
+    uint32_t slot, poly;  // the polygon on the other side
 };
+
+// Per-tile precomputation for the slot at `self`: stitched edges, split vertices, detail, bounds.
+Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self,
+                       const std::unordered_map<uint64_t, std::vector<uint32_t>>& at,
+                       std::vector<std::array<std::vector<SideEdge>, 4>>& side_edges, std::vector<char>& side_done,
+                       TileGraph& g) {
+    const NavTile& t = *slots[self].tile;
+    auto sides_of = [&](uint32_t s) -> const std::array<std::vector<SideEdge>, 4>& {
+        if (!side_done[s]) {
+            const NavTile& u = *slots[s].tile;
+            for (uint32_t p = 0; p < static_cast<uint32_t>(u.npolys()); ++p)
+                for (uint32_t e = u.poly_first[p]; e < u.poly_first[p + 1]; ++e)
+                    if (u.edge_nei[e] != kNoPoly && (u.edge_nei[e] & kTilePortal)) side_edges[s][u.edge_nei[e] & 3].push_back({p, e});
+            side_done[s] = 1;
+        }
+        return side_edges[s];
+    };
+    auto tile_vert = [](const NavTile& u, uint32_t e) { return &u.verts[static_cast<size_t>(u.edge_vert[e]) * 3]; };
+    auto next_in_poly = [](const NavTile& u, uint32_t p, uint32_t e) { return e + 1 == u.poly_first[p + 1] ? u.poly_first[p] : e + 1; };
+
+    const uint32_t np = static_cast<uint32_t>(t.npolys());
+    g.verts = t.verts;
+    g.poly_first.assign(1, 0);
+    g.poly_first.reserve(static_cast<size_t>(np) + 1);
+    g.edge_vert.reserve(t.edge_vert.size());
+    g.nei_slot.reserve(t.edge_vert.size());
+    g.nei_poly.reserve(t.edge_vert.size());
+    for (int side = 0; side < 4; ++side)
+        if (const auto it = at.find(cell_key(t.x + dir_offset_x(side), t.z + dir_offset_z(side))); it != at.end())
+            for (const uint32_t o : it->second) g.stitched_to.push_back(slots[o].tile);
+    std::vector<Piece> pieces;
+    for (uint32_t p = 0; p < np; ++p) {
+        for (uint32_t e = t.poly_first[p]; e < t.poly_first[p + 1]; ++e) {
+            const uint32_t nb = t.edge_nei[e];
+            if (nb == kNoPoly || !(nb & kTilePortal)) {
+                g.edge_vert.push_back(t.edge_vert[e]);
+                g.nei_slot.push_back(nb == kNoPoly ? kNoPoly : self);
+                g.nei_poly.push_back(nb);
+                continue;
+            }
+            // A tile-border portal: the overlapping edges of the tiles next to it.
+            const int side = static_cast<int>(nb & 3), opp = (side + 2) & 3;
+            const int ax = along_axis(side), cx = across_axis(side);
+            const float* a = tile_vert(t, e);
+            const float* b = tile_vert(t, next_in_poly(t, p, e));
+            const float ua = a[ax], ub = b[ax], du = ub - ua;
+            const float line = (a[cx] + b[cx]) * 0.5f;
+            pieces.clear();
+            const auto next = at.find(cell_key(t.x + dir_offset_x(side), t.z + dir_offset_z(side)));
+            for (size_t k = 0; next != at.end() && k < next->second.size() && du != 0; ++k) {
+                const uint32_t o = next->second[k];
+                const NavTile& u = *slots[o].tile;
+                const float climb = std::max(t.walkable_climb, u.walkable_climb);
+                for (const SideEdge& se : sides_of(o)[opp]) {
+                    const float* c = tile_vert(u, se.edge);
+                    const float* d = tile_vert(u, next_in_poly(u, se.poly, se.edge));
+                    const float tol = 1e-3f + 1e-5f * std::fabs(line);
+                    if (std::fabs((c[cx] + d[cx]) * 0.5f - line) > tol) continue;
+                    const float lo = std::max(std::min(ua, ub), std::min(c[ax], d[ax]));
+                    const float hi = std::min(std::max(ua, ub), std::max(c[ax], d[ax]));
+                    if (hi - lo <= 1e-4f) continue;
+                    // Heights within the climb at either end of the overlap (or crossing).
+                    const float d0 = height_at(a, b, ax, lo) - height_at(c, d, ax, lo);
+                    const float d1 = height_at(a, b, ax, hi) - height_at(c, d, ax, hi);
+                    if (std::min(std::fabs(d0), std::fabs(d1)) > climb + 1e-4f && (d0 > 0) == (d1 > 0)) continue;
+                    float t0 = (lo - ua) / du, t1 = (hi - ua) / du;
+                    if (t0 > t1) std::swap(t0, t1);
+                    pieces.push_back({std::clamp(t0, 0.0f, 1.0f), std::clamp(t1, 0.0f, 1.0f), o, se.poly});
+                }
+            }
+            std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) {
+                return x.t0 != y.t0 ? x.t0 < y.t0 : (x.slot != y.slot ? x.slot < y.slot : x.poly < y.poly);
+            });
+            // Sub-edges from t = 0 to 1: gaps are walls.
+            float cur = 0;
+            int emitted = 0;
+            auto emit = [&](float from, uint32_t nslot, uint32_t npoly) {
+                if (from <= 0) {
+                    g.edge_vert.push_back(t.edge_vert[e]);
+                } else {
+                    g.edge_vert.push_back(static_cast<uint32_t>(g.verts.size() / 3));
+                    for (int k = 0; k < 3; ++k) g.verts.push_back(a[k] + (b[k] - a[k]) * from);
+                }
+                g.nei_slot.push_back(nslot);
+                g.nei_poly.push_back(npoly);
+                ++emitted;
+            };
+            constexpr float kMinPiece = 1e-4f;
+            for (const Piece& pc : pieces) {
+                if (pc.t1 <= cur + kMinPiece) continue;
+                if (pc.t0 > cur + kMinPiece) emit(cur, kNoPoly, kNoPoly), cur = pc.t0;
+                emit(cur, pc.slot, pc.poly);
+                cur = pc.t1;
+            }
+            if (cur < 1 - kMinPiece) emit(cur, kNoPoly, kNoPoly);
+            if (emitted > 1) ++g.split_edges;
+        }
+        g.poly_first.push_back(static_cast<uint32_t>(g.edge_vert.size()));
+        if (g.poly_first[p + 1] - g.poly_first[p] > static_cast<uint32_t>(kMaxPolyEdges))
+            return Status::bad_input("navmesh: " + tile_name(t) + " polygon " + std::to_string(p) + " meets more than " +
+                                     std::to_string(kMaxPolyEdges) + " edge pieces of the tiles next to it");
+    }
+    const size_t ne = g.edge_vert.size();
+    auto vert = [&g](uint32_t v) { return &g.verts[static_cast<size_t>(v) * 3]; };
+    auto next_edge = [&g](uint32_t p, uint32_t e) { return e + 1 == g.poly_first[p + 1] ? g.poly_first[p] : e + 1; };
+
+    // Midpoints, the twin of each edge inside the tile (same two vertices reversed, or the one
+    // edge of the neighbour that lists us), midpoint-to-midpoint distances.
+    g.edge_mid.resize(ne * 3);
+    g.opp.assign(ne, kNoEdge);
+    g.pair_first.resize(np);
+    g.pair_dist.clear();
+    for (uint32_t p = 0; p < np; ++p) {
+        const uint32_t e0 = g.poly_first[p], n = g.poly_first[p + 1] - e0;
+        for (uint32_t e = e0; e < e0 + n; ++e) {
+            const uint32_t nx = next_edge(p, e);
+            const float* a = vert(g.edge_vert[e]);
+            const float* b = vert(g.edge_vert[nx]);
+            for (int k = 0; k < 3; ++k) g.edge_mid[e * 3 + k] = (a[k] + b[k]) * 0.5f;
+            if (g.nei_slot[e] != self) continue;
+            const uint32_t q = g.nei_poly[e];
+            uint32_t match = kNoEdge, loose = kNoEdge;
+            int loose_count = 0;
+            for (uint32_t f = g.poly_first[q]; f < g.poly_first[q + 1]; ++f) {
+                if (g.nei_slot[f] != self || g.nei_poly[f] != p) continue;
+                ++loose_count;
+                loose = f;
+                if (g.edge_vert[f] == g.edge_vert[nx] && g.edge_vert[next_edge(q, f)] == g.edge_vert[e]) match = f;
+            }
+            if (match == kNoEdge && loose_count == 1) match = loose;
+            if (match == kNoEdge)
+                return Status::bad_input("navmesh: " + tile_name(t) + " polygon " + std::to_string(p) + " lists neighbour " +
+                                         std::to_string(q) + " on edge " + std::to_string(e - e0) + " but not the other way round");
+            g.opp[e] = match;
+        }
+        g.pair_first[p] = static_cast<uint32_t>(g.pair_dist.size());
+        for (uint32_t a = 0; a < n; ++a)
+            for (uint32_t b = 0; b < n; ++b) {
+                const float* ma = &g.edge_mid[(e0 + a) * 3];
+                const float* mb = &g.edge_mid[(e0 + b) * 3];
+                const float dx = mb[0] - ma[0], dy = mb[1] - ma[1], dz = mb[2] - ma[2];
+                g.pair_dist.push_back(std::sqrt(dx * dx + dy * dy + dz * dz));
+            }
+    }
+
+    // Detail triangles (a fan of the polygon when it has none) and their fast form.
+    g.dtri_first.assign(1, 0);
+    for (uint32_t p = 0; p < np; ++p) {
+        uint32_t tcount = 0;
+        if (!t.detail_first.empty()) {
+            const uint32_t t0 = t.detail_first[p], t1 = t.detail_first[p + 1];
+            g.dtris.insert(g.dtris.end(), t.detail_tris.begin() + static_cast<ptrdiff_t>(t0) * 9,
+                           t.detail_tris.begin() + static_cast<ptrdiff_t>(t1) * 9);
+            tcount = t1 - t0;
+        }
+        if (tcount == 0) {
+            const uint32_t e0 = t.poly_first[p], n = t.poly_first[p + 1] - e0;
+            for (uint32_t j = 1; j + 1 < n; ++j)
+                for (const uint32_t e : {e0, e0 + j, e0 + j + 1}) {
+                    const float* v = tile_vert(t, e);
+                    g.dtris.insert(g.dtris.end(), v, v + 3);
+                }
+            tcount = n - 2;
+        }
+        g.dtri_first.push_back(g.dtri_first.back() + tcount);
+    }
+    const size_t ntri = g.dtris.size() / 9;
+    g.dtri_fast.resize(ntri * 9);
+    for (size_t k = 0; k < ntri; ++k) {
+        const float* a = &g.dtris[k * 9];
+        const float* b = a + 3;
+        const float* c = a + 6;
+        float* f = &g.dtri_fast[k * 9];
+        const double v0x = c[0] - a[0], v0z = c[2] - a[2], v1x = b[0] - a[0], v1z = b[2] - a[2];
+        const double det = v0x * v1z - v1x * v0z;
+        const double scale = std::max(std::fabs(v0x * v1z), std::fabs(v1x * v0z));
+        f[0] = std::fabs(det) > 1e-9 * scale && det != 0 ? a[0] : std::numeric_limits<float>::quiet_NaN();
+        f[1] = a[2];
+        f[2] = a[1];
+        const double inv = det != 0 ? 1.0 / det : 0.0;
+        f[3] = static_cast<float>(v1z * inv);
+        f[4] = static_cast<float>(-v1x * inv);
+        f[5] = static_cast<float>(-v0z * inv);
+        f[6] = static_cast<float>(v0x * inv);
+        f[7] = c[1] - a[1];
+        f[8] = b[1] - a[1];
+    }
+
+    // Bounds and xz areas per polygon (a fan from the first vertex, relative to it).
+    g.poly_bounds.resize(static_cast<size_t>(np) * 6);
+    g.poly_area.resize(np);
+    for (uint32_t p = 0; p < np; ++p) {
+        float* bb = &g.poly_bounds[static_cast<size_t>(p) * 6];
+        poly_box(t, p, bb, bb + 3);
+        const uint32_t e0 = t.poly_first[p], e1 = t.poly_first[p + 1];
+        const float* a = tile_vert(t, e0);
+        double area2 = 0;
+        for (uint32_t e = e0 + 1; e + 1 < e1; ++e) {
+            const float* v1 = tile_vert(t, e);
+            const float* v2 = tile_vert(t, e + 1);
+            area2 += std::fabs(static_cast<double>(v1[0] - a[0]) * (v2[2] - a[2]) - static_cast<double>(v2[0] - a[0]) * (v1[2] - a[2]));
+        }
+        g.poly_area[p] = area2 * 0.5;
+    }
+    if (t.bvtree.empty() && np > 0) {
+        NavTile copy;  // a producer that left the tree out: build it from the polygons
+        copy.poly_first = t.poly_first, copy.edge_vert = t.edge_vert, copy.verts = t.verts;
+        copy.detail_first = t.detail_first, copy.detail_tris = t.detail_tris;
+        build_tile_bvtree(copy);
+        g.bvtree = std::move(copy.bvtree);
+    }
+    return Status::ok();
+}
+
+// Whether slot s's cached graph was stitched against exactly the tiles now next to it.
+bool graph_current(const TileGraph& g, const NavTile& t, const std::vector<TileSlot>& slots,
+                   const std::unordered_map<uint64_t, std::vector<uint32_t>>& at) {
+    size_t n = 0;
+    for (int side = 0; side < 4; ++side)
+        if (const auto it = at.find(cell_key(t.x + dir_offset_x(side), t.z + dir_offset_z(side))); it != at.end())
+            for (const uint32_t o : it->second) {
+                if (n >= g.stitched_to.size() || g.stitched_to[n] != slots[o].tile) return false;
+                ++n;
+            }
+    return n == g.stitched_to.size();
+}
 
 Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out) {
     // Slots: carried over from the previous mesh, then the new coordinates in the lowest free slots.
@@ -285,23 +512,27 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
         if (slots[s].tile) at[cell_key(slots[s].tile->x, slots[s].tile->z)].push_back(static_cast<uint32_t>(s));
     for (const auto& tp : tiles) {
         if (!tp) return Status::bad_input("navmesh: a null tile");
-        Status v = validate_tile(*tp);
-        if (!v) return v;
         int found = -1;
         if (const auto it = at.find(cell_key(tp->x, tp->z)); it != at.end())
             for (const uint32_t s : it->second)
                 if (slots[s].tile->layer == tp->layer) found = static_cast<int>(s);
+        if (found >= 0 && slots[static_cast<size_t>(found)].tile == tp && !taken[static_cast<size_t>(found)]) {
+            taken[static_cast<size_t>(found)] = 1;  // the same tile object: checked when it came in
+            continue;
+        }
+        Status v = validate_tile(*tp);
+        if (!v) return v;
         if (found >= 0) {
             if (taken[static_cast<size_t>(found)]) return Status::bad_input("navmesh: two tiles at " + tile_name(*tp));
             taken[static_cast<size_t>(found)] = 1;
             TileSlot& slot = slots[static_cast<size_t>(found)];
-            if (slot.tile != tp) slot.salt = (slot.salt + 1) & kSaltMask, slot.tile = tp;
+            slot.salt = (slot.salt + 1) & kSaltMask, slot.tile = tp, slot.graph.reset();
         } else {
             pending.push_back(tp);
         }
     }
     for (size_t s = 0; s < slots.size(); ++s)
-        if (!taken[s] && slots[s].tile) slots[s].tile.reset(), slots[s].salt = (slots[s].salt + 1) & kSaltMask;
+        if (!taken[s] && slots[s].tile) slots[s].tile.reset(), slots[s].graph.reset(), slots[s].salt = (slots[s].salt + 1) & kSaltMask;
     size_t next_free = 0;
     std::unordered_set<uint64_t> fresh;  // (x, z, layer) of the new tiles, for duplicates
     for (const auto& tp : pending) {
@@ -313,188 +544,134 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
             slots.emplace_back();
         }
         slots[next_free].tile = tp;
+        slots[next_free].graph.reset();
     }
     while (!slots.empty() && !slots.back().tile && slots.back().salt == 0) slots.pop_back();
 
-    // Dense numbering: slots in order.
-    uint32_t np = 0, nv = 0;
-    for (TileSlot& s : slots) {
-        s.poly_base = np, s.vert_base = nv;
-        if (!s.tile) continue;
-        ++out.ntiles;
-        np += static_cast<uint32_t>(s.tile->npolys());
-        nv += static_cast<uint32_t>(s.tile->nverts());
+    // Each slot's graph: the cached one while neither the tile nor a tile next to it changed.
+    at.clear();
+    for (size_t s = 0; s < slots.size(); ++s)
+        if (slots[s].tile) at[cell_key(slots[s].tile->x, slots[s].tile->z)].push_back(static_cast<uint32_t>(s));
+    std::vector<std::array<std::vector<SideEdge>, 4>> side_edges(slots.size());
+    std::vector<char> side_done(slots.size(), 0);
+    for (size_t s = 0; s < slots.size(); ++s) {
+        TileSlot& slot = slots[s];
+        if (!slot.tile) continue;
+        if (slot.graph && graph_current(*slot.graph, *slot.tile, slots, at)) {
+            ++out.tiles_reused;
+            continue;
+        }
+        auto g = std::make_shared<TileGraph>();
+        Status st = make_tile_graph(slots, static_cast<uint32_t>(s), at, side_edges, side_done, *g);
+        if (!st) return st;
+        slot.graph = std::move(g);
     }
+
+    // Dense numbering, slots in order; the flat arrays are the graphs one after another.
+    size_t np = 0, nv = 0, ne = 0, npair = 0, ntri = 0, nbv = 0;
+    for (TileSlot& s : slots) {
+        s.poly_base = static_cast<uint32_t>(np), s.vert_base = static_cast<uint32_t>(nv);
+        if (!s.tile) continue;
+        const TileGraph& g = *s.graph;
+        ++out.ntiles;
+        out.split_edges += g.split_edges;
+        np += static_cast<size_t>(s.tile->npolys());
+        nv += g.verts.size() / 3;
+        ne += g.edge_vert.size();
+        npair += g.pair_dist.size();
+        ntri += g.dtris.size() / 9;
+        nbv += (g.bvtree.empty() ? s.tile->bvtree : g.bvtree).size();
+    }
+    if (np >= kNoPoly || ne >= kNoEdge) return Status::bad_input("navmesh: more than 2^32 polygons or edges");
     out.npolys = static_cast<int>(np);
-    out.verts.reserve(static_cast<size_t>(nv) * 3);
+    out.nverts = static_cast<int>(nv);
+    out.nedges = static_cast<int>(ne);
+    out.verts.resize(nv * 3);
     out.poly_slot.resize(np);
     out.areas.resize(np);
     out.flags.resize(np);
-    out.poly_first.resize(static_cast<size_t>(np) + 1);
-    out.poly_first[0] = 0;
-
-    // Each tile's portal edges by side, and the slots by grid cell, for stitching.
-    std::vector<std::array<std::vector<SideEdge>, 4>> side_edges(slots.size());
-    at.clear();
-    for (size_t s = 0; s < slots.size(); ++s) {
-        const NavTile* t = slots[s].tile.get();
-        if (!t) continue;
-        at[cell_key(t->x, t->z)].push_back(static_cast<uint32_t>(s));
-        for (uint32_t p = 0; p < static_cast<uint32_t>(t->npolys()); ++p)
-            for (uint32_t e = t->poly_first[p]; e < t->poly_first[p + 1]; ++e)
-                if (t->edge_nei[e] != kNoPoly && (t->edge_nei[e] & kTilePortal))
-                    side_edges[s][t->edge_nei[e] & 3].push_back({p, e});
-    }
-    auto tile_vert = [](const NavTile& t, uint32_t e) { return &t.verts[static_cast<size_t>(t.edge_vert[e]) * 3]; };
-    auto next_in_poly = [](const NavTile& t, uint32_t p, uint32_t e) { return e + 1 == t.poly_first[p + 1] ? t.poly_first[p] : e + 1; };
-
-    std::vector<Piece> pieces;
-    for (size_t s = 0; s < slots.size(); ++s) {
-        const NavTile* t = slots[s].tile.get();
-        if (!t) continue;
-        out.verts.insert(out.verts.end(), t->verts.begin(), t->verts.end());
-    }
-    for (size_t s = 0; s < slots.size(); ++s) {
-        const NavTile* t = slots[s].tile.get();
-        if (!t) continue;
-        const uint32_t pbase = slots[s].poly_base, vbase = slots[s].vert_base;
-        for (uint32_t p = 0; p < static_cast<uint32_t>(t->npolys()); ++p) {
-            const uint32_t P = pbase + p;
-            out.poly_slot[P] = static_cast<uint32_t>(s);
-            out.areas[P] = t->areas[p];
-            out.flags[P] = t->flags[p];
-            for (uint32_t e = t->poly_first[p]; e < t->poly_first[p + 1]; ++e) {
-                const uint32_t nb = t->edge_nei[e];
-                if (nb == kNoPoly || !(nb & kTilePortal)) {
-                    out.edge_vert.push_back(vbase + t->edge_vert[e]);
-                    out.edge_nei.push_back(nb == kNoPoly ? kNoPoly : pbase + nb);
-                    out.edge_poly.push_back(P);
-                    continue;
-                }
-                // A tile-border portal: the overlapping edges of the tiles next to it.
-                const int side = static_cast<int>(nb & 3), opp = (side + 2) & 3;
-                const int nx = t->x + dir_offset_x(side), nz = t->z + dir_offset_z(side);
-                const int ax = along_axis(side), cx = across_axis(side);
-                const float* a = tile_vert(*t, e);
-                const float* b = tile_vert(*t, next_in_poly(*t, p, e));
-                const float ua = a[ax], ub = b[ax], du = ub - ua;
-                const float line = (a[cx] + b[cx]) * 0.5f;
-                pieces.clear();
-                const auto next = at.find(cell_key(nx, nz));
-                for (size_t k = 0; next != at.end() && k < next->second.size() && du != 0; ++k) {
-                    const uint32_t o = next->second[k];
-                    const NavTile* u = slots[o].tile.get();
-                    const float climb = std::max(t->walkable_climb, u->walkable_climb);
-                    for (const SideEdge& se : side_edges[o][opp]) {
-                        const float* c = tile_vert(*u, se.edge);
-                        const float* d = tile_vert(*u, next_in_poly(*u, se.poly, se.edge));
-                        const float tol = 1e-3f + 1e-5f * std::fabs(line);
-                        if (std::fabs((c[cx] + d[cx]) * 0.5f - line) > tol) continue;
-                        const float lo = std::max(std::min(ua, ub), std::min(c[ax], d[ax]));
-                        const float hi = std::min(std::max(ua, ub), std::max(c[ax], d[ax]));
-                        if (hi - lo <= 1e-4f) continue;
-                        // Heights within the climb at either end of the overlap (or crossing).
-                        const float d0 = height_at(a, b, ax, lo) - height_at(c, d, ax, lo);
-                        const float d1 = height_at(a, b, ax, hi) - height_at(c, d, ax, hi);
-                        if (std::min(std::fabs(d0), std::fabs(d1)) > climb + 1e-4f && (d0 > 0) == (d1 > 0)) continue;
-                        float t0 = (lo - ua) / du, t1 = (hi - ua) / du;
-                        if (t0 > t1) std::swap(t0, t1);
-                        pieces.push_back({std::clamp(t0, 0.0f, 1.0f), std::clamp(t1, 0.0f, 1.0f), slots[o].poly_base + se.poly});
-                    }
-                }
-                std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) {
-                    return x.t0 != y.t0 ? x.t0 < y.t0 : x.nei < y.nei;
-                });
-                // Emit sub-edges from t = 0 to 1: gaps are walls.
-                float cur = 0;
-                int emitted = 0;
-                auto emit = [&](float from, uint32_t nei) {
-                    if (from <= 0) {
-                        out.edge_vert.push_back(vbase + t->edge_vert[e]);
-                    } else {
-                        out.edge_vert.push_back(static_cast<uint32_t>(out.verts.size() / 3));
-                        for (int k = 0; k < 3; ++k) out.verts.push_back(a[k] + (b[k] - a[k]) * from);
-                    }
-                    out.edge_nei.push_back(nei);
-                    out.edge_poly.push_back(P);
-                    ++emitted;
-                };
-                constexpr float kMinPiece = 1e-4f;
-                for (const Piece& pc : pieces) {
-                    if (pc.t1 <= cur + kMinPiece) continue;
-                    if (pc.t0 > cur + kMinPiece) emit(cur, kNoPoly), cur = pc.t0;
-                    emit(cur, pc.nei);
-                    cur = pc.t1;
-                }
-                if (cur < 1 - kMinPiece) emit(cur, kNoPoly);
-                if (emitted > 1) ++out.split_edges;
-            }
-            out.poly_first[P + 1] = static_cast<uint32_t>(out.edge_vert.size());
-            if (out.poly_first[P + 1] - out.poly_first[P] > static_cast<uint32_t>(kMaxPolyEdges))
-                return Status::bad_input("navmesh: " + tile_name(*t) + " polygon " + std::to_string(p) + " meets more than " +
-                                         std::to_string(kMaxPolyEdges) + " edge pieces of the tiles next to it");
-        }
-    }
-    out.nverts = static_cast<int>(out.verts.size() / 3);
-    out.nedges = static_cast<int>(out.edge_vert.size());
-    const size_t ne = out.edge_vert.size();
-    out.slots = std::move(slots);
-
-    // Portal pairing and midpoints. Inside a tile the twin has the same two vertices reversed;
-    // across tiles (and as a fallback) the one edge of the neighbour that lists us.
-    out.edge_opp.assign(ne, kNoEdge);
+    out.poly_first.resize(np + 1);
+    out.edge_vert.resize(ne);
+    out.edge_nei.resize(ne);
+    out.edge_opp.resize(ne);
+    out.edge_poly.resize(ne);
     out.edge_mid.resize(ne * 3);
-    for (uint32_t e = 0; e < ne; ++e) {
-        const uint32_t n = out.next_edge(e);
-        const float* a = out.vert(out.edge_vert[e]);
-        const float* b = out.vert(out.edge_vert[n]);
-        for (int k = 0; k < 3; ++k) out.edge_mid[e * 3 + k] = (a[k] + b[k]) * 0.5f;
-        const uint32_t q = out.edge_nei[e];
-        if (q == kNoPoly) continue;
-        const uint32_t p = out.edge_poly[e];
-        uint32_t match = kNoEdge, loose = kNoEdge;
-        int loose_count = 0;
-        for (uint32_t f = out.poly_first[q]; f < out.poly_first[q + 1]; ++f) {
-            if (out.edge_nei[f] != p) continue;
-            ++loose_count;
-            loose = f;
-            if (out.edge_vert[f] == out.edge_vert[n] && out.edge_vert[out.next_edge(f)] == out.edge_vert[e]) match = f;
-        }
-        if (match == kNoEdge && loose_count == 1) match = loose;
-        if (match == kNoEdge) {
-            if (out.poly_slot[p] != out.poly_slot[q]) {  // a one-sided stitch (tolerances): a wall
-                out.edge_nei[e] = kNoPoly;
-                continue;
+    out.pair_first.resize(np);
+    out.pair_dist.resize(npair);
+    out.dtri_first.resize(np + 1);
+    out.dtris.resize(ntri * 9);
+    out.dtri_fast.resize(ntri * 9);
+    out.poly_bounds.resize(np * 6);
+    out.poly_area_cum.resize(np);
+    out.bvtree.resize(nbv);
+    out.poly_first[0] = 0;
+    out.dtri_first[0] = 0;
+    {
+        size_t e_at = 0, pair_at = 0, tri_at = 0, bv_at = 0;
+        double cum = 0;
+        for (size_t s = 0; s < slots.size(); ++s) {
+            const TileSlot& slot = slots[s];
+            if (!slot.tile) continue;
+            const NavTile& t = *slot.tile;
+            const TileGraph& g = *slot.graph;
+            const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(e_at);
+            const uint32_t tp = static_cast<uint32_t>(t.npolys());
+            std::copy(g.verts.begin(), g.verts.end(), out.verts.begin() + static_cast<ptrdiff_t>(vb) * 3);
+            std::copy(t.areas.begin(), t.areas.end(), out.areas.begin() + pb);
+            std::copy(t.flags.begin(), t.flags.end(), out.flags.begin() + pb);
+            std::copy(g.edge_mid.begin(), g.edge_mid.end(), out.edge_mid.begin() + static_cast<ptrdiff_t>(eb) * 3);
+            std::copy(g.pair_dist.begin(), g.pair_dist.end(), out.pair_dist.begin() + static_cast<ptrdiff_t>(pair_at));
+            std::copy(g.dtris.begin(), g.dtris.end(), out.dtris.begin() + static_cast<ptrdiff_t>(tri_at) * 9);
+            std::copy(g.dtri_fast.begin(), g.dtri_fast.end(), out.dtri_fast.begin() + static_cast<ptrdiff_t>(tri_at) * 9);
+            std::copy(g.poly_bounds.begin(), g.poly_bounds.end(), out.poly_bounds.begin() + static_cast<ptrdiff_t>(pb) * 6);
+            for (uint32_t p = 0; p < tp; ++p) {
+                out.poly_slot[pb + p] = static_cast<uint32_t>(s);
+                out.poly_first[pb + p + 1] = eb + g.poly_first[p + 1];
+                out.pair_first[pb + p] = static_cast<uint32_t>(pair_at) + g.pair_first[p];
+                out.dtri_first[pb + p + 1] = static_cast<uint32_t>(tri_at) + g.dtri_first[p + 1];
+                for (uint32_t e = g.poly_first[p]; e < g.poly_first[p + 1]; ++e) out.edge_poly[eb + e] = pb + p;
+                cum += g.poly_area[p];
+                out.poly_area_cum[pb + p] = static_cast<float>(cum);
             }
-            const NavTile& t = *out.slots[out.poly_slot[p]].tile;
-            return Status::bad_input("navmesh: " + tile_name(t) + " polygon " + std::to_string(p - out.slots[out.poly_slot[p]].poly_base) +
-                                     " lists neighbour " + std::to_string(q - out.slots[out.poly_slot[p]].poly_base) + " on edge " +
-                                     std::to_string(e - out.poly_first[p]) + " but not the other way round");
+            for (size_t e = 0; e < g.edge_vert.size(); ++e) {
+                out.edge_vert[eb + e] = vb + g.edge_vert[e];
+                const uint32_t ns = g.nei_slot[e];
+                out.edge_nei[eb + e] = ns == kNoPoly ? kNoPoly : slots[ns].poly_base + g.nei_poly[e];
+                out.edge_opp[eb + e] = g.opp[e] == kNoEdge ? kNoEdge : eb + g.opp[e];
+            }
+            const std::vector<BVNode>& tree = g.bvtree.empty() ? t.bvtree : g.bvtree;
+            for (size_t k = 0; k < tree.size(); ++k) {
+                BVNode n = tree[k];
+                if (n.index >= 0) n.index += static_cast<int32_t>(pb);
+                out.bvtree[bv_at + k] = n;
+            }
+            e_at += g.edge_vert.size();
+            pair_at += g.pair_dist.size();
+            tri_at += g.dtris.size() / 9;
+            bv_at += tree.size();
         }
-        out.edge_opp[e] = match;
     }
-    // A stitch dropped on one side must be dropped on the other.
+
+    // Twins across tiles: the one edge of the neighbour that lists us (a stitch found on one side
+    // only, at the edge of a tolerance, is a wall on both).
+    for (uint32_t e = 0; e < ne; ++e) {
+        const uint32_t q = out.edge_nei[e];
+        if (q == kNoPoly || out.edge_opp[e] != kNoEdge) continue;
+        const uint32_t p = out.edge_poly[e];
+        uint32_t match = kNoEdge;
+        for (uint32_t f = out.poly_first[q]; f < out.poly_first[q + 1]; ++f)
+            if (out.edge_nei[f] == p) match = f;
+        if (match == kNoEdge) out.edge_nei[e] = kNoPoly;
+        else out.edge_opp[e] = match;
+    }
     for (uint32_t e = 0; e < ne; ++e)
         if (out.edge_opp[e] != kNoEdge && out.edge_nei[out.edge_opp[e]] == kNoPoly) out.edge_opp[e] = kNoEdge, out.edge_nei[e] = kNoPoly;
+    out.slots = std::move(slots);
 
-    // Midpoint-to-midpoint distances inside each polygon, portal counts.
+    // Portal counts; islands (flood fill over portals) and their portal edge slots.
     out.poly_portals.assign(np, 0);
     for (uint32_t e = 0; e < ne; ++e)
         if (out.edge_opp[e] != kNoEdge) ++out.poly_portals[out.edge_poly[e]];
-    out.pair_first.resize(np);
-    for (size_t p = 0; p < np; ++p) {
-        const uint32_t e0 = out.poly_first[p], n = out.poly_first[p + 1] - e0;
-        out.pair_first[p] = static_cast<uint32_t>(out.pair_dist.size());
-        for (uint32_t a = 0; a < n; ++a)
-            for (uint32_t b = 0; b < n; ++b) {
-                const float* ma = &out.edge_mid[(e0 + a) * 3];
-                const float* mb = &out.edge_mid[(e0 + b) * 3];
-                const float dx = mb[0] - ma[0], dy = mb[1] - ma[1], dz = mb[2] - ma[2];
-                out.pair_dist.push_back(std::sqrt(dx * dx + dy * dy + dz * dz));
-            }
-    }
-
-    // Islands (flood fill over portals) and their portal edge slots.
     out.poly_island.assign(np, kNoPoly);
     {
         std::vector<uint32_t> stack;
@@ -535,103 +712,11 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
         out.island_landmarks.assign(static_cast<size_t>(out.nislands), 0);
     }
 
-    // Detail triangles (a fan of the tile's polygon when it has none).
-    out.dtri_first.resize(static_cast<size_t>(np) + 1);
-    out.dtri_first[0] = 0;
-    for (const TileSlot& slot : out.slots) {
-        const NavTile* t = slot.tile.get();
-        if (!t) continue;
-        for (uint32_t p = 0; p < static_cast<uint32_t>(t->npolys()); ++p) {
-            uint32_t tcount = 0;
-            if (!t->detail_first.empty()) {
-                const uint32_t t0 = t->detail_first[p], t1 = t->detail_first[p + 1];
-                out.dtris.insert(out.dtris.end(), t->detail_tris.begin() + static_cast<ptrdiff_t>(t0) * 9,
-                                 t->detail_tris.begin() + static_cast<ptrdiff_t>(t1) * 9);
-                tcount = t1 - t0;
-            }
-            if (tcount == 0) {
-                const uint32_t e0 = t->poly_first[p], n = t->poly_first[p + 1] - e0;
-                for (uint32_t j = 1; j + 1 < n; ++j)
-                    for (const uint32_t e : {e0, e0 + j, e0 + j + 1}) {
-                        const float* v = tile_vert(*t, e);
-                        out.dtris.insert(out.dtris.end(), v, v + 3);
-                    }
-                tcount = n - 2;
-            }
-            const uint32_t P = slot.poly_base + p;
-            out.dtri_first[P + 1] = out.dtri_first[P] + tcount;
-        }
-    }
-    const size_t ntri = out.dtris.size() / 9;
-    out.dtri_fast.resize(ntri * 9);
-    for (size_t t = 0; t < ntri; ++t) {
-        const float* a = &out.dtris[t * 9];
-        const float* b = a + 3;
-        const float* c = a + 6;
-        float* f = &out.dtri_fast[t * 9];
-        const double v0x = c[0] - a[0], v0z = c[2] - a[2], v1x = b[0] - a[0], v1z = b[2] - a[2];
-        const double det = v0x * v1z - v1x * v0z;
-        const double scale = std::max(std::fabs(v0x * v1z), std::fabs(v1x * v0z));
-        f[0] = std::fabs(det) > 1e-9 * scale && det != 0 ? a[0] : std::numeric_limits<float>::quiet_NaN();
-        f[1] = a[2];
-        f[2] = a[1];
-        const double inv = det != 0 ? 1.0 / det : 0.0;
-        f[3] = static_cast<float>(v1z * inv);
-        f[4] = static_cast<float>(-v1x * inv);
-        f[5] = static_cast<float>(-v0z * inv);
-        f[6] = static_cast<float>(v0x * inv);
-        f[7] = c[1] - a[1];
-        f[8] = b[1] - a[1];
-    }
-
-    // Bounds and xz areas per polygon.
-    out.poly_bounds.resize(static_cast<size_t>(np) * 6);
-    out.poly_area_cum.resize(np);
-    double cum = 0;
-    for (size_t p = 0; p < np; ++p) {
-        float* b = &out.poly_bounds[p * 6];
+    for (size_t p = 0; p < np; ++p)
         for (int k = 0; k < 3; ++k) {
-            b[k] = std::numeric_limits<float>::max();
-            b[3 + k] = -std::numeric_limits<float>::max();
+            out.bmin[k] = p == 0 ? out.poly_bounds[p * 6 + k] : std::min(out.bmin[k], out.poly_bounds[p * 6 + k]);
+            out.bmax[k] = p == 0 ? out.poly_bounds[p * 6 + 3 + k] : std::max(out.bmax[k], out.poly_bounds[p * 6 + 3 + k]);
         }
-        const uint32_t e0 = out.poly_first[p], e1 = out.poly_first[p + 1];
-        for (uint32_t e = e0; e < e1; ++e) {
-            const float* v = out.vert(out.edge_vert[e]);
-            for (int k = 0; k < 3; ++k) b[k] = std::min(b[k], v[k]), b[3 + k] = std::max(b[3 + k], v[k]);
-        }
-        for (uint32_t t = out.dtri_first[p] * 3; t < out.dtri_first[p + 1] * 3; ++t) {
-            const float y = out.dtris[static_cast<size_t>(t) * 3 + 1];
-            b[1] = std::min(b[1], y), b[4] = std::max(b[4], y);
-        }
-        cum += out.poly_area_xz(static_cast<uint32_t>(p));
-        out.poly_area_cum[p] = static_cast<float>(cum);
-        for (int k = 0; k < 3; ++k) {
-            out.bmin[k] = p == 0 ? b[k] : std::min(out.bmin[k], b[k]);
-            out.bmax[k] = p == 0 ? b[3 + k] : std::max(out.bmax[k], b[3 + k]);
-        }
-    }
-
-    // Bounding volumes: each tile's tree, leaves renumbered to dense polygons, one after another
-    // (a forest in pre-order: the query walk tests each tree's root in turn).
-    out.bvtree.reserve(static_cast<size_t>(np) * 2);
-    std::vector<BVNode> scratch;
-    for (const TileSlot& slot : out.slots) {
-        const NavTile* t = slot.tile.get();
-        if (!t || t->npolys() == 0) continue;
-        const std::vector<BVNode>* tree = &t->bvtree;
-        if (tree->empty()) {
-            NavTile copy;  // a producer that left the tree out: build it from the polygons
-            copy.poly_first = t->poly_first, copy.edge_vert = t->edge_vert, copy.verts = t->verts;
-            copy.detail_first = t->detail_first, copy.detail_tris = t->detail_tris;
-            build_tile_bvtree(copy);
-            scratch = std::move(copy.bvtree);
-            tree = &scratch;
-        }
-        for (BVNode n : *tree) {
-            if (n.index >= 0) n.index += static_cast<int32_t>(slot.poly_base);
-            out.bvtree.push_back(n);
-        }
-    }
     return Status::ok();
 }
 

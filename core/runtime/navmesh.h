@@ -52,6 +52,29 @@ constexpr uint32_t ref_poly(PolyRef r) { return static_cast<uint32_t>(r & ((1u <
 constexpr uint32_t ref_slot(PolyRef r) { return static_cast<uint32_t>((r >> kRefPolyBits) & (kMaxTileSlots - 1)); }
 constexpr uint32_t ref_salt(PolyRef r) { return static_cast<uint32_t>(r >> (kRefPolyBits + kRefSlotBits)); }
 
+// A tile's part of the graph in the tile's own numbering: its edges as stitched to the tiles next
+// to it (pieces of split border edges, neighbours as slot + polygon), the split vertices, and what
+// queries need per polygon (midpoint distances, detail triangles, bounds, area). Immutable once
+// made; the next build_navmesh reuses it while the tile and every tile next to it are the same
+// objects, so rebuilding one tile recomputes it and its neighbours, and only copies the rest.
+struct TileGraph {
+    std::vector<std::shared_ptr<const NavTile>> stitched_to;  // the tiles next to it, as stitched
+    std::vector<float> verts;        // the tile's vertices, then the split vertices
+    std::vector<uint32_t> poly_first, edge_vert;
+    std::vector<uint32_t> nei_slot;  // per edge: slot of the neighbour, kNoPoly = wall
+    std::vector<uint32_t> nei_poly;  // per edge: the neighbour in that slot's numbering
+    std::vector<uint32_t> opp;       // per edge: the twin edge inside the tile, else kNoEdge
+    std::vector<float> edge_mid;
+    std::vector<uint32_t> pair_first;
+    std::vector<float> pair_dist;
+    std::vector<uint32_t> dtri_first;
+    std::vector<float> dtris, dtri_fast;
+    std::vector<float> poly_bounds;
+    std::vector<double> poly_area;
+    std::vector<BVNode> bvtree;      // only when the tile came without one
+    int split_edges = 0;
+};
+
 // One tile of a NavMesh: the tile (shared, immutable), its salt, and where its polygons start in
 // the dense numbering. An empty slot (tile == nullptr) keeps its salt for the next tile there.
 struct TileSlot {
@@ -59,6 +82,7 @@ struct TileSlot {
     uint32_t salt = 0;
     uint32_t poly_base = 0;  // dense index of the tile's polygon 0
     uint32_t vert_base = 0;  // first of the tile's vertices in NavMesh::verts
+    std::shared_ptr<const TileGraph> graph;
 };
 
 struct NavMesh {
@@ -111,6 +135,7 @@ struct NavMesh {
     std::vector<uint32_t> poly_slot;   // per polygon
     int ntiles = 0;                    // slots holding a tile
     int split_edges = 0;               // tile-border edges split where they meet several polygons
+    int tiles_reused = 0;              // tiles whose graph the last build took from `previous` unchanged
 
     // The reference of dense polygon p (kNoRef for kNoPoly).
     PolyRef ref(uint32_t p) const {
