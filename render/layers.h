@@ -193,6 +193,8 @@ struct LayerDrawOptions {
     std::array<float, kLayerCount> opacity;  // 0..1 per layer, multiplies its alpha
     float lift_step = 0.0f;  // metres: the k-th visible layer (input excluded) is lifted by k * lift_step
     bool xray = false;       // line batches also drawn faint without depth test
+    bool cull_input = true;     // the input layer's back faces are not drawn (see into closed rooms)
+    bool hide_ceilings = true;  // the input layer's down-facing faces are not drawn where the eye is above them
     LayerDrawOptions() { opacity.fill(1.0f); }
     // The lift of each layer given the visible ones (0 for hidden layers and for input).
     std::array<float, kLayerCount> lifts(const LayerMask& enabled) const;

@@ -82,6 +82,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     session_field_ = opts_.session_path;
     show_ui_ = !opts_.hide_ui;
     draw_opts_ = opts_.draw;
+    see_ = opts_.view;
     highlight_changes_ = opts_.highlight_changes;
 }
 
@@ -312,6 +313,31 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
                       ", " + std::to_string(hit.z) + ")");
         }
     }
+    if (tool_ == Tool::ClipFloor && drag_ == Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit)) {
+            see_.clip = floor_clip(hit.y);
+            log_.info("clip to the floor at y " + std::to_string(hit.y) + ": heights " + std::to_string(see_.clip->first) +
+                      " .. " + std::to_string(see_.clip->second));
+        }
+    }
+    // section tool: a click puts the plane through the surface under the cursor, facing the
+    // camera (the near side is cut away); dragging up / down then moves it away / towards the camera
+    if (tool_ == Tool::Section && drag_ == Drag::None && mouse_free && !io.KeyAlt) {
+        glm::vec3 hit;
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && pick(hit)) {
+            glm::vec3 n = -cam_.forward();
+            n.y = 0.0f;
+            if (glm::length(n) < 1e-3f) n = glm::vec3(0.0f, 1.0f, 0.0f);
+            see_.section = std::make_pair(hit, glm::normalize(n));
+        } else if (see_.section && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f) && io.MouseDelta.y != 0.0f) {
+            const float dist = glm::length(see_.section->first - cam_.eye);
+            const glm::vec3 n = glm::normalize(see_.section->second);
+            // one view height of mouse travel moves the plane about the distance to it
+            see_.section->first -= n * (io.MouseDelta.y * dist / std::max(H, 1.0f));
+        }
+    }
     if (tool_ == Tool::Path && drag_ == Drag::None && mouse_free && !io.KeyAlt &&
         ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
         glm::vec3 hit;
@@ -423,6 +449,7 @@ void App::ui_layers() {
     ImGui::Checkbox("inspect spans", &inspect_);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover a span (with a floor layer shown) to see its links and values.");
     ui_readability();
+    ui_see_inside();
 
     // legend of the visible layers
     for (int i = 0; i < r::kLayerCount; ++i) {
@@ -438,6 +465,86 @@ void App::ui_layers() {
             ImGui::TextUnformatted(std::string(e.label).c_str());
         }
     }
+}
+
+r::ViewCut App::view_cut() const {
+    r::ViewCut c;
+    if (see_.clip) {
+        c.clip = true;
+        c.clip_min = see_.clip->first;
+        c.clip_max = see_.clip->second;
+    }
+    if (see_.section) {
+        c.section = true;
+        for (int i = 0; i < 3; ++i) {
+            c.point[i] = see_.section->first[i];
+            c.normal[i] = see_.section->second[i];
+        }
+    }
+    c.floor_tint = see_.floor_tint;
+    c.tint_band = see_.floor_height;
+    // band 0 starts a little under the lowest point, so the lowest floor is band 0 whatever rounding
+    c.tint_origin = bake_ && bake_->mesh ? bake_->mesh->bmin[1] - 0.25f : 0.0f;
+    return c;
+}
+
+void App::ui_see_inside() {
+    if (!ImGui::TreeNodeEx("See inside", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::Checkbox("cull back faces", &see_.cull);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Input triangles seen from behind are not drawn: rooms whose walls face inward\n"
+                          "open up when seen from outside (--cull on|off).");
+    ImGui::SameLine(170.0f);
+    ImGui::Checkbox("hide ceilings", &see_.hide_ceilings);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Input triangles facing down are not drawn where the camera is above them\n"
+                          "(--hide-ceilings on|off).");
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    const float lo = mesh ? mesh->bmin[1] - 1.0f : -10.0f, hi = mesh ? mesh->bmax[1] + 1.0f : 10.0f;
+    bool clip = see_.clip.has_value();
+    if (ImGui::Checkbox("height clip", &clip)) {
+        if (clip) see_.clip = std::make_pair(lo, hi);
+        else see_.clip.reset();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Draw only what lies between two heights (every layer). The floor click tool sets\n"
+                          "the range around the floor you click (--clip YMIN,YMAX, --clip-floor X,Y,Z).");
+    if (see_.clip) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
+        ImGui::DragFloatRange2("##clip", &see_.clip->first, &see_.clip->second, 0.05f, lo, hi, "min %.2f m",
+                               "max %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    }
+    bool section = see_.section.has_value();
+    if (ImGui::Checkbox("section plane", &section)) {
+        if (section) {
+            glm::vec3 c(0.0f);
+            if (mesh) c = glm::vec3((mesh->bmin[0] + mesh->bmax[0]) * 0.5f, (mesh->bmin[1] + mesh->bmax[1]) * 0.5f,
+                                    (mesh->bmin[2] + mesh->bmax[2]) * 0.5f);
+            see_.section = std::make_pair(c, glm::vec3(0.0f, 0.0f, 1.0f));
+        } else {
+            see_.section.reset();
+        }
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Cut away everything on the side the plane's normal points to. The section click tool\n"
+                          "places it facing the camera; drag the numbers or the tool to move it\n"
+                          "(--section PX,PY,PZ,NX,NY,NZ).");
+    if (see_.section) {
+        ImGui::DragFloat3("point", &see_.section->first.x, 0.05f);
+        glm::vec3 n = see_.section->second;
+        if (ImGui::DragFloat3("normal", &n.x, 0.01f, -1.0f, 1.0f) && glm::length(n) > 1e-3f) see_.section->second = n;
+    }
+    ImGui::Checkbox("floor tint", &see_.floor_tint);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Tint every layer by height band so stacked floors read apart: one colour per band of\n"
+                          "the given height from the bottom of the mesh (--floor-tint, --floor-height M).");
+    if (see_.floor_tint) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
+        ImGui::SliderFloat("##band", &see_.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    }
+    ImGui::TreePop();
 }
 
 void App::ui_readability() {
@@ -729,6 +836,17 @@ void App::ui_right_panel(float W, float H) {
         ImGui::RadioButton("prune", &t, static_cast<int>(Tool::Prune));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Left click keeps only the navmesh reachable from there; the rest is disabled.");
+        ImGui::TextUnformatted("      ");
+        ImGui::SameLine();
+        ImGui::RadioButton("clip to floor", &t, static_cast<int>(Tool::ClipFloor));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Clip to this floor: left click on a floor keeps only the heights from %.1f m below it\n"
+                              "to %.1f m above it (Layers panel, See inside).", kFloorClipBelow, kFloorClipAbove);
+        ImGui::SameLine();
+        ImGui::RadioButton("section", &t, static_cast<int>(Tool::Section));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Left click puts a section plane through the surface there, facing you: what is in\n"
+                              "front of it is cut away. Drag up / down to move it away / closer.");
         tool_ = static_cast<Tool>(t);
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -818,6 +936,8 @@ void App::ui_overlays(float W, float H) {
     const std::string camera = "RMB look  WASD QE fly  MMB/Alt+LMB orbit  wheel dolly  F frame  Tab panels";
     const std::string click = tool_ == Tool::Inspect ? "LMB pin the element under the cursor"
                               : tool_ == Tool::Prune ? "LMB keep only the island under the cursor"
+                              : tool_ == Tool::ClipFloor ? "LMB clip to the floor under the cursor"
+                              : tool_ == Tool::Section ? "LMB section plane here  drag up/down to move it"
                                                      : "LMB path end  Shift+LMB start  drag markers";
     std::vector<std::string> lines;
     if (!have) lines = {"Open a mesh: type a path and press Open, or drop an .obj on the window"};
@@ -867,6 +987,9 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.light_dir[2] = 0.40f;
     fp.viewport_w = fb_w;
     fp.viewport_h = fb_h;
+    fp.cut = view_cut();
+    draw_opts_.cull_input = see_.cull;
+    draw_opts_.hide_ceilings = see_.hide_ceilings;
     renderer_.begin(fp);
     if (show_ground_) {
         // The grid lies under everything: clearing depth after it keeps its lines (which carry a

@@ -21,6 +21,7 @@
 #include "render/renderer.h"
 #include "render/diff_draw.h"
 #include "replay.h"
+#include "session.h"
 #include "timeline.h"
 #include "timings.h"
 #include "warnings_panel.h"
@@ -46,6 +47,7 @@ struct AppOptions {
     bool hide_ui = false;                 // --no-ui: start with the panels hidden (Tab shows them)
     nav::render::LayerDrawOptions draw;   // --opacity, --lift, --xray: the Layers panel's readability options
     bool highlight_changes = false;       // --diff-from-set: start with "Highlight changes" on
+    ViewSettings view;                    // --cull, --hide-ceilings, --clip, --clip-floor, --section, --floor-tint
 };
 
 class App {
@@ -87,6 +89,9 @@ private:
     void ui_params();
     void ui_layers();
     void ui_readability();
+    void ui_see_inside();
+    // The shaders' view cut for this frame (clip, section, floor tint) from see_.
+    nav::render::ViewCut view_cut() const;
     // Called once per newly published bake: timings history, change highlight.
     void on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next);
     // The bake as seen at the timeline's target stage: stages after run_to_ dropped (cached).
@@ -143,7 +148,8 @@ private:
     std::string node_tip_;  // A* node under the cursor (path tool, "show A* nodes")
 
     // What a left click in the view does.
-    enum class Tool { Path, Inspect, Prune } tool_ = Tool::Path;
+    enum class Tool { Path, Inspect, Prune, ClipFloor, Section } tool_ = Tool::Path;
+    ViewSettings see_;  // seeing inside: culling, ceilings, clip, section, floor tint
     Inspector inspector_;
     RegionReplay replay_;
     IslandsTool islands_;

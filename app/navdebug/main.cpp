@@ -5,6 +5,8 @@
 //            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay watershed=LEVEL]
 //            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES]
 //            [--diff-from-set NAME=VALUE]... [--max-memory MB]
+//            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
+//            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]]
 //            [--stress-sliders N [--seed S] [--stress-per-frame K] --stress-report OUT.json]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
@@ -198,6 +200,20 @@ int main(int argc, char** argv) {
         ->needs(shot_opt);
     cli.add_option("--max-memory", max_memory_mb, "refuse grids estimated to need more than this many MiB (as navbake)")
         ->check(CLI::Range(1.0, 1048576.0));
+    std::string cull_text, ceilings_text, clip_text, clip_floor_text, section_text;
+    bool floor_tint = false;
+    float floor_height = 3.0f;
+    cli.add_option("--cull", cull_text, "input layer: back faces culled, on (default) or off");
+    cli.add_option("--hide-ceilings", ceilings_text,
+                   "input layer: faces pointing down hidden where the camera is above them, on (default) or off");
+    cli.add_option("--clip", clip_text, "height clip: draw only between heights YMIN,YMAX (every layer)");
+    cli.add_option("--clip-floor", clip_floor_text,
+                   "clip to the floor at X,Y,Z: keep heights Y-0.3 .. Y+2.3 (as the floor click tool)");
+    cli.add_option("--section", section_text,
+                   "section plane through PX,PY,PZ with normal NX,NY,NZ: the side the normal points to is cut away");
+    cli.add_flag("--floor-tint", floor_tint, "tint every layer by height band (one colour per floor)");
+    cli.add_option("--floor-height", floor_height, "floor tint: height of one band in metres (0.5..100)")
+        ->capture_default_str();
     navdebug::StressOptions stress_opts;
     auto* stress_opt = cli.add_option("--stress-sliders", stress_opts.moves,
                                       "test mode: move N random sliders (1..100000), one per frame, then write "
@@ -288,6 +304,43 @@ int main(int argc, char** argv) {
         return fail(kExitBadInput, "--lift: expected metres between 0 and 10, got " + std::to_string(lift));
     opts.draw.lift_step = lift;
     opts.draw.xray = xray;
+
+    // seeing inside: the session's view, then the flags
+    if (session.view) opts.view = *session.view;
+    for (auto [text, flag, dst] : {std::tuple{&cull_text, "--cull", &opts.view.cull},
+                                   std::tuple{&ceilings_text, "--hide-ceilings", &opts.view.hide_ceilings}}) {
+        if (text->empty()) continue;
+        if (*text != "on" && *text != "off") return fail(kExitBadInput, std::string(flag) + ": expected on or off, got '" + *text + "'");
+        *dst = *text == "on";
+    }
+    if (!clip_text.empty() && !clip_floor_text.empty())
+        return fail(kExitBadInput, "--clip and --clip-floor both set the height clip: give one");
+    if (!clip_text.empty()) {
+        std::vector<float> v;
+        if (!parse_floats(clip_text, v) || v.size() != 2 || v[0] > v[1])
+            return fail(kExitBadInput, "--clip: expected two heights YMIN,YMAX with YMIN <= YMAX, got '" + clip_text + "'");
+        opts.view.clip = std::make_pair(v[0], v[1]);
+    }
+    if (!clip_floor_text.empty()) {
+        std::vector<float> v;
+        if (!parse_floats(clip_floor_text, v) || v.size() != 3)
+            return fail(kExitBadInput, "--clip-floor: expected three numbers x,y,z, got '" + clip_floor_text + "'");
+        opts.view.clip = navdebug::floor_clip(v[1]);
+    }
+    if (!section_text.empty()) {
+        std::vector<float> v;
+        if (!parse_floats(section_text, v) || v.size() != 6)
+            return fail(kExitBadInput, "--section: expected six numbers px,py,pz,nx,ny,nz, got '" + section_text + "'");
+        const glm::vec3 n(v[3], v[4], v[5]);
+        if (glm::length(n) < 1e-6f) return fail(kExitBadInput, "--section: the normal must not be zero");
+        opts.view.section = std::make_pair(glm::vec3(v[0], v[1], v[2]), n);
+    }
+    if (floor_tint) opts.view.floor_tint = true;
+    if (cli.count("--floor-height")) {
+        if (!std::isfinite(floor_height) || floor_height < 0.5f || floor_height > 100.0f)
+            return fail(kExitBadInput, "--floor-height: expected metres between 0.5 and 100, got " + std::to_string(floor_height));
+        opts.view.floor_height = floor_height;
+    }
     if (stress_opts.moves > 0 && stress_opts.report.empty())
         return fail(kExitBadInput, "--stress-sliders: --stress-report OUT.json is required (where the report goes)");
 
