@@ -410,13 +410,13 @@ Scene islands_scene() {
 // The building is modelled as game levels model interiors: its shell (walls, ground floor, roof)
 // is one closed room whose faces point INTO the room, so from outside every shell face is a back
 // face and back-face culling shows the inside, while a viewer inside sees the walls. The upper
-// floors are ring-shaped slabs (solid boxes) around a central atrium, x, z in [-4, 4], through
+// floors are ring-shaped slabs (solid boxes) around a central atrium, x, z in [-5, 5], through
 // which the ground floor is seen from above; the roof spans the whole building.
 constexpr double kInX0 = -12, kInX1 = 12, kInZ0 = -8, kInZ1 = 8;  // the shell's inside
 constexpr double kInFloor[3] = {0.1, 3.7, 7.3};                  // walkable tops of the storeys
 constexpr double kInSlab = 0.4;                                   // upper slabs' thickness
 constexpr double kInRoof = 10.5;
-constexpr double kAtrium = 4.0;  // the atrium: x, z in [-4, 4]
+constexpr double kAtrium = 5.0;  // the atrium: x, z in [-5, 5]
 
 // An upper storey's slab: four boxes around the atrium, top at `top`.
 void add_ring_slab(Scene& s, const std::string& name, double top) {
@@ -436,20 +436,21 @@ Scene indoor_scene() {
     add(s, std::move(shell));
     add_ring_slab(s, "floor2", kInFloor[1]);
     add_ring_slab(s, "floor3", kInFloor[2]);
-    // Ground floor -> floor 2: eight 0.4 m steps, 0.8 m deep, climbing west along the atrium's
-    // north side (z in [-4, -2.5]) from x = 2.4 to the west slab at x = -4 (the 9th rise is the floor).
+    // Ground floor -> floor 2: eight 0.4 m steps, 0.8 m deep, 3 m wide, climbing west along the
+    // atrium's north side (z in [-5, -2]) from x = 1.4 to the west slab at x = -5 (the 9th rise is
+    // the floor). 3 m: the ledges on both sides and the agent's radius leave a walkable strip.
     for (int i = 1; i <= 8; ++i) {
         const double x1 = -kAtrium + 0.8 * (9 - i);
-        add(s, box("stair1_step" + std::to_string(i), x1 - 0.8, kInFloor[0], -kAtrium, x1, kInFloor[0] + 0.4 * i, -2.5));
+        add(s, box("stair1_step" + std::to_string(i), x1 - 0.8, kInFloor[0], -kAtrium, x1, kInFloor[0] + 0.4 * i, -2.0));
     }
-    // Floor 2 -> floor 3: a flight over the atrium's south side (z in [2.5, 4]) from the east slab
-    // (x = 4) climbing west, eight 0.4 m steps, then a landing at floor 3's height to the west slab.
+    // Floor 2 -> floor 3: a flight over the atrium's south side (z in [2, 5]) from the east slab
+    // (x = 5) climbing west, eight 0.4 m steps, then a landing at floor 3's height to the west slab.
     const double under = kInFloor[1] - kInSlab;
     for (int i = 1; i <= 8; ++i) {
         const double x1 = kAtrium - 0.8 * (i - 1);
-        add(s, box("stair2_step" + std::to_string(i), x1 - 0.8, under, 2.5, x1, kInFloor[1] + 0.4 * i, kAtrium));
+        add(s, box("stair2_step" + std::to_string(i), x1 - 0.8, under, 2.0, x1, kInFloor[1] + 0.4 * i, kAtrium));
     }
-    add(s, box("stair2_landing", -kAtrium, under, 2.5, kAtrium - 6.4, kInFloor[2], kAtrium));
+    add(s, box("stair2_landing", -kAtrium, under, 2.0, kAtrium - 6.4, kInFloor[2], kAtrium));
     // Furniture, standing on each storey's floor.
     const double f0 = kInFloor[0], f1 = kInFloor[1], f2 = kInFloor[2];
     add(s, box("ground_table", -9.5, f0, -1.0, -7.5, f0 + 0.8, 1.0));

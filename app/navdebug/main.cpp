@@ -2,7 +2,7 @@
 //   navdebug [MESH.obj] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
 //            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
-//            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay watershed=LEVEL]
+//            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay KIND=STEP]
 //            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES]
 //            [--diff-from-set NAME=VALUE]... [--max-memory MB]
 //            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
@@ -181,7 +181,9 @@ int main(int argc, char** argv) {
     cli.add_option("--save-session", save_session_path, "after the screenshot, write the session as it is to this file")
         ->needs(shot_opt);
     cli.add_option("--stage", stage_text, "bake only through this stage: input,rasterize,filter,compact,erode,areas,distance,regions,contours,polymesh,detail,navmesh");
-    cli.add_option("--replay", replay_text, "show the region replay at a step: watershed=LEVEL (see the Layers panel)");
+    cli.add_option("--replay", replay_text,
+                   "show the region replay at a step index: KIND=STEP, KIND watershed, monotone or layers, STEP 0 = the "
+                   "first flood level (watershed) or swept row (monotone, layers); the filter and merge steps follow");
     cli.add_option("--select", select_text, "pin the element at x,y,z in the inspector (top visible layer)");
     bool no_ui = false;
     cli.add_flag("--no-ui", no_ui, "start with the panels hidden (Tab shows them): the 3D view only");
