@@ -228,6 +228,7 @@ void App::poll_worker() {
     // the newest desired state goes to the worker whenever it differs from what was asked last
     const bool vol_changed = volumes_ != requested_volumes_;
     if (!(desired_ == requested_) || vol_changed || run_to_ != requested_to_) {
+        cancelled_ = false;
         worker_.request(desired_, volumes_, run_to_);
         requested_ = desired_;
         requested_volumes_ = volumes_;
@@ -239,6 +240,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     win_w_ = W;
     win_h_ = H;
     poll_worker();
+    track_worker_state();
     path_.update(bake_ ? bake_->navmesh : nullptr);
     animating_ = worker_.busy();
 
@@ -464,6 +466,74 @@ void App::ui_layers() {
             ImGui::SameLine();
             ImGui::TextUnformatted(std::string(e.label).c_str());
         }
+    }
+}
+
+void App::track_worker_state() {
+    const bool busy = worker_.busy();
+    const int st = worker_.building_stage();
+    const Clock::time_point now = Clock::now();
+    if (busy && !was_busy_) {
+        busy_since_ = now;
+        run_first_stage_ = -1;
+    }
+    if (st != seen_stage_) {
+        stage_since_ = now;
+        if (st >= 0 && (run_first_stage_ < 0 || st < run_first_stage_)) run_first_stage_ = st;
+        seen_stage_ = st;
+    }
+    was_busy_ = busy;
+}
+
+bool App::view_stale() const {
+    // an earlier result is on screen (more than the input) while a newer one is wanted
+    return raw_bake_ && raw_bake_->built_through > 0 && (worker_.busy() || cancelled_);
+}
+
+void App::ui_bake_status(bool panel) {
+    const bool busy = worker_.busy(), stale = view_stale();
+    if (!busy && !stale) return;
+    const Clock::time_point now = Clock::now();
+    auto secs = [&](Clock::time_point since) { return std::chrono::duration<double>(now - since).count(); };
+    const char* head = nullptr;
+    if (stale) head = cancelled_ && !busy ? "STALE - bake cancelled: the view shows the last bake"
+                                          : "STALE, re-baking: the view shows the last bake";
+    else if (raw_bake_ && raw_bake_->built_through == 0) head = "first bake: the input is shown, the rest is being built";
+    if (head) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+        if (panel) ImGui::TextWrapped("%s", head);
+        else ImGui::TextUnformatted(head);
+        ImGui::PopStyleColor();
+    }
+    if (busy) {
+        if (ImGui::SmallButton(panel ? "Cancel##panel" : "Cancel##view")) {
+            worker_.cancel();
+            cancelled_ = true;
+            log_.warn("bake cancelled: the view shows the last bake; Re-bake or change a parameter to build again");
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop this bake. The last finished bake stays on screen, marked stale.");
+        ImGui::SameLine();
+        const int st = worker_.building_stage();
+        char line[256];
+        if (st >= 0) {
+            // stage-level progress: no stage reports progress within itself yet
+            const int first = std::max(run_first_stage_, 0), last = std::max(static_cast<int>(run_to_), st);
+            const int n = last - first + 1, k = st - first + 1;
+            std::snprintf(line, sizeof line, "%s: stage %d/%d (%d%% of the stages done)  %.1f s, total %.1f s",
+                          std::string(nav::kStageNames[static_cast<size_t>(st)]).c_str(), k, n, (k - 1) * 100 / std::max(n, 1),
+                          secs(stage_since_), secs(busy_since_));
+        } else {
+            std::snprintf(line, sizeof line, "%s %.1f s", mesh_pending_ ? "loading the mesh" : "preparing the bake",
+                          secs(busy_since_));
+        }
+        if (panel) ImGui::TextWrapped("%s", line);
+        else ImGui::TextUnformatted(line);
+    } else if (cancelled_) {
+        if (ImGui::SmallButton(panel ? "Re-bake##panel" : "Re-bake##view")) {
+            cancelled_ = false;
+            worker_.request(desired_, volumes_, run_to_);
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build with the current parameters again.");
     }
 }
 
@@ -813,6 +883,7 @@ void App::ui_right_panel(float W, float H) {
         in.busy = worker_.busy();
         in.building = worker_.building_stage();
         in.target = run_to_;
+        ui_bake_status(true);
         ImGui::PushID("timeline");
         timeline_.panel(in, run_to_);
         ImGui::PopID();
@@ -911,6 +982,23 @@ void App::ui_overlays(float W, float H) {
         ImGui::SameLine(bw - 54.0f);
         if (ImGui::Button("close")) banner_.clear();
         ImGui::End();
+        ImGui::PopStyleColor(2);
+    }
+    // what the worker is doing, and whether the view is stale, across the top of the view
+    if (worker_.busy() || view_stale()) {
+        ImGui::SetNextWindowPos(ImVec2(view_.x + view_.w * 0.5f, banner_.empty() ? 12.0f : 96.0f), ImGuiCond_Always,
+                                ImVec2(0.5f, 0.0f));
+        ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(std::max(view_.w - 24.0f, 100.0f), 400.0f));
+        const bool stale = view_stale();
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, stale ? ImVec4(0.30f, 0.22f, 0.02f, 0.92f) : ImVec4(0.05f, 0.07f, 0.10f, 0.88f));
+        ImGui::PushStyleColor(ImGuiCol_Border, stale ? kWarnColor : ImVec4(0.4f, 0.45f, 0.55f, 1.0f));
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f);
+        ImGui::Begin("##bake_status", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize |
+                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
+        ui_bake_status(false);
+        ImGui::End();
+        ImGui::PopStyleVar();
         ImGui::PopStyleColor(2);
     }
     // hover inspection tooltip

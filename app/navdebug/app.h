@@ -5,6 +5,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -97,6 +98,11 @@ private:
     // The bake as seen at the timeline's target stage: stages after run_to_ dropped (cached).
     std::shared_ptr<const nav::Bake> trimmed(const std::shared_ptr<const nav::Bake>& bake);
     void ui_overlays(float W, float H);
+    // Honest state: follows the worker (since when it is busy, which stage it builds); the status
+    // line with the stale mark and Cancel / Re-bake, in the view (panel false) or the Stages panel.
+    void track_worker_state();
+    bool view_stale() const;
+    void ui_bake_status(bool panel);
     void open_mesh(const std::string& path);
     void load_config(const std::string& path);
     void save_config(const std::string& path);
@@ -149,6 +155,11 @@ private:
 
     // What a left click in the view does.
     enum class Tool { Path, Inspect, Prune, ClipFloor, Section } tool_ = Tool::Path;
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point busy_since_{}, stage_since_{};
+    bool was_busy_ = false;
+    int seen_stage_ = -1, run_first_stage_ = -1;
+    bool cancelled_ = false;  // the user cancelled the last bake: the view shows an older one
     ViewSettings see_;  // seeing inside: culling, ceilings, clip, section, floor tint
     Inspector inspector_;
     RegionReplay replay_;

@@ -6,7 +6,7 @@
 //            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES]
 //            [--diff-from-set NAME=VALUE]... [--max-memory MB]
 //            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
-//            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]]
+//            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
 //            [--stress-sliders N [--seed S] [--stress-per-frame K] --stress-report OUT.json]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
@@ -216,6 +216,13 @@ int main(int argc, char** argv) {
     cli.add_flag("--floor-tint", floor_tint, "tint every layer by height band (one colour per floor)");
     cli.add_option("--floor-height", floor_height, "floor tint: height of one band in metres (0.5..100)")
         ->capture_default_str();
+    int hold_bake = 0;
+    cli.add_option("--hold-bake", hold_bake,
+                   "test only: the bake worker stops before its N-th run (1 = the first bake, after the input is "
+                   "shown) and the screenshot is taken while it waits: the progress view, or with --diff-from-set "
+                   "and 2 the stale mark")
+        ->check(CLI::Range(1, 1000))
+        ->needs(shot_opt);
     navdebug::StressOptions stress_opts;
     auto* stress_opt = cli.add_option("--stress-sliders", stress_opts.moves,
                                       "test mode: move N random sliders (1..100000), one per frame, then write "
@@ -483,12 +490,18 @@ int main(int argc, char** argv) {
         glfwSetWindowUserPointer(window.win, &app);
         glfwSetDropCallback(window.win, drop_callback);
         worker.set_region_trace(!opts.replay.empty());
+        if (hold_bake > 0) worker.hold_before_run(hold_bake);
         worker.start();
+        // --hold-bake: settle where the worker stops instead of when it is done
+        auto settle = [&] {
+            if (hold_bake > 0) worker.wait_held_or_idle();
+            else worker.wait_idle();
+        };
         if (!diff_sets.empty()) worker.request(first_params, volumes, opts.stage.value_or(nav::kLastStage));
         else worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
 
         if (screenshot) {
-            worker.wait_idle();
+            settle();
             const auto bake = worker.latest();
             if (bake && !bake->error.is_ok()) {
                 exit_code = bake->error.code == nav::Status::Code::BadInput ? kExitBadInput : 1;
@@ -518,7 +531,7 @@ int main(int argc, char** argv) {
                     // the app sees the first bake, then the final one arrives and is compared with it
                     offscreen_frame();
                     worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
-                    worker.wait_idle();
+                    settle();
                     const auto final_bake = worker.latest();
                     exit_code = 0;  // the screenshot shows the final bake; its failure is what counts
                     if (final_bake && !final_bake->error.is_ok()) {
@@ -536,6 +549,7 @@ int main(int argc, char** argv) {
                 } else {
                     std::printf("navdebug: wrote %s (%dx%d)\n", shot_path.c_str(), width, height);
                 }
+                worker.release_hold();
                 if (!save_session_path.empty()) {
                     if (app.save_session(save_session_path, err)) {
                         std::printf("navdebug: wrote %s\n", save_session_path.c_str());
