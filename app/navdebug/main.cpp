@@ -54,14 +54,25 @@ int fail(int code, const std::string& msg) {
     return code;
 }
 
-void print_no_display(const char* why) {
+// The message names the built binaries by their real paths and the demo mesh and config, so the
+// commands run as printed.
+void print_no_display(const char* why, const std::string& self) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path exe = fs::canonical("/proc/self/exe", ec);
+    if (ec) exe = fs::absolute(self, ec);
+    const fs::path navbake = exe.parent_path() / "navbake";
+    const std::string bake = fs::exists(navbake, ec) ? navbake.string() : "navbake";
+    const std::string demo = std::string(NAV_SOURCE_DIR) + "/assets/demo.obj";
+    const std::string cfg = std::string(NAV_SOURCE_DIR) + "/assets/demo.json";
     std::fprintf(stderr,
                  "navdebug: no display available (%s).\n"
                  "  navdebug needs a window. Without a display:\n"
-                 "    bake headless and print counts/timings:  navbake MESH.obj [--set NAME=VALUE]... --json\n"
-                 "    render what the debugger draws to a PNG:  xvfb-run -a navdebug MESH.obj --draw regions "
-                 "--screenshot out.png\n",
-                 why);
+                 "    bake headless and print counts/timings:\n"
+                 "      %s %s --config %s --json\n"
+                 "    render what the debugger draws to a PNG (needs xvfb-run, package xvfb):\n"
+                 "      xvfb-run -a %s %s --config %s --draw input,regions --screenshot out.png\n",
+                 why, bake.c_str(), demo.c_str(), cfg.c_str(), exe.string().c_str(), demo.c_str(), cfg.c_str());
 }
 
 bool parse_floats(const std::string& s, std::vector<float>& out) {
@@ -158,14 +169,14 @@ int main(int argc, char** argv) {
     CLI::App cli{"navdebug: interactive debugger for the navkit bake pipeline"};
     std::string mesh_path, config_path, draw = "input,regions", shot_path, size_text = "1280x800", camera_text, path_text;
     std::vector<std::string> sets;
-    cli.add_option("mesh", mesh_path, "OBJ mesh to open (default: assets/demo.obj)");
+    cli.add_option("mesh", mesh_path, "OBJ mesh to open (default: assets/demo.obj with assets/demo.json, as scripts/run.sh)");
     cli.add_option("--config", config_path, "JSON config: parameters by name and convex volumes");
     cli.add_option("--set", sets, "NAME=VALUE parameter override, repeatable (see below)");
     cli.add_option("--draw", draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,islands,path")
         ->capture_default_str();
     auto* shot_opt = cli.add_option("--screenshot", shot_path, "bake, render one frame with the UI into this PNG, exit");
     cli.add_option("--size", size_text, "screenshot size WxH")->capture_default_str()->needs(shot_opt);
-    cli.add_option("--path", path_text, "path tool start and end: sx,sy,sz:ex,ey,ez (draw it with --draw ...,path)");
+    cli.add_option("--path", path_text, "path tool start and end: sx,sy,sz:ex,ey,ez (turns the path layer on)");
     bool path_nodes = false;
     int funnel_step = -1;
     cli.add_flag("--path-nodes", path_nodes, "path tool: colour the polygons A* closed / left open");
@@ -377,6 +388,7 @@ int main(int argc, char** argv) {
             !parse_floats(path_text.substr(colon + 1), b) || b.size() != 3)
             return fail(kExitBadInput, "--path: expected sx,sy,sz:ex,ey,ez (six numbers), got '" + path_text + "'");
         opts.path = std::make_pair(glm::vec3(a[0], a[1], a[2]), glm::vec3(b[0], b[1], b[2]));
+        opts.layers[static_cast<size_t>(nav::render::Layer::Path)] = true;  // --path draws the path
     }
     if (path_mode == "path") opts.path_mode = navdebug::PathTool::Mode::Path;
     else if (path_mode == "raycast") opts.path_mode = navdebug::PathTool::Mode::Raycast;
@@ -393,6 +405,12 @@ int main(int argc, char** argv) {
     if (session.has_config) {
         params = session.params;
         volumes = session.volumes;
+    }
+    // plain `navdebug` opens the demo as scripts/run.sh does: demo.obj with demo.json
+    if (mesh_path.empty() && config_path.empty() && !session.has_config) {
+        const std::string def_cfg = std::string(NAV_SOURCE_DIR) + "/assets/demo.json";
+        if (std::filesystem::exists(std::string(NAV_SOURCE_DIR) + "/assets/demo.obj") && std::filesystem::exists(def_cfg))
+            config_path = def_cfg;
     }
     if (!config_path.empty()) {
         const nav::Status st = nav::load_config_file(config_path, params, volumes);
@@ -439,12 +457,12 @@ int main(int argc, char** argv) {
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");
     if ((!display || !*display) && (!wayland || !*wayland)) {
-        print_no_display("DISPLAY is not set");
+        print_no_display("DISPLAY is not set", argv[0]);
         return kExitNoDisplay;
     }
     glfwSetErrorCallback(glfw_error);
     if (!glfwInit()) {
-        print_no_display("glfwInit failed");
+        print_no_display("glfwInit failed", argv[0]);
         return kExitNoDisplay;
     }
     Window window;
@@ -456,7 +474,7 @@ int main(int argc, char** argv) {
     else glfwWindowHint(GLFW_SAMPLES, 4);
     window.win = glfwCreateWindow(width, height, "navdebug", nullptr, nullptr);
     if (!window.win) {
-        print_no_display("cannot create an OpenGL 3.3 core window");
+        print_no_display("cannot create an OpenGL 3.3 core window", argv[0]);
         return kExitNoDisplay;
     }
     glfwMakeContextCurrent(window.win);
