@@ -90,8 +90,9 @@ bool App::init_gl(std::string& err) { return renderer_.init(err); }
 
 void App::set_error(std::string msg) { banner_ = std::move(msg); }
 
-void App::open_mesh(const std::string& path) {
+void App::open_mesh(const std::string& path, bool own_settings) {
     if (path.empty()) return;
+    own_settings_for_ = own_settings && !keep_settings_ ? path : std::string();
     mesh_field_ = path;
     mesh_pending_ = true;
     log_.info("opening " + path);
@@ -208,6 +209,8 @@ void App::poll_worker() {
             case WorkerEvent::Kind::MeshLoaded:
                 banner_.clear();
                 mesh_pending_ = false;
+                if (!own_settings_for_.empty() && own_settings_for_ == e.text) apply_own_settings(e.text);
+                own_settings_for_.clear();
                 break;
             case WorkerEvent::Kind::MeshFailed:
                 set_error(e.text);
@@ -268,6 +271,8 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     } else {
         inspector_.update(bake_, opts_.layers, nullptr, false);
     }
+    if (!opts_.headless) handle_shortcuts();
+    undo_keys_and_commit();
     ui_overlays(W, H);
 }
 
@@ -290,7 +295,11 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
     if (drag_ == Drag::None && mouse_free) {
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) drag_ = Drag::Look;
         const bool alt_left = io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Middle) || alt_left) {
+        if (io.KeyShift && ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
+            // pan (Blender's Shift+MMB): the point under the cursor follows it, at its depth
+            drag_ = Drag::Pan;
+            if (!pick(pivot_)) pivot_ = cam_.eye + cam_.forward() * std::max(cam_.speed, 1.0f);
+        } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Middle) || alt_left) {
             drag_ = Drag::Orbit;
             if (!pick(pivot_)) {
                 // nothing under the cursor: orbit around the point at the mesh centre's depth
@@ -360,6 +369,13 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
     if (drag_ == Drag::Look && !io.MouseDown[ImGuiMouseButton_Right]) drag_ = Drag::None;
     if (drag_ == Drag::Orbit && !io.MouseDown[ImGuiMouseButton_Middle] && !io.MouseDown[ImGuiMouseButton_Left])
         drag_ = Drag::None;
+    if (drag_ == Drag::Pan && !io.MouseDown[ImGuiMouseButton_Middle]) drag_ = Drag::None;
+    if (drag_ == Drag::Pan && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+        // world metres per pixel at the pivot's depth
+        const float depth = std::max(glm::dot(pivot_ - cam_.eye, cam_.forward()), cam_.near_z);
+        const float per_px = 2.0f * depth * std::tan(cam_.fov_y * 0.5f) / std::max(view_.h, 1.0f);
+        cam_.eye -= cam_.right() * (io.MouseDelta.x * per_px) - cam_.up() * (io.MouseDelta.y * per_px);
+    }
 
     constexpr float kTurn = 0.005f;
     if (drag_ == Drag::Look) cam_.rotate(io.MouseDelta.x * kTurn, -io.MouseDelta.y * kTurn);
@@ -398,8 +414,14 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
         }
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab), false)) show_ui_ = !show_ui_;
         if (glfwGetKey(window, GLFW_KEY_F) == GLFW_PRESS && mesh) {
-            cam_.frame(glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
-                       glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_);
+            if (const auto& pin = inspector_.pin_point()) {
+                // the selection: a box of a few metres around the pinned element
+                const glm::vec3 half(3.0f);
+                cam_.frame(*pin - half, *pin + half, view_);
+            } else {
+                cam_.frame(glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
+                           glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_);
+            }
         }
     }
     animating_ = animating_ || flying || drag_ != Drag::None || path_.dragging();
@@ -467,6 +489,68 @@ void App::ui_layers() {
             ImGui::TextUnformatted(std::string(e.label).c_str());
         }
     }
+}
+
+void App::apply_own_settings(const std::string& mesh_path) {
+    const std::string cfg = std::filesystem::path(mesh_path).replace_extension(".json").string();
+    nav::Params p;
+    std::vector<nav::ConvexVolume> vols;
+    std::error_code ec;
+    if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, p, vols)) {
+        config_field_ = cfg;
+        log_.info("settings of " + mesh_path + " from " + cfg + " (" + std::to_string(vols.size()) + " volumes)");
+    } else {
+        p = nav::Params{};
+        vols.clear();
+        config_field_.clear();
+        log_.info("default settings for " + mesh_path + " (no " + cfg + "; Files: keep settings carries them over)");
+    }
+    desired_ = p;
+    volumes_ = std::move(vols);
+    islands_.clear();
+    undo_.reset(edit_state());  // a new mesh starts a new history
+}
+
+void App::apply_edit(const EditState& st, const char* what) {
+    desired_ = st.params;
+    volumes_ = st.volumes;
+    if (st.prune) islands_.prune_at(*st.prune);
+    else islands_.clear();
+    log_.info(std::string(what) + ": " + std::to_string(undo_.undo_steps()) + " more to undo, " +
+              std::to_string(undo_.redo_steps()) + " to redo");
+}
+
+void App::undo_keys_and_commit() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput && io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
+        if (io.KeyShift) {
+            if (undo_.can_redo()) apply_edit(undo_.redo(), "redo");
+        } else if (undo_.can_undo()) {
+            apply_edit(undo_.undo(), "undo");
+        }
+    } else if (!io.WantTextInput && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y, false) && undo_.can_redo()) {
+        apply_edit(undo_.redo(), "redo");
+    }
+    // an edit is one step once it has settled: no slider or field held, no button down
+    if (!ImGui::IsAnyItemActive() && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) undo_.commit(edit_state());
+}
+
+void App::handle_shortcuts() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureKeyboard || io.KeyCtrl) return;
+    // number keys: 1..9, 0 toggle the first ten layers in panel order, Shift+1..5 the next five
+    // (ImGui 1.86 with the GLFW backend: key indices are GLFW key codes)
+    static const int digits[10] = {GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4, GLFW_KEY_5,
+                                   GLFW_KEY_6, GLFW_KEY_7, GLFW_KEY_8, GLFW_KEY_9, GLFW_KEY_0};
+    for (int k = 0; k < 10; ++k) {
+        if (!ImGui::IsKeyPressed(digits[k], false)) continue;
+        const int li = io.KeyShift ? 10 + k : k;
+        if (li < r::kLayerCount) opts_.layers[static_cast<size_t>(li)] = !opts_.layers[static_cast<size_t>(li)];
+    }
+    // PgUp / PgDn: the stage driver one stage back / forward
+    const int t = static_cast<int>(run_to_);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp)) && t > 0) run_to_ = static_cast<nav::Stage>(t - 1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown)) && t + 1 < nav::kStageCount) run_to_ = static_cast<nav::Stage>(t + 1);
 }
 
 void App::track_worker_state() {
@@ -673,9 +757,26 @@ void App::ui_readability() {
 }
 
 void App::ui_params() {
-    nav::Stage group = nav::Stage::Count;
+    // undo / redo of parameter changes, fixes and prunes (Ctrl+Z, Ctrl+Shift+Z)
+    ImGui::BeginDisabled(!undo_.can_undo());
+    if (ImGui::SmallButton(("Undo (" + std::to_string(undo_.undo_steps()) + ")").c_str())) apply_edit(undo_.undo(), "undo");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Ctrl+Z: back one edit (a parameter, a fix, a prune, volumes)");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!undo_.can_redo());
+    if (ImGui::SmallButton(("Redo (" + std::to_string(undo_.redo_steps()) + ")").c_str())) apply_edit(undo_.redo(), "redo");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y: forward one edit");
     const float slider_w = ImGui::GetContentRegionAvail().x * 0.60f;
-    for (const nav::ParamDef& d : nav::param_table()) {
+    // once per stage, in pipeline order, whatever the order of the parameter table
+    std::vector<const nav::ParamDef*> ordered;
+    for (const nav::ParamDef& d : nav::param_table()) ordered.push_back(&d);
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const nav::ParamDef* a, const nav::ParamDef* b) { return a->stage < b->stage; });
+    nav::Stage group = nav::Stage::Count;
+    for (const nav::ParamDef* dp : ordered) {
+        const nav::ParamDef& d = *dp;
         if (d.stage != group) {
             group = d.stage;
             ImGui::TextColored(kDimColor, "%s", std::string(nav::stage_name(group)).c_str());
@@ -775,6 +876,10 @@ void App::ui_left_panel(float, float H) {
                                                     ImGuiInputTextFlags_EnterReturnsTrue);
         ImGui::SameLine();
         if (ImGui::Button("Open", ImVec2(bw, 0)) || enter) open_mesh(mesh_field_);
+        ImGui::Checkbox("keep settings", &keep_settings_);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Off: a mesh you open starts from its own settings (MESH.json next to it, else the\n"
+                              "defaults), without the volumes, mesh fixes or prune of the last one. On: they carry over.");
         if (!asset_files_.empty()) {
             ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - bw - ImGui::GetStyle().ItemSpacing.x);
             if (ImGui::BeginCombo("assets", "demo scenes")) {
@@ -1010,7 +1115,7 @@ void App::ui_overlays(float W, float H) {
         inspector_.tooltip();
     }
     // orbit pivot marker
-    if (drag_ == Drag::Orbit) {
+    if (drag_ == Drag::Orbit || drag_ == Drag::Pan) {
         const glm::vec4 c = view_proj_ * glm::vec4(pivot_, 1.0f);
         if (c.w > 0) {
             const ImVec2 p((c.x / c.w * 0.5f + 0.5f) * W, (0.5f - c.y / c.w * 0.5f) * H);
@@ -1021,16 +1126,35 @@ void App::ui_overlays(float W, float H) {
     // controls help at the bottom of the view: the camera, then what a left click does with the
     // chosen tool; two lines when one does not fit between the panels
     const bool have = bake_ && bake_->mesh;
-    const std::string camera = "RMB look  WASD QE fly  MMB/Alt+LMB orbit  wheel dolly  F frame  Tab panels";
+    const std::string camera = "RMB look  WASD QE fly  MMB/Alt+LMB orbit  Shift+MMB pan  wheel dolly  F frame  Tab panels";
     const std::string click = tool_ == Tool::Inspect ? "LMB pin the element under the cursor"
                               : tool_ == Tool::Prune ? "LMB keep only the island under the cursor"
                               : tool_ == Tool::ClipFloor ? "LMB clip to the floor under the cursor"
                               : tool_ == Tool::Section ? "LMB section plane here  drag up/down to move it"
                                                      : "LMB path end  Shift+LMB start  drag markers";
     std::vector<std::string> lines;
-    if (!have) lines = {"Open a mesh: type a path and press Open, or drop an .obj on the window"};
-    else if (ImGui::CalcTextSize((camera + "  " + click).c_str()).x + 24.0f <= view_.w) lines = {camera + "  " + click};
-    else lines = {camera, click};
+    if (!have) {
+        lines = {"Open a mesh: type a path and press Open, or drop an .obj on the window"};
+    } else {
+        // as many "  "-separated items per line as fit between the panels
+        const std::string all = camera + "  " + click;
+        size_t at = 0;
+        std::string line;
+        while (at <= all.size()) {
+            size_t next = all.find("  ", at);
+            if (next == std::string::npos) next = all.size();
+            const std::string item = all.substr(at, next - at);
+            const std::string joined = line.empty() ? item : line + "  " + item;
+            if (!line.empty() && ImGui::CalcTextSize(joined.c_str()).x + 24.0f > view_.w) {
+                lines.push_back(line);
+                line = item;
+            } else {
+                line = joined;
+            }
+            at = next + 2;
+        }
+        if (!line.empty()) lines.push_back(line);
+    }
     float y = H - 10.0f;
     for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
         const ImVec2 ts = ImGui::CalcTextSize(it->c_str());

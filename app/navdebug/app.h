@@ -24,6 +24,7 @@
 #include "replay.h"
 #include "session.h"
 #include "timeline.h"
+#include "undo.h"
 #include "timings.h"
 #include "warnings_panel.h"
 #include "worker.h"
@@ -49,6 +50,14 @@ struct AppOptions {
     nav::render::LayerDrawOptions draw;   // --opacity, --lift, --xray: the Layers panel's readability options
     bool highlight_changes = false;       // --diff-from-set: start with "Highlight changes" on
     ViewSettings view;                    // --cull, --hide-ceilings, --clip, --clip-floor, --section, --floor-tint
+};
+
+// What undo / redo restores: the edits that change the bake or what is drawn of it.
+struct EditState {
+    nav::Params params;
+    std::vector<nav::ConvexVolume> volumes;
+    std::optional<glm::vec3> prune;
+    bool operator==(const EditState&) const = default;
 };
 
 class App {
@@ -101,9 +110,18 @@ private:
     // Honest state: follows the worker (since when it is busy, which stage it builds); the status
     // line with the stale mark and Cancel / Re-bake, in the view (panel false) or the Stages panel.
     void track_worker_state();
+    // Undo / redo: the current edits, applying a state from the history, the keys and buttons.
+    EditState edit_state() const { return {desired_, volumes_, islands_.prune_point()}; }
+    void apply_edit(const EditState& s, const char* what);
+    void undo_keys_and_commit();
+    void handle_shortcuts();
     bool view_stale() const;
     void ui_bake_status(bool panel);
-    void open_mesh(const std::string& path);
+    // Opens a mesh. With own_settings (a mesh the user opens, not a session's) and "keep settings"
+    // off, the loaded mesh starts from its own settings: MESH.json next to it when there is one,
+    // else the defaults; no volumes, mesh fixes or prune carried over.
+    void open_mesh(const std::string& path, bool own_settings = true);
+    void apply_own_settings(const std::string& mesh_path);
     void load_config(const std::string& path);
     void save_config(const std::string& path);
     // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
@@ -146,7 +164,7 @@ private:
     ViewRect view_{};
     glm::mat4 view_proj_{1.0f};
     float win_w_ = 1, win_h_ = 1;
-    enum class Drag { None, Look, Orbit } drag_ = Drag::None;
+    enum class Drag { None, Look, Orbit, Pan } drag_ = Drag::None;
     glm::vec3 pivot_{0.0f};
     bool animating_ = false;
 
@@ -159,6 +177,9 @@ private:
     Clock::time_point busy_since_{}, stage_since_{};
     bool was_busy_ = false;
     int seen_stage_ = -1, run_first_stage_ = -1;
+    UndoStack<EditState> undo_;
+    bool keep_settings_ = false;         // Files panel: a new mesh keeps the current settings
+    std::string own_settings_for_;       // the mesh whose own settings apply when it has loaded
     bool cancelled_ = false;  // the user cancelled the last bake: the view shows an older one
     ViewSettings see_;  // seeing inside: culling, ceilings, clip, section, floor tint
     Inspector inspector_;

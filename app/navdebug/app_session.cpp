@@ -56,7 +56,7 @@ void App::load_session(const std::string& path) {
                                                  std::filesystem::path(*s.mesh).lexically_normal())) {
         // the new mesh is framed only when the session has no camera
         if (s.camera) framed_mesh_.reset();
-        open_mesh(*s.mesh);
+        open_mesh(*s.mesh, false);  // the session's own settings, set above
     }
     session_field_ = path;
     banner_.clear();
