@@ -877,6 +877,21 @@ void App::ui_left_panel(float, float H) {
         ImGui::SameLine();
         if (ImGui::Button("Open", ImVec2(bw, 0)) || enter) open_mesh(mesh_field_);
         ImGui::Checkbox("keep settings", &keep_settings_);
+        ImGui::SameLine();
+        if (ImGui::Button("Browse...")) {
+            std::error_code ec;
+            const std::filesystem::path cur(mesh_field_);
+            const std::string dir = !mesh_field_.empty() && std::filesystem::is_directory(cur.parent_path(), ec)
+                                        ? std::filesystem::absolute(cur.parent_path(), ec).string()
+                                        : std::string();
+            open_dialog_.open(dir);
+        }
+        if (ImGui::IsItemHovered()) {
+            const std::string tool = OpenDialog::desktop_tool();
+            ImGui::SetTooltip("%s", tool.empty() ? "Choose an .obj in a file browser (install zenity or kdialog for the desktop's own)"
+                                                 : ("Choose an .obj with " + tool).c_str());
+        }
+        if (const auto chosen = open_dialog_.poll()) open_mesh(*chosen);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Off: a mesh you open starts from its own settings (MESH.json next to it, else the\n"
                               "defaults), without the volumes, mesh fixes or prune of the last one. On: they carry over.");

@@ -16,6 +16,7 @@
 #include "inspector.h"
 #include "islands.h"
 #include "log.h"
+#include "open_dialog.h"
 #include "path_tool.h"
 #include "render/layers.h"
 #include "render/pick.h"
@@ -178,6 +179,7 @@ private:
     bool was_busy_ = false;
     int seen_stage_ = -1, run_first_stage_ = -1;
     UndoStack<EditState> undo_;
+    OpenDialog open_dialog_;
     bool keep_settings_ = false;         // Files panel: a new mesh keeps the current settings
     std::string own_settings_for_;       // the mesh whose own settings apply when it has loaded
     bool cancelled_ = false;  // the user cancelled the last bake: the view shows an older one
