@@ -862,12 +862,15 @@ void App::ui_params() {
 }
 
 void App::ui_left_panel(float, float H) {
+    // resizable by its right edge (full height, 220 px to 45% of the window); the width is kept in
+    // ImGui's ini file between runs
     const float w = std::clamp(win_w_ * 0.27f, 300.0f, 380.0f);
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(win_w_ * 0.45f, 220.0f), H));
     ImGui::SetNextWindowBgAlpha(0.90f);
-    ImGui::Begin("navdebug", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
-    left_w_ = ImGui::IsWindowCollapsed() ? 0.0f : w;
+    ImGui::Begin("navdebug", nullptr, ImGuiWindowFlags_NoMove);
+    left_w_ = ImGui::IsWindowCollapsed() ? 0.0f : ImGui::GetWindowWidth();
 
     if (ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) {
         const float bw = 52.0f;
@@ -973,12 +976,16 @@ void App::ui_left_panel(float, float H) {
 }
 
 void App::ui_right_panel(float W, float H) {
+    // resizable by its left edge; kept against the window's right edge at last frame's width
     const float w = std::clamp(W * 0.25f, 280.0f, 380.0f);
-    ImGui::SetNextWindowPos(ImVec2(W - w, 0), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_Always);
+    const float cur = right_size_ > 0.0f ? right_size_ : w;
+    ImGui::SetNextWindowPos(ImVec2(W - cur, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(W * 0.45f, 220.0f), H));
     ImGui::SetNextWindowBgAlpha(0.90f);
-    ImGui::Begin("Bake", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
-    right_w_ = ImGui::IsWindowCollapsed() ? 0.0f : w;
+    ImGui::Begin("Bake", nullptr, ImGuiWindowFlags_NoMove);
+    right_size_ = ImGui::GetWindowWidth();
+    right_w_ = ImGui::IsWindowCollapsed() ? 0.0f : right_size_;
 
     const nav::Bake* b = bake_.get();
     if (worker_.busy()) {
@@ -1065,7 +1072,9 @@ void App::ui_right_panel(float W, float H) {
     const size_t before = log_lines_.size();
     log_.fetch(log_seen_, log_lines_);
     if (log_lines_.size() != before) log_scroll_ = true;
-    ImGui::BeginChild("log", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    // the rest of the panel, never less than ten lines: the panel scrolls instead of squeezing it
+    const float log_h = std::max(ImGui::GetContentRegionAvail().y, 10.0f * ImGui::GetTextLineHeightWithSpacing());
+    ImGui::BeginChild("log", ImVec2(0, log_h), true, ImGuiWindowFlags_HorizontalScrollbar);
     for (const LogLine& l : log_lines_) {
         ImGui::TextColored(kDimColor, "%s", l.stamp.c_str() + 3);  // mm:ss.mmm keeps the panel narrow
         ImGui::SameLine();

@@ -213,6 +213,7 @@ private:
     bool log_scroll_ = false;
     std::string banner_;
     float left_w_ = 0, right_w_ = 0;
+    float right_size_ = 0;  // the right panel's width last frame (it may be resized)
 };
 
 }  // namespace navdebug

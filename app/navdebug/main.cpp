@@ -484,7 +484,24 @@ int main(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // the layout is computed from the window size
+    // the panels' widths (they are resizable) are kept in $XDG_CONFIG_HOME/navdebug/imgui.ini (or
+    // ~/.config/...) between interactive runs; screenshots and stress runs use the defaults
+    static std::string ini_path;
+    io.IniFilename = nullptr;
+    if (!screenshot && stress_opts.moves == 0) {
+        const char* xdg = std::getenv("XDG_CONFIG_HOME");
+        const char* home = std::getenv("HOME");
+        std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : home && *home ? std::filesystem::path(home) / ".config"
+                                                                                          : std::filesystem::path();
+        std::error_code ec;
+        if (!dir.empty()) {
+            std::filesystem::create_directories(dir / "navdebug", ec);
+            if (!ec) {
+                ini_path = (dir / "navdebug" / "imgui.ini").string();
+                io.IniFilename = ini_path.c_str();
+            }
+        }
+    }
     ImGui::StyleColorsDark();
     ImGuiStyle& style = ImGui::GetStyle();
     style.WindowRounding = 0.0f;
