@@ -286,7 +286,7 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
         glm::vec3 o, d;
         cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
         float t = 0;
-        if (!r::raycast_mesh(*mesh, &o.x, &d.x, t)) return false;
+        if (!r::raycast_mesh(*mesh, &o.x, &d.x, t, pick_visibility())) return false;
         hit = o + d * t;
         return true;
     };
@@ -435,7 +435,7 @@ void App::update_hover(float W, float H) {
         glm::vec3 o, d;
         cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
         float t = 0;
-        if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t)) node_tip_ = path_.node_tooltip(o + d * t);
+        if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t, pick_visibility())) node_tip_ = path_.node_tooltip(o + d * t);
         if (!node_tip_.empty()) {
             inspector_.update(bake_, opts_.layers, nullptr, false);
             return;
@@ -619,6 +619,26 @@ void App::ui_bake_status(bool panel) {
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build with the current parameters again.");
     }
+}
+
+r::PickVisibility App::pick_visibility() const {
+    r::PickVisibility v;
+    const bool input_shown = opts_.layers[static_cast<size_t>(r::Layer::Input)];
+    v.cull_back = see_.cull && input_shown;
+    v.hide_ceilings = see_.hide_ceilings && input_shown;
+    if (see_.clip) {
+        v.clip = true;
+        v.clip_min = std::min(see_.clip->first, see_.clip->second);
+        v.clip_max = std::max(see_.clip->first, see_.clip->second);
+    }
+    if (see_.section) {
+        v.section = true;
+        for (int i = 0; i < 3; ++i) {
+            v.point[i] = see_.section->first[i];
+            v.normal[i] = see_.section->second[i];
+        }
+    }
+    return v;
 }
 
 r::ViewCut App::view_cut() const {

@@ -103,6 +103,8 @@ private:
     void ui_see_inside();
     // The shaders' view cut for this frame (clip, section, floor tint) from see_.
     nav::render::ViewCut view_cut() const;
+    // What clicks and hovers go through: what the view does not draw (culled, ceilings, cut).
+    nav::render::PickVisibility pick_visibility() const;
     // Called once per newly published bake: timings history, change highlight.
     void on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next);
     // The bake as seen at the timeline's target stage: stages after run_to_ dropped (cached).
