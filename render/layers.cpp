@@ -870,6 +870,8 @@ void LayerCache::draw(Renderer& r, const LayerMask& enabled, const LayerDrawOpti
             s.alpha = saved.alpha * std::clamp(opt.opacity[i], 0.0f, 1.0f);
             s.lift = saved.lift + lift[i];
             s.xray = opt.xray;
+            s.cull = static_cast<Layer>(li) == Layer::Input && opt.cull_input;
+            s.hide_ceilings = static_cast<Layer>(li) == Layer::Input && opt.hide_ceilings;
             r.set_style(s);
             r.draw(pass == 0 ? e.gpu : e.gpu_extra);
         }

@@ -105,10 +105,10 @@ constexpr uint32_t kPathStart = rgba(40, 220, 90);            // start marker, g
 constexpr uint32_t kPathEnd = rgba(240, 50, 40);              // end marker, red
 constexpr uint32_t kPathMissing = rgba(240, 50, 40, 170);     // partial path: dashed line to the goal
 constexpr uint32_t kNodeClosed = rgba(235, 110, 30, 140);     // A* closed polygons, orange
-constexpr uint32_t kNodeOpen = rgba(40, 200, 235, 140);       // A* open polygons, cyan
+constexpr uint32_t kNodeOpen = rgba(150, 90, 255, 150);       // A* open polygons, violet (not the navmesh's cyan)
 constexpr uint32_t kFunnelApex = rgba(255, 255, 80);          // funnel stepper: apex, yellow
-constexpr uint32_t kFunnelLeft = rgba(80, 235, 120);          // funnel left side, green
-constexpr uint32_t kFunnelRight = rgba(255, 100, 100);        // funnel right side, light red
+constexpr uint32_t kFunnelLeft = rgba(70, 130, 255);          // funnel left side, blue (not the start marker's green)
+constexpr uint32_t kFunnelRight = rgba(255, 130, 230);        // funnel right side, pink (not the end marker's red)
 constexpr uint32_t kFunnelPortal = rgba(200, 200, 255);       // portal being visited, lavender
 }  // namespace colors
 
@@ -193,6 +193,8 @@ struct LayerDrawOptions {
     std::array<float, kLayerCount> opacity;  // 0..1 per layer, multiplies its alpha
     float lift_step = 0.0f;  // metres: the k-th visible layer (input excluded) is lifted by k * lift_step
     bool xray = false;       // line batches also drawn faint without depth test
+    bool cull_input = true;     // the input layer's back faces are not drawn (see into closed rooms)
+    bool hide_ceilings = true;  // the input layer's down-facing faces are not drawn where the eye is above them
     LayerDrawOptions() { opacity.fill(1.0f); }
     // The lift of each layer given the visible ones (0 for hidden layers and for input).
     std::array<float, kLayerCount> lifts(const LayerMask& enabled) const;

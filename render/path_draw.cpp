@@ -48,7 +48,7 @@ void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawLis
     fill.line_width = 2.0f;
     path.line_width = 5.0f;
     path.point_size = 11.0f;
-    funnel.line_width = 2.5f;
+    funnel.line_width = 4.0f;  // over the corridor and the path: thicker than both their edges
     funnel.point_size = 12.0f;
     funnel.depth_test = false;
     if (!in.mesh || in.mesh->empty()) return;

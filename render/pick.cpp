@@ -348,6 +348,36 @@ bool raycast_mesh(const InputMesh& mesh, const float* o, const float* d, float& 
     return true;
 }
 
+bool raycast_mesh(const InputMesh& mesh, const float* o, const float* d, float& t_out, const PickVisibility& vis) {
+    float best = kInf;
+    const int ntris = mesh.tri_count();
+    const float* v = mesh.verts.data();
+    for (int t = 0; t < ntris; ++t) {
+        const int* tri = &mesh.tris[static_cast<size_t>(t) * 3];
+        const float* a = v + static_cast<size_t>(tri[0]) * 3;
+        const float* b = v + static_cast<size_t>(tri[1]) * 3;
+        const float* c = v + static_cast<size_t>(tri[2]) * 3;
+        float tt = 0.0f;
+        if (!ray_triangle(o, d, a, b, c, tt) || tt >= best) continue;
+        const float e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        const float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        const float nlen = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (vis.cull_back && n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0.0f) continue;
+        const float p[3] = {o[0] + d[0] * tt, o[1] + d[1] * tt, o[2] + d[2] * tt};
+        if (vis.hide_ceilings && nlen > 0.0f && n[1] / nlen < -0.5f && o[1] > p[1]) continue;
+        if (vis.clip && (p[1] < vis.clip_min || p[1] > vis.clip_max)) continue;
+        if (vis.section) {
+            const float* q = vis.point;
+            const float* m = vis.normal;
+            if (m[0] * (p[0] - q[0]) + m[1] * (p[1] - q[1]) + m[2] * (p[2] - q[2]) > 0.0f) continue;
+        }
+        best = tt;
+    }
+    if (!std::isfinite(best)) return false;
+    t_out = best;
+    return true;
+}
+
 SpanRef find_compact_span(const CompactHeightfield& chf, const float* p, float max_dy) {
     SpanRef r;
     if (chf.cs <= 0 || chf.width <= 0) return r;

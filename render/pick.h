@@ -16,6 +16,19 @@ namespace nav::render {
 // Returns false when nothing is hit; t is in units of |dir|.
 bool raycast_mesh(const InputMesh& mesh, const float* orig, const float* dir, float& t);
 
+// What the view does not draw of the input (navdebug's See inside settings, as the shaders apply
+// them): a pick goes through it.
+struct PickVisibility {
+    bool cull_back = false;      // triangles whose front (counter-clockwise) side faces away from the ray's origin
+    bool hide_ceilings = false;  // triangles facing down (normal y < -0.5) below the ray's origin
+    bool clip = false;           // hits below clip_min or above clip_max
+    float clip_min = 0.0f, clip_max = 0.0f;
+    bool section = false;        // hits on the side `normal` points to of the plane through `point`
+    float point[3] = {0, 0, 0}, normal[3] = {0, 0, 0};
+};
+// The nearest hit the view shows: as raycast_mesh, skipping what `vis` hides.
+bool raycast_mesh(const InputMesh& mesh, const float* orig, const float* dir, float& t, const PickVisibility& vis);
+
 // Two-sided ray / triangle test (Moller-Trumbore); t >= 0 in units of |dir|.
 bool ray_triangle(const float* orig, const float* dir, const float* a, const float* b, const float* c, float& t);
 

@@ -15,6 +15,13 @@
 
 namespace nav::render {
 
+void floor_tint_color(int band, float rgb[3]) {
+    // keep in sync with floor_tint() in shaders/cut.glsl
+    static const float pal[4][3] = {{1.00f, 0.95f, 0.15f}, {0.90f, 0.20f, 0.85f}, {0.15f, 0.95f, 0.50f}, {0.20f, 0.45f, 1.00f}};
+    const int i = ((band % 4) + 4) % 4;
+    for (int k = 0; k < 3; ++k) rgb[k] = pal[i][k];
+}
+
 std::string shader_dir() {
     const char* env = std::getenv("NAV_SHADER_DIR");
     if (env && *env) return env;
@@ -32,6 +39,28 @@ bool read_text(const std::string& path, std::string& out) {
     return true;
 }
 
+// Replaces each line `#include "NAME"` by the text of shader_dir()/NAME (one level, no nesting).
+bool expand_includes(std::string& src, const std::string& path, std::string& err) {
+    const std::string key = "#include \"";
+    for (size_t at = src.find(key); at != std::string::npos; at = src.find(key, at)) {
+        const size_t close = src.find('"', at + key.size());
+        const size_t eol = src.find('\n', at);
+        if (close == std::string::npos || (eol != std::string::npos && close > eol)) {
+            err = "shader " + path + ": malformed #include line";
+            return false;
+        }
+        const std::string name = src.substr(at + key.size(), close - at - key.size());
+        std::string text;
+        if (!read_text(shader_dir() + "/" + name, text)) {
+            err = "shader " + path + ": cannot read included " + shader_dir() + "/" + name;
+            return false;
+        }
+        src.replace(at, (eol == std::string::npos ? src.size() : eol) - at, text);
+        at += text.size();
+    }
+    return true;
+}
+
 GLuint compile(GLenum type, const std::string& name, std::string& err) {
     const std::string path = shader_dir() + "/" + name;
     std::string src;
@@ -39,6 +68,7 @@ GLuint compile(GLenum type, const std::string& name, std::string& err) {
         err = "cannot read shader " + path + " (set NAV_SHADER_DIR to the shaders/ directory)";
         return 0;
     }
+    if (!expand_includes(src, path, err)) return 0;
     const GLuint s = glCreateShader(type);
     const char* p = src.c_str();
     const auto len = static_cast<GLint>(src.size());
@@ -193,12 +223,26 @@ bool Renderer::init(std::string& err) {
     if (!tri_.load("tri.vert", "", "tri.frag", err)) return false;
     if (!line_.load("line.vert", "line.geom", "line.frag", err)) return false;
     if (!point_.load("point.vert", "", "point.frag", err)) return false;
+    auto cut = [](const Program& p) { return CutLoc{p.loc("u_clip"), p.loc("u_plane"), p.loc("u_tint")}; };
     tl_ = {tri_.loc("u_view_proj"), tri_.loc("u_light_dir"), tri_.loc("u_eye"),   tri_.loc("u_shade"),
-           tri_.loc("u_grid_origin"), tri_.loc("u_grid_cell"), tri_.loc("u_alpha"), tri_.loc("u_lift")};
+           tri_.loc("u_grid_origin"), tri_.loc("u_grid_cell"), tri_.loc("u_alpha"), tri_.loc("u_lift"),
+           tri_.loc("u_ceilings"), cut(tri_)};
     ll_ = {line_.loc("u_view_proj"), line_.loc("u_viewport"), line_.loc("u_width"),
-           line_.loc("u_depth_bias"), line_.loc("u_alpha"),    line_.loc("u_lift")};
-    pl_ = {point_.loc("u_view_proj"), point_.loc("u_size"), point_.loc("u_alpha"), point_.loc("u_lift")};
+           line_.loc("u_depth_bias"), line_.loc("u_alpha"),    line_.loc("u_lift"), cut(line_)};
+    pl_ = {point_.loc("u_view_proj"), point_.loc("u_size"), point_.loc("u_alpha"), point_.loc("u_lift"), cut(point_)};
     return true;
+}
+
+void Renderer::set_cut(const CutLoc& c) const {
+    const ViewCut& v = frame_.cut;
+    constexpr float kFar = 1e30f;
+    if (v.clip) glUniform2f(c.clip, std::min(v.clip_min, v.clip_max), std::max(v.clip_min, v.clip_max));
+    else glUniform2f(c.clip, -kFar, kFar);
+    const float* n = v.normal;
+    if (v.section && (n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f))
+        glUniform4f(c.plane, n[0], n[1], n[2], n[0] * v.point[0] + n[1] * v.point[1] + n[2] * v.point[2]);
+    else glUniform4f(c.plane, 0.0f, 0.0f, 0.0f, kFar);
+    glUniform3f(c.tint, v.floor_tint ? 1.0f : 0.0f, v.tint_origin, std::max(v.tint_band, 0.01f));
 }
 
 void Renderer::begin(const FrameParams& frame) {
@@ -210,6 +254,8 @@ void Renderer::begin(const FrameParams& frame) {
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     glDisable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glEnable(GL_PROGRAM_POINT_SIZE);
@@ -232,11 +278,15 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1f(tl_.grid_cell, g.grid_cell_);
         glUniform1f(tl_.alpha, style_.alpha);
         glUniform1f(tl_.lift, style_.lift);
+        glUniform1i(tl_.ceilings, style_.hide_ceilings ? 1 : 0);
+        set_cut(tl_.cut);
+        if (style_.cull) glEnable(GL_CULL_FACE);
         glBindVertexArray(g.vao_tri_);
         draw_chunked(g.tri_index_count_, 3 * kChunkTris, [](GLint first, GLsizei n) {
             glDrawElements(GL_TRIANGLES, n, GL_UNSIGNED_INT,
                            reinterpret_cast<const void*>(static_cast<uintptr_t>(first) * sizeof(uint32_t)));
         });
+        glDisable(GL_CULL_FACE);
     }
     if (g.line_vert_count_) {
         glUseProgram(line_.id());
@@ -246,6 +296,7 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1f(ll_.depth_bias, 4e-6f);
         glUniform1f(ll_.alpha, style_.alpha);
         glUniform1f(ll_.lift, style_.lift);
+        set_cut(ll_.cut);
         glBindVertexArray(g.vao_line_);
         draw_chunked(g.line_vert_count_, 2 * kChunkLines, [](GLint first, GLsizei n) { glDrawArrays(GL_LINES, first, n); });
         if (style_.xray && g.depth_test_) {
@@ -264,6 +315,7 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1f(pl_.size, g.point_size_);
         glUniform1f(pl_.alpha, style_.alpha);
         glUniform1f(pl_.lift, style_.lift);
+        set_cut(pl_.cut);
         glBindVertexArray(g.vao_point_);
         draw_chunked(g.point_count_, kChunkLines, [](GLint first, GLsizei n) { glDrawArrays(GL_POINTS, first, n); });
     }

@@ -58,11 +58,27 @@ private:
     bool depth_test_ = true;
 };
 
+// What the whole frame cuts away or tints, applied in the shaders to every draw (no rebuild): the
+// world position tested is the data's own, before a layer's lift.
+struct ViewCut {
+    bool clip = false;           // height clip: fragments below clip_min or above clip_max are discarded
+    float clip_min = 0.0f, clip_max = 0.0f;
+    bool section = false;        // section plane: the side `normal` points to is discarded
+    float point[3] = {0, 0, 0};  // a point on the plane
+    float normal[3] = {1, 0, 0}; // need not be unit length; a zero normal cuts nothing
+    bool floor_tint = false;     // colour by height band: band k = floor((y - tint_origin) / tint_band)
+    float tint_origin = 0.0f, tint_band = 3.0f;
+};
+
+// The tint colour of height band k (cycles through a palette of four; k may be negative).
+void floor_tint_color(int band, float rgb[3]);
+
 struct FrameParams {
     float view_proj[16];     // column-major
     float eye[3];
     float light_dir[3];      // towards the light, normalised by the renderer
     int viewport_w = 1, viewport_h = 1;  // pixels of the framebuffer being drawn
+    ViewCut cut;
 };
 
 // Per-draw modifiers set between draws (the layer panel's opacity, stacking offset and x-ray).
@@ -70,6 +86,8 @@ struct DrawStyle {
     float alpha = 1.0f;  // multiplies every fragment's alpha
     float lift = 0.0f;   // world-space y offset added to every vertex
     bool xray = false;   // depth-tested line batches are drawn a second time, faint, without depth test
+    bool cull = false;   // back faces (clockwise seen from the eye) of the triangles are not drawn
+    bool hide_ceilings = false;  // triangles facing down (by winding) are not drawn where the eye is above them
 };
 
 class Renderer {
@@ -91,9 +109,12 @@ private:
     Program tri_, line_, point_;
     FrameParams frame_{};
     DrawStyle style_{};
-    struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell, alpha, lift; } tl_{};
-    struct LineLoc { GLint view_proj, viewport, width, depth_bias, alpha, lift; } ll_{};
-    struct PointLoc { GLint view_proj, size, alpha, lift; } pl_{};
+    // the cut uniforms every program has (u_clip, u_plane, u_tint: see shaders/cut.glsl)
+    struct CutLoc { GLint clip, plane, tint; };
+    void set_cut(const CutLoc& c) const;
+    struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell, alpha, lift, ceilings; CutLoc cut; } tl_{};
+    struct LineLoc { GLint view_proj, viewport, width, depth_bias, alpha, lift; CutLoc cut; } ll_{};
+    struct PointLoc { GLint view_proj, size, alpha, lift; CutLoc cut; } pl_{};
 };
 
 }  // namespace nav::render

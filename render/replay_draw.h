@@ -19,7 +19,7 @@
 namespace nav::render {
 
 namespace colors {
-constexpr uint32_t kReplayPending = rgba(170, 170, 170);     // joins a region at a later step
+constexpr uint32_t kReplayPending = rgba(150, 120, 90);      // joins a region at a later step: sand, not the input's grey
 constexpr uint32_t kReplayRemoved = rgba(96, 22, 26);        // dropped by the small-region filter
 constexpr uint32_t kReplayRemovedEdge = rgba(255, 64, 64);   // outline of a dropped region
 constexpr uint32_t kReplaySeed = rgba(246, 246, 250);        // where a region was seeded

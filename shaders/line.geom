@@ -9,7 +9,9 @@ uniform float u_width;      // pixels
 uniform float u_depth_bias; // NDC depth pulled towards the viewer, keeps lines above their faces
 
 in vec4 v_color[];
+in vec3 v_base[];
 out vec4 g_color;
+out vec3 g_base;
 
 void main() {
     vec4 p0 = gl_in[0].gl_Position;
@@ -31,10 +33,16 @@ void main() {
     p1.z -= u_depth_bias * p1.w;
 
     g_color = v_color[0];
+    g_base = v_base[0];
     gl_Position = p0 + vec4(off * p0.w, 0.0, 0.0); EmitVertex();
+    g_color = v_color[0];
+    g_base = v_base[0];
     gl_Position = p0 - vec4(off * p0.w, 0.0, 0.0); EmitVertex();
     g_color = v_color[1];
+    g_base = v_base[1];
     gl_Position = p1 + vec4(off * p1.w, 0.0, 0.0); EmitVertex();
+    g_color = v_color[1];
+    g_base = v_base[1];
     gl_Position = p1 - vec4(off * p1.w, 0.0, 0.0); EmitVertex();
     EndPrimitive();
 }

@@ -8,9 +8,11 @@ uniform float u_lift;  // world-space y offset of this draw (stacked layers)
 uniform float u_size;
 
 out vec4 v_color;
+out vec3 v_base;  // world position before the lift, for the view cut
 
 void main() {
     v_color = a_color;
+    v_base = a_pos;
     gl_Position = u_view_proj * vec4(a_pos + vec3(0.0, u_lift, 0.0), 1.0);
     gl_PointSize = u_size;
 }

@@ -5,6 +5,7 @@
 //   u_shade 2: checker on the two axes across the dominant normal (cell u_grid_cell)
 #version 330 core
 in vec3 v_world;
+in vec3 v_base;
 in vec4 v_color;
 
 uniform vec3 u_light_dir;   // unit vector towards the light
@@ -13,6 +14,9 @@ uniform int u_shade;
 uniform vec3 u_grid_origin;
 uniform float u_grid_cell;
 uniform float u_alpha;  // opacity multiplier of this draw
+uniform int u_ceilings;  // 1: faces pointing down (by winding) are discarded where the eye is above them
+
+#include "cut.glsl"
 
 out vec4 o_color;
 
@@ -24,14 +28,17 @@ float grid_line(float g) {
 }
 
 void main() {
+    if (cut_away(v_base)) discard;
     vec3 n = normalize(cross(dFdx(v_world), dFdy(v_world)));
     if (dot(n, u_eye - v_world) < 0.0) n = -n;  // two-sided
+    // the face's own normal by its winding (counter-clockwise = front): a ceiling faces down
+    if (u_ceilings == 1 && (gl_FrontFacing ? n.y : -n.y) < -0.5 && u_eye.y > v_world.y) discard;
 
     float key = max(dot(n, u_light_dir), 0.0);
     float hemi = 0.5 + 0.5 * n.y;
     float light = 0.30 + 0.22 * hemi + 0.55 * key;
 
-    vec3 c = v_color.rgb;
+    vec3 c = floor_tint(v_color.rgb, v_base.y);
     vec3 an = abs(n);
     if (u_shade == 1) {
         vec2 g = (v_world.xz - u_grid_origin.xz) / u_grid_cell;

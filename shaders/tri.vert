@@ -8,11 +8,13 @@ uniform mat4 u_view_proj;
 uniform float u_lift;  // world-space y offset of this draw (stacked layers)
 
 out vec3 v_world;
+out vec3 v_base;  // before the lift: what the view cut tests
 out vec4 v_color;
 
 void main() {
     vec3 p = a_pos + vec3(0.0, u_lift, 0.0);
     v_world = p;
+    v_base = a_pos;
     v_color = a_color;
     gl_Position = u_view_proj * vec4(p, 1.0);
 }

@@ -1,10 +1,11 @@
 // gen_scenes: writes the demo scenes the project ships under assets/ (Wavefront OBJ, y up, metres,
 // triangles counter-clockwise seen from outside) and the demo config. Deterministic output.
 //
-//   gen_scenes OUT_DIR     writes OUT_DIR/{demo.obj, demo.json, stairs.obj, islands.obj}
+//   gen_scenes OUT_DIR     writes OUT_DIR/{demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj}
 //
 // Every object except the ground is a closed solid; each solid is checked before writing (every
 // directed edge has exactly one reverse twin, positive volume, no degenerate triangle).
+// (indoor.obj's shell is a closed room whose faces point inward: checked the same way, negative volume.)
 // Coordinates are chosen against the default grid (cell_size 0.3, cell_height 0.2): the ground
 // spans [-20.25, 20.25], so cell borders lie at 0.15 + 0.3k and cell centres at multiples of 0.3;
 // feature edges sit on multiples of 0.1 (never on a cell border), and walkable tops sit at
@@ -38,6 +39,7 @@ struct P2 {  // a point in the xz plane
 struct Object {
     std::string name;
     bool closed = true;  // false only for the ground
+    bool inward = false; // a closed room shell whose faces point into the room (indoor.obj)
     std::vector<V3> v;
     std::vector<std::array<int, 3>> f;  // local vertex indices
 };
@@ -187,7 +189,8 @@ void check(Scene& s) {
         double vol6 = 0;
         for (const auto& t : o.f)
             vol6 += dot(o.v[static_cast<size_t>(t[0])], cross(o.v[static_cast<size_t>(t[1])], o.v[static_cast<size_t>(t[2])]));
-        if (vol6 <= 0) s.errors.push_back(s.title + ": " + o.name + ": faces point inward");
+        if (!o.inward && vol6 <= 0) s.errors.push_back(s.title + ": " + o.name + ": faces point inward");
+        if (o.inward && vol6 >= 0) s.errors.push_back(s.title + ": " + o.name + ": room shell faces point outward");
     }
 }
 
@@ -402,15 +405,76 @@ Scene islands_scene() {
     return s;
 }
 
+// ---- indoor.obj: a closed three-storey building (issue 11, seeing inside) ----
+//
+// The building is modelled as game levels model interiors: its shell (walls, ground floor, roof)
+// is one closed room whose faces point INTO the room, so from outside every shell face is a back
+// face and back-face culling shows the inside, while a viewer inside sees the walls. The upper
+// floors are ring-shaped slabs (solid boxes) around a central atrium, x, z in [-5, 5], through
+// which the ground floor is seen from above; the roof spans the whole building.
+constexpr double kInX0 = -12, kInX1 = 12, kInZ0 = -8, kInZ1 = 8;  // the shell's inside
+constexpr double kInFloor[3] = {0.1, 3.7, 7.3};                  // walkable tops of the storeys
+constexpr double kInSlab = 0.4;                                   // upper slabs' thickness
+constexpr double kInRoof = 10.5;
+constexpr double kAtrium = 5.0;  // the atrium: x, z in [-5, 5]
+
+// An upper storey's slab: four boxes around the atrium, top at `top`.
+void add_ring_slab(Scene& s, const std::string& name, double top) {
+    const double b = top - kInSlab, a = kAtrium;
+    add(s, box(name + "_west", kInX0, b, kInZ0, -a, top, kInZ1));
+    add(s, box(name + "_east", a, b, kInZ0, kInX1, top, kInZ1));
+    add(s, box(name + "_south", -a, b, a, a, top, kInZ1));
+    add(s, box(name + "_north", -a, b, kInZ0, a, top, -a));
+}
+
+Scene indoor_scene() {
+    Scene s;
+    s.title = "indoor.obj";
+    Object shell = box("shell", kInX0, kInFloor[0], kInZ0, kInX1, kInRoof, kInZ1);
+    for (auto& t : shell.f) std::swap(t[1], t[2]);  // faces into the room
+    shell.inward = true;
+    add(s, std::move(shell));
+    add_ring_slab(s, "floor2", kInFloor[1]);
+    add_ring_slab(s, "floor3", kInFloor[2]);
+    // Ground floor -> floor 2: eight 0.4 m steps, 0.8 m deep, 3 m wide, climbing west along the
+    // atrium's north side (z in [-5, -2]) from x = 1.4 to the west slab at x = -5 (the 9th rise is
+    // the floor). 3 m: the ledges on both sides and the agent's radius leave a walkable strip.
+    for (int i = 1; i <= 8; ++i) {
+        const double x1 = -kAtrium + 0.8 * (9 - i);
+        add(s, box("stair1_step" + std::to_string(i), x1 - 0.8, kInFloor[0], -kAtrium, x1, kInFloor[0] + 0.4 * i, -2.0));
+    }
+    // Floor 2 -> floor 3: a flight over the atrium's south side (z in [2, 5]) from the east slab
+    // (x = 5) climbing west, eight 0.4 m steps, then a landing at floor 3's height to the west slab.
+    const double under = kInFloor[1] - kInSlab;
+    for (int i = 1; i <= 8; ++i) {
+        const double x1 = kAtrium - 0.8 * (i - 1);
+        add(s, box("stair2_step" + std::to_string(i), x1 - 0.8, under, 2.0, x1, kInFloor[1] + 0.4 * i, kAtrium));
+    }
+    add(s, box("stair2_landing", -kAtrium, under, 2.0, kAtrium - 6.4, kInFloor[2], kAtrium));
+    // Furniture, standing on each storey's floor.
+    const double f0 = kInFloor[0], f1 = kInFloor[1], f2 = kInFloor[2];
+    add(s, box("ground_table", -9.5, f0, -1.0, -7.5, f0 + 0.8, 1.0));
+    add(s, box("ground_shelf", 8.0, f0, -7.9, 11.9, f0 + 2.2, -7.3));
+    add(s, box("ground_counter", 6.0, f0, 2.0, 7.0, f0 + 1.0, 6.0));
+    add(s, box("ground_partition", 8.0, f0, -0.2, 11.9, f0 + 3.1, 0.2));  // up to floor 2's slab
+    add(s, box("floor2_desk_a", -10.5, f1, -6.5, -8.5, f1 + 0.8, -5.5));
+    add(s, box("floor2_desk_b", -10.5, f1, 5.5, -8.5, f1 + 0.8, 6.5));
+    add(s, box("floor2_cabinet", 9.0, f1, -2.0, 11.9, f1 + 1.9, -1.0));
+    add(s, box("floor3_bed", 8.0, f2, -6.5, 10.0, f2 + 0.6, -3.5));
+    add(s, box("floor3_wardrobe", -11.9, f2, -2.0, -11.3, f2 + 2.1, 2.0));
+    add(s, box("floor3_table", 7.0, f2, 3.0, 9.0, f2 + 0.8, 5.0));
+    return s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc != 2) {
-        std::fprintf(stderr, "usage: gen_scenes OUT_DIR\n  writes demo.obj, demo.json, stairs.obj and islands.obj into OUT_DIR\n");
+        std::fprintf(stderr, "usage: gen_scenes OUT_DIR\n  writes demo.obj, demo.json, stairs.obj, islands.obj and indoor.obj into OUT_DIR\n");
         return 2;
     }
     const std::string dir = argv[1];
-    Scene scenes[] = {demo_scene(), stairs_scene(), islands_scene()};
+    Scene scenes[] = {demo_scene(), stairs_scene(), islands_scene(), indoor_scene()};
     bool ok = true;
     for (Scene& s : scenes) {
         check(s);

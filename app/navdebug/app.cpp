@@ -82,6 +82,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     session_field_ = opts_.session_path;
     show_ui_ = !opts_.hide_ui;
     draw_opts_ = opts_.draw;
+    see_ = opts_.view;
     highlight_changes_ = opts_.highlight_changes;
 }
 
@@ -89,8 +90,9 @@ bool App::init_gl(std::string& err) { return renderer_.init(err); }
 
 void App::set_error(std::string msg) { banner_ = std::move(msg); }
 
-void App::open_mesh(const std::string& path) {
+void App::open_mesh(const std::string& path, bool own_settings) {
     if (path.empty()) return;
+    own_settings_for_ = own_settings && !keep_settings_ ? path : std::string();
     mesh_field_ = path;
     mesh_pending_ = true;
     log_.info("opening " + path);
@@ -207,6 +209,8 @@ void App::poll_worker() {
             case WorkerEvent::Kind::MeshLoaded:
                 banner_.clear();
                 mesh_pending_ = false;
+                if (!own_settings_for_.empty() && own_settings_for_ == e.text) apply_own_settings(e.text);
+                own_settings_for_.clear();
                 break;
             case WorkerEvent::Kind::MeshFailed:
                 set_error(e.text);
@@ -227,6 +231,7 @@ void App::poll_worker() {
     // the newest desired state goes to the worker whenever it differs from what was asked last
     const bool vol_changed = volumes_ != requested_volumes_;
     if (!(desired_ == requested_) || vol_changed || run_to_ != requested_to_) {
+        cancelled_ = false;
         worker_.request(desired_, volumes_, run_to_);
         requested_ = desired_;
         requested_volumes_ = volumes_;
@@ -238,6 +243,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     win_w_ = W;
     win_h_ = H;
     poll_worker();
+    track_worker_state();
     path_.update(bake_ ? bake_->navmesh : nullptr);
     animating_ = worker_.busy();
 
@@ -265,6 +271,8 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     } else {
         inspector_.update(bake_, opts_.layers, nullptr, false);
     }
+    if (!opts_.headless) handle_shortcuts();
+    undo_keys_and_commit();
     ui_overlays(W, H);
 }
 
@@ -278,7 +286,7 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
         glm::vec3 o, d;
         cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
         float t = 0;
-        if (!r::raycast_mesh(*mesh, &o.x, &d.x, t)) return false;
+        if (!r::raycast_mesh(*mesh, &o.x, &d.x, t, pick_visibility())) return false;
         hit = o + d * t;
         return true;
     };
@@ -287,7 +295,11 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
     if (drag_ == Drag::None && mouse_free) {
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) drag_ = Drag::Look;
         const bool alt_left = io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Middle) || alt_left) {
+        if (io.KeyShift && ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
+            // pan (Blender's Shift+MMB): the point under the cursor follows it, at its depth
+            drag_ = Drag::Pan;
+            if (!pick(pivot_)) pivot_ = cam_.eye + cam_.forward() * std::max(cam_.speed, 1.0f);
+        } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Middle) || alt_left) {
             drag_ = Drag::Orbit;
             if (!pick(pivot_)) {
                 // nothing under the cursor: orbit around the point at the mesh centre's depth
@@ -312,6 +324,31 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
                       ", " + std::to_string(hit.z) + ")");
         }
     }
+    if (tool_ == Tool::ClipFloor && drag_ == Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit)) {
+            see_.clip = floor_clip(hit.y);
+            log_.info("clip to the floor at y " + std::to_string(hit.y) + ": heights " + std::to_string(see_.clip->first) +
+                      " .. " + std::to_string(see_.clip->second));
+        }
+    }
+    // section tool: a click puts the plane through the surface under the cursor, facing the
+    // camera (the near side is cut away); dragging up / down then moves it away / towards the camera
+    if (tool_ == Tool::Section && drag_ == Drag::None && mouse_free && !io.KeyAlt) {
+        glm::vec3 hit;
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && pick(hit)) {
+            glm::vec3 n = -cam_.forward();
+            n.y = 0.0f;
+            if (glm::length(n) < 1e-3f) n = glm::vec3(0.0f, 1.0f, 0.0f);
+            see_.section = std::make_pair(hit, glm::normalize(n));
+        } else if (see_.section && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f) && io.MouseDelta.y != 0.0f) {
+            const float dist = glm::length(see_.section->first - cam_.eye);
+            const glm::vec3 n = glm::normalize(see_.section->second);
+            // one view height of mouse travel moves the plane about the distance to it
+            see_.section->first -= n * (io.MouseDelta.y * dist / std::max(H, 1.0f));
+        }
+    }
     if (tool_ == Tool::Path && drag_ == Drag::None && mouse_free && !io.KeyAlt &&
         ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
         glm::vec3 hit;
@@ -332,6 +369,13 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
     if (drag_ == Drag::Look && !io.MouseDown[ImGuiMouseButton_Right]) drag_ = Drag::None;
     if (drag_ == Drag::Orbit && !io.MouseDown[ImGuiMouseButton_Middle] && !io.MouseDown[ImGuiMouseButton_Left])
         drag_ = Drag::None;
+    if (drag_ == Drag::Pan && !io.MouseDown[ImGuiMouseButton_Middle]) drag_ = Drag::None;
+    if (drag_ == Drag::Pan && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+        // world metres per pixel at the pivot's depth
+        const float depth = std::max(glm::dot(pivot_ - cam_.eye, cam_.forward()), cam_.near_z);
+        const float per_px = 2.0f * depth * std::tan(cam_.fov_y * 0.5f) / std::max(view_.h, 1.0f);
+        cam_.eye -= cam_.right() * (io.MouseDelta.x * per_px) - cam_.up() * (io.MouseDelta.y * per_px);
+    }
 
     constexpr float kTurn = 0.005f;
     if (drag_ == Drag::Look) cam_.rotate(io.MouseDelta.x * kTurn, -io.MouseDelta.y * kTurn);
@@ -370,8 +414,14 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
         }
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab), false)) show_ui_ = !show_ui_;
         if (glfwGetKey(window, GLFW_KEY_F) == GLFW_PRESS && mesh) {
-            cam_.frame(glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
-                       glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_);
+            if (const auto& pin = inspector_.pin_point()) {
+                // the selection: a box of a few metres around the pinned element
+                const glm::vec3 half(3.0f);
+                cam_.frame(*pin - half, *pin + half, view_);
+            } else {
+                cam_.frame(glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
+                           glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_);
+            }
         }
     }
     animating_ = animating_ || flying || drag_ != Drag::None || path_.dragging();
@@ -385,7 +435,7 @@ void App::update_hover(float W, float H) {
         glm::vec3 o, d;
         cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, o, d);
         float t = 0;
-        if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t)) node_tip_ = path_.node_tooltip(o + d * t);
+        if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t, pick_visibility())) node_tip_ = path_.node_tooltip(o + d * t);
         if (!node_tip_.empty()) {
             inspector_.update(bake_, opts_.layers, nullptr, false);
             return;
@@ -423,6 +473,7 @@ void App::ui_layers() {
     ImGui::Checkbox("inspect spans", &inspect_);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover a span (with a floor layer shown) to see its links and values.");
     ui_readability();
+    ui_see_inside();
 
     // legend of the visible layers
     for (int i = 0; i < r::kLayerCount; ++i) {
@@ -438,6 +489,236 @@ void App::ui_layers() {
             ImGui::TextUnformatted(std::string(e.label).c_str());
         }
     }
+}
+
+void App::apply_own_settings(const std::string& mesh_path) {
+    const std::string cfg = std::filesystem::path(mesh_path).replace_extension(".json").string();
+    nav::Params p;
+    std::vector<nav::ConvexVolume> vols;
+    std::error_code ec;
+    if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, p, vols)) {
+        config_field_ = cfg;
+        log_.info("settings of " + mesh_path + " from " + cfg + " (" + std::to_string(vols.size()) + " volumes)");
+    } else {
+        p = nav::Params{};
+        vols.clear();
+        config_field_.clear();
+        log_.info("default settings for " + mesh_path + " (no " + cfg + "; Files: keep settings carries them over)");
+    }
+    desired_ = p;
+    volumes_ = std::move(vols);
+    islands_.clear();
+    undo_.reset(edit_state());  // a new mesh starts a new history
+}
+
+void App::apply_edit(const EditState& st, const char* what) {
+    desired_ = st.params;
+    volumes_ = st.volumes;
+    if (st.prune) islands_.prune_at(*st.prune);
+    else islands_.clear();
+    log_.info(std::string(what) + ": " + std::to_string(undo_.undo_steps()) + " more to undo, " +
+              std::to_string(undo_.redo_steps()) + " to redo");
+}
+
+void App::undo_keys_and_commit() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput && io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
+        if (io.KeyShift) {
+            if (undo_.can_redo()) apply_edit(undo_.redo(), "redo");
+        } else if (undo_.can_undo()) {
+            apply_edit(undo_.undo(), "undo");
+        }
+    } else if (!io.WantTextInput && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y, false) && undo_.can_redo()) {
+        apply_edit(undo_.redo(), "redo");
+    }
+    // an edit is one step once it has settled: no slider or field held, no button down
+    if (!ImGui::IsAnyItemActive() && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) undo_.commit(edit_state());
+}
+
+void App::handle_shortcuts() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureKeyboard || io.KeyCtrl) return;
+    // number keys: 1..9, 0 toggle the first ten layers in panel order, Shift+1..5 the next five
+    // (ImGui 1.86 with the GLFW backend: key indices are GLFW key codes)
+    static const int digits[10] = {GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4, GLFW_KEY_5,
+                                   GLFW_KEY_6, GLFW_KEY_7, GLFW_KEY_8, GLFW_KEY_9, GLFW_KEY_0};
+    for (int k = 0; k < 10; ++k) {
+        if (!ImGui::IsKeyPressed(digits[k], false)) continue;
+        const int li = io.KeyShift ? 10 + k : k;
+        if (li < r::kLayerCount) opts_.layers[static_cast<size_t>(li)] = !opts_.layers[static_cast<size_t>(li)];
+    }
+    // PgUp / PgDn: the stage driver one stage back / forward
+    const int t = static_cast<int>(run_to_);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp)) && t > 0) run_to_ = static_cast<nav::Stage>(t - 1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown)) && t + 1 < nav::kStageCount) run_to_ = static_cast<nav::Stage>(t + 1);
+}
+
+void App::track_worker_state() {
+    const bool busy = worker_.busy();
+    const int st = worker_.building_stage();
+    const Clock::time_point now = Clock::now();
+    if (busy && !was_busy_) {
+        busy_since_ = now;
+        run_first_stage_ = -1;
+    }
+    if (st != seen_stage_) {
+        stage_since_ = now;
+        if (st >= 0 && (run_first_stage_ < 0 || st < run_first_stage_)) run_first_stage_ = st;
+        seen_stage_ = st;
+    }
+    was_busy_ = busy;
+}
+
+bool App::view_stale() const {
+    // an earlier result is on screen (more than the input) while a newer one is wanted
+    return raw_bake_ && raw_bake_->built_through > 0 && (worker_.busy() || cancelled_);
+}
+
+void App::ui_bake_status(bool panel) {
+    const bool busy = worker_.busy(), stale = view_stale();
+    if (!busy && !stale) return;
+    const Clock::time_point now = Clock::now();
+    auto secs = [&](Clock::time_point since) { return std::chrono::duration<double>(now - since).count(); };
+    const char* head = nullptr;
+    if (stale) head = cancelled_ && !busy ? "STALE - bake cancelled: the view shows the last bake"
+                                          : "STALE, re-baking: the view shows the last bake";
+    else if (raw_bake_ && raw_bake_->built_through == 0) head = "first bake: the input is shown, the rest is being built";
+    if (head) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+        if (panel) ImGui::TextWrapped("%s", head);
+        else ImGui::TextUnformatted(head);
+        ImGui::PopStyleColor();
+    }
+    if (busy) {
+        if (ImGui::SmallButton(panel ? "Cancel##panel" : "Cancel##view")) {
+            worker_.cancel();
+            cancelled_ = true;
+            log_.warn("bake cancelled: the view shows the last bake; Re-bake or change a parameter to build again");
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop this bake. The last finished bake stays on screen, marked stale.");
+        ImGui::SameLine();
+        const int st = worker_.building_stage();
+        char line[256];
+        if (st >= 0) {
+            // stage-level progress: no stage reports progress within itself yet
+            const int first = std::max(run_first_stage_, 0), last = std::max(static_cast<int>(run_to_), st);
+            const int n = last - first + 1, k = st - first + 1;
+            std::snprintf(line, sizeof line, "%s: stage %d/%d (%d%% of the stages done)  %.1f s, total %.1f s",
+                          std::string(nav::kStageNames[static_cast<size_t>(st)]).c_str(), k, n, (k - 1) * 100 / std::max(n, 1),
+                          secs(stage_since_), secs(busy_since_));
+        } else {
+            std::snprintf(line, sizeof line, "%s %.1f s", mesh_pending_ ? "loading the mesh" : "preparing the bake",
+                          secs(busy_since_));
+        }
+        if (panel) ImGui::TextWrapped("%s", line);
+        else ImGui::TextUnformatted(line);
+    } else if (cancelled_) {
+        if (ImGui::SmallButton(panel ? "Re-bake##panel" : "Re-bake##view")) {
+            cancelled_ = false;
+            worker_.request(desired_, volumes_, run_to_);
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build with the current parameters again.");
+    }
+}
+
+r::PickVisibility App::pick_visibility() const {
+    r::PickVisibility v;
+    const bool input_shown = opts_.layers[static_cast<size_t>(r::Layer::Input)];
+    v.cull_back = see_.cull && input_shown;
+    v.hide_ceilings = see_.hide_ceilings && input_shown;
+    if (see_.clip) {
+        v.clip = true;
+        v.clip_min = std::min(see_.clip->first, see_.clip->second);
+        v.clip_max = std::max(see_.clip->first, see_.clip->second);
+    }
+    if (see_.section) {
+        v.section = true;
+        for (int i = 0; i < 3; ++i) {
+            v.point[i] = see_.section->first[i];
+            v.normal[i] = see_.section->second[i];
+        }
+    }
+    return v;
+}
+
+r::ViewCut App::view_cut() const {
+    r::ViewCut c;
+    if (see_.clip) {
+        c.clip = true;
+        c.clip_min = see_.clip->first;
+        c.clip_max = see_.clip->second;
+    }
+    if (see_.section) {
+        c.section = true;
+        for (int i = 0; i < 3; ++i) {
+            c.point[i] = see_.section->first[i];
+            c.normal[i] = see_.section->second[i];
+        }
+    }
+    c.floor_tint = see_.floor_tint;
+    c.tint_band = see_.floor_height;
+    // band 0 starts a little under the lowest point, so the lowest floor is band 0 whatever rounding
+    c.tint_origin = bake_ && bake_->mesh ? bake_->mesh->bmin[1] - 0.25f : 0.0f;
+    return c;
+}
+
+void App::ui_see_inside() {
+    if (!ImGui::TreeNodeEx("See inside", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::Checkbox("cull back faces", &see_.cull);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Input triangles seen from behind are not drawn: rooms whose walls face inward\n"
+                          "open up when seen from outside (--cull on|off).");
+    ImGui::SameLine(170.0f);
+    ImGui::Checkbox("hide ceilings", &see_.hide_ceilings);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Input triangles facing down are not drawn where the camera is above them\n"
+                          "(--hide-ceilings on|off).");
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    const float lo = mesh ? mesh->bmin[1] - 1.0f : -10.0f, hi = mesh ? mesh->bmax[1] + 1.0f : 10.0f;
+    bool clip = see_.clip.has_value();
+    if (ImGui::Checkbox("height clip", &clip)) {
+        if (clip) see_.clip = std::make_pair(lo, hi);
+        else see_.clip.reset();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Draw only what lies between two heights (every layer). The floor click tool sets\n"
+                          "the range around the floor you click (--clip YMIN,YMAX, --clip-floor X,Y,Z).");
+    if (see_.clip) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
+        ImGui::DragFloatRange2("##clip", &see_.clip->first, &see_.clip->second, 0.05f, lo, hi, "min %.2f m",
+                               "max %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    }
+    bool section = see_.section.has_value();
+    if (ImGui::Checkbox("section plane", &section)) {
+        if (section) {
+            glm::vec3 c(0.0f);
+            if (mesh) c = glm::vec3((mesh->bmin[0] + mesh->bmax[0]) * 0.5f, (mesh->bmin[1] + mesh->bmax[1]) * 0.5f,
+                                    (mesh->bmin[2] + mesh->bmax[2]) * 0.5f);
+            see_.section = std::make_pair(c, glm::vec3(0.0f, 0.0f, 1.0f));
+        } else {
+            see_.section.reset();
+        }
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Cut away everything on the side the plane's normal points to. The section click tool\n"
+                          "places it facing the camera; drag the numbers or the tool to move it\n"
+                          "(--section PX,PY,PZ,NX,NY,NZ).");
+    if (see_.section) {
+        ImGui::DragFloat3("point", &see_.section->first.x, 0.05f);
+        glm::vec3 n = see_.section->second;
+        if (ImGui::DragFloat3("normal", &n.x, 0.01f, -1.0f, 1.0f) && glm::length(n) > 1e-3f) see_.section->second = n;
+    }
+    ImGui::Checkbox("floor tint", &see_.floor_tint);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Tint every layer by height band so stacked floors read apart: one colour per band of\n"
+                          "the given height from the bottom of the mesh (--floor-tint, --floor-height M).");
+    if (see_.floor_tint) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
+        ImGui::SliderFloat("##band", &see_.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    }
+    ImGui::TreePop();
 }
 
 void App::ui_readability() {
@@ -496,9 +777,26 @@ void App::ui_readability() {
 }
 
 void App::ui_params() {
-    nav::Stage group = nav::Stage::Count;
+    // undo / redo of parameter changes, fixes and prunes (Ctrl+Z, Ctrl+Shift+Z)
+    ImGui::BeginDisabled(!undo_.can_undo());
+    if (ImGui::SmallButton(("Undo (" + std::to_string(undo_.undo_steps()) + ")").c_str())) apply_edit(undo_.undo(), "undo");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Ctrl+Z: back one edit (a parameter, a fix, a prune, volumes)");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!undo_.can_redo());
+    if (ImGui::SmallButton(("Redo (" + std::to_string(undo_.redo_steps()) + ")").c_str())) apply_edit(undo_.redo(), "redo");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y: forward one edit");
     const float slider_w = ImGui::GetContentRegionAvail().x * 0.60f;
-    for (const nav::ParamDef& d : nav::param_table()) {
+    // once per stage, in pipeline order, whatever the order of the parameter table
+    std::vector<const nav::ParamDef*> ordered;
+    for (const nav::ParamDef& d : nav::param_table()) ordered.push_back(&d);
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const nav::ParamDef* a, const nav::ParamDef* b) { return a->stage < b->stage; });
+    nav::Stage group = nav::Stage::Count;
+    for (const nav::ParamDef* dp : ordered) {
+        const nav::ParamDef& d = *dp;
         if (d.stage != group) {
             group = d.stage;
             ImGui::TextColored(kDimColor, "%s", std::string(nav::stage_name(group)).c_str());
@@ -584,12 +882,15 @@ void App::ui_params() {
 }
 
 void App::ui_left_panel(float, float H) {
+    // resizable by its right edge (full height, 220 px to 45% of the window); the width is kept in
+    // ImGui's ini file between runs
     const float w = std::clamp(win_w_ * 0.27f, 300.0f, 380.0f);
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(win_w_ * 0.45f, 220.0f), H));
     ImGui::SetNextWindowBgAlpha(0.90f);
-    ImGui::Begin("navdebug", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
-    left_w_ = ImGui::IsWindowCollapsed() ? 0.0f : w;
+    ImGui::Begin("navdebug", nullptr, ImGuiWindowFlags_NoMove);
+    left_w_ = ImGui::IsWindowCollapsed() ? 0.0f : ImGui::GetWindowWidth();
 
     if (ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) {
         const float bw = 52.0f;
@@ -598,6 +899,25 @@ void App::ui_left_panel(float, float H) {
                                                     ImGuiInputTextFlags_EnterReturnsTrue);
         ImGui::SameLine();
         if (ImGui::Button("Open", ImVec2(bw, 0)) || enter) open_mesh(mesh_field_);
+        ImGui::Checkbox("keep settings", &keep_settings_);
+        ImGui::SameLine();
+        if (ImGui::Button("Browse...")) {
+            std::error_code ec;
+            const std::filesystem::path cur(mesh_field_);
+            const std::string dir = !mesh_field_.empty() && std::filesystem::is_directory(cur.parent_path(), ec)
+                                        ? std::filesystem::absolute(cur.parent_path(), ec).string()
+                                        : std::string();
+            open_dialog_.open(dir);
+        }
+        if (ImGui::IsItemHovered()) {
+            const std::string tool = OpenDialog::desktop_tool();
+            ImGui::SetTooltip("%s", tool.empty() ? "Choose an .obj in a file browser (install zenity or kdialog for the desktop's own)"
+                                                 : ("Choose an .obj with " + tool).c_str());
+        }
+        if (const auto chosen = open_dialog_.poll()) open_mesh(*chosen);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Off: a mesh you open starts from its own settings (MESH.json next to it, else the\n"
+                              "defaults), without the volumes, mesh fixes or prune of the last one. On: they carry over.");
         if (!asset_files_.empty()) {
             ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - bw - ImGui::GetStyle().ItemSpacing.x);
             if (ImGui::BeginCombo("assets", "demo scenes")) {
@@ -676,12 +996,16 @@ void App::ui_left_panel(float, float H) {
 }
 
 void App::ui_right_panel(float W, float H) {
+    // resizable by its left edge; kept against the window's right edge at last frame's width
     const float w = std::clamp(W * 0.25f, 280.0f, 380.0f);
-    ImGui::SetNextWindowPos(ImVec2(W - w, 0), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_Always);
+    const float cur = right_size_ > 0.0f ? right_size_ : w;
+    ImGui::SetNextWindowPos(ImVec2(W - cur, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(W * 0.45f, 220.0f), H));
     ImGui::SetNextWindowBgAlpha(0.90f);
-    ImGui::Begin("Bake", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
-    right_w_ = ImGui::IsWindowCollapsed() ? 0.0f : w;
+    ImGui::Begin("Bake", nullptr, ImGuiWindowFlags_NoMove);
+    right_size_ = ImGui::GetWindowWidth();
+    right_w_ = ImGui::IsWindowCollapsed() ? 0.0f : right_size_;
 
     const nav::Bake* b = bake_.get();
     if (worker_.busy()) {
@@ -706,6 +1030,7 @@ void App::ui_right_panel(float W, float H) {
         in.busy = worker_.busy();
         in.building = worker_.building_stage();
         in.target = run_to_;
+        ui_bake_status(true);
         ImGui::PushID("timeline");
         timeline_.panel(in, run_to_);
         ImGui::PopID();
@@ -729,6 +1054,17 @@ void App::ui_right_panel(float W, float H) {
         ImGui::RadioButton("prune", &t, static_cast<int>(Tool::Prune));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Left click keeps only the navmesh reachable from there; the rest is disabled.");
+        ImGui::TextUnformatted("      ");
+        ImGui::SameLine();
+        ImGui::RadioButton("clip to floor", &t, static_cast<int>(Tool::ClipFloor));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Clip to this floor: left click on a floor keeps only the heights from %.1f m below it\n"
+                              "to %.1f m above it (Layers panel, See inside).", kFloorClipBelow, kFloorClipAbove);
+        ImGui::SameLine();
+        ImGui::RadioButton("section", &t, static_cast<int>(Tool::Section));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Left click puts a section plane through the surface there, facing you: what is in\n"
+                              "front of it is cut away. Drag up / down to move it away / closer.");
         tool_ = static_cast<Tool>(t);
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -756,7 +1092,9 @@ void App::ui_right_panel(float W, float H) {
     const size_t before = log_lines_.size();
     log_.fetch(log_seen_, log_lines_);
     if (log_lines_.size() != before) log_scroll_ = true;
-    ImGui::BeginChild("log", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    // the rest of the panel, never less than ten lines: the panel scrolls instead of squeezing it
+    const float log_h = std::max(ImGui::GetContentRegionAvail().y, 10.0f * ImGui::GetTextLineHeightWithSpacing());
+    ImGui::BeginChild("log", ImVec2(0, log_h), true, ImGuiWindowFlags_HorizontalScrollbar);
     for (const LogLine& l : log_lines_) {
         ImGui::TextColored(kDimColor, "%s", l.stamp.c_str() + 3);  // mm:ss.mmm keeps the panel narrow
         ImGui::SameLine();
@@ -795,6 +1133,23 @@ void App::ui_overlays(float W, float H) {
         ImGui::End();
         ImGui::PopStyleColor(2);
     }
+    // what the worker is doing, and whether the view is stale, across the top of the view
+    if (worker_.busy() || view_stale()) {
+        ImGui::SetNextWindowPos(ImVec2(view_.x + view_.w * 0.5f, banner_.empty() ? 12.0f : 96.0f), ImGuiCond_Always,
+                                ImVec2(0.5f, 0.0f));
+        ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(std::max(view_.w - 24.0f, 100.0f), 400.0f));
+        const bool stale = view_stale();
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, stale ? ImVec4(0.30f, 0.22f, 0.02f, 0.92f) : ImVec4(0.05f, 0.07f, 0.10f, 0.88f));
+        ImGui::PushStyleColor(ImGuiCol_Border, stale ? kWarnColor : ImVec4(0.4f, 0.45f, 0.55f, 1.0f));
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f);
+        ImGui::Begin("##bake_status", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize |
+                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
+        ui_bake_status(false);
+        ImGui::End();
+        ImGui::PopStyleVar();
+        ImGui::PopStyleColor(2);
+    }
     // hover inspection tooltip
     if (!node_tip_.empty()) {
         ImGui::BeginTooltip();
@@ -804,7 +1159,7 @@ void App::ui_overlays(float W, float H) {
         inspector_.tooltip();
     }
     // orbit pivot marker
-    if (drag_ == Drag::Orbit) {
+    if (drag_ == Drag::Orbit || drag_ == Drag::Pan) {
         const glm::vec4 c = view_proj_ * glm::vec4(pivot_, 1.0f);
         if (c.w > 0) {
             const ImVec2 p((c.x / c.w * 0.5f + 0.5f) * W, (0.5f - c.y / c.w * 0.5f) * H);
@@ -815,14 +1170,35 @@ void App::ui_overlays(float W, float H) {
     // controls help at the bottom of the view: the camera, then what a left click does with the
     // chosen tool; two lines when one does not fit between the panels
     const bool have = bake_ && bake_->mesh;
-    const std::string camera = "RMB look  WASD QE fly  MMB/Alt+LMB orbit  wheel dolly  F frame  Tab panels";
+    const std::string camera = "RMB look  WASD QE fly  MMB/Alt+LMB orbit  Shift+MMB pan  wheel dolly  F frame  Tab panels";
     const std::string click = tool_ == Tool::Inspect ? "LMB pin the element under the cursor"
                               : tool_ == Tool::Prune ? "LMB keep only the island under the cursor"
+                              : tool_ == Tool::ClipFloor ? "LMB clip to the floor under the cursor"
+                              : tool_ == Tool::Section ? "LMB section plane here  drag up/down to move it"
                                                      : "LMB path end  Shift+LMB start  drag markers";
     std::vector<std::string> lines;
-    if (!have) lines = {"Open a mesh: type a path and press Open, or drop an .obj on the window"};
-    else if (ImGui::CalcTextSize((camera + "  " + click).c_str()).x + 24.0f <= view_.w) lines = {camera + "  " + click};
-    else lines = {camera, click};
+    if (!have) {
+        lines = {"Open a mesh: type a path and press Open, or drop an .obj on the window"};
+    } else {
+        // as many "  "-separated items per line as fit between the panels
+        const std::string all = camera + "  " + click;
+        size_t at = 0;
+        std::string line;
+        while (at <= all.size()) {
+            size_t next = all.find("  ", at);
+            if (next == std::string::npos) next = all.size();
+            const std::string item = all.substr(at, next - at);
+            const std::string joined = line.empty() ? item : line + "  " + item;
+            if (!line.empty() && ImGui::CalcTextSize(joined.c_str()).x + 24.0f > view_.w) {
+                lines.push_back(line);
+                line = item;
+            } else {
+                line = joined;
+            }
+            at = next + 2;
+        }
+        if (!line.empty()) lines.push_back(line);
+    }
     float y = H - 10.0f;
     for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
         const ImVec2 ts = ImGui::CalcTextSize(it->c_str());
@@ -867,6 +1243,9 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.light_dir[2] = 0.40f;
     fp.viewport_w = fb_w;
     fp.viewport_h = fb_h;
+    fp.cut = view_cut();
+    draw_opts_.cull_input = see_.cull;
+    draw_opts_.hide_ceilings = see_.hide_ceilings;
     renderer_.begin(fp);
     if (show_ground_) {
         // The grid lies under everything: clearing depth after it keeps its lines (which carry a

@@ -5,6 +5,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,13 +16,16 @@
 #include "inspector.h"
 #include "islands.h"
 #include "log.h"
+#include "open_dialog.h"
 #include "path_tool.h"
 #include "render/layers.h"
 #include "render/pick.h"
 #include "render/renderer.h"
 #include "render/diff_draw.h"
 #include "replay.h"
+#include "session.h"
 #include "timeline.h"
+#include "undo.h"
 #include "timings.h"
 #include "warnings_panel.h"
 #include "worker.h"
@@ -46,6 +50,15 @@ struct AppOptions {
     bool hide_ui = false;                 // --no-ui: start with the panels hidden (Tab shows them)
     nav::render::LayerDrawOptions draw;   // --opacity, --lift, --xray: the Layers panel's readability options
     bool highlight_changes = false;       // --diff-from-set: start with "Highlight changes" on
+    ViewSettings view;                    // --cull, --hide-ceilings, --clip, --clip-floor, --section, --floor-tint
+};
+
+// What undo / redo restores: the edits that change the bake or what is drawn of it.
+struct EditState {
+    nav::Params params;
+    std::vector<nav::ConvexVolume> volumes;
+    std::optional<glm::vec3> prune;
+    bool operator==(const EditState&) const = default;
 };
 
 class App {
@@ -87,12 +100,31 @@ private:
     void ui_params();
     void ui_layers();
     void ui_readability();
+    void ui_see_inside();
+    // The shaders' view cut for this frame (clip, section, floor tint) from see_.
+    nav::render::ViewCut view_cut() const;
+    // What clicks and hovers go through: what the view does not draw (culled, ceilings, cut).
+    nav::render::PickVisibility pick_visibility() const;
     // Called once per newly published bake: timings history, change highlight.
     void on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next);
     // The bake as seen at the timeline's target stage: stages after run_to_ dropped (cached).
     std::shared_ptr<const nav::Bake> trimmed(const std::shared_ptr<const nav::Bake>& bake);
     void ui_overlays(float W, float H);
-    void open_mesh(const std::string& path);
+    // Honest state: follows the worker (since when it is busy, which stage it builds); the status
+    // line with the stale mark and Cancel / Re-bake, in the view (panel false) or the Stages panel.
+    void track_worker_state();
+    // Undo / redo: the current edits, applying a state from the history, the keys and buttons.
+    EditState edit_state() const { return {desired_, volumes_, islands_.prune_point()}; }
+    void apply_edit(const EditState& s, const char* what);
+    void undo_keys_and_commit();
+    void handle_shortcuts();
+    bool view_stale() const;
+    void ui_bake_status(bool panel);
+    // Opens a mesh. With own_settings (a mesh the user opens, not a session's) and "keep settings"
+    // off, the loaded mesh starts from its own settings: MESH.json next to it when there is one,
+    // else the defaults; no volumes, mesh fixes or prune carried over.
+    void open_mesh(const std::string& path, bool own_settings = true);
+    void apply_own_settings(const std::string& mesh_path);
     void load_config(const std::string& path);
     void save_config(const std::string& path);
     // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
@@ -135,7 +167,7 @@ private:
     ViewRect view_{};
     glm::mat4 view_proj_{1.0f};
     float win_w_ = 1, win_h_ = 1;
-    enum class Drag { None, Look, Orbit } drag_ = Drag::None;
+    enum class Drag { None, Look, Orbit, Pan } drag_ = Drag::None;
     glm::vec3 pivot_{0.0f};
     bool animating_ = false;
 
@@ -143,7 +175,17 @@ private:
     std::string node_tip_;  // A* node under the cursor (path tool, "show A* nodes")
 
     // What a left click in the view does.
-    enum class Tool { Path, Inspect, Prune } tool_ = Tool::Path;
+    enum class Tool { Path, Inspect, Prune, ClipFloor, Section } tool_ = Tool::Path;
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point busy_since_{}, stage_since_{};
+    bool was_busy_ = false;
+    int seen_stage_ = -1, run_first_stage_ = -1;
+    UndoStack<EditState> undo_;
+    OpenDialog open_dialog_;
+    bool keep_settings_ = false;         // Files panel: a new mesh keeps the current settings
+    std::string own_settings_for_;       // the mesh whose own settings apply when it has loaded
+    bool cancelled_ = false;  // the user cancelled the last bake: the view shows an older one
+    ViewSettings see_;  // seeing inside: culling, ceilings, clip, section, floor tint
     Inspector inspector_;
     RegionReplay replay_;
     IslandsTool islands_;
@@ -173,6 +215,7 @@ private:
     bool log_scroll_ = false;
     std::string banner_;
     float left_w_ = 0, right_w_ = 0;
+    float right_size_ = 0;  // the right panel's width last frame (it may be resized)
 };
 
 }  // namespace navdebug

@@ -20,6 +20,7 @@ bool App::save_session(const std::string& path, std::string& err) const {
     if (path_.has_start() && path_.has_end()) s.path = std::make_pair(path_.start(), path_.end());
     s.camera = std::make_pair(cam_.eye, cam_.eye + cam_.forward() * 10.0f);
     s.layers = opts_.layers;
+    s.view = see_;
     const nav::Status st = save_session_file(path, s);
     if (!st) {
         err = st.message;
@@ -42,6 +43,7 @@ void App::load_session(const std::string& path) {
         volumes_ = s.volumes;
     }
     if (s.layers) opts_.layers = *s.layers;
+    if (s.view) see_ = *s.view;
     if (s.path) {
         path_.set_start(s.path->first);
         path_.set_end(s.path->second);
@@ -54,7 +56,7 @@ void App::load_session(const std::string& path) {
                                                  std::filesystem::path(*s.mesh).lexically_normal())) {
         // the new mesh is framed only when the session has no camera
         if (s.camera) framed_mesh_.reset();
-        open_mesh(*s.mesh);
+        open_mesh(*s.mesh, false);  // the session's own settings, set above
     }
     session_field_ = path;
     banner_.clear();

@@ -41,6 +41,8 @@ public:
 
     const nav::render::Element& hovered() const { return hovered_; }
     const nav::render::Element& pinned() const { return pinned_; }
+    // Where the pinned element was picked (F frames it), if anything is pinned.
+    const std::optional<glm::vec3>& pin_point() const { return pin_point_; }
     std::optional<nav::render::Layer> layer() const { return layer_; }
 
 private:

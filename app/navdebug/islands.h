@@ -23,6 +23,7 @@ public:
     void prune_at(const glm::vec3& p) { prune_point_ = p; }
     void clear() { prune_point_.reset(); }
     bool pruned() const { return prune_point_.has_value(); }
+    const std::optional<glm::vec3>& prune_point() const { return prune_point_; }
     // ImGui: island list with areas, prune state and the clear button.
     void panel(const nav::Bake* bake);
 

@@ -2,9 +2,11 @@
 //   navdebug [MESH.obj] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
 //            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
-//            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay watershed=LEVEL]
+//            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay KIND=STEP]
 //            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES]
 //            [--diff-from-set NAME=VALUE]... [--max-memory MB]
+//            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
+//            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
 //            [--stress-sliders N [--seed S] [--stress-per-frame K] --stress-report OUT.json]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
@@ -52,14 +54,25 @@ int fail(int code, const std::string& msg) {
     return code;
 }
 
-void print_no_display(const char* why) {
+// The message names the built binaries by their real paths and the demo mesh and config, so the
+// commands run as printed.
+void print_no_display(const char* why, const std::string& self) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path exe = fs::canonical("/proc/self/exe", ec);
+    if (ec) exe = fs::absolute(self, ec);
+    const fs::path navbake = exe.parent_path() / "navbake";
+    const std::string bake = fs::exists(navbake, ec) ? navbake.string() : "navbake";
+    const std::string demo = std::string(NAV_SOURCE_DIR) + "/assets/demo.obj";
+    const std::string cfg = std::string(NAV_SOURCE_DIR) + "/assets/demo.json";
     std::fprintf(stderr,
                  "navdebug: no display available (%s).\n"
                  "  navdebug needs a window. Without a display:\n"
-                 "    bake headless and print counts/timings:  navbake MESH.obj [--set NAME=VALUE]... --json\n"
-                 "    render what the debugger draws to a PNG:  xvfb-run -a navdebug MESH.obj --draw regions "
-                 "--screenshot out.png\n",
-                 why);
+                 "    bake headless and print counts/timings:\n"
+                 "      %s %s --config %s --json\n"
+                 "    render what the debugger draws to a PNG (needs xvfb-run, package xvfb):\n"
+                 "      xvfb-run -a %s %s --config %s --draw input,regions --screenshot out.png\n",
+                 why, bake.c_str(), demo.c_str(), cfg.c_str(), exe.string().c_str(), demo.c_str(), cfg.c_str());
 }
 
 bool parse_floats(const std::string& s, std::vector<float>& out) {
@@ -156,14 +169,14 @@ int main(int argc, char** argv) {
     CLI::App cli{"navdebug: interactive debugger for the navkit bake pipeline"};
     std::string mesh_path, config_path, draw = "input,regions", shot_path, size_text = "1280x800", camera_text, path_text;
     std::vector<std::string> sets;
-    cli.add_option("mesh", mesh_path, "OBJ mesh to open (default: assets/demo.obj)");
+    cli.add_option("mesh", mesh_path, "OBJ mesh to open (default: assets/demo.obj with assets/demo.json, as scripts/run.sh)");
     cli.add_option("--config", config_path, "JSON config: parameters by name and convex volumes");
     cli.add_option("--set", sets, "NAME=VALUE parameter override, repeatable (see below)");
     cli.add_option("--draw", draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,islands,path")
         ->capture_default_str();
     auto* shot_opt = cli.add_option("--screenshot", shot_path, "bake, render one frame with the UI into this PNG, exit");
     cli.add_option("--size", size_text, "screenshot size WxH")->capture_default_str()->needs(shot_opt);
-    cli.add_option("--path", path_text, "path tool start and end: sx,sy,sz:ex,ey,ez (draw it with --draw ...,path)");
+    cli.add_option("--path", path_text, "path tool start and end: sx,sy,sz:ex,ey,ez (turns the path layer on)");
     bool path_nodes = false;
     int funnel_step = -1;
     cli.add_flag("--path-nodes", path_nodes, "path tool: colour the polygons A* closed / left open");
@@ -179,7 +192,9 @@ int main(int argc, char** argv) {
     cli.add_option("--save-session", save_session_path, "after the screenshot, write the session as it is to this file")
         ->needs(shot_opt);
     cli.add_option("--stage", stage_text, "bake only through this stage: input,rasterize,filter,compact,erode,areas,distance,regions,contours,polymesh,detail,navmesh");
-    cli.add_option("--replay", replay_text, "show the region replay at a step: watershed=LEVEL (see the Layers panel)");
+    cli.add_option("--replay", replay_text,
+                   "show the region replay at a step index: KIND=STEP, KIND watershed, monotone or layers, STEP 0 = the "
+                   "first flood level (watershed) or swept row (monotone, layers); the filter and merge steps follow");
     cli.add_option("--select", select_text, "pin the element at x,y,z in the inspector (top visible layer)");
     bool no_ui = false;
     cli.add_flag("--no-ui", no_ui, "start with the panels hidden (Tab shows them): the 3D view only");
@@ -198,6 +213,27 @@ int main(int argc, char** argv) {
         ->needs(shot_opt);
     cli.add_option("--max-memory", max_memory_mb, "refuse grids estimated to need more than this many MiB (as navbake)")
         ->check(CLI::Range(1.0, 1048576.0));
+    std::string cull_text, ceilings_text, clip_text, clip_floor_text, section_text;
+    bool floor_tint = false;
+    float floor_height = 3.0f;
+    cli.add_option("--cull", cull_text, "input layer: back faces culled, on (default) or off");
+    cli.add_option("--hide-ceilings", ceilings_text,
+                   "input layer: faces pointing down hidden where the camera is above them, on (default) or off");
+    cli.add_option("--clip", clip_text, "height clip: draw only between heights YMIN,YMAX (every layer)");
+    cli.add_option("--clip-floor", clip_floor_text,
+                   "clip to the floor at X,Y,Z: keep heights Y-0.3 .. Y+2.3 (as the floor click tool)");
+    cli.add_option("--section", section_text,
+                   "section plane through PX,PY,PZ with normal NX,NY,NZ: the side the normal points to is cut away");
+    cli.add_flag("--floor-tint", floor_tint, "tint every layer by height band (one colour per floor)");
+    cli.add_option("--floor-height", floor_height, "floor tint: height of one band in metres (0.5..100)")
+        ->capture_default_str();
+    int hold_bake = 0;
+    cli.add_option("--hold-bake", hold_bake,
+                   "test only: the bake worker stops before its N-th run (1 = the first bake, after the input is "
+                   "shown) and the screenshot is taken while it waits: the progress view, or with --diff-from-set "
+                   "and 2 the stale mark")
+        ->check(CLI::Range(1, 1000))
+        ->needs(shot_opt);
     navdebug::StressOptions stress_opts;
     auto* stress_opt = cli.add_option("--stress-sliders", stress_opts.moves,
                                       "test mode: move N random sliders (1..100000), one per frame, then write "
@@ -288,6 +324,43 @@ int main(int argc, char** argv) {
         return fail(kExitBadInput, "--lift: expected metres between 0 and 10, got " + std::to_string(lift));
     opts.draw.lift_step = lift;
     opts.draw.xray = xray;
+
+    // seeing inside: the session's view, then the flags
+    if (session.view) opts.view = *session.view;
+    for (auto [text, flag, dst] : {std::tuple{&cull_text, "--cull", &opts.view.cull},
+                                   std::tuple{&ceilings_text, "--hide-ceilings", &opts.view.hide_ceilings}}) {
+        if (text->empty()) continue;
+        if (*text != "on" && *text != "off") return fail(kExitBadInput, std::string(flag) + ": expected on or off, got '" + *text + "'");
+        *dst = *text == "on";
+    }
+    if (!clip_text.empty() && !clip_floor_text.empty())
+        return fail(kExitBadInput, "--clip and --clip-floor both set the height clip: give one");
+    if (!clip_text.empty()) {
+        std::vector<float> v;
+        if (!parse_floats(clip_text, v) || v.size() != 2 || v[0] > v[1])
+            return fail(kExitBadInput, "--clip: expected two heights YMIN,YMAX with YMIN <= YMAX, got '" + clip_text + "'");
+        opts.view.clip = std::make_pair(v[0], v[1]);
+    }
+    if (!clip_floor_text.empty()) {
+        std::vector<float> v;
+        if (!parse_floats(clip_floor_text, v) || v.size() != 3)
+            return fail(kExitBadInput, "--clip-floor: expected three numbers x,y,z, got '" + clip_floor_text + "'");
+        opts.view.clip = navdebug::floor_clip(v[1]);
+    }
+    if (!section_text.empty()) {
+        std::vector<float> v;
+        if (!parse_floats(section_text, v) || v.size() != 6)
+            return fail(kExitBadInput, "--section: expected six numbers px,py,pz,nx,ny,nz, got '" + section_text + "'");
+        const glm::vec3 n(v[3], v[4], v[5]);
+        if (glm::length(n) < 1e-6f) return fail(kExitBadInput, "--section: the normal must not be zero");
+        opts.view.section = std::make_pair(glm::vec3(v[0], v[1], v[2]), n);
+    }
+    if (floor_tint) opts.view.floor_tint = true;
+    if (cli.count("--floor-height")) {
+        if (!std::isfinite(floor_height) || floor_height < 0.5f || floor_height > 100.0f)
+            return fail(kExitBadInput, "--floor-height: expected metres between 0.5 and 100, got " + std::to_string(floor_height));
+        opts.view.floor_height = floor_height;
+    }
     if (stress_opts.moves > 0 && stress_opts.report.empty())
         return fail(kExitBadInput, "--stress-sliders: --stress-report OUT.json is required (where the report goes)");
 
@@ -315,6 +388,7 @@ int main(int argc, char** argv) {
             !parse_floats(path_text.substr(colon + 1), b) || b.size() != 3)
             return fail(kExitBadInput, "--path: expected sx,sy,sz:ex,ey,ez (six numbers), got '" + path_text + "'");
         opts.path = std::make_pair(glm::vec3(a[0], a[1], a[2]), glm::vec3(b[0], b[1], b[2]));
+        opts.layers[static_cast<size_t>(nav::render::Layer::Path)] = true;  // --path draws the path
     }
     if (path_mode == "path") opts.path_mode = navdebug::PathTool::Mode::Path;
     else if (path_mode == "raycast") opts.path_mode = navdebug::PathTool::Mode::Raycast;
@@ -331,6 +405,12 @@ int main(int argc, char** argv) {
     if (session.has_config) {
         params = session.params;
         volumes = session.volumes;
+    }
+    // plain `navdebug` opens the demo as scripts/run.sh does: demo.obj with demo.json
+    if (mesh_path.empty() && config_path.empty() && !session.has_config) {
+        const std::string def_cfg = std::string(NAV_SOURCE_DIR) + "/assets/demo.json";
+        if (std::filesystem::exists(std::string(NAV_SOURCE_DIR) + "/assets/demo.obj") && std::filesystem::exists(def_cfg))
+            config_path = def_cfg;
     }
     if (!config_path.empty()) {
         const nav::Status st = nav::load_config_file(config_path, params, volumes);
@@ -377,12 +457,12 @@ int main(int argc, char** argv) {
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");
     if ((!display || !*display) && (!wayland || !*wayland)) {
-        print_no_display("DISPLAY is not set");
+        print_no_display("DISPLAY is not set", argv[0]);
         return kExitNoDisplay;
     }
     glfwSetErrorCallback(glfw_error);
     if (!glfwInit()) {
-        print_no_display("glfwInit failed");
+        print_no_display("glfwInit failed", argv[0]);
         return kExitNoDisplay;
     }
     Window window;
@@ -394,7 +474,7 @@ int main(int argc, char** argv) {
     else glfwWindowHint(GLFW_SAMPLES, 4);
     window.win = glfwCreateWindow(width, height, "navdebug", nullptr, nullptr);
     if (!window.win) {
-        print_no_display("cannot create an OpenGL 3.3 core window");
+        print_no_display("cannot create an OpenGL 3.3 core window", argv[0]);
         return kExitNoDisplay;
     }
     glfwMakeContextCurrent(window.win);
@@ -404,7 +484,24 @@ int main(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // the layout is computed from the window size
+    // the panels' widths (they are resizable) are kept in $XDG_CONFIG_HOME/navdebug/imgui.ini (or
+    // ~/.config/...) between interactive runs; screenshots and stress runs use the defaults
+    static std::string ini_path;
+    io.IniFilename = nullptr;
+    if (!screenshot && stress_opts.moves == 0) {
+        const char* xdg = std::getenv("XDG_CONFIG_HOME");
+        const char* home = std::getenv("HOME");
+        std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : home && *home ? std::filesystem::path(home) / ".config"
+                                                                                          : std::filesystem::path();
+        std::error_code ec;
+        if (!dir.empty()) {
+            std::filesystem::create_directories(dir / "navdebug", ec);
+            if (!ec) {
+                ini_path = (dir / "navdebug" / "imgui.ini").string();
+                io.IniFilename = ini_path.c_str();
+            }
+        }
+    }
     ImGui::StyleColorsDark();
     ImGuiStyle& style = ImGui::GetStyle();
     style.WindowRounding = 0.0f;
@@ -428,12 +525,18 @@ int main(int argc, char** argv) {
         glfwSetWindowUserPointer(window.win, &app);
         glfwSetDropCallback(window.win, drop_callback);
         worker.set_region_trace(!opts.replay.empty());
+        if (hold_bake > 0) worker.hold_before_run(hold_bake);
         worker.start();
+        // --hold-bake: settle where the worker stops instead of when it is done
+        auto settle = [&] {
+            if (hold_bake > 0) worker.wait_held_or_idle();
+            else worker.wait_idle();
+        };
         if (!diff_sets.empty()) worker.request(first_params, volumes, opts.stage.value_or(nav::kLastStage));
         else worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
 
         if (screenshot) {
-            worker.wait_idle();
+            settle();
             const auto bake = worker.latest();
             if (bake && !bake->error.is_ok()) {
                 exit_code = bake->error.code == nav::Status::Code::BadInput ? kExitBadInput : 1;
@@ -463,7 +566,7 @@ int main(int argc, char** argv) {
                     // the app sees the first bake, then the final one arrives and is compared with it
                     offscreen_frame();
                     worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
-                    worker.wait_idle();
+                    settle();
                     const auto final_bake = worker.latest();
                     exit_code = 0;  // the screenshot shows the final bake; its failure is what counts
                     if (final_bake && !final_bake->error.is_ok()) {
@@ -481,6 +584,7 @@ int main(int argc, char** argv) {
                 } else {
                     std::printf("navdebug: wrote %s (%dx%d)\n", shot_path.c_str(), width, height);
                 }
+                worker.release_hold();
                 if (!save_session_path.empty()) {
                     if (app.save_session(save_session_path, err)) {
                         std::printf("navdebug: wrote %s\n", save_session_path.c_str());

@@ -54,6 +54,39 @@ Json vec3_json(const glm::vec3& v) { return Json::array({short_decimal(v.x), sho
 
 }  // namespace
 
+nav::Status parse_view_json(const Json& j, const std::string& where, ViewSettings& out) {
+    if (!j.is_object()) return nav::Status::bad_input(where + ": expected an object");
+    ViewSettings v;
+    for (const auto& [k, e] : j.items()) {
+        const std::string at = where + "." + k;
+        if (k == "cull" || k == "hide_ceilings" || k == "floor_tint") {
+            if (!e.is_boolean()) return nav::Status::bad_input(at + ": expected true or false");
+            (k == "cull" ? v.cull : k == "hide_ceilings" ? v.hide_ceilings : v.floor_tint) = e.get<bool>();
+        } else if (k == "floor_height") {
+            if (!e.is_number() || !(e.get<double>() >= 0.5 && e.get<double>() <= 100.0))
+                return nav::Status::bad_input(at + ": expected metres between 0.5 and 100");
+            v.floor_height = e.get<float>();
+        } else if (k == "clip") {
+            if (!e.is_array() || e.size() != 2 || !e[0].is_number() || !e[1].is_number() ||
+                !std::isfinite(e[0].get<double>()) || !std::isfinite(e[1].get<double>()) ||
+                e[0].get<double>() > e[1].get<double>())
+                return nav::Status::bad_input(at + ": expected [ymin, ymax] with ymin <= ymax");
+            v.clip = std::make_pair(e[0].get<float>(), e[1].get<float>());
+        } else if (k == "section") {
+            std::pair<glm::vec3, glm::vec3> pn;
+            const nav::Status st = read_pair(e, at, "point", "normal", pn);
+            if (!st) return st;
+            if (glm::length(pn.second) < 1e-6f) return nav::Status::bad_input(at + ".normal: must not be zero");
+            v.section = pn;
+        } else {
+            return nav::Status::bad_input(at + ": unknown key (known: cull, hide_ceilings, clip, section, floor_tint, "
+                                               "floor_height)");
+        }
+    }
+    out = v;
+    return nav::Status::ok();
+}
+
 Json config_json(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes) {
     Json j = Json::object();
     for (const nav::ParamDef& d : nav::param_table()) {
@@ -134,9 +167,14 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
             if (glm::length(c.second - c.first) < 1e-6f)
                 return nav::Status::bad_input(file + ": camera: eye and target are the same point");
             s.camera = c;
+        } else if (key == "view") {
+            ViewSettings vs;
+            const nav::Status st = parse_view_json(v, file + ": view", vs);
+            if (!st) return st;
+            s.view = vs;
         } else if (key != "volumes") {
             return nav::Status::bad_input(file + ": unknown key \"" + key +
-                                          "\" (known: mesh, config, volumes, path, camera, layers)");
+                                          "\" (known: mesh, config, volumes, path, camera, layers, view)");
         }
     }
     // top-level volumes replace the config's
@@ -178,6 +216,17 @@ std::string session_to_json(const Session& s) {
         for (int i = 0; i < nav::render::kLayerCount; ++i)
             if ((*s.layers)[static_cast<size_t>(i)]) l.push_back(std::string(nav::render::kLayerNames[static_cast<size_t>(i)]));
         j["layers"] = l;
+    }
+    if (s.view) {
+        const ViewSettings& v = *s.view;
+        Json jv = Json::object();
+        jv["cull"] = v.cull;
+        jv["hide_ceilings"] = v.hide_ceilings;
+        if (v.clip) jv["clip"] = Json::array({short_decimal(v.clip->first), short_decimal(v.clip->second)});
+        if (v.section) jv["section"] = Json{{"point", vec3_json(v.section->first)}, {"normal", vec3_json(v.section->second)}};
+        jv["floor_tint"] = v.floor_tint;
+        jv["floor_height"] = short_decimal(v.floor_height);
+        j["view"] = jv;
     }
     return j.dump(2) + "\n";
 }

@@ -5,6 +5,9 @@
 //   "path":    {"start": [x,y,z], "end": [x,y,z]}
 //   "camera":  {"eye": [x,y,z], "target": [x,y,z]}
 //   "layers":  ["input", "regions", ...] (names as in --draw)
+//   "view":    {"cull": true, "hide_ceilings": true, "clip": [ymin, ymax], "section": {"point": [x,y,z],
+//               "normal": [x,y,z]}, "floor_tint": false, "floor_height": 3.0} (every key optional;
+//               no "clip" / "section": off)
 // Unknown keys and malformed values are errors naming the file and the key.
 #pragma once
 #include <glm/glm.hpp>
@@ -21,6 +24,25 @@
 
 namespace navdebug {
 
+// Seeing inside: culling, ceilings, the height clip, the section plane and the floor tint (the
+// Layers panel's "See inside" section; --cull, --hide-ceilings, --clip, --clip-floor, --section,
+// --floor-tint, --floor-height).
+struct ViewSettings {
+    bool cull = true;           // back faces of the input layer are not drawn
+    bool hide_ceilings = true;  // input faces facing down are not drawn where the eye is above them
+    std::optional<std::pair<float, float>> clip;             // kept height range (min, max)
+    std::optional<std::pair<glm::vec3, glm::vec3>> section;  // point, normal: the side the normal points to is cut
+    bool floor_tint = false;    // every layer tinted by height band
+    float floor_height = 3.0f;  // the bands' height, metres (0.5..100)
+    bool operator==(const ViewSettings&) const = default;
+};
+
+// "Clip to this floor": the height range kept around a floor surface at height y: from a little
+// below it to an agent's height and some above it, so the floor's walls show and the floor above
+// (and its underside) does not.
+constexpr float kFloorClipBelow = 0.3f, kFloorClipAbove = 2.3f;
+inline std::pair<float, float> floor_clip(float y) { return {y - kFloorClipBelow, y + kFloorClipAbove}; }
+
 struct Session {
     std::optional<std::string> mesh;
     bool has_config = false;  // "config" or "volumes" present: params / volumes below are set
@@ -29,7 +51,11 @@ struct Session {
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target
     std::optional<nav::render::LayerMask> layers;
+    std::optional<ViewSettings> view;
 };
+
+// Parses a "view" object (sessions); `where` names it in errors.
+nav::Status parse_view_json(const nlohmann::ordered_json& j, const std::string& where, ViewSettings& out);
 
 // The config object (every parameter by name, "volumes" when there are any), as navbake --config reads it.
 nlohmann::ordered_json config_json(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes);

@@ -101,6 +101,30 @@ std::vector<WorkerEvent> BakeWorker::take_events() {
     return out;
 }
 
+void BakeWorker::cancel() {
+    std::lock_guard lk(m_);
+    if (working_) cancel_.store(true);
+}
+
+void BakeWorker::hold_before_run(int n) {
+    std::lock_guard lk(m_);
+    hold_at_ = n;
+}
+
+void BakeWorker::release_hold() {
+    {
+        std::lock_guard lk(m_);
+        hold_at_ = 0;
+        held_ = false;
+    }
+    cv_.notify_all();
+}
+
+void BakeWorker::wait_held_or_idle() {
+    std::unique_lock lk(m_);
+    idle_cv_.wait(lk, [&] { return stop_ || held_ || (!working_ && requested_ == handled_); });
+}
+
 void BakeWorker::event(WorkerEvent::Kind kind, std::string text) {
     std::lock_guard lk(m_);
     events_.push_back({kind, std::move(text)});
@@ -143,6 +167,7 @@ void BakeWorker::loop() {
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             if (st) {
                 mesh_changed = true;
+                first_of_mesh_ = true;
                 log_.info("opened " + mesh_path + " (" + fmt_ms(ms) + ")");
                 event(WorkerEvent::Kind::MeshLoaded, mesh_path);
             } else {
@@ -155,6 +180,20 @@ void BakeWorker::loop() {
         if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
 
         if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed)) {
+            // the first bake of a mesh shows its input at once, the later stages as they come
+            if (first_of_mesh_ && to > nav::Stage::Input && pipe_->first_dirty() == nav::Stage::Input &&
+                pipe_->run(nav::Stage::Input, &cancel_))
+                publish(pipe_->snapshot());
+            first_of_mesh_ = false;
+            {
+                std::unique_lock lk(m_);
+                if (++runs_ == hold_at_) {  // test only: stop here until released
+                    held_ = true;
+                    building_.store(static_cast<int>(pipe_->first_dirty()), std::memory_order_relaxed);
+                    idle_cv_.notify_all();
+                    cv_.wait(lk, [&] { return stop_ || !held_; });
+                }
+            }
             const nav::Status st = pipe_->run(to, &cancel_);
             building_.store(-1, std::memory_order_relaxed);
             auto snap = pipe_->snapshot();

@@ -49,6 +49,14 @@ public:
     void wait_idle();
     // Events (mesh loaded or failed, bake done or failed) since the last call.
     std::vector<WorkerEvent> take_events();
+    // Cancels the build in progress; the last published bake stays. A later request builds again.
+    void cancel();
+    // Test only (navdebug --hold-bake N): the worker stops before its N-th run (1 = the first bake,
+    // after the input is published) until release_hold(); wait_held_or_idle() blocks until it
+    // stopped there or has nothing to do.
+    void hold_before_run(int n);
+    void release_hold();
+    void wait_held_or_idle();
 
 private:
     void loop();
@@ -72,6 +80,9 @@ private:
     nav::Stage to_ = nav::kLastStage;
     std::string mesh_path_;
     bool region_trace_ = false;
+    bool first_of_mesh_ = true;  // the next run is the first on this mesh: publish its input at once
+    int runs_ = 0, hold_at_ = 0;
+    bool held_ = false;
     std::shared_ptr<const nav::Bake> latest_;
     std::vector<WorkerEvent> events_;
 };

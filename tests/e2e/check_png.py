@@ -3,6 +3,7 @@
 
 usage: check_png.py IMAGE [--color R,G,B:MINFRAC]... [--hues N[:FRAC]] [--greys N]
                     [--same OTHER.png] [--differs OTHER.png[:MINFRAC]] [--area x0,y0,x1,y1]
+                    [--max-color R,G,B:MAXFRAC]... [--hue DEG:MINFRAC]... [--max-hue DEG:MAXFRAC]...
 
 Only the 3D view (the middle of the window, between the side panels) is examined. A --color matches
 pixels that are a shaded version of R,G,B (lighting scales the colour, so a pixel p matches when
@@ -11,6 +12,10 @@ p ~= k * c for some k in [0.3, 1.35]); MINFRAC is the fraction of view pixels th
 levels (distance field). --same asks for a pixel-identical image (within --area when given); --differs for at least MINFRAC
 (default 0.002) of the view's pixels to differ from OTHER. --area picks the examined rectangle in
 fractions of the window (default 0.30,0.06,0.72,0.94: the 3D view), e.g. a side panel.
+--max-color: at most MAXFRAC of the view matches the colour (as --color). --hue / --max-hue: at least /
+at most FRAC of the view is saturated (max - min >= 40, max >= 50) with a hue within 15 degrees of
+DEG (0 red, 60 yellow, 120 green, 180 cyan, 240 blue, 300 magenta). --flat-ok skips the blank
+checks (a small --area may rightly be one colour).
 Standard library only (zlib + struct decode the PNG)."""
 import struct
 import sys
@@ -64,12 +69,22 @@ def main(argv):
         print(__doc__)
         return 2
     path, colors, hues, greys, hue_frac = argv[1], [], 0, 0, 0.002
+    max_colors, hue_checks, flat_ok = [], [], False  # (rgb, maxfrac); (deg, frac, is_max)
     same, differs, area, area_given = None, None, (0.30, 0.06, 0.72, 0.94), False
     i = 2
     while i < len(argv):
         if argv[i] == "--color":
             rgb, frac = argv[i + 1].split(":")
             colors.append((tuple(int(v) for v in rgb.split(",")), float(frac)))
+        elif argv[i] == "--flat-ok":  # a small area may be plain: no blank check
+            flat_ok = True
+            i -= 1
+        elif argv[i] == "--max-color":
+            rgb, frac = argv[i + 1].split(":")
+            max_colors.append((tuple(int(v) for v in rgb.split(",")), float(frac)))
+        elif argv[i] in ("--hue", "--max-hue"):
+            deg, frac = argv[i + 1].split(":")
+            hue_checks.append((float(deg), float(frac), argv[i] == "--max-hue"))
         elif argv[i] == "--hues":  # N or N:FRAC (fraction of the view each hue must cover)
             n, _, f = argv[i + 1].partition(":")
             hues, hue_frac = int(n), float(f or 0.002)
@@ -100,20 +115,56 @@ def main(argv):
         counts[p] = counts.get(p, 0) + 1
     background, bg_count = max(counts.items(), key=lambda kv: kv[1])
     problems = []
-    if len(counts) < 64:
+    if len(counts) < 64 and not flat_ok:
         problems.append(f"only {len(counts)} distinct colours in the view (blank?)")
-    if bg_count > 0.95 * total:
+    if bg_count > 0.95 * total and not flat_ok:
         problems.append(f"{100.0 * bg_count / total:.1f}% of the view is one colour (blank?)")
-    for (c, minfrac) in colors:
+    def color_frac(c):
         cc = sum(v * v for v in c)
         match = 0
         for p, n in counts.items():
             k = sum(a * b for a, b in zip(p, c)) / cc
             if 0.3 <= k <= 1.35 and sum((a - k * b) ** 2 for a, b in zip(p, c)) < 22 ** 2:
                 match += n
-        frac = match / total
+        return match / total
+
+    report = []
+    for (c, minfrac) in colors:
+        frac = color_frac(c)
+        report.append(f"{c} {100 * frac:.2f}%")
         if frac < minfrac:
             problems.append(f"colour {c}: {100 * frac:.2f}% of the view, expected at least {100 * minfrac:.2f}%")
+    for (c, maxfrac) in max_colors:
+        frac = color_frac(c)
+        report.append(f"{c} {100 * frac:.2f}%")
+        if frac > maxfrac:
+            problems.append(f"colour {c}: {100 * frac:.2f}% of the view, expected at most {100 * maxfrac:.2f}%")
+
+    def hue_of(p):
+        mx, mn = max(p), min(p)
+        if mx < 50 or mx - mn < 40:
+            return None
+        r, g, b = p
+        if mx == r:
+            h = ((g - b) / (mx - mn)) % 6
+        elif mx == g:
+            h = (b - r) / (mx - mn) + 2
+        else:
+            h = (r - g) / (mx - mn) + 4
+        return h * 60.0
+
+    for (deg, frac, is_max) in hue_checks:
+        n = 0
+        for p, k in counts.items():
+            hp = hue_of(p)
+            if hp is not None and min(abs(hp - deg), 360 - abs(hp - deg)) <= 15:
+                n += k
+        f = n / total
+        report.append(f"hue {deg:g} {100 * f:.2f}%")
+        if is_max and f > frac:
+            problems.append(f"hue {deg:g}: {100 * f:.2f}% of the view, expected at most {100 * frac:.2f}%")
+        if not is_max and f < frac:
+            problems.append(f"hue {deg:g}: {100 * f:.2f}% of the view, expected at least {100 * frac:.2f}%")
     if hues:
         bins = {}
         for p, n in counts.items():
@@ -158,7 +209,8 @@ def main(argv):
     if problems:
         print(f"{path}: " + "; ".join(problems))
         return 1
-    print(f"{path}: ok ({len(counts)} colours, background {100.0 * bg_count / total:.0f}%)")
+    extra = "; " + ", ".join(report) if report else ""
+    print(f"{path}: ok ({len(counts)} colours, background {100.0 * bg_count / total:.0f}%{extra})")
     return 0
 
 

@@ -322,3 +322,37 @@ TEST_CASE("inspect: element_anchor picks the same element again from its point")
 }
 
 #endif  // NAV_HAVE_RENDER
+
+TEST_CASE("pick: clicks go through what the view does not draw (culled, ceilings, clip, section)") {
+    // indoor.obj from above the roof, straight down at x = 6.5, z = -6 (the east ring slabs): the
+    // roof (faces down, into the room) first, then floor 3 at 7.3, floor 2 at 3.7, the ground floor
+    nav::InputMesh mesh;
+    REQUIRE(nav::load_obj(std::string(NAV_SOURCE_DIR) + "/assets/indoor.obj", mesh));
+    const float o[3] = {6.5f, 20.0f, -6.0f}, d[3] = {0.0f, -1.0f, 0.0f};
+    auto hit_y = [&](const nav::render::PickVisibility& vis) {
+        float t = 0.0f;
+        return nav::render::raycast_mesh(mesh, o, d, t, vis) ? o[1] - t : -100.0f;
+    };
+    nav::render::PickVisibility all;
+    CHECK(hit_y(all) == doctest::Approx(10.5f));  // two-sided: the roof
+    float t = 0.0f;
+    REQUIRE(nav::render::raycast_mesh(mesh, o, d, t));
+    CHECK(o[1] - t == doctest::Approx(10.5f));   // the plain overload is the same as no filter
+    nav::render::PickVisibility cull;
+    cull.cull_back = true;  // the roof faces down into the room: from above it is its back
+    CHECK(hit_y(cull) == doctest::Approx(7.3f));
+    nav::render::PickVisibility ceilings;
+    ceilings.hide_ceilings = true;  // the roof is a ceiling below the eye
+    CHECK(hit_y(ceilings) == doctest::Approx(7.3f));
+    nav::render::PickVisibility clip = cull;
+    clip.clip = true;
+    clip.clip_min = 3.4f;
+    clip.clip_max = 6.0f;  // floor 2 only (--clip-floor at 3.7)
+    CHECK(hit_y(clip) == doctest::Approx(3.7f));
+    nav::render::PickVisibility section = cull;
+    section.section = true;  // cut away x > 0: the ray at x = 6.5 meets nothing
+    section.normal[0] = 1.0f;
+    CHECK(hit_y(section) == doctest::Approx(-100.0f));
+    section.normal[0] = -1.0f;  // cut away x < 0 instead: the ray keeps its hits
+    CHECK(hit_y(section) == doctest::Approx(7.3f));
+}

@@ -1,0 +1,150 @@
+#include "open_dialog.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace navdebug {
+
+namespace {
+
+bool on_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    if (!path) return false;
+    std::string p = path;
+    size_t at = 0;
+    while (at <= p.size()) {
+        size_t end = p.find(':', at);
+        if (end == std::string::npos) end = p.size();
+        const std::string dir = p.substr(at, end - at);
+        if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return true;
+        at = end + 1;
+    }
+    return false;
+}
+
+// Single quotes for a shell word.
+std::string quoted(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+}  // namespace
+
+OpenDialog::~OpenDialog() {
+    if (thread_.joinable()) thread_.join();  // the chooser closes with the session; nothing to kill
+}
+
+std::string OpenDialog::desktop_tool() {
+    if (on_path("zenity")) return "zenity";
+    if (on_path("kdialog")) return "kdialog";
+    return "";
+}
+
+void OpenDialog::open(const std::string& start_dir) {
+    const std::string tool = desktop_tool();
+    if (tool.empty()) {
+        browser_request_ = true;
+        browse(start_dir.empty() ? std::filesystem::current_path() : std::filesystem::path(start_dir));
+        return;
+    }
+    {
+        std::lock_guard lk(m_);
+        if (running_) return;
+        running_ = true;
+    }
+    if (thread_.joinable()) thread_.join();
+    const std::string dir = start_dir.empty() ? std::filesystem::current_path().string() : start_dir;
+    const std::string cmd = tool == "zenity"
+                                ? "zenity --file-selection --title='Open a mesh' --file-filter='OBJ meshes | *.obj *.OBJ' "
+                                  "--filename=" + quoted(dir + "/") + " 2>/dev/null"
+                                : "kdialog --getopenfilename " + quoted(dir) + " 'OBJ meshes (*.obj *.OBJ)' 2>/dev/null";
+    thread_ = std::thread([this, cmd] {
+        std::string out;
+        if (FILE* f = popen(cmd.c_str(), "r")) {
+            char buf[4096];
+            size_t n;
+            while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+            pclose(f);
+        }
+        while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+        std::lock_guard lk(m_);
+        if (!out.empty()) result_ = out;
+        running_ = false;
+    });
+}
+
+void OpenDialog::browse(const std::filesystem::path& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path d = fs::absolute(dir, ec).lexically_normal();
+    if (ec || !fs::is_directory(d, ec)) d = fs::current_path();
+    dir_ = d;
+    dirs_.clear();
+    files_.clear();
+    error_.clear();
+    for (fs::directory_iterator it(d, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const fs::path p = it->path();
+        if (p.filename().string().starts_with(".")) continue;
+        std::error_code e2;
+        if (it->is_directory(e2)) {
+            dirs_.push_back(p);
+        } else {
+            std::string ext = p.extension().string();
+            std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (ext == ".obj") files_.push_back(p);
+        }
+    }
+    if (ec) error_ = "cannot list " + d.string() + ": " + ec.message();
+    std::sort(dirs_.begin(), dirs_.end());
+    std::sort(files_.begin(), files_.end());
+}
+
+std::optional<std::string> OpenDialog::poll() {
+    {
+        std::lock_guard lk(m_);
+        if (result_) {
+            std::optional<std::string> r;
+            r.swap(result_);
+            return r;
+        }
+    }
+    if (browser_request_) {
+        ImGui::OpenPopup("Open a mesh##browser");
+        browser_request_ = false;
+        browser_open_ = true;
+    }
+    std::optional<std::string> chosen;
+    ImGui::SetNextWindowSize(ImVec2(520, 420), ImGuiCond_Appearing);
+    if (ImGui::BeginPopupModal("Open a mesh##browser", &browser_open_)) {
+        ImGui::TextWrapped("%s", dir_.string().c_str());
+        if (!error_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.42f, 0.38f, 1.0f), "%s", error_.c_str());
+        ImGui::BeginChild("##entries", ImVec2(0, -ImGui::GetFrameHeightWithSpacing()), true);
+        std::optional<std::filesystem::path> go;
+        if (dir_.has_parent_path() && dir_ != dir_.root_path() && ImGui::Selectable("../")) go = dir_.parent_path();
+        for (const auto& d : dirs_)
+            if (ImGui::Selectable((d.filename().string() + "/").c_str())) go = d;
+        for (const auto& f : files_)
+            if (ImGui::Selectable(f.filename().string().c_str(), false, ImGuiSelectableFlags_AllowDoubleClick) &&
+                ImGui::IsMouseDoubleClicked(0)) {
+                chosen = f.string();
+            }
+        if (dirs_.empty() && files_.empty()) ImGui::TextDisabled("no folders or .obj files here");
+        ImGui::EndChild();
+        if (ImGui::Button("Cancel")) browser_open_ = false;
+        ImGui::SameLine();
+        ImGui::TextDisabled("double-click an .obj to open it");
+        if (go) browse(*go);
+        if (chosen) browser_open_ = false;
+        if (!browser_open_) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+    return chosen;
+}
+
+}  // namespace navdebug
