@@ -224,7 +224,7 @@ struct Tri {
     }
 
     void mark(uint32_t a, uint32_t b) {
-        uint32_t t, e;
+        uint32_t t = 0, e = 0;
         if (find_edge(a, b, t, e)) c[3 * t + e] = 1;
         if (find_edge(b, a, t, e)) c[3 * t + e] = 1;
     }
@@ -234,7 +234,7 @@ struct Tri {
         std::vector<std::pair<uint32_t, uint32_t>> fresh;
         const uint32_t ntri = uint32_t(v.size() / 3);
         for (uint32_t guard = 0; a != b && guard <= ntri && !stopped; ++guard) {
-            uint32_t t, e;
+            uint32_t t = 0, e = 0;
             if (find_edge(a, b, t, e)) {
                 mark(a, b);
                 record(CdtStep::InsertConstraint, a, b, 0, 0);
@@ -277,7 +277,8 @@ struct Tri {
                     const uint32_t w = v[3 * tn + pv(f)];
                     if (w == b) break;
                     const double o = orient(a, b, w);
-                    if (o == 0) {
+                    const double l2 = (X(b) - X(a)) * (X(b) - X(a)) + (Z(b) - Z(a)) * (Z(b) - Z(a));
+                    if (std::fabs(o) <= 1e-13 * l2) {  // on the segment (to rounding): split there
                         stop_at = w;
                         break;
                     }
@@ -299,7 +300,7 @@ struct Tri {
                     return Status::internal("cdt: constraint insertion does not converge");
                 const auto [u, w] = crossing.front();
                 crossing.pop_front();
-                uint32_t tt, ee;
+                uint32_t tt = 0, ee = 0;
                 if (!find_edge(u, w, tt, ee)) return Status::internal("cdt: lost a crossing edge");
                 const uint32_t t2 = n[3 * tt + ee];
                 const uint32_t p = v[3 * tt + pv(ee)];
@@ -329,7 +330,7 @@ struct Tri {
                 swapped = false;
                 for (auto& [u, w] : fresh) {
                     if ((u == a && w == end) || (u == end && w == a)) continue;
-                    uint32_t tt, ee;
+                    uint32_t tt = 0, ee = 0;
                     if (!find_edge(u, w, tt, ee) || c[3 * tt + ee]) continue;
                     const uint32_t t2 = n[3 * tt + ee];
                     if (t2 == kNone) continue;

@@ -315,8 +315,36 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
             return Status::internal("clip: open boundary at vertex " + std::to_string(t));
     }
     std::vector<uint8_t> used(nkept, 0);
-    std::vector<uint32_t> cyc;
+    std::vector<uint32_t> cyc, walk, loop;
+    std::vector<int32_t> pos(nverts, -1);
     std::vector<double> ring;
+    auto emit = [&](std::vector<uint32_t>& c) {
+        // drop collinear vertices
+        bool changed = true;
+        while (changed && c.size() >= 3) {
+            changed = false;
+            for (size_t i = 0; i < c.size() && c.size() >= 3; ++i) {
+                const uint32_t p = c[(i + c.size() - 1) % c.size()], q = c[i], n = c[(i + 1) % c.size()];
+                const double len = std::hypot(verts[2 * n] - verts[2 * p], verts[2 * n + 1] - verts[2 * p + 1]);
+                const double o = orient2d(verts[2 * p], verts[2 * p + 1], verts[2 * q], verts[2 * q + 1],
+                                          verts[2 * n], verts[2 * n + 1]);
+                // a vertex where rings touch stays (the other ring has it as a corner)
+                const bool pinch = out_first[q + 1] - out_first[q] > 1;
+                if (p == n || (!pinch && std::fabs(o) <= eps * len)) {
+                    c.erase(c.begin() + long(i));
+                    changed = true;
+                    --i;
+                }
+            }
+        }
+        if (c.size() < 3) return;
+        ring.clear();
+        for (uint32_t v : c) {
+            ring.push_back(verts[2 * v]);
+            ring.push_back(verts[2 * v + 1]);
+        }
+        out.add(ring.data(), c.size());
+    };
     for (uint32_t k0 = 0; k0 < nkept; ++k0) {
         if (used[k0]) continue;
         cyc.clear();
@@ -324,30 +352,22 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
             used[k] = 1;
             cyc.push_back(dir_from[k]);
         }
-        // drop collinear vertices
-        bool changed = true;
-        while (changed && cyc.size() >= 3) {
-            changed = false;
-            for (size_t i = 0; i < cyc.size() && cyc.size() >= 3; ++i) {
-                const uint32_t p = cyc[(i + cyc.size() - 1) % cyc.size()], c = cyc[i],
-                               n = cyc[(i + 1) % cyc.size()];
-                const double len = std::hypot(verts[2 * n] - verts[2 * p], verts[2 * n + 1] - verts[2 * p + 1]);
-                const double o = orient2d(verts[2 * p], verts[2 * p + 1], verts[2 * c], verts[2 * c + 1],
-                                          verts[2 * n], verts[2 * n + 1]);
-                if (p == n || std::fabs(o) <= eps * len) {
-                    cyc.erase(cyc.begin() + long(i));
-                    changed = true;
-                    --i;
-                }
-            }
-        }
-        if (cyc.size() < 3) continue;
-        ring.clear();
+        // a ring passing a vertex twice (a hole touching its outer ring) splits there into
+        // simple rings
+        walk.clear();
         for (uint32_t v : cyc) {
-            ring.push_back(verts[2 * v]);
-            ring.push_back(verts[2 * v + 1]);
+            if (pos[v] >= 0) {
+                loop.assign(walk.begin() + pos[v], walk.end());
+                for (size_t i = size_t(pos[v]) + 1; i < walk.size(); ++i) pos[walk[i]] = -1;
+                walk.resize(size_t(pos[v]) + 1);
+                emit(loop);
+                continue;
+            }
+            pos[v] = int32_t(walk.size());
+            walk.push_back(v);
         }
-        out.add(ring.data(), cyc.size());
+        for (uint32_t v : walk) pos[v] = -1;
+        emit(walk);
     }
 
     if (trace) {
