@@ -10,6 +10,7 @@
 
 #include "core/map2d/convex_merge.h"
 #include "core/map2d/map2d.h"
+#include "core/map2d/map2d_tile.h"
 
 namespace {
 
@@ -281,4 +282,29 @@ TEST_CASE("map2d build: agent radius shrinks the free space") {
     CHECK(rings_area(r1.free) > 81.0 - 7.0 - 4 * 0.5 * 4 - 2.0);
     check_cdt(r1.cdt);
     CHECK(cdt_area(r1.cdt) == doctest::Approx(rings_area(r1.free)).epsilon(1e-9));
+}
+
+TEST_CASE("map2d assets: the generated 2D maps bake to their known free space; the maze is one island") {
+    struct Expect {
+        const char* name;
+        double area;
+        size_t rings;
+    };
+    for (const Expect& e : {Expect{"map2d_rooms.json", 1176.0, 2}, Expect{"map2d_maze.json", 925.25, 1},
+                            Expect{"map2d_obstacles.json", 3181.0482, 26}, Expect{"map2d_grid.json", 808.0, 14}}) {
+        Map2D m;
+        const std::string path = std::string(NAV_SOURCE_DIR) + "/assets/" + e.name;
+        const nav::Status ls = load_map2d(path, m);
+        INFO(path << ": " << ls.message);
+        REQUIRE(ls);
+        Map2DResult r;
+        REQUIRE(build_map2d(m, Map2DOptions{}, r));
+        CHECK(rings_area(r.free) == doctest::Approx(e.area).epsilon(1e-6));
+        CHECK(r.free.count() == e.rings);
+        CHECK(cdt_area(r.cdt) == doctest::Approx(rings_area(r.free)).epsilon(1e-9));
+        check_cdt(r.cdt);
+        nav::NavMesh nm;
+        REQUIRE(build_map2d_navmesh(r.mesh, nm));
+        if (std::string(e.name) == "map2d_maze.json") CHECK(nm.nislands == 1);
+    }
 }
