@@ -29,6 +29,8 @@ Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out) {
         }
         out.poly_first.push_back(uint32_t(out.poly_verts.size()));
     }
+    out.poly_island.assign(mesh.poly_island.begin(), mesh.poly_island.end());
+    if (out.poly_island.size() != np) out.poly_island.assign(np, 0);
     out.poly_nei.assign(out.poly_verts.size(), kNoPoly);
     out.slot_opp.assign(out.poly_verts.size(), kNoPoly);
     for (uint32_t e = 0; e < mesh.edge_vert.size(); ++e) {
@@ -269,6 +271,7 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
         finish({});
         return Status::ok();
     }
+    if (m.poly_island[start_poly] != m.poly_island[goal_poly]) return Status::ok();  // not connected
     // the start polygon: every edge seen from the start
     for (uint32_t j = m.poly_first[start_poly]; j < m.poly_first[start_poly + 1]; ++j)
         S.push(start_poly, j, 0, 1, kStartRoot, 0, kNone);
