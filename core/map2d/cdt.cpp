@@ -405,8 +405,24 @@ Status cdt_build(const CdtInput& in, CdtResult& out, CdtTrace* trace, uint32_t s
     T.add_tri(np, np + 1, np + 2);
     T.vtri[np] = T.vtri[np + 1] = T.vtri[np + 2] = 0;
 
+    // insertion order: rows of a sqrt(n) x sqrt(n) grid, alternating direction, so each point is
+    // found by a short walk from the last one
+    std::vector<uint32_t> order(np);
+    {
+        const uint32_t g = std::max(1u, uint32_t(std::sqrt(double(np))));
+        std::vector<uint64_t> key(np);
+        for (uint32_t i = 0; i < np; ++i) {
+            const uint32_t row = std::min(g - 1, uint32_t((in.xz[2 * i + 1] - bmin[1]) / size * g));
+            const double fx = (in.xz[2 * i] - bmin[0]) / size;
+            const double col = (row & 1) ? 1.0 - fx : fx;
+            key[i] = (uint64_t(row) << 32) | uint64_t(std::min(col, 1.0) * 4294967295.0);
+        }
+        for (uint32_t i = 0; i < np; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
+    }
     out.point_map.resize(np);
-    for (uint32_t i = 0; i < np && !T.stopped; ++i) {
+    for (uint32_t k = 0; k < np && !T.stopped; ++k) {
+        const uint32_t i = order[k];
         const uint32_t m = T.insert(i);
         if (m == kNone) return Status::internal("cdt: could not locate point " + std::to_string(i));
         out.point_map[i] = m;

@@ -29,6 +29,10 @@ Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out) {
         }
         out.poly_first.push_back(uint32_t(out.poly_verts.size()));
     }
+    double ext = 1;
+    for (size_t v = 0; v < out.verts.size() / 3; ++v)
+        ext = std::max({ext, std::fabs(out.verts[3 * v]), std::fabs(out.verts[3 * v + 2])});
+    out.eps = 1e-12 * ext * ext;
     out.poly_island.assign(mesh.poly_island.begin(), mesh.poly_island.end());
     if (out.poly_island.size() != np) out.poly_island.assign(np, 0);
     out.poly_nei.assign(out.poly_verts.size(), kNoPoly);
@@ -76,6 +80,7 @@ struct Search {
     double eps;  // orientation tolerance
     std::vector<Node> nodes;
     std::vector<double> best;  // per vertex: best g as a root
+    std::vector<uint32_t> pending;  // successors of the node being expanded
     using Entry = std::pair<double, uint32_t>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
 
@@ -143,7 +148,7 @@ struct Search {
         root_xz(root, rx, rz);
         n.f = g + heuristic(rx, rz, n);
         nodes.push_back(n);
-        open.push({n.f, uint32_t(nodes.size() - 1)});
+        pending.push_back(uint32_t(nodes.size() - 1));
     }
 
     void push_goal(uint32_t root, double g, uint32_t parent) {
@@ -161,7 +166,7 @@ struct Search {
         n.f = g + std::hypot(tx - rx, tz - rz);
         n.goal = true;
         nodes.push_back(n);
-        open.push({n.f, uint32_t(nodes.size() - 1)});
+        pending.push_back(uint32_t(nodes.size() - 1));
     }
 
     // [lo, hi] restricted to where a0 + t (a1 - a0) >= 0 (within the tolerance).
@@ -244,11 +249,8 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
     for (int k = 0; k < 3; ++k)
         if (!std::isfinite(start[k]) || !std::isfinite(goal[k]))
             return Status::bad_input("polyanya: start or goal is not finite");
-    Search S{m, start[0], start[2], goal[0], goal[2], goal_poly, 0, {}, {}, {}};
-    double ext = 1;
-    for (size_t v = 0; v < m.verts.size() / 3; ++v)
-        ext = std::max({ext, std::fabs(m.verts[3 * v]), std::fabs(m.verts[3 * v + 2])});
-    S.eps = 1e-12 * ext * ext;
+    Search S{m, start[0], start[2], goal[0], goal[2], goal_poly, 0, {}, {}, {}, {}};
+    S.eps = m.eps;
     S.best.assign(m.verts.size() / 3, HUGE_VAL);
     auto finish = [&](const std::vector<uint32_t>& roots) {
         // roots from the goal back to the start
@@ -275,6 +277,7 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
     // the start polygon: every edge seen from the start
     for (uint32_t j = m.poly_first[start_poly]; j < m.poly_first[start_poly + 1]; ++j)
         S.push(start_poly, j, 0, 1, kStartRoot, 0, kNone);
+    for (uint32_t k : S.pending) S.open.push({S.nodes[k].f, k});
     constexpr size_t kMaxNodes = size_t(1) << 23;
     while (!S.open.empty()) {
         const uint32_t ni = S.open.top().second;
@@ -290,15 +293,27 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
             out.expanded = int(out.expanded);
             break;
         }
-        ++out.expanded;
-        if (trace) {
-            PolyanyaNode t;
-            t.left[0] = n.lx, t.left[1] = n.lz, t.right[0] = n.rx, t.right[1] = n.rz;
-            S.root_xz(n.root, t.root[0], t.root[1]);
-            t.poly = n.poly, t.f = n.f, t.g = n.g;
-            trace->expanded.push_back(t);
+        // expand; a node with a single successor that is not the goal is expanded at once
+        // without going through the heap (Polyanya's intermediate pruning)
+        for (uint32_t cur = ni;;) {
+            ++out.expanded;
+            if (trace) {
+                const Node& c = S.nodes[cur];
+                PolyanyaNode t;
+                t.left[0] = c.lx, t.left[1] = c.lz, t.right[0] = c.rx, t.right[1] = c.rz;
+                S.root_xz(c.root, t.root[0], t.root[1]);
+                t.poly = c.poly, t.f = c.f, t.g = c.g;
+                trace->expanded.push_back(t);
+            }
+            S.pending.clear();
+            S.expand(cur);
+            if (S.pending.size() == 1 && !S.nodes[S.pending[0]].goal && S.nodes.size() <= kMaxNodes) {
+                cur = S.pending[0];
+                continue;
+            }
+            for (uint32_t k : S.pending) S.open.push({S.nodes[k].f, k});
+            break;
         }
-        S.expand(ni);
         if (S.nodes.size() > kMaxNodes) return Status::internal("polyanya: search exceeded " + std::to_string(kMaxNodes) + " nodes");
     }
     out.generated = int(S.nodes.size());

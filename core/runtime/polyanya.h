@@ -30,6 +30,7 @@ struct PolyanyaMesh {
     std::vector<uint32_t> poly_nei;    // per slot i: polygon across vertex i -> i+1, kNoPoly = wall
     std::vector<uint32_t> slot_opp;    // per slot: the neighbour's slot of the same edge, kNoPoly = wall
     std::vector<uint32_t> poly_island; // per polygon: the NavMesh's island (different islands: no path, no search)
+    double eps = 0;                    // orientation tolerance, from the mesh's extent
     uint32_t npolys() const { return poly_first.empty() ? 0 : uint32_t(poly_first.size() - 1); }
 };
 
