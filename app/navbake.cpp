@@ -239,7 +239,7 @@ nav::Status random_pairs(const nav::NavMesh& nm, int n, uint64_t seed, std::vect
 // A 2D map (.json: outline + obstacles, seed 002's bake) or a Polyanya .mesh file: the navmesh
 // straight from it (y = 0), then the same path queries as for a bake.
 int run_map2d(const std::string& path, const nav::Params& params, bool as_json, int npaths, uint64_t seed,
-              const std::string& pairs_path, bool compare) {
+              const std::string& pairs_path, bool compare, const std::string& mesh_out) {
     namespace m2 = nav::map2d;
     const auto t0 = std::chrono::steady_clock::now();
     m2::PolyMesh2D mesh;
@@ -260,6 +260,8 @@ int run_map2d(const std::string& path, const nav::Params& params, bool as_json, 
     } else if (nav::Status st = m2::read_polyanya_mesh(path, mesh); !st) {
         return fail(st);
     }
+    if (!mesh_out.empty())
+        if (nav::Status st = m2::write_polyanya_mesh(mesh_out, mesh); !st) return fail(st);
     nav::NavMesh nm;
     if (nav::Status st = m2::build_map2d_navmesh(mesh, nm); !st) return fail(nav::Status{st.code, path + ": " + st.message});
     const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -319,6 +321,8 @@ int main(int argc, char** argv) {
     app.add_option("--pairs", pairs_path, "Find paths for the pairs in FILE, one 'sx sy sz ex ey ez' per line")
         ->excludes(paths_opt);
     bool compare_optimal = false;
+    std::string mesh_out;
+    app.add_option("--mesh-out", mesh_out, "For a 2D map (.json / .mesh): write its polygons as a Polyanya .mesh (version 2)");
     app.add_flag("--compare-optimal", compare_optimal,
                  "With --paths/--pairs: run both A* + funnel and Polyanya, report length_funnel and length_optimal per item");
     app.add_option("--obj-out", obj_out, "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ");
@@ -358,7 +362,7 @@ int main(int argc, char** argv) {
         }
 
         if (ends_with(mesh_path, ".json") || ends_with(mesh_path, ".mesh"))
-            return run_map2d(mesh_path, params, as_json, npaths, seed, pairs_path, compare_optimal);
+            return run_map2d(mesh_path, params, as_json, npaths, seed, pairs_path, compare_optimal, mesh_out);
 
         nav::Pipeline pipe;
         pipe.set_memory_limit(static_cast<uint64_t>(max_memory_mb * 1024.0 * 1024.0));

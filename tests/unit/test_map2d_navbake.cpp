@@ -50,6 +50,20 @@ TEST_CASE("navbake map2d: a .json map, optimal paths never longer than the funne
     CHECK(r.out.find("10 of 10 reached") != std::string::npos);
 }
 
+TEST_CASE("navbake map2d: --mesh-out writes Polyanya's format, which navbake reads back") {
+    TempFile map(".json", kMap);
+    TempFile out(".mesh");
+    auto r = run_cmd(navbake() + " '" + map.path() + "' --json --mesh-out '" + out.path() + "'", false);
+    REQUIRE(r.code == 0);
+    const auto a = nlohmann::json::parse(r.out);
+    r = run_cmd(navbake() + " '" + out.path() + "' --json --paths 50 --compare-optimal", false);
+    REQUIRE(r.code == 0);
+    const auto b = nlohmann::json::parse(r.out);
+    CHECK(b["counts"]["polys"] == a["counts"]["polys"]);
+    CHECK(b["counts"]["verts"] == a["counts"]["verts"]);
+    CHECK(b["paths"]["found"] == 50);
+}
+
 TEST_CASE("navbake map2d: .mesh input and bad files exit 2 with the file named") {
     TempFile mesh(".mesh", "mesh\n2\n4 2\n0 0 3 0 1 -1\n1 0 2 0 -1\n1 1 3 0 1 -1\n0 1 2 1 -1\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 0 -1\n");
     auto r = run_cmd(navbake() + " '" + mesh.path() + "' --json --paths 20 --compare-optimal", false);
