@@ -290,7 +290,6 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
                 if (S.nodes[k].root != kStartRoot && (roots.empty() || roots.back() != S.nodes[k].root))
                     roots.push_back(S.nodes[k].root);
             finish(roots);
-            out.expanded = int(out.expanded);
             break;
         }
         // expand; a node with a single successor that is not the goal is expanded at once
