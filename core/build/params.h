@@ -82,6 +82,8 @@ std::span<const ParamDef> param_table();
 constexpr bool is_mesh_fix(ParamId id) {
     return id == ParamId::mesh_scale || id == ParamId::mesh_z_up || id == ParamId::mesh_flip_winding;
 }
+// Parameters read by the path queries only (navbake --paths / --pairs), not by the bake.
+constexpr bool is_query_param(ParamId id) { return id == ParamId::path_mode; }
 const ParamDef& param_def(ParamId id);
 const ParamDef* find_param(std::string_view name);
 
