@@ -16,6 +16,9 @@
 #include "core/build/diagnose.h"
 #include "core/build/obj_export.h"
 #include "core/build/pipeline.h"
+#include "core/map2d/map2d.h"
+#include "core/map2d/map2d_tile.h"
+#include "core/runtime/polyanya.h"
 #include "core/runtime/query.h"
 
 namespace {
@@ -123,43 +126,174 @@ nav::Status read_pairs(const std::string& path, std::vector<PathPair>& out) {
     return nav::Status::ok();
 }
 
-// Runs nearest polygon + A* + funnel for every pair; items as in the JSON contract.
-nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs, json& out) {
+double polyline_length(const std::vector<float>& pts) {
+    double len = 0;
+    for (size_t k = 3; k + 2 < pts.size(); k += 3)
+        len += std::sqrt(double(pts[k] - pts[k - 3]) * (pts[k] - pts[k - 3]) +
+                         double(pts[k + 1] - pts[k - 2]) * (pts[k + 1] - pts[k - 2]) +
+                         double(pts[k + 2] - pts[k - 1]) * (pts[k + 2] - pts[k - 1]));
+    return len;
+}
+
+// Runs nearest polygon + A* + funnel (path_mode funnel) or nearest polygon + Polyanya (optimal)
+// for every pair; items as in the JSON contract. With `compare` both run and each item gets
+// length_funnel and length_optimal.
+nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs, nav::PathMode mode, bool compare,
+                      json& out) {
     nav::NavQuery q;
     q.init(&nm);
     const nav::QueryFilter filter;
     const nav::StraightPathOptions opts;
     const float ext[3] = {2.0f, 4.0f, 2.0f};  // search box half extents around each end point, metres
+    const bool run_funnel = mode == nav::PathMode::Funnel || compare;
+    const bool run_optimal = mode == nav::PathMode::Optimal || compare;
     std::vector<nav::Route> routes(pairs.size());
-    const auto t0 = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < pairs.size(); ++i)
-        if (nav::Status st = q.find_route(pairs[i].s, pairs[i].e, ext, filter, opts, routes[i]); !st) return st;
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<nav::PolyanyaPath> optimal(run_optimal ? pairs.size() : 0);
+    std::vector<uint8_t> opt_ends(run_optimal ? pairs.size() : 0, 0);  // 1 start off mesh, 2 end off mesh
+    double secs = 0;
+    if (run_funnel) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (size_t i = 0; i < pairs.size(); ++i)
+            if (nav::Status st = q.find_route(pairs[i].s, pairs[i].e, ext, filter, opts, routes[i]); !st) return st;
+        secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    if (run_optimal) {
+        nav::PolyanyaMesh pm;
+        if (nav::Status st = nav::polyanya_mesh_from_navmesh(nm, pm); !st) return st;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (size_t i = 0; i < pairs.size(); ++i) {
+            nav::NearestPoly a, b;
+            if (nav::Status st = q.find_nearest_poly(pairs[i].s, ext, filter, a); !st) return st;
+            if (nav::Status st = q.find_nearest_poly(pairs[i].e, ext, filter, b); !st) return st;
+            if (a.poly == nav::kNoRef) { opt_ends[i] = 1; continue; }
+            if (b.poly == nav::kNoRef) { opt_ends[i] = 2; continue; }
+            if (nav::Status st = nav::polyanya_find_path(pm, nm.poly_index(a.poly), a.point, nm.poly_index(b.poly),
+                                                         b.point, optimal[i]);
+                !st)
+                return st;
+        }
+        const double s_opt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (mode == nav::PathMode::Optimal) secs = s_opt;
+        if (compare) out["queries_per_sec_optimal"] = s_opt > 0 ? static_cast<double>(pairs.size()) / s_opt : 0.0;
+    }
     json items = json::array();
     int found = 0;
     for (size_t i = 0; i < pairs.size(); ++i) {
         const nav::Route& r = routes[i];
-        json pts = json::array();
-        for (int k = 0; k < r.straight.size(); ++k)
-            pts.push_back({r.straight.points[static_cast<size_t>(k) * 3], r.straight.points[static_cast<size_t>(k) * 3 + 1],
-                           r.straight.points[static_cast<size_t>(k) * 3 + 2]});
-        const bool reached = r.found() && r.path.reached && !r.straight.partial;
+        const bool funnel_reached = run_funnel && r.found() && r.path.reached && !r.straight.partial;
+        const bool optimal_reached = run_optimal && optimal[i].found;
+        const bool optimal_mode = mode == nav::PathMode::Optimal;
+        const bool reached = optimal_mode ? optimal_reached : funnel_reached;
         found += reached;
+        json pts = json::array();
+        const std::vector<float>& p = optimal_mode ? optimal[i].points : r.straight.points;
+        for (size_t k = 0; k + 2 < p.size(); k += 3) pts.push_back({p[k], p[k + 1], p[k + 2]});
         json item = {{"start", {pairs[i].s[0], pairs[i].s[1], pairs[i].s[2]}},
                      {"end", {pairs[i].e[0], pairs[i].e[1], pairs[i].e[2]}},
-                     {"polys", r.path.polys.size()},
                      {"points", pts},
-                     {"length", r.found() ? r.straight.length() : 0.0f},
+                     {"length", optimal_mode ? (optimal_reached ? polyline_length(p) : 0.0)
+                                             : (r.found() ? double(r.straight.length()) : 0.0)},
                      {"reached", reached}};
-        if (r.start.poly == nav::kNoPoly) item["error"] = "start is not on the navmesh";
-        else if (r.end.poly == nav::kNoPoly) item["error"] = "end is not on the navmesh";
+        if (!optimal_mode) item["polys"] = r.path.polys.size();
+        if (compare) {
+            item["length_funnel"] = funnel_reached ? double(r.straight.length()) : 0.0;
+            item["length_optimal"] = optimal_reached ? polyline_length(optimal[i].points) : 0.0;
+        }
+        const bool start_off = optimal_mode ? opt_ends[i] == 1 : r.start.poly == nav::kNoRef;
+        const bool end_off = optimal_mode ? opt_ends[i] == 2 : (r.start.poly != nav::kNoRef && r.end.poly == nav::kNoRef);
+        if (start_off) item["error"] = "start is not on the navmesh";
+        else if (end_off) item["error"] = "end is not on the navmesh";
         items.push_back(item);
     }
-    out = {{"count", pairs.size()},
-           {"found", found},
-           {"queries_per_sec", secs > 0 ? static_cast<double>(pairs.size()) / secs : 0.0},
-           {"items", items}};
+    out["count"] = pairs.size();
+    out["found"] = found;
+    out["path_mode"] = std::string(nav::kPathModeNames[static_cast<size_t>(mode)]);
+    out["queries_per_sec"] = secs > 0 ? static_cast<double>(pairs.size()) / secs : 0.0;
+    out["items"] = items;
     return nav::Status::ok();
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Random pairs (seeded) on a navmesh, for --paths.
+nav::Status random_pairs(const nav::NavMesh& nm, int n, uint64_t seed, std::vector<PathPair>& pairs) {
+    nav::NavQuery q;
+    q.init(&nm);
+    nav::Rng rng(seed);
+    const nav::QueryFilter filter;
+    for (int i = 0; i < n; ++i) {
+        nav::RandomPoint a, b;
+        if (nav::Status st = q.random_point(filter, rng, a); !st) return st;
+        if (nav::Status st = q.random_point(filter, rng, b); !st) return st;
+        if (a.poly == nav::kNoRef || b.poly == nav::kNoRef)
+            return nav::Status::bad_input("--paths: the navmesh has no polygons to pick points on");
+        PathPair p{};
+        for (int k = 0; k < 3; ++k) p.s[k] = a.point[k], p.e[k] = b.point[k];
+        pairs.push_back(p);
+    }
+    return nav::Status::ok();
+}
+
+// A 2D map (.json: outline + obstacles, seed 002's bake) or a Polyanya .mesh file: the navmesh
+// straight from it (y = 0), then the same path queries as for a bake.
+int run_map2d(const std::string& path, const nav::Params& params, bool as_json, int npaths, uint64_t seed,
+              const std::string& pairs_path, bool compare, const std::string& mesh_out) {
+    namespace m2 = nav::map2d;
+    const auto t0 = std::chrono::steady_clock::now();
+    m2::PolyMesh2D mesh;
+    json counts = json::object();
+    if (ends_with(path, ".json")) {
+        m2::Map2D map;
+        if (nav::Status st = m2::load_map2d(path, map); !st) return fail(st);
+        m2::Map2DOptions opt;
+        opt.max_verts = params.i(nav::ParamId::verts_per_poly);
+        m2::Map2DResult r;
+        if (nav::Status st = m2::build_map2d(map, opt, r); !st)
+            return fail(nav::Status{st.code, path + ": " + st.message});
+        mesh = std::move(r.mesh);
+        counts = {{"obstacles", map.obstacles.count()},
+                  {"free_rings", r.free.count()},
+                  {"free_area", m2::rings_area(r.free)},
+                  {"triangles", r.cdt.tris.size() / 3}};
+    } else if (nav::Status st = m2::read_polyanya_mesh(path, mesh); !st) {
+        return fail(st);
+    }
+    if (!mesh_out.empty())
+        if (nav::Status st = m2::write_polyanya_mesh(mesh_out, mesh); !st) return fail(st);
+    nav::NavMesh nm;
+    if (nav::Status st = m2::build_map2d_navmesh(mesh, nm); !st) return fail(nav::Status{st.code, path + ": " + st.message});
+    const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    counts["polys"] = nm.npolys;
+    counts["verts"] = nm.nverts;
+    json paths;
+    if (npaths > 0 || !pairs_path.empty()) {
+        std::vector<PathPair> pairs;
+        if (!pairs_path.empty()) {
+            if (nav::Status st = read_pairs(pairs_path, pairs); !st) return fail(st);
+        } else if (nav::Status st = random_pairs(nm, npaths, seed, pairs); !st) {
+            return fail(st);
+        }
+        if (nav::Status st = run_paths(nm, pairs, params.path_mode(), compare, paths); !st) return fail(st);
+    }
+    if (as_json) {
+        json out;
+        out["mesh"] = {{"path", path}, {"kind", ends_with(path, ".json") ? "map2d" : "polyanya_mesh"},
+                       {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
+        out["config"] = config_json(params);
+        out["counts"] = counts;
+        out["timings_ms"] = {{"total", build_ms}};
+        if (!paths.is_null()) out["paths"] = paths;
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::printf("2D map %s: %d polygons, %d vertices, built in %.3f ms\n", path.c_str(), nm.npolys, nm.nverts, build_ms);
+        if (!paths.is_null())
+            std::printf("paths: %d of %d reached, %.0f queries/s (%s)\n", paths["found"].get<int>(),
+                        paths["count"].get<int>(), paths["queries_per_sec"].get<double>(),
+                        paths["path_mode"].get<std::string>().c_str());
+    }
+    return 0;
 }
 
 }  // namespace
@@ -171,7 +305,9 @@ int main(int argc, char** argv) {
     bool as_json = false;
     int reps = 1;
     double max_memory_mb = 4096;
-    app.add_option("mesh", mesh_path, "Wavefront OBJ mesh (Y up, metres)")->required();
+    app.add_option("mesh", mesh_path,
+                   "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh")
+        ->required();
     app.add_option("--config", config_path, "JSON config: parameter names as keys, optional \"volumes\"");
     app.add_option("--set", sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
     app.add_flag("--json", as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
@@ -184,6 +320,11 @@ int main(int argc, char** argv) {
     app.add_option("--seed", seed, "Seed for --paths (same seed, same pairs)")->needs(paths_opt);
     app.add_option("--pairs", pairs_path, "Find paths for the pairs in FILE, one 'sx sy sz ex ey ez' per line")
         ->excludes(paths_opt);
+    bool compare_optimal = false;
+    std::string mesh_out;
+    app.add_option("--mesh-out", mesh_out, "For a 2D map (.json / .mesh): write its polygons as a Polyanya .mesh (version 2)");
+    app.add_flag("--compare-optimal", compare_optimal,
+                 "With --paths/--pairs: run both A* + funnel and Polyanya, report length_funnel and length_optimal per item");
     app.add_option("--obj-out", obj_out, "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ");
     app.add_option("--incremental", incremental,
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
@@ -219,6 +360,9 @@ int main(int argc, char** argv) {
             if (nav::Status st = probe.set_from_string(inc_name, inc_value); !st)
                 return fail(nav::Status::bad_input("--incremental " + incremental + ": " + st.message));
         }
+
+        if (ends_with(mesh_path, ".json") || ends_with(mesh_path, ".mesh"))
+            return run_map2d(mesh_path, params, as_json, npaths, seed, pairs_path, compare_optimal, mesh_out);
 
         nav::Pipeline pipe;
         pipe.set_memory_limit(static_cast<uint64_t>(max_memory_mb * 1024.0 * 1024.0));
@@ -263,23 +407,11 @@ int main(int argc, char** argv) {
             std::vector<PathPair> pairs;
             if (!pairs_path.empty()) {
                 if (nav::Status st = read_pairs(pairs_path, pairs); !st) return fail(st);
-            } else {
-                nav::NavQuery q;
-                q.init(bake->navmesh.get());
-                nav::Rng rng(seed);
-                const nav::QueryFilter filter;
-                for (int i = 0; i < npaths; ++i) {
-                    nav::RandomPoint a, b;
-                    if (nav::Status st = q.random_point(filter, rng, a); !st) return fail(st);
-                    if (nav::Status st = q.random_point(filter, rng, b); !st) return fail(st);
-                    if (a.poly == nav::kNoPoly || b.poly == nav::kNoPoly)
-                        return fail(nav::Status::bad_input("--paths: the navmesh has no polygons to pick points on"));
-                    PathPair p{};
-                    for (int k = 0; k < 3; ++k) p.s[k] = a.point[k], p.e[k] = b.point[k];
-                    pairs.push_back(p);
-                }
+            } else if (nav::Status st = random_pairs(*bake->navmesh, npaths, seed, pairs); !st) {
+                return fail(st);
             }
-            if (nav::Status st = run_paths(*bake->navmesh, pairs, paths); !st) return fail(st);
+            if (nav::Status st = run_paths(*bake->navmesh, pairs, bake->params.path_mode(), compare_optimal, paths); !st)
+                return fail(st);
         }
 
         const nav::InputMesh& m = *bake->mesh;
@@ -324,8 +456,9 @@ int main(int argc, char** argv) {
             std::printf("walkable area %.2f m^2\n", bake->walkable_area());
             if (!inc.is_null()) std::printf("incremental: %s\n", inc.dump().c_str());
             if (!paths.is_null())
-                std::printf("paths: %d of %d reached, %.0f queries/s (nearest + A* + funnel)\n", paths["found"].get<int>(),
-                            paths["count"].get<int>(), paths["queries_per_sec"].get<double>());
+                std::printf("paths: %d of %d reached, %.0f queries/s (nearest + %s)\n", paths["found"].get<int>(),
+                            paths["count"].get<int>(), paths["queries_per_sec"].get<double>(),
+                            paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel");
         }
         return 0;
     } catch (const std::bad_alloc&) {

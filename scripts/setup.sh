@@ -12,6 +12,8 @@ PACKAGES=(
   libglfw3-dev python3-glad libimgui-dev libglm-dev libstb-dev libgl-dev
   # tests: doctest, Recast/Detour as the differential reference, Xvfb + Mesa for screenshots
   doctest-dev librecast-dev xvfb xauth libgl1-mesa-dri
+  # 2D maps: Clipper and CGAL as test-only references (Weiler-Atherton, the CDT)
+  libpolyclipping-dev libcgal-dev
 )
 
 missing=()

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "gen_maps2d.h"
+
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -470,7 +472,7 @@ Scene indoor_scene() {
 
 int main(int argc, char** argv) {
     if (argc != 2) {
-        std::fprintf(stderr, "usage: gen_scenes OUT_DIR\n  writes demo.obj, demo.json, stairs.obj, islands.obj and indoor.obj into OUT_DIR\n");
+        std::fprintf(stderr, "usage: gen_scenes OUT_DIR\n  writes demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj and the 2D maps map2d_*.json into OUT_DIR\n");
         return 2;
     }
     const std::string dir = argv[1];
@@ -485,5 +487,6 @@ int main(int argc, char** argv) {
     for (const Scene& s : scenes) ok = write_obj(dir + "/" + s.title, s) && ok;
     ok = write_file(dir + "/demo.json", demo_json()) && ok;
     if (ok) std::printf("%s/demo.json: 1 water volume\n", dir.c_str());
+    ok = write_2d_maps(dir) && ok;
     return ok ? 0 : 1;
 }

@@ -90,10 +90,11 @@ bool StressRun::before_frame(App& app) {
             return false;
         case Phase::Moving: {
             // the tuning parameters; the mesh fixes (Z-up, winding, scale) are one-off corrections of
-            // an export, and a random one leaves a Y-up scene with nothing walkable
+            // an export, and a random one leaves a Y-up scene with nothing walkable; path_mode is
+            // read by the queries only
             std::vector<const nav::ParamDef*> sliders;
             for (const nav::ParamDef& d : nav::param_table())
-                if (!nav::is_mesh_fix(d.id)) sliders.push_back(&d);
+                if (!nav::is_mesh_fix(d.id) && !nav::is_query_param(d.id)) sliders.push_back(&d);
             for (int k = 0; k < o_.per_frame && done_ < o_.moves; ++k, ++done_) {
                 const nav::ParamDef& d = *sliders[static_cast<size_t>(rng_.below(static_cast<int>(sliders.size())))];
                 const double v = random_slider_value(d, rng_);

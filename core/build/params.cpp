@@ -64,6 +64,10 @@ const ParamDef kTable[kParamCount] = {
     {ParamId::detail_sample_max_error, "detail_sample_max_error", "detail sample max error", "cell heights",
      K::Float, 1.0, 0.0, 16.0, Stage::Detail, V::TimesCellHeight,
      "Largest height error the detail mesh may have against the heightfield.", {}},
+    {ParamId::path_mode, "path_mode", "path mode", "", K::Enum, 0, 0, 1, Stage::Navmesh, V::None,
+     "How path queries find paths: funnel (A* over polygons, then the funnel) or optimal (Polyanya: the "
+     "Euclidean-shortest path).",
+     kPathModeNames},
 };
 
 std::string fmt_num(double v) {

@@ -35,6 +35,7 @@ enum class ParamId : int {
     verts_per_poly,
     detail_sample_dist,
     detail_sample_max_error,
+    path_mode,
     Count
 };
 constexpr int kParamCount = static_cast<int>(ParamId::Count);
@@ -57,6 +58,10 @@ enum class VoxelRule : uint8_t {
 
 enum class Partition : int { Watershed = 0, Monotone = 1, Layers = 2 };
 constexpr std::array<std::string_view, 3> kPartitionNames = {"watershed", "monotone", "layers"};
+// How path queries (navbake --paths / --pairs) find a path: A* over polygons + funnel, or the
+// Euclidean-shortest path (Polyanya, core/runtime/polyanya.h). Read by the queries, not the bake.
+enum class PathMode : int { Funnel = 0, Optimal = 1 };
+constexpr std::array<std::string_view, 2> kPathModeNames = {"funnel", "optimal"};
 
 struct ParamDef {
     ParamId id;
@@ -77,6 +82,8 @@ std::span<const ParamDef> param_table();
 constexpr bool is_mesh_fix(ParamId id) {
     return id == ParamId::mesh_scale || id == ParamId::mesh_z_up || id == ParamId::mesh_flip_winding;
 }
+// Parameters read by the path queries only (navbake --paths / --pairs), not by the bake.
+constexpr bool is_query_param(ParamId id) { return id == ParamId::path_mode; }
 const ParamDef& param_def(ParamId id);
 const ParamDef* find_param(std::string_view name);
 
@@ -89,6 +96,7 @@ public:
     int i(ParamId id) const { return static_cast<int>(get(id)); }
     bool b(ParamId id) const { return get(id) != 0.0; }
     Partition partition() const { return static_cast<Partition>(i(ParamId::partition)); }
+    PathMode path_mode() const { return static_cast<PathMode>(i(ParamId::path_mode)); }
 
     // Checks type and range; the message names the parameter and what was expected.
     Status set(ParamId id, double value);

@@ -1,0 +1,183 @@
+// 2D map loading, checks and the bake to polygons; see map2d.h.
+#include "core/map2d/map2d.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/map2d/convex_merge.h"
+
+namespace nav::map2d {
+namespace {
+
+// Reads one ring: an array of [x, z] pairs; applies the documented repairs.
+Status read_ring(const nlohmann::json& j, const std::string& what, Rings& out) {
+    if (!j.is_array()) return Status::bad_input(what + ": expected an array of [x, z] points");
+    std::vector<double> p;
+    for (size_t k = 0; k < j.size(); ++k) {
+        const auto& q = j[k];
+        if (!q.is_array() || q.size() != 2 || !q[0].is_number() || !q[1].is_number())
+            return Status::bad_input(what + ": point " + std::to_string(k) + " is not [x, z] with two numbers");
+        const double x = q[0].get<double>(), z = q[1].get<double>();
+        if (!std::isfinite(x) || !std::isfinite(z))
+            return Status::bad_input(what + ": point " + std::to_string(k) + " is not finite");
+        if (p.size() >= 2 && p[p.size() - 2] == x && p.back() == z) continue;
+        p.push_back(x);
+        p.push_back(z);
+    }
+    if (p.size() >= 4 && p[0] == p[p.size() - 2] && p[1] == p.back()) p.resize(p.size() - 2);
+    out.add(p.data(), p.size() / 2);
+    return Status::ok();
+}
+
+bool on_segment(const double* a, const double* b, const double* c) {  // c on the closed segment a-b (collinear)
+    return std::min(a[0], b[0]) <= c[0] && c[0] <= std::max(a[0], b[0]) && std::min(a[1], b[1]) <= c[1] &&
+           c[1] <= std::max(a[1], b[1]);
+}
+
+bool segments_meet(const double* a, const double* b, const double* c, const double* d) {
+    const double o1 = orient2d(a[0], a[1], b[0], b[1], c[0], c[1]);
+    const double o2 = orient2d(a[0], a[1], b[0], b[1], d[0], d[1]);
+    const double o3 = orient2d(c[0], c[1], d[0], d[1], a[0], a[1]);
+    const double o4 = orient2d(c[0], c[1], d[0], d[1], b[0], b[1]);
+    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
+    return (o1 == 0 && on_segment(a, b, c)) || (o2 == 0 && on_segment(a, b, d)) ||
+           (o3 == 0 && on_segment(c, d, a)) || (o4 == 0 && on_segment(c, d, b));
+}
+
+}  // namespace
+
+std::string ring_self_intersection(const double* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        const double* a = p + 2 * i;
+        const double* b = p + 2 * ((i + 1) % n);
+        for (size_t j = i + 1; j < n; ++j) {
+            const double* c = p + 2 * j;
+            const double* d = p + 2 * ((j + 1) % n);
+            const bool next = j == i + 1, prev = i == 0 && j == n - 1;
+            if (next || prev) {
+                // adjacent edges share one end; they must not fold back onto each other
+                const double* shared = next ? b : a;
+                const double* other_i = next ? a : b;
+                const double* other_j = next ? d : c;
+                const double o = orient2d(shared[0], shared[1], other_i[0], other_i[1], other_j[0], other_j[1]);
+                const double dot = (other_i[0] - shared[0]) * (other_j[0] - shared[0]) +
+                                   (other_i[1] - shared[1]) * (other_j[1] - shared[1]);
+                if (o == 0 && dot > 0)
+                    return "edges " + std::to_string(i) + " and " + std::to_string(j) + " overlap (the ring folds back)";
+                continue;
+            }
+            if (segments_meet(a, b, c, d))
+                return "edges " + std::to_string(i) + " and " + std::to_string(j) + " cross or touch";
+        }
+    }
+    return {};
+}
+
+Status validate_map2d(const Map2D& m, const std::string& name) {
+    auto check_ring = [&](const double* p, size_t n, const std::string& what) -> Status {
+        if (n < 3) return Status::bad_input(name + ": " + what + ": needs at least 3 distinct points, has " + std::to_string(n));
+        const double a = ring_area(p, n);
+        double ext = 0;
+        for (size_t i = 0; i < n; ++i) ext = std::max({ext, std::fabs(p[2 * i]), std::fabs(p[2 * i + 1])});
+        const double tiny = 1e-12 * std::max(ext * ext, 1e-300);
+        bool collinear = true;  // all points on the line through the first two
+        for (size_t i = 2; i < n && collinear; ++i)
+            collinear = std::fabs(orient2d(p[0], p[1], p[2], p[3], p[2 * i], p[2 * i + 1])) <= tiny;
+        if (collinear) return Status::bad_input(name + ": " + what + " has zero area (all points on one line)");
+        const std::string si = ring_self_intersection(p, n);
+        if (!si.empty()) return Status::bad_input(name + ": " + what + " is self-intersecting: " + si);
+        if (std::fabs(a) <= tiny) return Status::bad_input(name + ": " + what + " has zero area");
+        return Status::ok();
+    };
+    if (m.outline.count() != 1) return Status::bad_input(name + ": outline: expected exactly one ring");
+    Status st = check_ring(m.outline.ring(0), m.outline.size(0), "outline");
+    if (!st) return st;
+    if (!std::isfinite(m.agent_radius) || m.agent_radius < 0)
+        return Status::bad_input(name + ": agent_radius must be a finite number >= 0");
+    Rings outline = m.outline;
+    make_counter_clockwise(outline);
+    for (size_t k = 0; k < m.obstacles.count(); ++k) {
+        const std::string what = "obstacle " + std::to_string(k);
+        st = check_ring(m.obstacles.ring(k), m.obstacles.size(k), what);
+        if (!st) return st;
+        Rings one, inter;
+        one.add(m.obstacles.ring(k), m.obstacles.size(k));
+        make_counter_clockwise(one);
+        st = clip_polygons(one, outline, ClipOp::Intersection, FillRule::NonZero, inter);
+        if (!st) return Status::bad_input(name + ": " + what + ": " + st.message);
+        if (!(rings_area(inter) > 0)) return Status::bad_input(name + ": " + what + " lies entirely outside the outline");
+    }
+    return Status::ok();
+}
+
+Status parse_map2d_json(const std::string& text, const std::string& name, Map2D& out) {
+    out = Map2D{};
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        return Status::bad_input(name + ": byte " + std::to_string(e.byte) + ": malformed JSON");
+    }
+    if (!j.is_object()) return Status::bad_input(name + ": expected a JSON object with \"outline\"");
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key() != "outline" && it.key() != "obstacles" && it.key() != "agent_radius")
+            return Status::bad_input(name + ": unknown key \"" + it.key() + "\" (expected outline, obstacles, agent_radius)");
+    if (!j.contains("outline")) return Status::bad_input(name + ": missing \"outline\"");
+    Status st = read_ring(j["outline"], name + ": outline", out.outline);
+    if (!st) return st;
+    if (j.contains("obstacles")) {
+        const auto& obs = j["obstacles"];
+        if (!obs.is_array()) return Status::bad_input(name + ": obstacles: expected an array of polygons");
+        for (size_t k = 0; k < obs.size(); ++k) {
+            st = read_ring(obs[k], name + ": obstacle " + std::to_string(k), out.obstacles);
+            if (!st) return st;
+        }
+    }
+    if (j.contains("agent_radius")) {
+        if (!j["agent_radius"].is_number()) return Status::bad_input(name + ": agent_radius: expected a number");
+        out.agent_radius = j["agent_radius"].get<double>();
+    }
+    st = validate_map2d(out, name);
+    if (!st) return st;
+    make_counter_clockwise(out.outline);
+    make_counter_clockwise(out.obstacles);
+    return Status::ok();
+}
+
+Status load_map2d(const std::string& path, Map2D& out) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return Status::bad_input(path + ": cannot open");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return parse_map2d_json(ss.str(), path, out);
+}
+
+Status build_map2d(const Map2D& m, const Map2DOptions& opt, Map2DResult& out) {
+    out = Map2DResult{};
+    if (m.outline.count() != 1) return Status::bad_input("map2d: expected exactly one outline ring");
+    Rings outline = m.outline, obstacles = m.obstacles;
+    make_counter_clockwise(outline);
+    make_counter_clockwise(obstacles);
+    Rings pieces = obstacles;
+    const double r = opt.inflate ? m.agent_radius : 0.0;
+    if (r > 0) {
+        band_pieces(obstacles, r, opt.circle_sides, pieces);
+        band_pieces(outline, r, opt.circle_sides, pieces);
+    }
+    Status st = clip_polygons(pieces, Rings{}, ClipOp::Union, FillRule::NonZero, out.blocked,
+                              opt.record ? &out.union_trace : nullptr);
+    if (!st) return st;
+    st = clip_polygons(outline, out.blocked, ClipOp::Difference, FillRule::NonZero, out.free,
+                       opt.record ? &out.clip_trace : nullptr);
+    if (!st) return st;
+    if (out.free.count() == 0 || !(rings_area(out.free) > 0))
+        return Status::bad_input("map2d: no free space left (obstacles and agent radius cover the outline)");
+    st = cdt_build(cdt_input_from_rings(out.free), out.cdt, opt.record ? &out.cdt_trace : nullptr);
+    if (!st) return st;
+    return triangles_to_polygons(out.cdt, opt.max_verts, out.mesh);
+}
+
+}  // namespace nav::map2d

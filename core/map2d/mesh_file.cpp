@@ -1,0 +1,242 @@
+// Polyanya's .mesh format, version 2: see mesh_file.h.
+#include "core/map2d/mesh_file.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+namespace nav::map2d {
+
+Status link_polygons(PolyMesh2D& m) {
+    const uint32_t np = m.npolys();
+    m.poly_nei.assign(m.poly_verts.size(), kNoPoly2);
+    std::unordered_map<uint64_t, uint32_t> owner;  // directed edge -> slot
+    owner.reserve(m.poly_verts.size());
+    for (uint32_t p = 0; p < np; ++p) {
+        const uint32_t f = m.poly_first[p], n = m.poly_first[p + 1] - f;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint64_t a = m.poly_verts[f + i], b = m.poly_verts[f + (i + 1) % n];
+            if (!owner.emplace((a << 32) | b, f + i).second)
+                return Status::bad_input("mesh: edge " + std::to_string(a) + "->" + std::to_string(b) +
+                                         " is used twice in the same direction (polygon " +
+                                         std::to_string(p) + ")");
+        }
+    }
+    std::vector<uint32_t> slot_poly(m.poly_verts.size());
+    for (uint32_t p = 0; p < np; ++p)
+        for (uint32_t s = m.poly_first[p]; s < m.poly_first[p + 1]; ++s) slot_poly[s] = p;
+    for (const auto& [key, slot] : owner) {
+        const uint64_t rev = (key << 32) | (key >> 32);
+        auto it = owner.find(rev);
+        if (it != owner.end()) m.poly_nei[slot] = slot_poly[it->second];
+    }
+    return Status::ok();
+}
+
+namespace {
+
+struct LineReader {
+    const std::string& text;
+    const std::string& name;
+    size_t pos = 0;
+    int line = 0;
+    std::vector<std::string> tok;
+
+    // Next non-blank line split into tokens; false at the end of the text.
+    bool next() {
+        while (pos < text.size()) {
+            size_t e = text.find('\n', pos);
+            if (e == std::string::npos) e = text.size();
+            std::string l = text.substr(pos, e - pos);
+            pos = e + 1;
+            ++line;
+            tok.clear();
+            std::istringstream ss(l);
+            std::string t;
+            while (ss >> t) tok.push_back(t);
+            if (!tok.empty()) return true;
+        }
+        return false;
+    }
+    Status err(const std::string& what) const {
+        return Status::bad_input(name + ":" + std::to_string(line) + ": " + what);
+    }
+};
+
+bool to_long(const std::string& s, long long& v) {
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtoll(s.c_str(), &end, 10);
+    return errno == 0 && end && *end == 0 && !s.empty();
+}
+
+bool to_double(const std::string& s, double& v) {
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtod(s.c_str(), &end);
+    return errno == 0 && end && *end == 0 && !s.empty() && std::isfinite(v);
+}
+
+}  // namespace
+
+Status parse_polyanya_mesh(const std::string& text, const std::string& name, PolyMesh2D& out) {
+    out = PolyMesh2D{};
+    LineReader r{text, name, 0, 0, {}};
+    if (!r.next()) return r.err("empty file, expected the header 'mesh'");
+    if (r.tok.size() != 1 || r.tok[0] != "mesh") return r.err("expected the header 'mesh', got '" + r.tok[0] + "'");
+    long long version = 0;
+    if (!r.next()) return r.err("missing the version line (expected 2)");
+    if (r.tok.size() != 1 || !to_long(r.tok[0], version)) return r.err("expected the version number 2");
+    if (version != 2) return r.err("unsupported version " + std::to_string(version) + ", expected 2");
+    long long V = 0, P = 0;
+    if (!r.next()) return r.err("missing the counts line 'V P'");
+    if (r.tok.size() != 2 || !to_long(r.tok[0], V) || !to_long(r.tok[1], P) || V < 3 || P < 1 ||
+        V > (1ll << 28) || P > (1ll << 28))
+        return r.err("expected 'V P' with V >= 3 vertices and P >= 1 polygons");
+    out.xz.resize(2 * size_t(V));
+    for (long long v = 0; v < V; ++v) {
+        if (!r.next()) return r.err("file ends after " + std::to_string(v) + " of " + std::to_string(V) + " vertex lines");
+        long long n = 0;
+        if (r.tok.size() < 3 || !to_double(r.tok[0], out.xz[2 * v]) || !to_double(r.tok[1], out.xz[2 * v + 1]) ||
+            !to_long(r.tok[2], n) || n < 0 || r.tok.size() != size_t(3 + n))
+            return r.err("vertex " + std::to_string(v) + ": expected 'x y n' and n polygon indices");
+        for (long long k = 0; k < n; ++k) {
+            long long p = 0;
+            if (!to_long(r.tok[3 + k], p) || p < -1 || p >= P)
+                return r.err("vertex " + std::to_string(v) + ": polygon index '" + r.tok[3 + k] +
+                             "' is not -1 or in [0, " + std::to_string(P) + ")");
+        }
+    }
+    out.poly_first.push_back(0);
+    std::vector<uint32_t> file_nei;
+    std::vector<int> poly_line;
+    for (long long p = 0; p < P; ++p) {
+        if (!r.next()) return r.err("file ends after " + std::to_string(p) + " of " + std::to_string(P) + " polygon lines");
+        long long n = 0;
+        if (r.tok.empty() || !to_long(r.tok[0], n) || n < 3 || r.tok.size() != size_t(1 + 2 * n))
+            return r.err("polygon " + std::to_string(p) + ": expected 'n', n >= 3 vertex indices and n polygon indices");
+        poly_line.push_back(r.line);
+        const size_t f = out.poly_verts.size();
+        for (long long k = 0; k < n; ++k) {
+            long long v = 0;
+            if (!to_long(r.tok[1 + k], v) || v < 0 || v >= V)
+                return r.err("polygon " + std::to_string(p) + ": vertex index '" + r.tok[1 + k] +
+                             "' is not in [0, " + std::to_string(V) + ")");
+            out.poly_verts.push_back(uint32_t(v));
+        }
+        for (long long k = 0; k < n; ++k) {
+            long long q = 0;
+            if (!to_long(r.tok[1 + n + k], q) || q < -1 || q >= P)
+                return r.err("polygon " + std::to_string(p) + ": neighbour '" + r.tok[1 + n + k] +
+                             "' is not -1 or in [0, " + std::to_string(P) + ")");
+            file_nei.push_back(q < 0 ? kNoPoly2 : uint32_t(q));
+        }
+        // version 2: p_i is across v_(i-1) -> v_i; ours is across v_i -> v_(i+1)
+        std::rotate(file_nei.begin() + long(f), file_nei.begin() + long(f) + 1, file_nei.end());
+        out.poly_first.push_back(uint32_t(out.poly_verts.size()));
+        double a = 0;
+        for (long long i = 0; i < n; ++i) {
+            const uint32_t u = out.poly_verts[f + i], w = out.poly_verts[f + (i + 1) % n];
+            a += out.xz[2 * u] * out.xz[2 * w + 1] - out.xz[2 * w] * out.xz[2 * u + 1];
+        }
+        if (!(a > 0)) return r.err("polygon " + std::to_string(p) + " is not counter-clockwise (or has zero area)");
+        for (long long i = 0; i < n; ++i) {
+            const uint32_t u = out.poly_verts[f + i], w = out.poly_verts[f + (i + 1) % n],
+                           x = out.poly_verts[f + (i + 2) % n];
+            const double o = (out.xz[2 * w] - out.xz[2 * u]) * (out.xz[2 * x + 1] - out.xz[2 * u + 1]) -
+                             (out.xz[2 * w + 1] - out.xz[2 * u + 1]) * (out.xz[2 * x] - out.xz[2 * u]);
+            if (o < 0) return r.err("polygon " + std::to_string(p) + " is not convex at vertex " + std::to_string(w));
+        }
+    }
+    if (r.next()) return r.err("unexpected content after the " + std::to_string(P) + " polygon lines");
+    Status st = link_polygons(out);
+    if (!st) return Status::bad_input(name + ": " + st.message);
+    for (uint32_t p = 0; p < out.npolys(); ++p)
+        for (uint32_t s = out.poly_first[p]; s < out.poly_first[p + 1]; ++s)
+            if (file_nei[s] != out.poly_nei[s]) {
+                const uint32_t n = out.poly_first[p + 1] - out.poly_first[p];
+                const uint32_t k = (s - out.poly_first[p] + 1) % n;
+                return Status::bad_input(name + ":" + std::to_string(poly_line[p]) + ": polygon " +
+                                         std::to_string(p) + ": neighbour p_" + std::to_string(k + 1) + " is " +
+                                         (file_nei[s] == kNoPoly2 ? std::string("-1") : std::to_string(file_nei[s])) +
+                                         " but the polygon sharing that edge is " +
+                                         (out.poly_nei[s] == kNoPoly2 ? std::string("none") : std::to_string(out.poly_nei[s])));
+            }
+    return Status::ok();
+}
+
+Status read_polyanya_mesh(const std::string& path, PolyMesh2D& out) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return Status::bad_input(path + ": cannot open");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return parse_polyanya_mesh(ss.str(), path, out);
+}
+
+std::string format_polyanya_mesh(const PolyMesh2D& m) {
+    const uint32_t nv = m.nverts(), np = m.npolys();
+    // polygons around each vertex, by the direction of their edge leaving the vertex
+    struct Around {
+        uint32_t v;
+        double ang;
+        uint32_t poly, in_slot;  // in_slot: the slot of the edge arriving at v
+    };
+    std::vector<Around> around;
+    around.reserve(m.poly_verts.size());
+    for (uint32_t p = 0; p < np; ++p) {
+        const uint32_t f = m.poly_first[p], n = m.poly_first[p + 1] - f;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t v = m.poly_verts[f + i], w = m.poly_verts[f + (i + 1) % n];
+            around.push_back({v, std::atan2(m.xz[2 * w + 1] - m.xz[2 * v + 1], m.xz[2 * w] - m.xz[2 * v]), p,
+                              f + (i + n - 1) % n});
+        }
+    }
+    std::sort(around.begin(), around.end(),
+              [](const Around& a, const Around& b) { return a.v != b.v ? a.v < b.v : a.ang < b.ang; });
+    std::string s = "mesh\n2\n" + std::to_string(nv) + " " + std::to_string(np) + "\n";
+    char buf[64];
+    size_t k = 0;
+    std::vector<long long> fan;
+    for (uint32_t v = 0; v < nv; ++v) {
+        size_t e = k;
+        while (e < around.size() && around[e].v == v) ++e;
+        fan.clear();
+        for (size_t i = k; i < e; ++i) {
+            fan.push_back(around[i].poly);
+            const Around& nxt = around[i + 1 < e ? i + 1 : k];
+            if (m.poly_nei[around[i].in_slot] != nxt.poly || e - k == 1) fan.push_back(-1);
+        }
+        std::snprintf(buf, sizeof buf, "%.17g %.17g", m.xz[2 * v], m.xz[2 * v + 1]);
+        s += buf;
+        s += " " + std::to_string(fan.size());
+        for (long long q : fan) s += " " + std::to_string(q);
+        s += "\n";
+        k = e;
+    }
+    for (uint32_t p = 0; p < np; ++p) {
+        const uint32_t f = m.poly_first[p], n = m.poly_first[p + 1] - f;
+        s += std::to_string(n);
+        for (uint32_t i = 0; i < n; ++i) s += " " + std::to_string(m.poly_verts[f + i]);
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t q = m.poly_nei[f + (i + n - 1) % n];
+            s += " " + (q == kNoPoly2 ? std::string("-1") : std::to_string(q));
+        }
+        s += "\n";
+    }
+    return s;
+}
+
+Status write_polyanya_mesh(const std::string& path, const PolyMesh2D& m) {
+    std::ofstream f(path, std::ios::binary);
+    if (!f) return Status::bad_input(path + ": cannot write");
+    f << format_polyanya_mesh(m);
+    if (!f) return Status::bad_input(path + ": write failed");
+    return Status::ok();
+}
+
+}  // namespace nav::map2d

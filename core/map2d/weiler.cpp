@@ -1,0 +1,470 @@
+// Weiler-Atherton clipping over the polygon graph; see weiler.h for the steps.
+#include "core/map2d/weiler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+
+namespace nav::map2d {
+namespace {
+
+struct Seg {
+    double ax, az, bx, bz;
+    uint32_t pa, pb;  // input point ids of the ends
+    uint32_t ring;    // ring index within its operand
+    uint8_t op;       // 0 = a, 1 = b
+};
+
+struct Split {
+    uint32_t seg;
+    double t;
+    uint32_t pt;
+};
+
+uint32_t find_root(std::vector<uint32_t>& parent, uint32_t x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+double seg_point_dist(const Seg& s, double px, double pz) {
+    const double dx = s.bx - s.ax, dz = s.bz - s.az;
+    const double l2 = dx * dx + dz * dz;
+    double t = l2 > 0 ? ((px - s.ax) * dx + (pz - s.az) * dz) / l2 : 0.0;
+    t = std::clamp(t, 0.0, 1.0);
+    const double qx = s.ax + dx * t - px, qz = s.az + dz * t - pz;
+    return std::sqrt(qx * qx + qz * qz);
+}
+
+bool filled(int w, FillRule f) { return f == FillRule::NonZero ? w != 0 : w > 0; }
+
+bool in_result(bool ina, bool inb, ClipOp op) {
+    switch (op) {
+        case ClipOp::Union: return ina || inb;
+        case ClipOp::Intersection: return ina && inb;
+        case ClipOp::Difference: return ina && !inb;
+        case ClipOp::Xor: return ina != inb;
+    }
+    return false;
+}
+
+}  // namespace
+
+void make_counter_clockwise(Rings& r) {
+    for (size_t k = 0; k < r.count(); ++k) {
+        if (ring_area(r.ring(k), r.size(k)) >= 0) continue;
+        double* p = r.xz.data() + 2 * size_t(r.first[k]);
+        const size_t n = r.size(k);
+        for (size_t i = 0; i < n / 2; ++i) {
+            std::swap(p[2 * i], p[2 * (n - 1 - i)]);
+            std::swap(p[2 * i + 1], p[2 * (n - 1 - i) + 1]);
+        }
+    }
+}
+
+Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, Rings& out,
+                     ClipTrace* trace) {
+    out.clear();
+    if (trace) *trace = ClipTrace{};
+    // ---- input points and segments
+    std::vector<double> pts;
+    std::vector<Seg> segs;
+    double bmin[2] = {HUGE_VAL, HUGE_VAL}, bmax[2] = {-HUGE_VAL, -HUGE_VAL};
+    const Rings* ops[2] = {&a, &b};
+    for (uint8_t o = 0; o < 2; ++o) {
+        const Rings& r = *ops[o];
+        for (size_t k = 0; k < r.count(); ++k) {
+            const double* p = r.ring(k);
+            const uint32_t n = r.size(k);
+            if (n < 2) continue;
+            const uint32_t base = uint32_t(pts.size() / 2);
+            for (uint32_t i = 0; i < n; ++i) {
+                const double x = p[2 * i], z = p[2 * i + 1];
+                if (!std::isfinite(x) || !std::isfinite(z))
+                    return Status::bad_input("clip: ring " + std::to_string(k) + " of operand " +
+                                             std::to_string(o) + " has a non-finite coordinate");
+                pts.push_back(x);
+                pts.push_back(z);
+                bmin[0] = std::min(bmin[0], x), bmin[1] = std::min(bmin[1], z);
+                bmax[0] = std::max(bmax[0], x), bmax[1] = std::max(bmax[1], z);
+            }
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint32_t j = (i + 1) % n;
+                if (p[2 * i] == p[2 * j] && p[2 * i + 1] == p[2 * j + 1]) continue;
+                segs.push_back({p[2 * i], p[2 * i + 1], p[2 * j], p[2 * j + 1], base + i, base + j,
+                                uint32_t(k), o});
+            }
+        }
+    }
+    if (segs.empty()) {
+        if (trace) trace->result = out;
+        return Status::ok();
+    }
+    const double extent = std::max({bmax[0] - bmin[0], bmax[1] - bmin[1], 1e-300});
+    const double eps = 1e-12 * extent;
+
+    // ---- split every segment wherever another one meets it
+    std::vector<Split> splits;
+    splits.reserve(segs.size() * 4);
+    for (uint32_t i = 0; i < segs.size(); ++i) {
+        splits.push_back({i, 0.0, segs[i].pa});
+        splits.push_back({i, 1.0, segs[i].pb});
+    }
+    auto param = [](const Seg& s, double px, double pz) {
+        const double dx = s.bx - s.ax, dz = s.bz - s.az;
+        return ((px - s.ax) * dx + (pz - s.az) * dz) / (dx * dx + dz * dz);
+    };
+    // point c (id pc) lies on segment s at distance <= eps from its line: split s there when inside
+    auto touch = [&](uint32_t si, double cx, double cz, uint32_t pc) {
+        const Seg& s = segs[si];
+        const double len = std::hypot(s.bx - s.ax, s.bz - s.az);
+        const double t = param(s, cx, cz);
+        if (t * len > eps && (1.0 - t) * len > eps) splits.push_back({si, t, pc});
+    };
+    for (uint32_t i = 0; i < segs.size(); ++i) {
+        const Seg& s = segs[i];
+        const double sminx = std::min(s.ax, s.bx) - eps, smaxx = std::max(s.ax, s.bx) + eps;
+        const double sminz = std::min(s.az, s.bz) - eps, smaxz = std::max(s.az, s.bz) + eps;
+        const double slen = std::hypot(s.bx - s.ax, s.bz - s.az);
+        for (uint32_t j = i + 1; j < segs.size(); ++j) {
+            const Seg& t = segs[j];
+            if (std::max(t.ax, t.bx) < sminx || std::min(t.ax, t.bx) > smaxx ||
+                std::max(t.az, t.bz) < sminz || std::min(t.az, t.bz) > smaxz)
+                continue;
+            const double tlen = std::hypot(t.bx - t.ax, t.bz - t.az);
+            // signed distances of each end from the other segment's line
+            const double o1 = orient2d(s.ax, s.az, s.bx, s.bz, t.ax, t.az) / slen;
+            const double o2 = orient2d(s.ax, s.az, s.bx, s.bz, t.bx, t.bz) / slen;
+            const double o3 = orient2d(t.ax, t.az, t.bx, t.bz, s.ax, s.az) / tlen;
+            const double o4 = orient2d(t.ax, t.az, t.bx, t.bz, s.bx, s.bz) / tlen;
+            const bool z1 = std::fabs(o1) <= eps, z2 = std::fabs(o2) <= eps;
+            const bool z3 = std::fabs(o3) <= eps, z4 = std::fabs(o4) <= eps;
+            if (z1) touch(i, t.ax, t.az, t.pa);
+            if (z2) touch(i, t.bx, t.bz, t.pb);
+            if (z3) touch(j, s.ax, s.az, s.pa);
+            if (z4) touch(j, s.bx, s.bz, s.pb);
+            if (z1 || z2 || z3 || z4) continue;
+            if ((o1 > 0) == (o2 > 0) || (o3 > 0) == (o4 > 0)) continue;
+            // proper crossing
+            const double ts = o3 / (o3 - o4), tt = o1 / (o1 - o2);
+            const uint32_t pc = uint32_t(pts.size() / 2);
+            pts.push_back(s.ax + (s.bx - s.ax) * ts);
+            pts.push_back(s.az + (s.bz - s.az) * ts);
+            splits.push_back({i, ts, pc});
+            splits.push_back({j, tt, pc});
+        }
+    }
+
+    // ---- merge points closer than eps (the lowest id, an input vertex when there is one, wins)
+    const uint32_t npts = uint32_t(pts.size() / 2);
+    std::vector<uint32_t> parent(npts);
+    std::iota(parent.begin(), parent.end(), 0u);
+    {
+        std::vector<uint32_t> order(npts);
+        std::iota(order.begin(), order.end(), 0u);
+        std::sort(order.begin(), order.end(),
+                  [&](uint32_t x, uint32_t y) { return pts[2 * x] < pts[2 * y]; });
+        for (uint32_t k = 0; k < npts; ++k) {
+            const uint32_t p = order[k];
+            for (uint32_t m = k + 1; m < npts && pts[2 * order[m]] - pts[2 * p] <= eps; ++m) {
+                const uint32_t q = order[m];
+                if (std::fabs(pts[2 * q + 1] - pts[2 * p + 1]) > eps) continue;
+                uint32_t rp = find_root(parent, p), rq = find_root(parent, q);
+                if (rp == rq) continue;
+                if (rp > rq) std::swap(rp, rq);
+                parent[rq] = rp;
+            }
+        }
+    }
+    // compact vertex ids
+    std::vector<uint32_t> vid(npts, UINT32_MAX);
+    std::vector<double> verts;
+    for (uint32_t p = 0; p < npts; ++p) {
+        const uint32_t r = find_root(parent, p);
+        if (vid[r] == UINT32_MAX) {
+            vid[r] = uint32_t(verts.size() / 2);
+            verts.push_back(pts[2 * r]);
+            verts.push_back(pts[2 * r + 1]);
+        }
+        vid[p] = vid[r];
+    }
+
+    // ---- sub-edges, unique per vertex pair; per input ring the sequence of its sub-edges
+    std::sort(splits.begin(), splits.end(), [](const Split& x, const Split& y) {
+        return x.seg != y.seg ? x.seg < y.seg : x.t < y.t;
+    });
+    std::unordered_map<uint64_t, uint32_t> edge_index;
+    std::vector<uint32_t> edges;          // v0 < v1
+    std::vector<int32_t> net;             // per edge: a count, b count (canonical direction)
+    std::vector<uint32_t> edge_seg;       // per edge: one input segment it lies on
+    std::vector<uint32_t> ring_edges;     // per sub-edge in ring order: edge id << 1 | reversed
+    std::vector<uint32_t> ring_edge_first;  // start of each (operand, ring) run in ring_edges
+    std::vector<uint32_t> ring_id;          // per run: ring index
+    std::vector<uint8_t> ring_op;           // per run: operand
+    {
+        size_t k = 0;
+        uint32_t prev_ring = UINT32_MAX;
+        uint8_t prev_op = 255;
+        while (k < splits.size()) {
+            const uint32_t si = splits[k].seg;
+            const Seg& s = segs[si];
+            if (s.ring != prev_ring || s.op != prev_op) {
+                ring_edge_first.push_back(uint32_t(ring_edges.size()));
+                ring_id.push_back(s.ring);
+                ring_op.push_back(s.op);
+                prev_ring = s.ring;
+                prev_op = s.op;
+            }
+            uint32_t last = vid[splits[k].pt];
+            size_t m = k + 1;
+            for (; m < splits.size() && splits[m].seg == si; ++m) {
+                const uint32_t v = vid[splits[m].pt];
+                if (v == last) continue;
+                const uint32_t lo = std::min(last, v), hi = std::max(last, v);
+                const uint64_t key = (uint64_t(lo) << 32) | hi;
+                auto [it, fresh] = edge_index.try_emplace(key, uint32_t(edges.size() / 2));
+                if (fresh) {
+                    edges.push_back(lo);
+                    edges.push_back(hi);
+                    net.push_back(0);
+                    net.push_back(0);
+                    edge_seg.push_back(si);
+                }
+                net[2 * it->second + s.op] += last < v ? 1 : -1;
+                ring_edges.push_back((it->second << 1) | (last < v ? 0u : 1u));
+                last = v;
+            }
+            k = m;
+        }
+        ring_edge_first.push_back(uint32_t(ring_edges.size()));
+    }
+    const uint32_t nedges = uint32_t(edges.size() / 2);
+
+    // ---- winding numbers of both operands on each side of each sub-edge
+    std::vector<int32_t> wind(4 * size_t(nedges));
+    std::vector<double> probe(4 * size_t(nedges));  // points just left and right of each edge
+    for (uint32_t e = 0; e < nedges; ++e) {
+        const double ux = verts[2 * edges[2 * e]], uz = verts[2 * edges[2 * e] + 1];
+        const double vx = verts[2 * edges[2 * e + 1]], vz = verts[2 * edges[2 * e + 1] + 1];
+        const double mx = 0.5 * (ux + vx), mz = 0.5 * (uz + vz);
+        const double len = std::hypot(vx - ux, vz - uz);
+        double dmin = 0.25 * len;
+        for (const Seg& s : segs) {
+            const double d = seg_point_dist(s, mx, mz);
+            if (d > eps) dmin = std::min(dmin, 0.5 * d);
+        }
+        const double qx = mx - (vz - uz) / len * dmin, qz = mz + (vx - ux) / len * dmin;
+        int w[2] = {0, 0};
+        for (const Seg& s : segs) {
+            if (s.az <= qz) {
+                if (s.bz > qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) > 0) ++w[s.op];
+            } else if (s.bz <= qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) < 0) {
+                --w[s.op];
+            }
+        }
+        probe[4 * e] = qx, probe[4 * e + 1] = qz;
+        probe[4 * e + 2] = 2 * mx - qx, probe[4 * e + 3] = 2 * mz - qz;
+        wind[4 * e + 0] = w[0];
+        wind[4 * e + 1] = w[0] - net[2 * e];
+        wind[4 * e + 2] = w[1];
+        wind[4 * e + 3] = w[1] - net[2 * e + 1];
+    }
+
+    // ---- keep the edges with the result on exactly one side
+    std::vector<int8_t> kept(nedges, 0);
+    std::vector<uint32_t> dir_from, dir_to;
+    for (uint32_t e = 0; e < nedges; ++e) {
+        const bool l = in_result(filled(wind[4 * e], fill), filled(wind[4 * e + 2], fill), op);
+        const bool r = in_result(filled(wind[4 * e + 1], fill), filled(wind[4 * e + 3], fill), op);
+        if (l == r) continue;
+        kept[e] = l ? 1 : -1;
+        dir_from.push_back(l ? edges[2 * e] : edges[2 * e + 1]);
+        dir_to.push_back(l ? edges[2 * e + 1] : edges[2 * e]);
+    }
+
+    // ---- link the kept edges into rings
+    const uint32_t nverts = uint32_t(verts.size() / 2);
+    const uint32_t nkept = uint32_t(dir_from.size());
+    std::vector<uint32_t> out_first(nverts + 1, 0), out_list(nkept);
+    for (uint32_t k = 0; k < nkept; ++k) ++out_first[dir_from[k] + 1];
+    for (uint32_t v = 0; v < nverts; ++v) out_first[v + 1] += out_first[v];
+    {
+        std::vector<uint32_t> fill_at(out_first.begin(), out_first.end() - 1);
+        for (uint32_t k = 0; k < nkept; ++k) out_list[fill_at[dir_from[k]]++] = k;
+    }
+    constexpr double kTwoPi = 6.283185307179586476925286766559;
+    std::vector<uint32_t> next(nkept, UINT32_MAX);
+    for (uint32_t k = 0; k < nkept; ++k) {
+        const uint32_t t = dir_to[k], s = dir_from[k];
+        const double back = std::atan2(verts[2 * s + 1] - verts[2 * t + 1], verts[2 * s] - verts[2 * t]);
+        double best = HUGE_VAL;
+        for (uint32_t m = out_first[t]; m < out_first[t + 1]; ++m) {
+            const uint32_t o = out_list[m];
+            const uint32_t w = dir_to[o];
+            const double ang = std::atan2(verts[2 * w + 1] - verts[2 * t + 1], verts[2 * w] - verts[2 * t]);
+            double cw = back - ang;
+            while (cw <= 0) cw += kTwoPi;
+            while (cw > kTwoPi) cw -= kTwoPi;
+            if (cw < best) best = cw, next[k] = o;
+        }
+        if (next[k] == UINT32_MAX)
+            return Status::internal("clip: open boundary at vertex " + std::to_string(t));
+    }
+    std::vector<uint8_t> used(nkept, 0);
+    std::vector<uint32_t> cyc, walk, loop;
+    std::vector<int32_t> pos(nverts, -1);
+    std::vector<double> ring;
+    auto emit = [&](std::vector<uint32_t>& c) {
+        // drop collinear vertices
+        bool changed = true;
+        while (changed && c.size() >= 3) {
+            changed = false;
+            for (size_t i = 0; i < c.size() && c.size() >= 3; ++i) {
+                const uint32_t p = c[(i + c.size() - 1) % c.size()], q = c[i], n = c[(i + 1) % c.size()];
+                const double len = std::hypot(verts[2 * n] - verts[2 * p], verts[2 * n + 1] - verts[2 * p + 1]);
+                const double o = orient2d(verts[2 * p], verts[2 * p + 1], verts[2 * q], verts[2 * q + 1],
+                                          verts[2 * n], verts[2 * n + 1]);
+                // a vertex where rings touch stays (the other ring has it as a corner)
+                const bool pinch = out_first[q + 1] - out_first[q] > 1;
+                if (p == n || (!pinch && std::fabs(o) <= eps * len)) {
+                    c.erase(c.begin() + long(i));
+                    changed = true;
+                    --i;
+                }
+            }
+        }
+        if (c.size() < 3) return;
+        ring.clear();
+        for (uint32_t v : c) {
+            ring.push_back(verts[2 * v]);
+            ring.push_back(verts[2 * v + 1]);
+        }
+        out.add(ring.data(), c.size());
+    };
+    for (uint32_t k0 = 0; k0 < nkept; ++k0) {
+        if (used[k0]) continue;
+        cyc.clear();
+        for (uint32_t k = k0; !used[k]; k = next[k]) {
+            used[k] = 1;
+            cyc.push_back(dir_from[k]);
+        }
+        // a ring passing a vertex twice (a hole touching its outer ring) splits there into
+        // simple rings
+        walk.clear();
+        for (uint32_t v : cyc) {
+            if (pos[v] >= 0) {
+                loop.assign(walk.begin() + pos[v], walk.end());
+                for (size_t i = size_t(pos[v]) + 1; i < walk.size(); ++i) pos[walk[i]] = -1;
+                walk.resize(size_t(pos[v]) + 1);
+                emit(loop);
+                continue;
+            }
+            pos[v] = int32_t(walk.size());
+            walk.push_back(v);
+        }
+        for (uint32_t v : walk) pos[v] = -1;
+        emit(walk);
+    }
+
+    if (trace) {
+        trace->verts = verts;
+        trace->edges = edges;
+        trace->edge_winding = wind;
+        trace->edge_kept = kept;
+        // Weiler-Atherton's intersection lists: where a ring's sub-edges change their relation to
+        // the other operand, labelled by the sub-edge that follows.
+        for (size_t run = 0; run + 1 < ring_edge_first.size(); ++run) {
+            const uint32_t b0 = ring_edge_first[run], b1 = ring_edge_first[run + 1];
+            const uint8_t o = ring_op[run];
+            // the other operand; with an empty clip operand (a union of many rings), the
+            // other rings of the subject
+            const bool self_union = b.count() == 0;
+            auto others_winding = [&](double qx, double qz) {
+                int w = 0;
+                for (const Seg& s : segs) {
+                    if (self_union ? (s.ring == ring_id[run]) : (s.op == o)) continue;
+                    if (s.az <= qz) {
+                        if (s.bz > qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) > 0) ++w;
+                    } else if (s.bz <= qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) < 0) {
+                        --w;
+                    }
+                }
+                return w;
+            };
+            auto cls = [&](uint32_t code) {
+                const uint32_t e = code >> 1;
+                const bool l = filled(others_winding(probe[4 * e], probe[4 * e + 1]), fill);
+                const bool r = filled(others_winding(probe[4 * e + 2], probe[4 * e + 3]), fill);
+                return l && r ? ClipCrossing::Entering : (!l && !r ? ClipCrossing::Leaving : ClipCrossing::OnBoundary);
+            };
+            for (uint32_t k = b0; k < b1; ++k) {
+                const uint32_t prev = ring_edges[k == b0 ? b1 - 1 : k - 1], cur = ring_edges[k];
+                const auto cp = cls(prev), cc = cls(cur);
+                if (cp == cc) continue;
+                const uint32_t e = cur >> 1;
+                const uint32_t v = (cur & 1) ? edges[2 * e + 1] : edges[2 * e];
+                trace->crossings.push_back({v, ring_id[run], o, uint8_t(cc)});
+            }
+        }
+        trace->result = out;
+    }
+    return Status::ok();
+}
+
+namespace {
+
+void add_disc(Rings& out, double cx, double cz, double r, int sides) {
+    const double rr = r / std::cos(3.14159265358979323846 / sides);
+    std::vector<double> p(2 * size_t(sides));
+    for (int k = 0; k < sides; ++k) {
+        const double ang = 6.283185307179586476925286766559 * (k + 0.5) / sides;
+        p[2 * k] = cx + rr * std::cos(ang);
+        p[2 * k + 1] = cz + rr * std::sin(ang);
+    }
+    out.add(p.data(), size_t(sides));
+}
+
+}  // namespace
+
+void band_pieces(const Rings& rings, double r, int sides, Rings& pieces) {
+    for (size_t k = 0; k < rings.count(); ++k) {
+        const double* p = rings.ring(k);
+        const uint32_t n = rings.size(k);
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t j = (i + 1) % n;
+            const double ax = p[2 * i], az = p[2 * i + 1], bx = p[2 * j], bz = p[2 * j + 1];
+            const double len = std::hypot(bx - ax, bz - az);
+            add_disc(pieces, ax, az, r, sides);
+            if (len <= 0) continue;
+            const double nx = (bz - az) / len * r, nz = -(bx - ax) / len * r;
+            const double q[8] = {ax - nx, az - nz, bx - nx, bz - nz, bx + nx, bz + nz, ax + nx, az + nz};
+            pieces.add(q, 4);
+        }
+    }
+    make_counter_clockwise(pieces);
+}
+
+Status inflate_polygons(const Rings& solids, double r, int sides, Rings& out) {
+    if (!(std::isfinite(r))) return Status::bad_input("inflate: radius is not finite");
+    if (sides < 3) return Status::bad_input("inflate: need at least 3 sides, got " + std::to_string(sides));
+    Rings pieces = solids;
+    make_counter_clockwise(pieces);
+    if (r > 0) band_pieces(solids, r, sides, pieces);
+    return clip_polygons(pieces, Rings{}, ClipOp::Union, FillRule::NonZero, out);
+}
+
+Status boundary_band(const Rings& rings, double r, int sides, Rings& out) {
+    out.clear();
+    if (!(std::isfinite(r))) return Status::bad_input("band: radius is not finite");
+    if (sides < 3) return Status::bad_input("band: need at least 3 sides, got " + std::to_string(sides));
+    if (r <= 0) return Status::ok();
+    Rings pieces;
+    band_pieces(rings, r, sides, pieces);
+    return clip_polygons(pieces, Rings{}, ClipOp::Union, FillRule::NonZero, out);
+}
+
+}  // namespace nav::map2d

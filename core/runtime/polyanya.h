@@ -1,0 +1,66 @@
+// Optimal any-angle paths on a navmesh: Polyanya (Cui, Harabor, Grastien, IJCAI 2017).
+//
+// A* over search nodes (I, r): an interval I on a polygon edge and a root r (the start or an
+// obstacle corner) from which every point of I is visible; g = the shortest distance to r,
+// h = the distance from r through I to the goal (reflected across I's line when needed). A node
+// expands into the polygon beyond its interval: the edges seen from r through I give observable
+// successors (same root), the parts hidden behind an interval end that is a corner give
+// non-observable successors rooted at that corner. Root-level pruning: a node whose root already
+// has a smaller g is dropped. The first goal node popped gives the Euclidean-shortest path in the
+// (x, z) projection, along polygon adjacency only, so stacked floors of a 3D navmesh never see
+// each other; heights of the turning points are their vertices', of the end points the caller's.
+//
+// The search runs over PolyanyaMesh, a small adapter of its own (polygons counter-clockwise in xz,
+// a neighbour per edge, corner flags per vertex) filled from the NavMesh by one function, so a
+// NavMesh change touches only polyanya_mesh_from_navmesh.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/common.h"
+#include "core/runtime/navmesh.h"
+
+namespace nav {
+
+struct PolyanyaMesh {
+    std::vector<double> verts;         // x, y, z per vertex
+    std::vector<uint8_t> corner;       // per vertex: 1 when it touches a wall edge (a path may turn there)
+    std::vector<uint32_t> poly_first;  // npolys + 1: polygon p's vertices poly_verts[poly_first[p] ..), counter-clockwise in xz
+    std::vector<uint32_t> poly_verts;
+    std::vector<uint32_t> poly_nei;    // per slot i: polygon across vertex i -> i+1, kNoPoly = wall
+    std::vector<uint32_t> slot_opp;    // per slot: the neighbour's slot of the same edge, kNoPoly = wall
+    std::vector<uint32_t> poly_island; // per polygon: the NavMesh's island (different islands: no path, no search)
+    double eps = 0;                    // orientation tolerance, from the mesh's extent
+    uint32_t npolys() const { return poly_first.empty() ? 0 : uint32_t(poly_first.size() - 1); }
+};
+
+// The adapter, from the dense NavMesh: polygons reversed to counter-clockwise, polygons with
+// kPolyFlagDisabled left without neighbours (walls to everyone else).
+Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out);
+
+// One search node as the trace records it (in expansion order): the interval's ends (x, z), the
+// root (x, z), the polygon the node looks into, f and g.
+struct PolyanyaNode {
+    double left[2], right[2], root[2];
+    uint32_t poly;
+    double f, g;
+};
+
+struct PolyanyaTrace {
+    std::vector<PolyanyaNode> expanded;
+    void clear() { expanded.clear(); }
+};
+
+struct PolyanyaPath {
+    std::vector<float> points;  // x, y, z per turning point, start first, goal last
+    double length_xz = 0;       // length of the path in the (x, z) projection
+    bool found = false;
+    int expanded = 0, generated = 0;
+};
+
+// Shortest path from `start` (in polygon start_poly, dense index) to `goal` (in goal_poly).
+// Fails (BadInput) on polygon indices out of range or non-finite points; no path is found = false.
+Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const float* start, uint32_t goal_poly,
+                          const float* goal, PolyanyaPath& out, PolyanyaTrace* trace = nullptr);
+
+}  // namespace nav
