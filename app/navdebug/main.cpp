@@ -197,7 +197,8 @@ int main(int argc, char** argv) {
                    "what changed")
         ->needs(shot_opt);
     cli.add_option("--max-memory", max_memory_mb, "refuse grids estimated to need more than this many MiB (as navbake)")
-        ->check(CLI::Range(1.0, 1048576.0));
+        ->check(CLI::Range(1.0, 1048576.0))
+        ->check(CLI::Validator([](std::string& v) { return std::isfinite(std::strtod(v.c_str(), nullptr)) ? std::string() : "expected a finite number of MiB"; }, "finite"));
     navdebug::StressOptions stress_opts;
     auto* stress_opt = cli.add_option("--stress-sliders", stress_opts.moves,
                                       "test mode: move N random sliders (1..100000), one per frame, then write "
