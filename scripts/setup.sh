@@ -12,6 +12,8 @@ PACKAGES=(
   libglfw3-dev python3-glad libimgui-dev libglm-dev libstb-dev libgl-dev
   # tests: doctest, Recast/Detour as the differential reference, Xvfb + Mesa for screenshots
   doctest-dev librecast-dev xvfb xauth libgl1-mesa-dri
+  # fuzzing: clang with libFuzzer and the sanitizer runtimes (tests/fuzz, the fuzz preset)
+  clang libclang-rt-14-dev
 )
 
 missing=()
