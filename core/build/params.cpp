@@ -66,6 +66,13 @@ const ParamDef kTable[kParamCount] = {
      "Largest height error the detail mesh may have against the heightfield.", {}},
 };
 
+// float -> int with the range checked first (a NaN or a value beyond int saturates).
+int to_int_sat(float v) {
+    if (!(v > -2147483648.0f)) return v != v ? 0 : std::numeric_limits<int>::min();
+    if (!(v < 2147483648.0f)) return std::numeric_limits<int>::max();
+    return static_cast<int>(v);
+}
+
 std::string fmt_num(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%g", v);
@@ -188,13 +195,13 @@ std::string voxel_hint(ParamId id, const Params& p, const float* bmin, const flo
         }
         case V::GridLayers: {
             if (!bmin || !bmax) return {};
-            return "= " + std::to_string(static_cast<int>(std::ceil((bmax[1] - bmin[1]) / v))) + " layers";
+            return "= " + std::to_string(to_int_sat(std::ceil((bmax[1] - bmin[1]) / v))) + " layers";
         }
-        case V::CeilByCellHeight: return "= " + std::to_string(static_cast<int>(std::ceil(v / static_cast<float>(ch)))) + " vx";
-        case V::FloorByCellHeight: return "= " + std::to_string(static_cast<int>(std::floor(v / static_cast<float>(ch)))) + " vx";
-        case V::CeilByCellSize: return "= " + std::to_string(static_cast<int>(std::ceil(v / static_cast<float>(cs)))) + " vx";
+        case V::CeilByCellHeight: return "= " + std::to_string(to_int_sat(std::ceil(v / static_cast<float>(ch)))) + " vx";
+        case V::FloorByCellHeight: return "= " + std::to_string(to_int_sat(std::floor(v / static_cast<float>(ch)))) + " vx";
+        case V::CeilByCellSize: return "= " + std::to_string(to_int_sat(std::ceil(v / static_cast<float>(cs)))) + " vx";
         case V::FloorByCellSize:
-            return "= " + std::to_string(static_cast<int>(v / static_cast<float>(cs))) + " cells";
+            return "= " + std::to_string(to_int_sat(v / static_cast<float>(cs))) + " cells";
         case V::TimesCellSize:
         case V::TimesCellHeight: {
             char buf[48];
@@ -220,15 +227,6 @@ std::string params_help() {
     }
     return s;
 }
-
-namespace {
-// float -> int with the range checked first (a NaN or a value beyond int saturates).
-int to_int_sat(float v) {
-    if (!(v > -2147483648.0f)) return v != v ? 0 : std::numeric_limits<int>::min();
-    if (!(v < 2147483648.0f)) return std::numeric_limits<int>::max();
-    return static_cast<int>(v);
-}
-}  // namespace
 
 BakeConfig derive_config(const Params& p, const float* bmin, const float* bmax) {
     BakeConfig c;

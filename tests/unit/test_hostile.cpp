@@ -402,3 +402,12 @@ TEST_CASE("hostile: --pairs streams in text mode (totals only) and agrees with -
     CHECK(js["paths"]["count"] == 4000);
     CHECK(js["paths"]["found"] == 2000);
 }
+
+TEST_CASE("hostile: the grid read-outs of a huge mesh convert without overflow") {
+    // a mesh scaled by mesh_scale 1000 can reach 2e9 m: the "= N layers" hint saturates
+    const float bmin[3] = {0, 0, 0}, bmax[3] = {2e9f, 2e9f, 2e9f};
+    Params p;
+    REQUIRE(p.set(ParamId::cell_height, 0.02));
+    CHECK(voxel_hint(ParamId::cell_height, p, bmin, bmax) == "= 2147483647 layers");
+    CHECK(has(voxel_hint(ParamId::cell_size, p, bmin, bmax), "2147483647"));
+}
