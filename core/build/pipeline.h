@@ -24,6 +24,7 @@
 #include "core/build/rasterize.h"
 #include "core/build/regions.h"
 #include "core/build/stage.h"
+#include "core/build/tile_builder.h"
 
 namespace nav {
 
