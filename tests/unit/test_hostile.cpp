@@ -314,6 +314,7 @@ std::string stacked_floors(int n, float w) {
     return navtest::to_obj(m);
 }
 
+#if !defined(__SANITIZE_ADDRESS__)
 // Runs navbake on `obj` (--json): its peak resident set (VmHWM, as navbake reports it) and estimate.
 bool bake_peak(const std::string& obj, uint64_t& peak, uint64_t& estimate) {
     const auto r = navtest::run_cmd(std::string("'") + NAVBAKE_EXE + "' '" + obj + "' --json --max-memory 100000", false);
@@ -323,6 +324,7 @@ bool bake_peak(const std::string& obj, uint64_t& peak, uint64_t& estimate) {
     estimate = j["memory"]["estimate"].get<uint64_t>();
     return peak > 0;
 }
+#endif
 
 }  // namespace
 
