@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <unistd.h>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -93,36 +95,25 @@ struct PathPair {
     float s[3], e[3];
 };
 
-// Reads --pairs: one "sx sy sz ex ey ez" per line; blank lines and '#' comments are skipped.
-nav::Status read_pairs(const std::string& path, std::vector<PathPair>& out) {
-    std::ifstream f(path);
+// Reads --pairs: one "sx sy sz ex ey ez" per line (decimal numbers); blank lines and '#' comments
+// are skipped. Each pair goes to `sink` as it is read, so the caller decides what to keep.
+template <class Sink>
+nav::Status read_pairs(const std::string& path, Sink&& sink) {
+    if (nav::Status st = nav::check_input_file(path, "pairs file"); !st) return st;
+    std::ifstream f(path, std::ios::binary);
     if (!f) return nav::Status::bad_input(path + ": cannot open pairs file");
     std::string line;
-    int line_no = 0;
+    long line_no = 0, count = 0;
     while (std::getline(f, line)) {
         ++line_no;
-        const size_t c = line.find('#');
-        if (c != std::string::npos) line.resize(c);
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         PathPair p{};
-        const char* q = line.c_str();
-        for (int k = 0; k < 6; ++k) {
-            char* e = nullptr;
-            const double v = std::strtod(q, &e);
-            if (e == q)
-                return nav::Status::bad_input(path + ":" + std::to_string(line_no) +
-                                              ": expected 6 numbers 'sx sy sz ex ey ez'");
-            if (!std::isfinite(v))
-                return nav::Status::bad_input(path + ":" + std::to_string(line_no) + ": coordinate " +
-                                              std::to_string(k + 1) + " is not a finite number");
-            (k < 3 ? p.s[k] : p.e[k - 3]) = static_cast<float>(v);
-            q = e;
-        }
-        while (*q == ' ' || *q == '\t' || *q == '\r') ++q;
-        if (*q) return nav::Status::bad_input(path + ":" + std::to_string(line_no) + ": extra text after 6 numbers");
-        out.push_back(p);
+        bool has = false;
+        if (nav::Status st = nav::parse_pair_line(line, path, line_no, p.s, p.e, has); !st) return st;
+        if (!has) continue;
+        ++count;
+        if (nav::Status st = sink(p); !st) return st;
     }
-    if (out.empty()) return nav::Status::bad_input(path + ": no pairs (expected lines 'sx sy sz ex ey ez')");
+    if (count == 0) return nav::Status::bad_input(path + ": no pairs (expected lines 'sx sy sz ex ey ez')");
     return nav::Status::ok();
 }
 
@@ -177,7 +168,7 @@ nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs
         if (compare) out["queries_per_sec_optimal"] = s_opt > 0 ? static_cast<double>(pairs.size()) / s_opt : 0.0;
     }
     json items = json::array();
-    int found = 0;
+    int64_t found = 0;
     for (size_t i = 0; i < pairs.size(); ++i) {
         const nav::Route& r = routes[i];
         const bool funnel_reached = run_funnel && r.found() && r.path.reached && !r.straight.partial;
@@ -271,7 +262,12 @@ int run_map2d(const std::string& path, const nav::Params& params, bool as_json, 
     if (npaths > 0 || !pairs_path.empty()) {
         std::vector<PathPair> pairs;
         if (!pairs_path.empty()) {
-            if (nav::Status st = read_pairs(pairs_path, pairs); !st) return fail(st);
+            if (nav::Status st = read_pairs(pairs_path, [&](const PathPair& p) {
+                    pairs.push_back(p);
+                    return nav::Status::ok();
+                });
+                !st)
+                return fail(st);
         } else if (nav::Status st = random_pairs(nm, npaths, seed, pairs); !st) {
             return fail(st);
         }
@@ -294,6 +290,77 @@ int run_map2d(const std::string& path, const nav::Params& params, bool as_json, 
                         paths["path_mode"].get<std::string>().c_str());
     }
     return 0;
+}
+
+// Text mode: each pair of the file is read, routed and forgotten (memory stays flat for millions
+// of lines); only the totals are kept.
+nav::Status stream_pairs(const nav::NavMesh& nm, const std::string& path, json& out) {
+    nav::NavQuery q;
+    q.init(&nm);
+    const nav::QueryFilter filter;
+    const nav::StraightPathOptions opts;
+    const float ext[3] = {2.0f, 4.0f, 2.0f};
+    nav::Route r;
+    int64_t count = 0, found = 0;
+    double secs = 0;
+    nav::Status st = read_pairs(path, [&](const PathPair& p) {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (nav::Status s = q.find_route(p.s, p.e, ext, filter, opts, r); !s) return s;
+        secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        ++count;
+        found += r.found() && r.path.reached && !r.straight.partial;
+        return nav::Status::ok();
+    });
+    if (!st) return st;
+    out = {{"count", count}, {"found", found}, {"queries_per_sec", secs > 0 ? static_cast<double>(count) / secs : 0.0}};
+    return nav::Status::ok();
+}
+
+// This process's peak resident set in bytes (VmHWM: this image only, not the process that started
+// it), 0 when /proc is not there.
+uint64_t peak_rss() {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
+    return 0;
+}
+
+// An output file we will write after the bake: checked before it, so a long bake does not end in
+// "cannot write". The file itself is not created here.
+nav::Status check_output_path(const std::string& opt, const std::string& path) {
+    namespace fs = std::filesystem;
+    if (path.empty()) return nav::Status::bad_input(opt + ": empty path (expected a file name to write)");
+    std::error_code ec;
+    const fs::path p(path);
+    if (fs::is_directory(p, ec)) return nav::Status::bad_input(opt + " " + path + ": is a directory, expected a file");
+    if (fs::exists(p, ec)) {
+        if (::access(path.c_str(), W_OK) != 0) return nav::Status::bad_input(opt + " " + path + ": not writable");
+        return nav::Status::ok();
+    }
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec))
+        return nav::Status::bad_input(opt + " " + path + ": directory " + dir.string() + " does not exist");
+    if (::access(dir.c_str(), W_OK) != 0)
+        return nav::Status::bad_input(opt + " " + path + ": directory " + dir.string() + " is not writable");
+    return nav::Status::ok();
+}
+
+// A memory or size option: a finite, positive number of MiB within [lo, hi].
+CLI::Validator mib_range(double lo, double hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& s) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(s.c_str(), &end);
+            if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v) || v < lo || v > hi) {
+                char buf[160];
+                std::snprintf(buf, sizeof buf, "expected a finite number of MiB in [%g, %g], got '%s'", lo, hi,
+                              s.substr(0, 40).c_str());
+                return buf;
+            }
+            return {};
+        },
+        "MiB", "finite MiB");
 }
 
 }  // namespace
@@ -329,7 +396,10 @@ int main(int argc, char** argv) {
     app.add_option("--incremental", incremental,
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
     app.add_option("--max-memory", max_memory_mb, "Refuse grids estimated to need more than this many MiB")
-        ->check(CLI::Range(1.0, 1048576.0));
+        ->check(mib_range(1.0, 1048576.0));
+    double max_input_mb = 1024;
+    app.add_option("--max-input", max_input_mb, "Refuse mesh files larger than this many MiB (default 1024)")
+        ->check(mib_range(1e-6, 1048576.0));
     app.footer(nav::params_help());
     try {
         app.parse(argc, argv);
@@ -361,12 +431,23 @@ int main(int argc, char** argv) {
                 return fail(nav::Status::bad_input("--incremental " + incremental + ": " + st.message));
         }
 
+        if (!obj_out.empty() || app.count("--obj-out") > 0)
+            if (nav::Status st = check_output_path("--obj-out", obj_out); !st) return fail(st);
+        if (!pairs_path.empty())
+            if (nav::Status st = nav::check_input_file(pairs_path, "pairs file"); !st) return fail(st);
         if (ends_with(mesh_path, ".json") || ends_with(mesh_path, ".mesh"))
             return run_map2d(mesh_path, params, as_json, npaths, seed, pairs_path, compare_optimal, mesh_out);
 
         nav::Pipeline pipe;
         pipe.set_memory_limit(static_cast<uint64_t>(max_memory_mb * 1024.0 * 1024.0));
-        if (nav::Status st = pipe.load_mesh(mesh_path); !st) return fail(st);
+        {
+            nav::ObjReadOptions ropt;
+            ropt.max_bytes = static_cast<uint64_t>(max_input_mb * 1024.0 * 1024.0);
+            nav::InputMesh mesh;
+            if (nav::Status st = nav::load_obj(mesh_path, mesh, ropt); !st) return fail(st);
+            for (const std::string& w : mesh.warnings) std::cerr << "navbake: warning: " << w << "\n";
+            if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return fail(st);
+        }
         pipe.set_params(params);
         pipe.set_volumes(volumes);
 
@@ -403,10 +484,18 @@ int main(int argc, char** argv) {
         }
 
         json paths;
-        if (npaths > 0 || !pairs_path.empty()) {
+        if (!pairs_path.empty() && !as_json && !compare_optimal && bake->params.path_mode() == nav::PathMode::Funnel) {
+            if (nav::Status st = stream_pairs(*bake->navmesh, pairs_path, paths); !st) return fail(st);
+            paths["path_mode"] = "funnel";
+        } else if (npaths > 0 || !pairs_path.empty()) {
             std::vector<PathPair> pairs;
             if (!pairs_path.empty()) {
-                if (nav::Status st = read_pairs(pairs_path, pairs); !st) return fail(st);
+                if (nav::Status st = read_pairs(pairs_path, [&](const PathPair& p) {
+                        pairs.push_back(p);
+                        return nav::Status::ok();
+                    });
+                    !st)
+                    return fail(st);
             } else if (nav::Status st = random_pairs(*bake->navmesh, npaths, seed, pairs); !st) {
                 return fail(st);
             }
@@ -429,6 +518,7 @@ int main(int argc, char** argv) {
             out["config"] = config_json(bake->params);
             out["config"]["volumes"] = static_cast<int>(bake->volumes.size());
             out["grid"] = {{"width", bake->config.width}, {"height", bake->config.height}};
+            out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.memory_limit()}, {"peak_rss", peak_rss()}};
             out["counts"] = counts_json(*bake);
             out["walkable_area"] = bake->walkable_area();
             out["diagnostics"] = diagnostics;
@@ -456,8 +546,9 @@ int main(int argc, char** argv) {
             std::printf("walkable area %.2f m^2\n", bake->walkable_area());
             if (!inc.is_null()) std::printf("incremental: %s\n", inc.dump().c_str());
             if (!paths.is_null())
-                std::printf("paths: %d of %d reached, %.0f queries/s (nearest + %s)\n", paths["found"].get<int>(),
-                            paths["count"].get<int>(), paths["queries_per_sec"].get<double>(),
+                std::printf("paths: %lld of %lld reached, %.0f queries/s (nearest + %s)\n",
+                            static_cast<long long>(paths["found"].get<int64_t>()),
+                            static_cast<long long>(paths["count"].get<int64_t>()), paths["queries_per_sec"].get<double>(),
                             paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel");
         }
         return 0;

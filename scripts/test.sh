@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds and runs every test: the release build (unit, property,
 # end-to-end, differential against Recast, navdebug screenshots under Xvfb), then the unit and
-# differential tests again under AddressSanitizer + UBSan.
+# differential tests again under AddressSanitizer + UBSan, then each libFuzzer target for a bounded
+# time (FUZZ_SECONDS, default 40) under ASan + UBSan when clang is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -17,3 +18,25 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs" --target navtests navdiff navbake
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan -j "$jobs" -E screenshots
+
+if command -v clang++ >/dev/null 2>&1; then
+  echo "== fuzz (libFuzzer, ASan + UBSan + float-cast-overflow)"
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz -j "$jobs" --target fuzz_obj fuzz_config fuzz_pairs fuzz_pipeline
+  secs=${FUZZ_SECONDS:-40}
+  for t in obj config pairs pipeline; do
+    work="build/fuzz/corpus_$t"  # what the run finds stays out of the tree; the seeds are in it
+    mkdir -p "$work"
+    log="build/fuzz/fuzz_$t.log"
+    if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+         "build/fuzz/tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+         -artifact_prefix="build/fuzz/$t-" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
+      echo "fuzz_$t: FOUND A PROBLEM (build/fuzz/$t-* holds the input):"
+      grep -E "ERROR|runtime error|SUMMARY" "$log" | head -5
+      exit 1
+    fi
+    echo "fuzz_$t: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1)s, no finding"
+  done
+else
+  echo "== fuzz skipped: clang++ not installed (scripts/setup.sh installs it)"
+fi

@@ -212,7 +212,8 @@ int main(int argc, char** argv) {
                    "what changed")
         ->needs(shot_opt);
     cli.add_option("--max-memory", max_memory_mb, "refuse grids estimated to need more than this many MiB (as navbake)")
-        ->check(CLI::Range(1.0, 1048576.0));
+        ->check(CLI::Range(1.0, 1048576.0))
+        ->check(CLI::Validator([](std::string& v) { return std::isfinite(std::strtod(v.c_str(), nullptr)) ? std::string() : "expected a finite number of MiB"; }, "finite"));
     std::string cull_text, ceilings_text, clip_text, clip_floor_text, section_text;
     bool floor_tint = false;
     float floor_height = 3.0f;

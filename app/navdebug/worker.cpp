@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <new>
 
 namespace navdebug {
 
@@ -160,6 +162,51 @@ void BakeWorker::loop() {
             cancel_.store(false);
         }
 
+        try {
+            handle(params, volumes, to, mesh_path, trace);
+        } catch (const std::exception& e) {
+            // Out of memory (or any other exception) inside a stage: the failed bake is shown with
+            // the last good results kept, never an abort.
+            fail_run(dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : std::string("internal error: ") + e.what());
+        } catch (...) {
+            fail_run("internal error: unknown exception");
+        }
+
+        {
+            std::lock_guard lk(m_);
+            handled_ = seq;
+            working_ = false;
+        }
+        idle_cv_.notify_all();
+        if (wake_) wake_();
+    }
+}
+
+void BakeWorker::fail_run(const std::string& what) {
+    const int stage = building_.exchange(-1, std::memory_order_relaxed);
+    const std::string where = stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(stage)]) : "bake";
+    const std::string msg = where + " failed: " + what +
+                            (what == "out of memory" ? " (raise cell_size, or lower the memory limit so the estimate "
+                                                       "refuses such grids before allocating)"
+                                                     : "");
+    log_.error(msg + " - keeping the last good bake");
+    event(WorkerEvent::Kind::BakeFailed, msg);
+    // The stage that threw left its buffer half-written: rebuild from it next time.
+    if (stage >= 0) pipe_->mark_dirty(static_cast<nav::Stage>(stage));
+    auto failed = std::make_shared<nav::Bake>();
+    {
+        std::lock_guard lk(m_);
+        if (latest_) *failed = *latest_;  // the last good results stay on screen
+    }
+    failed->error = nav::Status::internal(what);
+    failed->error_stage = stage >= 0 ? stage : 0;
+    failed->stages_run.clear();
+    publish(std::move(failed));
+}
+
+void BakeWorker::handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
+                        const std::string& mesh_path, bool trace) {
+    {
         bool mesh_changed = false;
         if (!mesh_path.empty()) {
             const auto t0 = std::chrono::steady_clock::now();
@@ -214,14 +261,6 @@ void BakeWorker::loop() {
         } else if (mesh_changed) {
             publish(pipe_->snapshot());
         }
-
-        {
-            std::lock_guard lk(m_);
-            handled_ = seq;
-            working_ = false;
-        }
-        idle_cv_.notify_all();
-        if (wake_) wake_();
     }
 }
 

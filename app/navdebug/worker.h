@@ -60,6 +60,12 @@ public:
 
 private:
     void loop();
+    // One request: load the mesh if asked, apply the state, run and publish. May throw
+    // (std::bad_alloc in a stage); loop() catches and reports through fail_run.
+    void handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
+                const std::string& mesh_path, bool trace);
+    // Publishes the last good bake marked failed with `what` at the stage that was building.
+    void fail_run(const std::string& what);
     void publish(std::shared_ptr<const nav::Bake> bake);
     void event(WorkerEvent::Kind kind, std::string text);
 

@@ -44,12 +44,12 @@ bool in_cone(int i, int n, const int32_t* verts, const int32_t* p) {
 }
 
 // Twice the signed xz area, halved the way Recast does (rounding toward zero of (a+1)/2).
-int polygon_area(const int32_t* verts, int n) {
-    int a = 0;
+int64_t polygon_area(const int32_t* verts, int n) {
+    int64_t a = 0;
     for (int i = 0, j = n - 1; i < n; j = i++) {
         const int32_t* vi = verts + i * kVertStride;
         const int32_t* vj = verts + j * kVertStride;
-        a += vi[0] * vj[2] - vj[0] * vi[2];
+        a += int64_t(vi[0]) * vj[2] - int64_t(vj[0]) * vi[2];
     }
     return (a + 1) / 2;
 }
@@ -300,7 +300,7 @@ void simplify_contour(const int32_t* raw, int pn, std::vector<int32_t>& out, siz
 
     // Split long wall (and, when asked, area-border) edges at their middle raw vertex.
     if (max_edge_len > 0 && (tess_flags & (kTessWallEdges | kTessAreaEdges)) != 0) {
-        const int max_len_sq = max_edge_len * max_edge_len;
+        const int64_t max_len_sq = int64_t(max_edge_len) * max_edge_len;
         for (int i = 0; i < static_cast<int>((out.size() - base) / 4);) {
             const int n = static_cast<int>((out.size() - base) / 4);
             const int ii = next_idx(i, n);
@@ -313,7 +313,7 @@ void simplify_contour(const int32_t* raw, int pn, std::vector<int32_t>& out, siz
                               ((tess_flags & kTessAreaEdges) && (raw[ci * 4 + 3] & kAreaBorder));
             if (tess) {
                 const int dx = bx - ax, dz = bz - az;
-                if (dx * dx + dz * dz > max_len_sq) {
+                if (dist_sq(dx, dz) > max_len_sq) {
                     const int span = bi < ai ? (bi + pn - ai) : (bi - ai);
                     if (span > 1) {
                         // Round toward the lexicographically smaller end so both sides agree.
@@ -413,7 +413,7 @@ struct Hole {
 
 struct Diagonal {
     int vert = 0;
-    int dist = 0;
+    int64_t dist = 0;
 };
 
 }  // namespace
@@ -604,7 +604,7 @@ Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>&
                 for (int j = 0; j < on; ++j) {
                     if (in_cone(j, on, ov, corner)) {
                         const int dx = ov[j * 4 + 0] - corner[0], dz = ov[j * 4 + 2] - corner[2];
-                        diags.push_back({j, dx * dx + dz * dz});
+                        diags.push_back({j, dist_sq(dx, dz)});
                     }
                 }
                 std::stable_sort(diags.begin(), diags.end(),

@@ -196,14 +196,14 @@ std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshSh
                                p, std::move(fix)));
         }
         const BakeConfig c = derive_config(p, m.bmin, m.bmax);
-        const double cells = double(std::max(c.width, 0)) * double(std::max(c.height, 0));
+        const double cells = std::max(c.grid_x, 0.0) * std::max(c.grid_z, 0.0);  // exact, not saturated
         const uint64_t bytes = cells > 0.0 ? estimate_bake_memory(m, c) : 0;
         if (cells > kHugeCells || bytes > kHugeBytes) {
             const double k = std::sqrt(cells / kTargetCells);
             out.push_back(make(WarningKind::HugeGrid, "the grid will be huge",
                                "cell_size " + num(cs) + " m over " + num(s.extent[0], "%.0f") + " x " +
-                                   num(s.extent[2], "%.0f") + " m makes a grid of " + std::to_string(c.width) + " x " +
-                                   std::to_string(c.height) + " cells, about " + std::to_string(bytes >> 20) +
+                                   num(s.extent[2], "%.0f") + " m makes a grid of " + num(c.grid_x, "%.0f") + " x " +
+                                   num(c.grid_z, "%.0f") + " cells, about " + std::to_string(bytes >> 20) +
                                    " MiB: slow to bake and heavy to draw.",
                                p, {{P::cell_size, std::min(5.0, ceil_cm(cs * std::max(k, 1.0)))}}));
         }

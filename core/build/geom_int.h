@@ -9,10 +9,13 @@ namespace nav::ixz {
 inline int next_idx(int i, int n) { return i + 1 < n ? i + 1 : 0; }
 inline int prev_idx(int i, int n) { return i > 0 ? i - 1 : n - 1; }
 
-// Twice the signed area of (a, b, c) in xz.
-inline int area2(const int32_t* a, const int32_t* b, const int32_t* c) {
-    return (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
+// Twice the signed area of (a, b, c) in xz, in 64 bits: cell coordinates reach 65535 on the
+// widest grid the limit admits, so a product of two differences does not fit in an int.
+inline int64_t area2(const int32_t* a, const int32_t* b, const int32_t* c) {
+    return int64_t(b[0] - a[0]) * int64_t(c[2] - a[2]) - int64_t(c[0] - a[0]) * int64_t(b[2] - a[2]);
 }
+// Squared xz distance between two cell positions, in 64 bits for the same reason.
+inline int64_t dist_sq(int dx, int dz) { return int64_t(dx) * dx + int64_t(dz) * dz; }
 inline bool left(const int32_t* a, const int32_t* b, const int32_t* c) { return area2(a, b, c) < 0; }
 inline bool left_on(const int32_t* a, const int32_t* b, const int32_t* c) { return area2(a, b, c) <= 0; }
 inline bool collinear(const int32_t* a, const int32_t* b, const int32_t* c) { return area2(a, b, c) == 0; }

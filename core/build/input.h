@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/common.h"
@@ -13,16 +14,50 @@ struct InputMesh {
     std::vector<float> verts;  // x,y,z per vertex
     std::vector<int> tris;     // 3 vertex indices per triangle
     float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
+    std::vector<std::string> warnings;  // what the reader noticed and left out (unused far vertices)
 
     int vert_count() const { return static_cast<int>(verts.size() / 3); }
     int tri_count() const { return static_cast<int>(tris.size() / 3); }
+    // Bounds of the vertices the triangles use (all vertices when there is no triangle): a stray
+    // vertex no face references must not stretch the grid.
     void compute_bounds();
 };
 
-// Loads a Wavefront OBJ (polygons are fan-triangulated) and validates it. Errors name the file,
-// the line when there is one, and what was expected.
-Status load_obj(const std::string& path, InputMesh& out);
-// Finite coordinates, at least one triangle, indices in range. `what` prefixes messages.
+// The largest |coordinate| a mesh may have, metres (1000 km: far beyond any level, and float
+// still resolves centimetres below 1e5). With it every later conversion is in range: the grid
+// side (2e6 m / 0.02 m cells = 1e8) fits an int and check_grid refuses it with a message.
+constexpr double kMaxCoordinate = 1e6;
+// Faces with more vertices are refused (ear clipping is quadratic in the face size).
+constexpr int kMaxFaceVerts = 1024;
+
+struct ObjReadOptions {
+    // Files (or streams) longer than this are refused before being read whole. 1 GiB: real levels
+    // are tens of megabytes.
+    uint64_t max_bytes = uint64_t(1) << 30;
+};
+
+// Loads a Wavefront OBJ and validates it. Regular files and streams (pipes) only: a directory or
+// a device is refused. Errors name the file, the line when there is one, and what was expected.
+Status load_obj(const std::string& path, InputMesh& out, const ObjReadOptions& opt = {});
+// The reader itself, on text in memory (`path` names it in messages): one pass decides what each
+// line means. A UTF-8 BOM is skipped; lines end at \n, \r\n or a lone \r. 'v' takes three decimal
+// numbers (hex floats, nan and inf are refused, |x| <= kMaxCoordinate); 'f' takes at least three
+// integer vertex indices (1-based, or negative relative), each optionally followed by /vt/vn;
+// triangles are kept, quads split along the shorter diagonal, larger polygons ear-clipped. Other
+// lines (vt, vn, g, o, s, usemtl, mtllib, l, comments, unknown keywords) are skipped.
+Status parse_obj(std::string_view text, const std::string& path, InputMesh& out);
+// A file a reader may open: it exists and is a regular file or a pipe (not a directory or a
+// device such as /dev/zero). `what` names it in the message ("pairs file").
+Status check_input_file(const std::string& path, const std::string& what);
+// One line of a path-pairs file: "sx sy sz ex ey ez", decimal numbers within kMaxCoordinate, an
+// optional '#' comment; blank and comment-only lines give has_pair = false. Errors name
+// path:line_no.
+Status parse_pair_line(std::string_view line, const std::string& path, long line_no, float s[3], float e[3],
+                       bool& has_pair);
+
+// Finite coordinates within kMaxCoordinate, at least one triangle, indices in range, and at least
+// one triangle with an area (a mesh whose vertices are all identical or collinear is refused as
+// degenerate). `what` prefixes messages.
 Status validate_mesh(const InputMesh& mesh, const std::string& what);
 
 // Fixes for a mesh made in another convention (the mesh_* parameters), applied to the loaded mesh

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace nav {
@@ -15,7 +16,6 @@ namespace {
 using K = ParamKind;
 using V = VoxelRule;
 
-constexpr std::string_view kNoNames[] = {""};
 
 // The table. Ranges are what the bake accepts; the UI uses the same ranges for its sliders.
 const ParamDef kTable[kParamCount] = {
@@ -69,6 +69,13 @@ const ParamDef kTable[kParamCount] = {
      "Euclidean-shortest path).",
      kPathModeNames},
 };
+
+// float -> int with the range checked first (a NaN or a value beyond int saturates).
+int to_int_sat(float v) {
+    if (!(v > -2147483648.0f)) return v != v ? 0 : std::numeric_limits<int>::min();
+    if (!(v < 2147483648.0f)) return std::numeric_limits<int>::max();
+    return static_cast<int>(v);
+}
 
 std::string fmt_num(double v) {
     char buf[64];
@@ -192,13 +199,13 @@ std::string voxel_hint(ParamId id, const Params& p, const float* bmin, const flo
         }
         case V::GridLayers: {
             if (!bmin || !bmax) return {};
-            return "= " + std::to_string(static_cast<int>(std::ceil((bmax[1] - bmin[1]) / v))) + " layers";
+            return "= " + std::to_string(to_int_sat(std::ceil((bmax[1] - bmin[1]) / v))) + " layers";
         }
-        case V::CeilByCellHeight: return "= " + std::to_string(static_cast<int>(std::ceil(v / static_cast<float>(ch)))) + " vx";
-        case V::FloorByCellHeight: return "= " + std::to_string(static_cast<int>(std::floor(v / static_cast<float>(ch)))) + " vx";
-        case V::CeilByCellSize: return "= " + std::to_string(static_cast<int>(std::ceil(v / static_cast<float>(cs)))) + " vx";
+        case V::CeilByCellHeight: return "= " + std::to_string(to_int_sat(std::ceil(v / static_cast<float>(ch)))) + " vx";
+        case V::FloorByCellHeight: return "= " + std::to_string(to_int_sat(std::floor(v / static_cast<float>(ch)))) + " vx";
+        case V::CeilByCellSize: return "= " + std::to_string(to_int_sat(std::ceil(v / static_cast<float>(cs)))) + " vx";
         case V::FloorByCellSize:
-            return "= " + std::to_string(static_cast<int>(v / static_cast<float>(cs))) + " cells";
+            return "= " + std::to_string(to_int_sat(v / static_cast<float>(cs))) + " cells";
         case V::TimesCellSize:
         case V::TimesCellHeight: {
             char buf[48];
@@ -231,16 +238,16 @@ BakeConfig derive_config(const Params& p, const float* bmin, const float* bmax) 
     c.ch = p.f(ParamId::cell_height);
     c.walkable_slope_deg = p.f(ParamId::agent_max_slope);
     // Same float arithmetic as Recast (the differential tests rely on identical voxel units).
-    c.walkable_height = static_cast<int>(std::ceil(p.f(ParamId::agent_height) / c.ch));
-    c.walkable_climb = static_cast<int>(std::floor(p.f(ParamId::agent_max_climb) / c.ch));
-    c.walkable_radius = static_cast<int>(std::ceil(p.f(ParamId::agent_radius) / c.cs));
+    c.walkable_height = to_int_sat(std::ceil(p.f(ParamId::agent_height) / c.ch));
+    c.walkable_climb = to_int_sat(std::floor(p.f(ParamId::agent_max_climb) / c.ch));
+    c.walkable_radius = to_int_sat(std::ceil(p.f(ParamId::agent_radius) / c.cs));
     c.min_region_area = p.i(ParamId::region_min_size) * p.i(ParamId::region_min_size);
     c.merge_region_area = p.i(ParamId::region_merge_size) * p.i(ParamId::region_merge_size);
     c.partition = p.partition();
     c.filter_low_hanging = p.b(ParamId::filter_low_hanging);
     c.filter_ledge = p.b(ParamId::filter_ledge);
     c.filter_low_height = p.b(ParamId::filter_low_height);
-    c.max_edge_len = static_cast<int>(p.f(ParamId::edge_max_len) / c.cs);
+    c.max_edge_len = to_int_sat(p.f(ParamId::edge_max_len) / c.cs);
     c.max_simplification_error = p.f(ParamId::edge_max_error);
     c.verts_per_poly = p.i(ParamId::verts_per_poly);
     const float sd = p.f(ParamId::detail_sample_dist);
@@ -251,9 +258,40 @@ BakeConfig derive_config(const Params& p, const float* bmin, const float* bmax) 
         c.bmin[i] = bmin[i];
         c.bmax[i] = bmax[i];
     }
-    c.width = static_cast<int>((c.bmax[0] - c.bmin[0]) / c.cs + 0.5f);
-    c.height = static_cast<int>((c.bmax[2] - c.bmin[2]) / c.cs + 0.5f);
+    // Recast's float arithmetic (the differential tests rely on the same grid), range-checked.
+    const float gx = (c.bmax[0] - c.bmin[0]) / c.cs + 0.5f, gz = (c.bmax[2] - c.bmin[2]) / c.cs + 0.5f;
+    c.grid_x = std::floor(static_cast<double>(gx));
+    c.grid_z = std::floor(static_cast<double>(gz));
+    c.width = to_int_sat(gx);
+    c.height = to_int_sat(gz);
     return c;
+}
+
+Status check_grid(const BakeConfig& c, const Params& p) {
+    auto num = [](double v) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return std::string(buf);
+    };
+    const double ex = static_cast<double>(c.bmax[0]) - c.bmin[0], ez = static_cast<double>(c.bmax[2]) - c.bmin[2];
+    const double ey = static_cast<double>(c.bmax[1]) - c.bmin[1];
+    const std::string cs = "cell_size = " + p.to_string(ParamId::cell_size) + " m";
+    if (!(c.grid_x >= 1.0) || !(c.grid_z >= 1.0))
+        return Status::bad_input("the mesh bounds are " + fmt_num(ex) + " x " + fmt_num(ez) +
+                                 " m in x and z: less than one cell of " + cs);
+    const double cells = c.grid_x * c.grid_z;
+    if (c.grid_x > kMaxGridSide || c.grid_z > kMaxGridSide || cells > static_cast<double>(kMaxGridCells))
+        return Status::bad_input("grid of " + num(c.grid_x) + " x " + num(c.grid_z) + " cells (" + num(cells) +
+                                 " in total, " + fmt_num(ex) + " x " + fmt_num(ez) + " m at " + cs +
+                                 ") is too large: at most " + std::to_string(kMaxGridSide) + " cells per side (polygon "
+                                 "vertices hold cell coordinates in 16 bits) and " + std::to_string(kMaxGridCells) +
+                                 " cells in total (cell and span indices are 32-bit); raise cell_size or bake a part of "
+                                 "the mesh");
+    if (!(ey / c.ch < kMaxGridLayers))
+        return Status::bad_input("the mesh is " + fmt_num(ey) + " m tall: more than " + std::to_string(kMaxGridLayers) +
+                                 " cells of cell_height = " + p.to_string(ParamId::cell_height) +
+                                 " m (span heights are 16-bit); raise cell_height");
+    return Status::ok();
 }
 
 }  // namespace nav

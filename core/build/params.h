@@ -136,8 +136,22 @@ struct BakeConfig {
     float detail_sample_max_error = 0;  // ch * detail_sample_max_error, metres
     int border_size = 0;       // tiles come later; every stage takes it already
     float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
-    int width = 0, height = 0; // grid cells in x and z
+    int width = 0, height = 0; // grid cells in x and z (saturated to INT_MAX; grid_x/z hold the exact size)
+    double grid_x = 0, grid_z = 0;  // the grid size before conversion, for check_grid's message
 };
+// Every float -> int conversion is range-checked: a value beyond int saturates (and check_grid
+// refuses it) instead of being undefined behaviour.
 BakeConfig derive_config(const Params& p, const float* bmin, const float* bmax);
+
+// The one grid limit every stage honours, checked before rasterizing. Polygon-mesh vertices store
+// cell coordinates in 16 bits (a contour corner lies in 0..width), so a side may have at most
+// 65535 cells; cell indices x + z * width are ints and span indices 32-bit, so the grid has at most
+// 2^30 cells in total; span heights are 16-bit, so the mesh is at most 65535 cell heights tall.
+constexpr int kMaxGridSide = 65535;
+constexpr int64_t kMaxGridCells = int64_t(1) << 30;
+constexpr int kMaxGridLayers = kSpanMaxHeight;
+// Less than one cell, a side or the total over the limit, or too tall: the message states the
+// grid, the limit and why; ok otherwise.
+Status check_grid(const BakeConfig& c, const Params& p);
 
 }  // namespace nav

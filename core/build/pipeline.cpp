@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -196,22 +198,32 @@ Stage Pipeline::first_dirty() const { return static_cast<Stage>(impl_->dirty_fro
 
 uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
     const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
-    // Upper estimate of spans: every triangle's xz footprint in cells (overlaps merge in practice).
-    uint64_t spans = 0;
-    const float inv = 1.0f / c.cs;
+    // Raw spans: one per column a triangle touches. A triangle touches at most its xz area in
+    // cells plus its L1 perimeter in cells (the partly covered ones) plus its corners, and never
+    // more than its bounding box. Computed in double: no overflow on any bounds.
+    double spans = 0;
+    const double inv = 1.0 / c.cs;
     for (int t = 0; t < m.tri_count(); ++t) {
-        float x0 = 1e30f, x1 = -1e30f, z0 = 1e30f, z1 = -1e30f;
-        for (int k = 0; k < 3; ++k) {
-            const float* v = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(t * 3 + k)]) * 3];
-            x0 = std::min(x0, v[0]); x1 = std::max(x1, v[0]);
-            z0 = std::min(z0, v[2]); z1 = std::max(z1, v[2]);
-        }
-        spans += uint64_t((x1 - x0) * inv + 2.0f) * uint64_t((z1 - z0) * inv + 2.0f);
+        const float* v[3];
+        for (int k = 0; k < 3; ++k) v[k] = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(t * 3 + k)]) * 3];
+        const double x0 = std::min({v[0][0], v[1][0], v[2][0]}), x1 = std::max({v[0][0], v[1][0], v[2][0]});
+        const double z0 = std::min({v[0][2], v[1][2], v[2][2]}), z1 = std::max({v[0][2], v[1][2], v[2][2]});
+        const double box = ((x1 - x0) * inv + 2.0) * ((z1 - z0) * inv + 2.0);
+        const double area = 0.5 * std::fabs((double(v[1][0]) - v[0][0]) * (double(v[2][2]) - v[0][2]) -
+                                            (double(v[2][0]) - v[0][0]) * (double(v[1][2]) - v[0][2])) * inv * inv;
+        double perim = 0;
+        for (int k = 0; k < 3; ++k)
+            perim += std::fabs(double(v[(k + 1) % 3][0]) - v[k][0]) + std::fabs(double(v[(k + 1) % 3][2]) - v[k][2]);
+        spans += std::min(box, area + perim * inv + 4.0);
     }
-    spans = std::min<uint64_t>(spans, cells * 64);
-    // Per cell: two column heads, a compact cell. Per span: two solid pools (rasterized and
-    // filtered), the compact span, three area arrays, distance and region ids.
-    return cells * (4 + 4 + 8) + spans * (12 + 12 + 8 + 3 + 2 + 2);
+    spans = std::min(spans, double(cells) * 64.0);
+    // Per cell: two column heads (solid, filtered), a compact cell. Per raw span, measured on
+    // stacked floors and wide grids (tests/unit/test_hostile.cpp): the rasterized pool keeps the
+    // capacity of its sort buffer (2 x 12 bytes), the filtered copy 12, the compact span 8, three
+    // area arrays, distance and region ids 7, and the regions / contour stages' scratch about 25.
+    const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
+    const double bytes = double(cells) * (4 + 4 + 8) + spans * (24 + 12 + 8 + 7 + 25) + mesh;
+    return bytes >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(bytes);
 }
 
 uint64_t Pipeline::estimate_memory() const {
@@ -262,20 +274,8 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
                     break;
                 }
                 case Stage::Rasterize: {
-                    const float tall = (c.bmax[1] - c.bmin[1]) / c.ch;
                     const uint64_t need = estimate_memory();
-                    if (c.width < 1 || c.height < 1) {
-                        st = Status::bad_input("the mesh bounds are " + std::to_string(c.bmax[0] - c.bmin[0]) + " x " +
-                                               std::to_string(c.bmax[2] - c.bmin[2]) +
-                                               " m in x and z: less than one cell of cell_size = " +
-                                               params_.to_string(ParamId::cell_size) + " m");
-                    } else if (c.width > 100000 || c.height > 100000) {
-                        st = Status::bad_input("grid of " + std::to_string(c.width) + " x " + std::to_string(c.height) +
-                                               " cells is too large (at most 100000 per side); raise cell_size");
-                    } else if (tall >= static_cast<float>(kSpanMaxHeight)) {
-                        st = Status::bad_input("the mesh is " + std::to_string(c.bmax[1] - c.bmin[1]) +
-                                               " m tall: more than 65535 cells of cell_height = " +
-                                               params_.to_string(ParamId::cell_height) + " m; raise cell_height");
+                    if (st = check_grid(c, params_); !st) {
                     } else if (need > memory_limit_) {
                         st = Status::bad_input("grid of " + std::to_string(c.width) + " x " + std::to_string(c.height) +
                                                " cells needs about " + std::to_string(need >> 20) +
@@ -438,7 +438,7 @@ Status parse_config_json(std::string_view text, const std::string& what, Params&
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e400
         return Status::bad_input(what + ": not valid JSON (" + std::string(e.what()) + ")");
     }
     if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
@@ -459,7 +459,12 @@ Status parse_config_json(std::string_view text, const std::string& what, Params&
                 for (const auto& pt : o["verts"]) {
                     if (!pt.is_array() || pt.size() != 3 || !pt[0].is_number() || !pt[1].is_number() || !pt[2].is_number())
                         return Status::bad_input(where + ": each vertex must be [x, y, z] numbers");
-                    for (int k = 0; k < 3; ++k) cv.verts.push_back(pt[static_cast<size_t>(k)].get<float>());
+                    for (int k = 0; k < 3; ++k) {
+                        const double x = pt[static_cast<size_t>(k)].get<double>();
+                        if (!(std::fabs(x) <= kMaxCoordinate))  // checked before the float conversion
+                            return Status::bad_input(where + ": coordinate " + std::to_string(x) + " is beyond +-1e6 m");
+                        cv.verts.push_back(static_cast<float>(x));
+                    }
                 }
                 float ylo = 1e30f, yhi = -1e30f;
                 for (size_t k = 1; k < cv.verts.size(); k += 3) {
@@ -471,7 +476,10 @@ Status parse_config_json(std::string_view text, const std::string& what, Params&
                 for (const char* key2 : {"hmin", "hmax"}) {
                     if (!o.contains(key2)) continue;
                     if (!o[key2].is_number()) return Status::bad_input(where + ": \"" + key2 + "\" must be a number");
-                    (std::string(key2) == "hmin" ? cv.hmin : cv.hmax) = o[key2].get<float>();
+                    const double h = o[key2].get<double>();
+                    if (!(std::fabs(h) <= kMaxCoordinate))
+                        return Status::bad_input(where + ": \"" + key2 + "\" is beyond +-1e6 m");
+                    (std::string(key2) == "hmin" ? cv.hmin : cv.hmax) = static_cast<float>(h);
                 }
                 if (o.contains("area")) {
                     const auto& a = o["area"];
@@ -479,8 +487,8 @@ Status parse_config_json(std::string_view text, const std::string& what, Params&
                         if (!area_from_name(a.get<std::string>(), cv.area))
                             return Status::bad_input(where + ": unknown area \"" + a.get<std::string>() +
                                                      "\" (expected ground, water, road, door, grass, jump or 1..63)");
-                    } else if (a.is_number_integer() && a.get<int>() >= 1 && a.get<int>() <= 63) {
-                        cv.area = static_cast<uint8_t>(a.get<int>());
+                    } else if (a.is_number_integer() && a.get<double>() >= 1 && a.get<double>() <= 63) {
+                        cv.area = static_cast<uint8_t>(a.get<double>());
                     } else {
                         return Status::bad_input(where + ": \"area\" must be a name or an id in 1..63");
                     }
@@ -519,11 +527,25 @@ Status parse_config_json(std::string_view text, const std::string& what, Params&
 }
 
 Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes) {
-    std::ifstream f(path);
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status fst = fs::status(path, ec);
+    if (ec || !fs::exists(fst)) return Status::bad_input(path + ": cannot open config file (not found)");
+    if (fs::is_directory(fst)) return Status::bad_input(path + ": is a directory, expected a JSON config file");
+    if (!fs::is_regular_file(fst) && !fs::is_fifo(fst))
+        return Status::bad_input(path + ": not a regular file or a pipe, expected a JSON config file");
+    std::ifstream f(path, std::ios::binary);
     if (!f) return Status::bad_input(path + ": cannot open config file");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse_config_json(ss.str(), path, params, volumes);
+    constexpr size_t kMaxConfigBytes = size_t(64) << 20;  // a config is a few hundred bytes
+    std::string text;
+    char buf[1 << 14];
+    while (f.read(buf, sizeof buf), f.gcount() > 0) {
+        text.append(buf, static_cast<size_t>(f.gcount()));
+        if (text.size() > kMaxConfigBytes)
+            return Status::bad_input(path + ": over " + std::to_string(kMaxConfigBytes >> 20) +
+                                     " MiB, not a config file");
+    }
+    return parse_config_json(text, path, params, volumes);
 }
 
 }  // namespace nav

@@ -98,14 +98,15 @@ int triangulate(int n, const int32_t* verts, uint32_t* idx, int* tris) {
         if (t.diagonal(i, i2, n)) idx[i1] |= kEarFlag;
     }
     while (n > 3) {
-        int min_len = -1, mini = -1;
+        int64_t min_len = -1;
+        int mini = -1;
         for (int i = 0; i < n; ++i) {
             const int i1 = next_idx(i, n);
             if (idx[i1] & kEarFlag) {
                 const int32_t* p0 = t.v(i);
                 const int32_t* p2 = t.v(next_idx(i1, n));
                 const int dx = p2[0] - p0[0], dz = p2[2] - p0[2];
-                const int len = dx * dx + dz * dz;
+                const int64_t len = dist_sq(dx, dz);
                 if (min_len < 0 || len < min_len) {
                     min_len = len;
                     mini = i;
@@ -122,7 +123,7 @@ int triangulate(int n, const int32_t* verts, uint32_t* idx, int* tris) {
                     const int32_t* p0 = t.v(i);
                     const int32_t* p2 = t.v(next_idx(i2, n));
                     const int dx = p2[0] - p0[0], dz = p2[2] - p0[2];
-                    const int len = dx * dx + dz * dz;
+                    const int64_t len = dist_sq(dx, dz);
                     if (min_len < 0 || len < min_len) {
                         min_len = len;
                         mini = i;
@@ -169,14 +170,14 @@ inline int count_verts(const uint16_t* p, int nvp) {
 }
 
 inline bool uleft(const uint16_t* a, const uint16_t* b, const uint16_t* c) {
-    return (static_cast<int>(b[0]) - static_cast<int>(a[0])) * (static_cast<int>(c[2]) - static_cast<int>(a[2])) -
-               (static_cast<int>(c[0]) - static_cast<int>(a[0])) * (static_cast<int>(b[2]) - static_cast<int>(a[2])) <
-           0;
+    const int64_t abx = int64_t(b[0]) - a[0], abz = int64_t(b[2]) - a[2];
+    const int64_t acx = int64_t(c[0]) - a[0], acz = int64_t(c[2]) - a[2];
+    return abx * acz - acx * abz < 0;
 }
 
 // Squared length of the edge pa and pb share when their union is convex and has at most nvp
 // vertices; -1 otherwise. ea / eb: the shared edge's index in pa / pb.
-int merge_value(const uint16_t* pa, const uint16_t* pb, const uint16_t* verts, int& ea, int& eb, int nvp) {
+int64_t merge_value(const uint16_t* pa, const uint16_t* pb, const uint16_t* verts, int& ea, int& eb, int nvp) {
     const int na = count_verts(pa, nvp), nb = count_verts(pb, nvp);
     if (na + nb - 2 > nvp) return -1;
     ea = -1;
@@ -202,7 +203,7 @@ int merge_value(const uint16_t* pa, const uint16_t* pb, const uint16_t* verts, i
     const uint16_t* vb = &verts[pa[(ea + 1) % na] * 3];
     const int dx = static_cast<int>(va[0]) - static_cast<int>(vb[0]);
     const int dz = static_cast<int>(va[2]) - static_cast<int>(vb[2]);
-    return dx * dx + dz * dz;
+    return dist_sq(dx, dz);
 }
 
 // pa := pa joined with pb along their shared edge (pa's edge ea, pb's edge eb).
@@ -224,7 +225,8 @@ void merge_into(uint16_t* pa, const uint16_t* pb, int ea, int eb, int nvp) {
 struct Merger {
     struct Pair {
         int a, b;  // slots, a < b
-        int value, ea, eb;
+        int64_t value;
+        int ea, eb;
     };
     std::vector<Pair> pairs;
     std::vector<uint64_t> keys;    // (edge key << 32) | slot, for finding shared edges

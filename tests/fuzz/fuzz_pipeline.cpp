@@ -1,0 +1,66 @@
+// The whole bake under random parameters on a small generated mesh. The first bytes pick every
+// parameter in its range (the way a slider would), the rest place up to 12 boxes and floors in a
+// 12 m cube; the pipeline runs every stage with a 256 MiB memory limit. Any Status is fine; a
+// crash, a sanitizer report or an exception is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "core/build/pipeline.h"
+
+namespace {
+struct Bytes {
+    const uint8_t* p;
+    size_t n;
+    uint8_t next() {
+        if (n == 0) return 0;
+        --n;
+        return *p++;
+    }
+    float unit() { return next() / 255.0f; }
+};
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    Bytes in{data, size};
+    nav::Params params;
+    for (const nav::ParamDef& d : nav::param_table()) {
+        if (nav::is_mesh_fix(d.id) && d.id == nav::ParamId::mesh_scale) continue;  // keep the scene's size
+        double v = d.min + (d.max - d.min) * in.unit();
+        if (d.kind != nav::ParamKind::Float) v = static_cast<double>(static_cast<int64_t>(v + 0.5));
+        if (d.id == nav::ParamId::cell_size || d.id == nav::ParamId::cell_height) v = 0.1 + 0.9 * in.unit();
+        (void)params.set(d.id, v);
+    }
+    nav::InputMesh m;
+    const int shapes = 1 + in.next() % 12;
+    for (int s = 0; s < shapes; ++s) {
+        float c[6];
+        for (float& x : c) x = in.unit() * 12.0f;
+        const bool box = in.next() & 1;
+        const int b = m.vert_count();
+        const float x0 = std::min(c[0], c[3]), x1 = std::max(c[0], c[3]) + 0.01f;
+        const float z0 = std::min(c[2], c[5]), z1 = std::max(c[2], c[5]) + 0.01f;
+        const float y0 = std::min(c[1], c[4]), y1 = std::max(c[1], c[4]) + 0.01f;
+        if (!box) {
+            const float v[] = {x0, y0, z0, x0, y1, z1, x1, y1, z1, x1, y0, z0};  // a ramp or a floor
+            m.verts.insert(m.verts.end(), v, v + 12);
+            const int t[] = {b, b + 1, b + 2, b, b + 2, b + 3};
+            m.tris.insert(m.tris.end(), t, t + 6);
+        } else {
+            const float v[] = {x0, y0, z0, x1, y0, z0, x1, y0, z1, x0, y0, z1,
+                               x0, y1, z0, x1, y1, z0, x1, y1, z1, x0, y1, z1};
+            m.verts.insert(m.verts.end(), v, v + 24);
+            const int t[] = {0, 1, 2, 0, 2, 3, 4, 7, 6, 4, 6, 5, 0, 4, 5, 0, 5, 1,
+                             1, 5, 6, 1, 6, 2, 2, 6, 7, 2, 7, 3, 3, 7, 4, 3, 4, 0};
+            for (int i : t) m.tris.push_back(b + i);
+        }
+    }
+    m.compute_bounds();
+    nav::Pipeline pipe;
+    pipe.set_memory_limit(uint64_t(256) << 20);
+    if (!pipe.set_mesh(std::move(m))) return 0;
+    pipe.set_params(params);
+    const nav::Status st = pipe.run();
+    if (st.code == nav::Status::Code::Internal) std::abort();  // our own fault
+    return 0;
+}
