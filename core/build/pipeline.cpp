@@ -738,11 +738,21 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         }
     }
     const int last = std::min(static_cast<int>(to), kLastTileStage);
+    const bool only_one = only_tile_[0] >= 0 || only_tile_[1] >= 0;
+    if (only_one && (only_tile_[0] < 0 || only_tile_[0] >= L.cols || only_tile_[1] < 0 || only_tile_[1] >= L.rows)) {
+        error_stage = static_cast<int>(Stage::Rasterize);
+        return Status::bad_input("tile " + std::to_string(only_tile_[0]) + "," + std::to_string(only_tile_[1]) +
+                                 " is outside the tile grid of " + std::to_string(L.cols) + " x " +
+                                 std::to_string(L.rows) + " tiles (x in 0.." + std::to_string(L.cols - 1) +
+                                 ", z in 0.." + std::to_string(L.rows - 1) + ")");
+    }
 
     // The tiles to bake, nearest the focus first (ties in tile order).
     std::vector<int> order;
     for (size_t i = 0; i < I.tiles.size(); ++i)
-        if (I.tiles[i]->dirty_from <= last) order.push_back(static_cast<int>(i));
+        if (I.tiles[i]->dirty_from <= last &&
+            (!only_one || (I.tiles[i]->tx == only_tile_[0] && I.tiles[i]->tz == only_tile_[1])))
+            order.push_back(static_cast<int>(i));
     std::vector<float> dist(I.tiles.size(), 0.0f);
     for (int i : order) {
         float box[4];

@@ -171,6 +171,8 @@ public:
     // Tiled bakes: keep every tile's intermediate results (the debugger draws them). Off: a tile
     // keeps only its polymesh and detail once done, so the peak is about threads x one tile.
     void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
+    // Tiled bakes: bake only tile (tx, tz) (navbake --tile); the others stay unbaked. -1: all.
+    void set_only_tile(int tx, int tz) { only_tile_[0] = tx; only_tile_[1] = tz; }
 
     // The latest published snapshot (never null once constructed).
     std::shared_ptr<const Bake> snapshot() const;
@@ -189,6 +191,7 @@ private:
     float focus_[2] = {0, 0};
     std::function<void(std::shared_ptr<const Bake>)> on_tile_;
     bool keep_intermediates_ = true;
+    int only_tile_[2] = {-1, -1};
 };
 
 // Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
