@@ -17,3 +17,9 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs" --target navtests navdiff navbake
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan -j "$jobs" -E screenshots
+
+echo "== tsan build (navtests only): the pipeline and the tiled bake driven from several threads"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$jobs" --target navtests
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  build/tsan/tests/navtests -tc='tiles:*,tiles threads:*,pipeline:*' -tce='*navbake*'

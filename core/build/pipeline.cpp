@@ -24,12 +24,23 @@ using clock_type = std::chrono::steady_clock;
 
 // Reuses a stage buffer when no published snapshot holds it any more, else starts a fresh one
 // (the old one lives on, unchanged, inside the snapshot that holds it). use_count() is a relaxed
-// load: when it reads 1, the acquire fence orders our writes after the other holder's release of
-// its reference (shared_ptr's decrement is a release), so its last reads of the buffer are done.
+// load, so reading 1 alone does not order our writes after the last other holder's reads of the
+// buffer: that holder's release of its reference is a release RMW on the count, and the acquire
+// fence after our load of the value it wrote makes its reads happen before our writes.
+// ThreadSanitizer does not model fences (GCC warns and ignores them), so under it the same edge
+// comes from copying the pointer: libstdc++'s count increment is an acq_rel RMW, which reads the
+// holder's release.
 template <class T>
 T& writable(std::shared_ptr<T>& p) {
-    if (!p || p.use_count() > 1) p = std::make_shared<T>();
-    else std::atomic_thread_fence(std::memory_order_acquire);
+    if (!p || p.use_count() > 1) {
+        p = std::make_shared<T>();
+        return *p;
+    }
+#if defined(__SANITIZE_THREAD__)
+    { const std::shared_ptr<T> sync = p; }
+#else
+    std::atomic_thread_fence(std::memory_order_acquire);
+#endif
     return *p;
 }
 
