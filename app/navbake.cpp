@@ -276,9 +276,8 @@ int main(int argc, char** argv) {
                 return fail(nav::Status::bad_input("--tile " + only_tile + ": needs --set tile_size=N (N > 0)"));
         }
         const bool tiled = params.i(nav::ParamId::tile_size) > 0;
-        if (tiled && (npaths > 0 || !pairs_path.empty()))
-            return fail(nav::Status::bad_input(
-                "--paths / --pairs need the navmesh of a solo bake (tile_size 0); the tiled navmesh is not assembled yet"));
+        if (tile_x >= 0 && (npaths > 0 || !pairs_path.empty()))
+            return fail(nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile"));
         if (tiled && !obj_out.empty())
             return fail(nav::Status::bad_input("--obj-out writes the solo polygon mesh; it needs tile_size 0"));
 

@@ -72,7 +72,9 @@ void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawLis
 
     // corridor and its portals
     if (in.path && !in.path->polys.empty()) {
-        const std::vector<uint32_t>& c = in.path->polys;
+        // the corridor holds references: as dense indices of this mesh (kNoPoly when stale)
+        std::vector<uint32_t> c(in.path->polys.size());
+        for (size_t i = 0; i < c.size(); ++i) c[i] = mesh.poly_index(in.path->polys[i]);
         if (!in.astar)
             for (uint32_t p : c)
                 if (p < npolys) add_navmesh_poly(mesh, p, colors::kPathCorridor, kFillLift, fill);
@@ -120,8 +122,8 @@ void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawLis
     // raycast: visited polygons, the clear ray, the hit and its normal, the blocked rest dashed
     if (in.ray) {
         const RaycastHit& h = *in.ray;
-        for (uint32_t p : h.polys)
-            if (p < npolys) add_navmesh_poly(mesh, p, colors::kRayVisited, kFillLift, fill);
+        for (const PolyRef r : h.polys)
+            if (const uint32_t p = mesh.poly_index(r); p < npolys) add_navmesh_poly(mesh, p, colors::kRayVisited, kFillLift, fill);
         const float a[3] = {in.ray_start[0], in.ray_start[1] + kPathLift, in.ray_start[2]};
         const float e[3] = {in.ray_end[0], in.ray_end[1] + kPathLift, in.ray_end[2]};
         if (h.hit) {

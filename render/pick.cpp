@@ -211,14 +211,14 @@ void pick_navmesh(const NavMesh& mesh, Layer l, const float* o, const float* d, 
             }
         } else {
             const int n = mesh.poly_vert_count(p);
-            float q[kMaxVertsPerPoly][3];
-            for (int k = 0; k < n && k < kMaxVertsPerPoly; ++k) {
+            float q[kMaxPolyEdges][3];
+            for (int k = 0; k < n && k < kMaxPolyEdges; ++k) {
                 const float* v = mesh.vert(mesh.edge_vert[mesh.poly_first[p] + static_cast<uint32_t>(k)]);
                 q[k][0] = v[0];
                 q[k][1] = v[1] + kNavmeshLift;
                 q[k][2] = v[2];
             }
-            for (int k = 1; k + 1 < n && k + 1 < kMaxVertsPerPoly; ++k) offer_triangle(q[0], q[k], q[k + 1], e, o, d, best);
+            for (int k = 1; k + 1 < n && k + 1 < kMaxPolyEdges; ++k) offer_triangle(q[0], q[k], q[k + 1], e, o, d, best);
         }
     }
 }

@@ -43,7 +43,7 @@ std::shared_ptr<const nav::Bake> IslandsTool::apply(const std::shared_ptr<const 
         message_ = "Not pruned: " + st.message;
         return out_;
     }
-    if (hit.poly == nav::kNoPoly) {
+    if (hit.poly == nav::kNoRef) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "Not pruned: no navmesh polygon within %.0f m (%.0f m up or down) of (%.2f, %.2f, %.2f).",
                       kPickHalfExtents[0], kPickHalfExtents[1], at.x, at.y, at.z);
@@ -57,10 +57,10 @@ std::shared_ptr<const nav::Bake> IslandsTool::apply(const std::shared_ptr<const 
         message_ = "Not pruned: " + st.message;
         return out_;
     }
+    kept_poly_ = mesh->poly_index(hit.poly);
     auto pruned = std::make_shared<nav::Bake>(*bake);
     pruned->navmesh = std::move(mesh);
     out_ = std::move(pruned);
-    kept_poly_ = hit.poly;
     prune_applied_ = true;
     prune_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out_;

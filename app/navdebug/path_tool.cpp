@@ -369,25 +369,26 @@ std::string PathTool::node_tooltip(const glm::vec3& p) {
     if (!show_nodes_ || !mesh_ || astar_.steps.empty()) return {};
     nav::NearestPoly np;
     const float ext[3] = {0.1f, 1.0f, 0.1f};
-    if (!query_.find_nearest_poly(&p.x, ext, filter_, np) || np.poly == nav::kNoPoly) return {};
+    if (!query_.find_nearest_poly(&p.x, ext, filter_, np) || np.poly == nav::kNoRef) return {};
+    const uint32_t poly = query_.mesh()->poly_index(np.poly);  // traces name dense indices
     // the lowest-g popped state of the polygon (closed), else its lowest-g discovered state (open)
     const nav::AStarTrace::Step* best = nullptr;
     for (const auto& s : astar_.steps)
-        if (s.poly == np.poly && (!best || s.g < best->g)) best = &s;
+        if (s.poly == poly && (!best || s.g < best->g)) best = &s;
     char buf[160];
     if (best) {
-        std::snprintf(buf, sizeof buf, "polygon %u (closed)\ng %.2f   f %.2f   h %.2f", np.poly, best->g, best->f,
+        std::snprintf(buf, sizeof buf, "polygon %u (closed)\ng %.2f   f %.2f   h %.2f", poly, best->g, best->f,
                       best->f - best->g);
         return buf;
     }
     const nav::AStarTrace::Neighbour* nb = nullptr;
     for (const auto& u : astar_.updates)
-        if (u.poly == np.poly && (!nb || u.g < nb->g)) nb = &u;
+        if (u.poly == poly && (!nb || u.g < nb->g)) nb = &u;
     if (!nb) {
-        std::snprintf(buf, sizeof buf, "polygon %u (not reached)", np.poly);
+        std::snprintf(buf, sizeof buf, "polygon %u (not reached)", poly);
         return buf;
     }
-    std::snprintf(buf, sizeof buf, "polygon %u (discovered, not expanded)\ng %.2f   f %.2f   h %.2f", np.poly, nb->g, nb->f, nb->f - nb->g);
+    std::snprintf(buf, sizeof buf, "polygon %u (discovered, not expanded)\ng %.2f   f %.2f   h %.2f", poly, nb->g, nb->f, nb->f - nb->g);
     return buf;
 }
 

@@ -270,7 +270,20 @@ Status run_detail(Unit& u, const Ctx& x, StageStats& stats) {
     return st;
 }
 
-Status run_navmesh(Unit& u, const Ctx&, StageStats& stats) {
+Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
+    if (x.tiled) {  // the tile's runtime tile; the pipeline assembles the NavMesh from all of them
+        auto t = std::make_shared<NavTile>();  // always a new object: the NavMesh tells tiles apart by identity
+        Status st = make_nav_tile(*u.polymesh, *u.detail, *t);
+        t->x = u.tx;
+        t->z = u.tz;
+        t->layer = 0;
+        t->walkable_height = x.params.f(ParamId::agent_height);
+        t->walkable_radius = x.params.f(ParamId::agent_radius);
+        t->walkable_climb = x.params.f(ParamId::agent_max_climb);
+        stats.counts = {{"tile_polys", t->npolys()}};
+        u.tile = std::move(t);
+        return st;
+    }
     auto& nm = writable(u.navmesh);
     Status st = build_navmesh(*u.polymesh, *u.detail, nm);
     stats.counts = {{"navmesh_polys", nm.npolys}, {"islands", nm.nislands}};
@@ -283,7 +296,7 @@ Status run_navmesh(Unit& u, const Ctx&, StageStats& stats) {
 enum class Scope : uint8_t {
     Mesh,  // once for the whole mesh (a tiled bake too)
     Grid,  // once per grid: the solo grid, or every tile
-    Solo,  // the solo bake only (a tiled bake stops before it: the tiles are its output)
+    GridThenMesh,  // per grid, then once for the whole mesh (navmesh: each tile, then the assembly)
 };
 struct StageDef {
     Stage stage;
@@ -296,7 +309,7 @@ constexpr StageDef kStageTable[kStageCount] = {
     {Stage::Erode, Scope::Grid, run_erode},         {Stage::Areas, Scope::Grid, run_areas},
     {Stage::Distance, Scope::Grid, run_distance},   {Stage::Regions, Scope::Grid, run_regions},
     {Stage::Contours, Scope::Grid, run_contours},   {Stage::Polymesh, Scope::Grid, run_polymesh},
-    {Stage::Detail, Scope::Grid, run_detail},       {Stage::Navmesh, Scope::Solo, run_navmesh},
+    {Stage::Detail, Scope::Grid, run_detail},       {Stage::Navmesh, Scope::GridThenMesh, run_navmesh},
 };
 constexpr bool table_in_order() {
     for (int s = 0; s < kStageCount; ++s)
@@ -305,7 +318,7 @@ constexpr bool table_in_order() {
 }
 static_assert(table_in_order(), "kStageTable lists the stages in Stage order");
 // The last stage a tiled bake builds per tile.
-constexpr int kLastTileStage = static_cast<int>(Stage::Detail);
+constexpr int kLastTileStage = static_cast<int>(Stage::Navmesh);
 
 // Runs one stage of one grid, turning an exception (out of memory, anything) into a failure.
 Status run_one(Stage s, Unit& u, const Ctx& x) {
@@ -357,6 +370,8 @@ struct Pipeline::Impl {
     BakeConfig tiles_config;                  // the whole-grid config `tiles` were laid out for
     TriangleBins bins;
     bool bins_current = false;
+    std::shared_ptr<const NavMesh> tiled_navmesh;  // assembled from the tiles (previous for the next)
+    StageStats assembly;                           // the last assembly's time and counts
 
     BakeConfig config;
     std::vector<Stage> stages_run;
@@ -602,7 +617,6 @@ void aggregate_tile_stats(const std::vector<std::unique_ptr<Unit>>& tiles, const
     for (int s = static_cast<int>(Stage::Rasterize); s < kStageCount; ++s) {
         StageStats& st = out[static_cast<size_t>(s)];
         st = StageStats{};
-        if (s > kLastTileStage) continue;
         st.built = !tiles.empty();
         if (s == static_cast<int>(Stage::Rasterize))
             st.counts = {{"grid_width", c.width}, {"grid_height", c.height}, {"tiles", L.count()}};
@@ -659,7 +673,9 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
             I.bins_current = false;
         } else if (result && static_cast<int>(to) >= static_cast<int>(Stage::Rasterize)) {
             result = run_tiles(to, cancel, error_stage, error_tile);
+            if (result && to == Stage::Navmesh) result = assemble_navmesh(error_stage);
         }
+        if (!tiled) I.tiled_navmesh.reset();
     }
 
     auto b = std::make_shared<Bake>();
@@ -687,6 +703,16 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
             b->built_through = through;
         }
         aggregate_tile_stats(I.tiles, I.config, I.layout, b->stats);
+        const bool assembled = I.tiled_navmesh && !I.tiles.empty() && b->built_through >= static_cast<int>(Stage::Navmesh);
+        StageStats& ns = b->stats[static_cast<size_t>(Stage::Navmesh)];
+        if (assembled) {
+            b->navmesh = I.tiled_navmesh;
+            ns.ms += I.assembly.ms;
+            for (const StageCount& k : I.assembly.counts) ns.counts.push_back(k);
+        } else {
+            ns.built = false;
+            b->built_through = std::min(b->built_through, static_cast<int>(Stage::Detail));
+        }
         std::lock_guard lk(I.snap_mutex);
         for (auto& t : I.tiles) {
             if (!t->published && t->dirty_from > static_cast<int>(Stage::Rasterize))
@@ -699,6 +725,37 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     std::lock_guard lk(I.snap_mutex);
     I.snap = std::move(b);
     return result;
+}
+
+Status Pipeline::assemble_navmesh(int& error_stage) {
+    Impl& I = *impl_;
+    bool all = !I.tiles.empty(), changed = !I.tiled_navmesh || !I.rebaked.empty();
+    std::vector<std::shared_ptr<const NavTile>> tiles;
+    for (const auto& t : I.tiles) {
+        all = all && t->dirty_from > kLastTileStage && t->tile;
+        if (t->tile && t->tile->npolys() > 0) tiles.push_back(t->tile);
+    }
+    if (!all) return Status::ok();  // some tile is not baked (navbake --tile): no navmesh
+    if (!changed) return Status::ok();
+    const auto t0 = clock_type::now();
+    auto nm = std::make_shared<NavMesh>();
+    Status st;
+    try {
+        st = build_navmesh(tiles, I.tiled_navmesh.get(), *nm);
+    } catch (const std::bad_alloc&) {
+        st = Status::internal("navmesh: out of memory");
+    }
+    I.assembly.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+    if (!st) {
+        error_stage = static_cast<int>(Stage::Navmesh);
+        I.tiled_navmesh.reset();
+        return st;
+    }
+    I.assembly.counts = {{"navmesh_polys", nm->npolys}, {"islands", nm->nislands}};
+    I.tiled_navmesh = std::move(nm);
+    if (std::find(I.stages_run.begin(), I.stages_run.end(), Stage::Navmesh) == I.stages_run.end())
+        I.stages_run.push_back(Stage::Navmesh);
+    return Status::ok();
 }
 
 Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage, int& error_tile) {

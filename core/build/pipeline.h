@@ -27,6 +27,7 @@
 #include "core/build/rasterize.h"
 #include "core/build/regions.h"
 #include "core/build/stage.h"
+#include "core/build/tile_builder.h"
 #include "core/build/tiling.h"
 
 namespace nav {
@@ -62,7 +63,8 @@ struct StageResults {
     Ptr<ContourSet> contours;             // contours (raw and simplified)
     Ptr<PolyMesh> polymesh;               // polymesh
     Ptr<PolyMeshDetail> detail;           // detail
-    Ptr<NavMesh> navmesh;                 // navmesh: the query-ready graph (solo only)
+    Ptr<NavMesh> navmesh;                 // navmesh: the query-ready graph (the whole mesh's)
+    std::shared_ptr<const NavTile> tile;  // navmesh: a tile's runtime tile (tiled bakes; never reused)
 };
 
 // Calls fn(stage, result...) for each stage result, the same field of every argument together.
@@ -81,10 +83,13 @@ void for_each_result(F&& fn, R&... r) {
     fn(Stage::Polymesh, r.polymesh...);
     fn(Stage::Detail, r.detail...);
     fn(Stage::Navmesh, r.navmesh...);
+    fn(Stage::Navmesh, r.tile...);
 }
 
 // One tile of a tiled bake as published: its grid position, its bordered configuration, its
-// stage results (null where dropped: navbake keeps only polymesh and detail) and its stats.
+// stage results (null where dropped: navbake keeps only polymesh, detail and the runtime tile)
+// and its stats. `tile` is the same object as long as the tile is not re-baked, so the NavMesh
+// keeps references into it valid.
 struct TileBake : StageResults<true> {
     int tx = 0, tz = 0;
     BakeConfig config;  // bordered box, border_size = the tile border
@@ -96,7 +101,8 @@ struct TileBake : StageResults<true> {
 
 // One immutable bake snapshot. Pointers are null for stages not built. A solo bake (tile_size 0)
 // fills the stage fields; a tiled bake fills `tiles` (tile order, x fastest; null for a tile not
-// baked yet while a bake is still publishing) and leaves the per-grid fields null.
+// baked yet while a bake is still publishing), `navmesh` (assembled from every tile's NavTile by
+// build_navmesh once all are baked) and leaves the other per-grid fields null.
 struct Bake : StageResults<true> {
     uint64_t generation = 0;
     Params params;
@@ -181,6 +187,8 @@ private:
     void refresh_mesh();  // the stages' mesh from the loaded one and the mesh_* parameters
     // The tiled part of run(): lays out the tiles and bakes the dirty ones in parallel.
     Status run_tiles(Stage to, const CancelFlag* cancel, int& error_stage, int& error_tile);
+    // The tiled navmesh from every tile's NavTile (previous slots and salts carried over).
+    Status assemble_navmesh(int& error_stage);
     struct Impl;
     std::unique_ptr<Impl> impl_;
     Params params_;

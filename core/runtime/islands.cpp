@@ -38,11 +38,12 @@ Status island_stats(const NavMesh& mesh, std::vector<IslandStats>& out) {
     return Status::ok();
 }
 
-Status prune_unreachable(NavMesh& mesh, uint32_t keep_poly, PruneStats* stats) {
+Status prune_unreachable(NavMesh& mesh, PolyRef keep, PruneStats* stats) {
     if (Status s = check_labels(mesh, "prune_unreachable"); !s) return s;
-    if (keep_poly >= static_cast<uint32_t>(mesh.npolys))
-        return Status::bad_input("prune_unreachable: polygon " + std::to_string(keep_poly) + " out of range (" +
-                                 std::to_string(mesh.npolys) + " polygons)");
+    const uint32_t keep_poly = mesh.poly_index(keep);
+    if (keep_poly == kNoPoly)
+        return Status::bad_input("prune_unreachable: polygon reference " + std::to_string(keep) +
+                                 " is out of range or stale (" + std::to_string(mesh.npolys) + " polygons)");
     // build_navmesh floods the same portal graph to label islands, so "reachable from keep_poly"
     // is "on keep_poly's island": one pass over the labels instead of a second flood.
     PruneStats st;

@@ -22,16 +22,16 @@ struct IslandStats {
 Status island_stats(const NavMesh& mesh, std::vector<IslandStats>& out);
 
 struct PruneStats {
-    uint32_t island = 0;    // the island kept (that of keep_poly)
+    uint32_t island = 0;    // the island kept (that of `keep`)
     uint32_t kept = 0;      // polygons left enabled
     uint32_t disabled = 0;  // polygons flagged kPolyFlagDisabled
 };
 
-// Keeps what is reachable through portals from keep_poly: clears kPolyFlagDisabled on those
+// Keeps what is reachable through portals from polygon `keep`: clears kPolyFlagDisabled on those
 // polygons and sets it on every other one. Reachability ignores flags (a second prune from another
-// island re-enables that island), so the kept set is exactly keep_poly's island. Other flag bits
-// are left alone. Fails (BadInput, mesh unchanged) when keep_poly is out of range or the island
-// labels do not match the polygons.
-Status prune_unreachable(NavMesh& mesh, uint32_t keep_poly, PruneStats* stats = nullptr);
+// island re-enables that island), so the kept set is exactly keep's island. Other flag bits
+// are left alone. Fails (BadInput, mesh unchanged) when `keep` is stale or names no polygon, or
+// the island labels do not match the polygons.
+Status prune_unreachable(NavMesh& mesh, PolyRef keep, PruneStats* stats = nullptr);
 
 }  // namespace nav

@@ -2,6 +2,7 @@
 #include "core/runtime/navmesh.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -220,89 +221,215 @@ void reset(NavMesh& out) {
     out.dtris.clear();
     out.dtri_fast.clear();
     out.bvtree.clear();
+    out.slots.clear();
+    out.poly_slot.clear();
+    out.ntiles = 0;
+    out.split_edges = 0;
     for (int k = 0; k < 3; ++k) out.bmin[k] = out.bmax[k] = 0;
 }
 
-Status build(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out) {
-    reset(out);
-    const int nvp = mesh.nvp;
-    if (mesh.npolys == 0) return Status::ok();
-    if (nvp < 3 || nvp > kMaxVertsPerPoly) return Status::bad_input("navmesh: verts_per_poly " + std::to_string(nvp) + " out of range");
-    const size_t np = static_cast<size_t>(mesh.npolys);
-    if (mesh.polys.size() < np * 2 * static_cast<size_t>(nvp) || mesh.areas.size() < np ||
-        mesh.verts.size() < static_cast<size_t>(mesh.nverts) * 3)
-        return Status::bad_input("navmesh: polygon mesh arrays are shorter than its counts");
-    if (!(mesh.cs > 0) || !(mesh.ch > 0) || !std::isfinite(mesh.bmin[0]) || !std::isfinite(mesh.bmin[1]) ||
-        !std::isfinite(mesh.bmin[2]))
-        return Status::bad_input("navmesh: bad cell size, cell height or bounds");
-    const bool have_detail = detail.nmeshes > 0;
-    if (have_detail) {
-        if (detail.nmeshes != mesh.npolys)
-            return Status::bad_input("navmesh: detail mesh has " + std::to_string(detail.nmeshes) + " sub-meshes for " +
-                                     std::to_string(mesh.npolys) + " polygons");
-        if (detail.meshes.size() < np * 4) return Status::bad_input("navmesh: detail mesh table too short");
-    }
+std::string tile_name(const NavTile& t) {
+    return "tile (" + std::to_string(t.x) + ", " + std::to_string(t.z) + (t.layer ? ", layer " + std::to_string(t.layer) : "") + ")";
+}
 
-    // Vertices in world units.
-    out.nverts = mesh.nverts;
-    out.verts.resize(static_cast<size_t>(mesh.nverts) * 3);
-    for (int i = 0; i < mesh.nverts; ++i) {
-        const uint16_t* v = &mesh.verts[static_cast<size_t>(i) * 3];
-        out.verts[static_cast<size_t>(i) * 3 + 0] = mesh.bmin[0] + static_cast<float>(v[0]) * mesh.cs;
-        out.verts[static_cast<size_t>(i) * 3 + 1] = mesh.bmin[1] + static_cast<float>(v[1]) * mesh.ch;
-        out.verts[static_cast<size_t>(i) * 3 + 2] = mesh.bmin[2] + static_cast<float>(v[2]) * mesh.cs;
+// Polygon p's xz bounds and the y range of its vertices and detail triangles.
+void poly_box(const NavTile& t, uint32_t p, float* bmin, float* bmax) {
+    for (int k = 0; k < 3; ++k) bmin[k] = std::numeric_limits<float>::max(), bmax[k] = -std::numeric_limits<float>::max();
+    for (uint32_t e = t.poly_first[p]; e < t.poly_first[p + 1]; ++e) {
+        const float* v = &t.verts[static_cast<size_t>(t.edge_vert[e]) * 3];
+        for (int k = 0; k < 3; ++k) bmin[k] = std::min(bmin[k], v[k]), bmax[k] = std::max(bmax[k], v[k]);
     }
+    if (!t.detail_first.empty())
+        for (uint32_t i = t.detail_first[p] * 3; i < t.detail_first[p + 1] * 3; ++i) {
+            const float y = t.detail_tris[static_cast<size_t>(i) * 3 + 1];
+            bmin[1] = std::min(bmin[1], y), bmax[1] = std::max(bmax[1], y);
+        }
+}
 
-    // Polygons and edge slots.
-    out.npolys = mesh.npolys;
-    out.poly_first.resize(np + 1);
+// A portal edge of a tile on one side: polygon, edge slot, and its extent along the border line.
+struct SideEdge {
+    uint32_t poly, edge;
+};
+
+// The axis a border line runs along: z for the x sides (0, 2), x for the z sides (1, 3).
+inline int along_axis(int side) { return (side & 1) ? 0 : 2; }
+inline int across_axis(int side) { return (side & 1) ? 2 : 0; }
+
+// Height of segment a-b at coordinate u along axis `ax` (clamped into the segment).
+inline float height_at(const float* a, const float* b, int ax, float u) {
+    const float d = b[ax] - a[ax];
+    if (d == 0) return std::max(a[1], b[1]);
+    const float t = std::clamp((u - a[ax]) / d, 0.0f, 1.0f);
+    return a[1] + (b[1] - a[1]) * t;
+}
+
+struct Piece {
+    float t0, t1;     // along our edge, 0 = its first vertex, 1 = its second
+    uint32_t nei;     // dense polygon on the other side
+};
+
+Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out) {
+    // Slots: carried over from the previous mesh, then the new coordinates in the lowest free slots.
+    std::vector<TileSlot> slots;
+    if (previous) slots = previous->slots;
+    std::vector<char> taken(slots.size(), 0);
+    std::vector<std::shared_ptr<const NavTile>> pending;
+    for (const auto& tp : tiles) {
+        if (!tp) return Status::bad_input("navmesh: a null tile");
+        Status v = validate_tile(*tp);
+        if (!v) return v;
+        int found = -1;
+        for (size_t s = 0; s < slots.size() && found < 0; ++s)
+            if (slots[s].tile && slots[s].tile->x == tp->x && slots[s].tile->z == tp->z && slots[s].tile->layer == tp->layer)
+                found = static_cast<int>(s);
+        if (found >= 0) {
+            if (taken[static_cast<size_t>(found)]) return Status::bad_input("navmesh: two tiles at " + tile_name(*tp));
+            taken[static_cast<size_t>(found)] = 1;
+            TileSlot& slot = slots[static_cast<size_t>(found)];
+            if (slot.tile != tp) slot.salt = (slot.salt + 1) & kSaltMask, slot.tile = tp;
+        } else {
+            pending.push_back(tp);
+        }
+    }
+    for (size_t s = 0; s < slots.size(); ++s)
+        if (!taken[s] && slots[s].tile) slots[s].tile.reset(), slots[s].salt = (slots[s].salt + 1) & kSaltMask;
+    size_t next_free = 0;
+    for (const auto& tp : pending) {
+        for (const auto& other : pending)
+            if (other != tp && other->x == tp->x && other->z == tp->z && other->layer == tp->layer)
+                return Status::bad_input("navmesh: two tiles at " + tile_name(*tp));
+        while (next_free < slots.size() && slots[next_free].tile) ++next_free;
+        if (next_free == slots.size()) {
+            if (slots.size() >= kMaxTileSlots) return Status::bad_input("navmesh: more than " + std::to_string(kMaxTileSlots) + " tiles");
+            slots.emplace_back();
+        }
+        slots[next_free].tile = tp;
+    }
+    while (!slots.empty() && !slots.back().tile && slots.back().salt == 0) slots.pop_back();
+
+    // Dense numbering: slots in order.
+    uint32_t np = 0, nv = 0;
+    for (TileSlot& s : slots) {
+        s.poly_base = np, s.vert_base = nv;
+        if (!s.tile) continue;
+        ++out.ntiles;
+        np += static_cast<uint32_t>(s.tile->npolys());
+        nv += static_cast<uint32_t>(s.tile->nverts());
+    }
+    out.npolys = static_cast<int>(np);
+    out.verts.reserve(static_cast<size_t>(nv) * 3);
+    out.poly_slot.resize(np);
     out.areas.resize(np);
     out.flags.resize(np);
+    out.poly_first.resize(static_cast<size_t>(np) + 1);
     out.poly_first[0] = 0;
-    for (size_t p = 0; p < np; ++p) {
-        const uint16_t* pv = &mesh.polys[p * 2 * static_cast<size_t>(nvp)];
-        int n = 0;
-        while (n < nvp && pv[n] != kMeshNullIdx) ++n;
-        if (n < 3) return Status::bad_input("navmesh: polygon " + std::to_string(p) + " has fewer than 3 vertices");
-        for (int j = 0; j < n; ++j) {
-            if (pv[j] >= mesh.nverts)
-                return Status::bad_input("navmesh: polygon " + std::to_string(p) + " has vertex index " + std::to_string(pv[j]) +
-                                         " out of range");
-            const uint16_t nb = pv[nvp + j];
-            uint32_t nei = kNoPoly;
-            // With tiles (border_size > 0) 0x8000 | side marks a portal to the next tile, a wall
-            // in a single-tile mesh; without tiles every value but kMeshNullIdx is a polygon.
-            const bool tile_portal = mesh.border_size > 0 && (nb & 0x8000);
-            if (nb != kMeshNullIdx && !tile_portal) {
-                if (nb >= mesh.npolys)
-                    return Status::bad_input("navmesh: polygon " + std::to_string(p) + " has neighbour " + std::to_string(nb) +
-                                             " out of range");
-                nei = nb;
-            }
-            out.edge_vert.push_back(pv[j]);
-            out.edge_nei.push_back(nei);
-            out.edge_poly.push_back(static_cast<uint32_t>(p));
-        }
-        out.poly_first[p + 1] = out.poly_first[p] + static_cast<uint32_t>(n);
-        const uint8_t area = mesh.areas[p];
-        if (area >= kMaxAreas) return Status::bad_input("navmesh: polygon " + std::to_string(p) + " has area id " + std::to_string(area) + " > 63");
-        out.areas[p] = area;
-        const uint16_t fl = p < mesh.flags.size() ? mesh.flags[p] : 0;
-        out.flags[p] = fl ? fl : kPolyFlagDefault;
 
-        // Orientation: Recast's winding has a non-positive signed area in (x, z).
-        double a2 = 0;
-        for (int j = 0; j < n; ++j) {
-            const uint16_t* va = &mesh.verts[static_cast<size_t>(pv[j]) * 3];
-            const uint16_t* vb = &mesh.verts[static_cast<size_t>(pv[(j + 1) % n]) * 3];
-            a2 += static_cast<double>(va[0]) * vb[2] - static_cast<double>(vb[0]) * va[2];
-        }
-        if (a2 > 0) return Status::bad_input("navmesh: polygon " + std::to_string(p) + " is wound counter-clockwise in xz");
+    // Each tile's portal edges by side, and the slots by grid cell, for stitching.
+    std::vector<std::array<std::vector<SideEdge>, 4>> side_edges(slots.size());
+    for (size_t s = 0; s < slots.size(); ++s) {
+        const NavTile* t = slots[s].tile.get();
+        if (!t) continue;
+        for (uint32_t p = 0; p < static_cast<uint32_t>(t->npolys()); ++p)
+            for (uint32_t e = t->poly_first[p]; e < t->poly_first[p + 1]; ++e)
+                if (t->edge_nei[e] != kNoPoly && (t->edge_nei[e] & kTilePortal))
+                    side_edges[s][t->edge_nei[e] & 3].push_back({p, e});
     }
+    auto tile_vert = [](const NavTile& t, uint32_t e) { return &t.verts[static_cast<size_t>(t.edge_vert[e]) * 3]; };
+    auto next_in_poly = [](const NavTile& t, uint32_t p, uint32_t e) { return e + 1 == t.poly_first[p + 1] ? t.poly_first[p] : e + 1; };
+
+    std::vector<Piece> pieces;
+    for (size_t s = 0; s < slots.size(); ++s) {
+        const NavTile* t = slots[s].tile.get();
+        if (!t) continue;
+        out.verts.insert(out.verts.end(), t->verts.begin(), t->verts.end());
+    }
+    for (size_t s = 0; s < slots.size(); ++s) {
+        const NavTile* t = slots[s].tile.get();
+        if (!t) continue;
+        const uint32_t pbase = slots[s].poly_base, vbase = slots[s].vert_base;
+        for (uint32_t p = 0; p < static_cast<uint32_t>(t->npolys()); ++p) {
+            const uint32_t P = pbase + p;
+            out.poly_slot[P] = static_cast<uint32_t>(s);
+            out.areas[P] = t->areas[p];
+            out.flags[P] = t->flags[p];
+            for (uint32_t e = t->poly_first[p]; e < t->poly_first[p + 1]; ++e) {
+                const uint32_t nb = t->edge_nei[e];
+                if (nb == kNoPoly || !(nb & kTilePortal)) {
+                    out.edge_vert.push_back(vbase + t->edge_vert[e]);
+                    out.edge_nei.push_back(nb == kNoPoly ? kNoPoly : pbase + nb);
+                    out.edge_poly.push_back(P);
+                    continue;
+                }
+                // A tile-border portal: the overlapping edges of the tiles next to it.
+                const int side = static_cast<int>(nb & 3), opp = (side + 2) & 3;
+                const int nx = t->x + dir_offset_x(side), nz = t->z + dir_offset_z(side);
+                const int ax = along_axis(side), cx = across_axis(side);
+                const float* a = tile_vert(*t, e);
+                const float* b = tile_vert(*t, next_in_poly(*t, p, e));
+                const float ua = a[ax], ub = b[ax], du = ub - ua;
+                const float line = (a[cx] + b[cx]) * 0.5f;
+                pieces.clear();
+                for (size_t o = 0; o < slots.size() && du != 0; ++o) {
+                    const NavTile* u = slots[o].tile.get();
+                    if (!u || u->x != nx || u->z != nz) continue;
+                    const float climb = std::max(t->walkable_climb, u->walkable_climb);
+                    for (const SideEdge& se : side_edges[o][opp]) {
+                        const float* c = tile_vert(*u, se.edge);
+                        const float* d = tile_vert(*u, next_in_poly(*u, se.poly, se.edge));
+                        const float tol = 1e-3f + 1e-5f * std::fabs(line);
+                        if (std::fabs((c[cx] + d[cx]) * 0.5f - line) > tol) continue;
+                        const float lo = std::max(std::min(ua, ub), std::min(c[ax], d[ax]));
+                        const float hi = std::min(std::max(ua, ub), std::max(c[ax], d[ax]));
+                        if (hi - lo <= 1e-4f) continue;
+                        // Heights within the climb at either end of the overlap (or crossing).
+                        const float d0 = height_at(a, b, ax, lo) - height_at(c, d, ax, lo);
+                        const float d1 = height_at(a, b, ax, hi) - height_at(c, d, ax, hi);
+                        if (std::min(std::fabs(d0), std::fabs(d1)) > climb + 1e-4f && (d0 > 0) == (d1 > 0)) continue;
+                        float t0 = (lo - ua) / du, t1 = (hi - ua) / du;
+                        if (t0 > t1) std::swap(t0, t1);
+                        pieces.push_back({std::clamp(t0, 0.0f, 1.0f), std::clamp(t1, 0.0f, 1.0f), slots[o].poly_base + se.poly});
+                    }
+                }
+                std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) {
+                    return x.t0 != y.t0 ? x.t0 < y.t0 : x.nei < y.nei;
+                });
+                // Emit sub-edges from t = 0 to 1: gaps are walls.
+                float cur = 0;
+                int emitted = 0;
+                auto emit = [&](float from, uint32_t nei) {
+                    if (from <= 0) {
+                        out.edge_vert.push_back(vbase + t->edge_vert[e]);
+                    } else {
+                        out.edge_vert.push_back(static_cast<uint32_t>(out.verts.size() / 3));
+                        for (int k = 0; k < 3; ++k) out.verts.push_back(a[k] + (b[k] - a[k]) * from);
+                    }
+                    out.edge_nei.push_back(nei);
+                    out.edge_poly.push_back(P);
+                    ++emitted;
+                };
+                constexpr float kMinPiece = 1e-4f;
+                for (const Piece& pc : pieces) {
+                    if (pc.t1 <= cur + kMinPiece) continue;
+                    if (pc.t0 > cur + kMinPiece) emit(cur, kNoPoly), cur = pc.t0;
+                    emit(cur, pc.nei);
+                    cur = pc.t1;
+                }
+                if (cur < 1 - kMinPiece) emit(cur, kNoPoly);
+                if (emitted > 1) ++out.split_edges;
+            }
+            out.poly_first[P + 1] = static_cast<uint32_t>(out.edge_vert.size());
+            if (out.poly_first[P + 1] - out.poly_first[P] > static_cast<uint32_t>(kMaxPolyEdges))
+                return Status::bad_input("navmesh: " + tile_name(*t) + " polygon " + std::to_string(p) + " meets more than " +
+                                         std::to_string(kMaxPolyEdges) + " edge pieces of the tiles next to it");
+        }
+    }
+    out.nverts = static_cast<int>(out.verts.size() / 3);
     out.nedges = static_cast<int>(out.edge_vert.size());
     const size_t ne = out.edge_vert.size();
+    out.slots = std::move(slots);
 
-    // Portal pairing and midpoints.
+    // Portal pairing and midpoints. Inside a tile the twin has the same two vertices reversed;
+    // across tiles (and as a fallback) the one edge of the neighbour that lists us.
     out.edge_opp.assign(ne, kNoEdge);
     out.edge_mid.resize(ne * 3);
     for (uint32_t e = 0; e < ne; ++e) {
@@ -322,11 +449,21 @@ Status build(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out) {
             if (out.edge_vert[f] == out.edge_vert[n] && out.edge_vert[out.next_edge(f)] == out.edge_vert[e]) match = f;
         }
         if (match == kNoEdge && loose_count == 1) match = loose;
-        if (match == kNoEdge)
-            return Status::bad_input("navmesh: polygon " + std::to_string(p) + " lists neighbour " + std::to_string(q) +
-                                     " on edge " + std::to_string(e - out.poly_first[p]) + " but not the other way round");
+        if (match == kNoEdge) {
+            if (out.poly_slot[p] != out.poly_slot[q]) {  // a one-sided stitch (tolerances): a wall
+                out.edge_nei[e] = kNoPoly;
+                continue;
+            }
+            const NavTile& t = *out.slots[out.poly_slot[p]].tile;
+            return Status::bad_input("navmesh: " + tile_name(t) + " polygon " + std::to_string(p - out.slots[out.poly_slot[p]].poly_base) +
+                                     " lists neighbour " + std::to_string(q - out.slots[out.poly_slot[p]].poly_base) + " on edge " +
+                                     std::to_string(e - out.poly_first[p]) + " but not the other way round");
+        }
         out.edge_opp[e] = match;
     }
+    // A stitch dropped on one side must be dropped on the other.
+    for (uint32_t e = 0; e < ne; ++e)
+        if (out.edge_opp[e] != kNoEdge && out.edge_nei[out.edge_opp[e]] == kNoPoly) out.edge_opp[e] = kNoEdge, out.edge_nei[e] = kNoPoly;
 
     // Midpoint-to-midpoint distances inside each polygon, portal counts.
     out.poly_portals.assign(np, 0);
@@ -378,45 +515,33 @@ Status build(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out) {
 
     compute_landmarks(out);
 
-    // Detail triangles resolved to world coordinates (a fan of the polygon when it has none).
-    out.dtri_first.resize(np + 1);
+    // Detail triangles (a fan of the tile's polygon when it has none).
+    out.dtri_first.resize(static_cast<size_t>(np) + 1);
     out.dtri_first[0] = 0;
-    const size_t dverts = detail.verts.size() / 3, dtris_n = detail.tris.size() / 4;
-    for (size_t p = 0; p < np; ++p) {
-        const uint32_t e0 = out.poly_first[p], nv = out.poly_first[p + 1] - e0;
-        uint32_t tcount = 0;
-        if (have_detail) {
-            const uint32_t* m = &detail.meshes[p * 4];
-            const uint32_t vbase = m[0], vcount = m[1], tbase = m[2];
-            tcount = m[3];
-            if (static_cast<size_t>(vbase) + vcount > dverts || static_cast<size_t>(tbase) + tcount > dtris_n)
-                return Status::bad_input("navmesh: detail sub-mesh of polygon " + std::to_string(p) + " is out of range");
-            for (uint32_t t = 0; t < tcount; ++t) {
-                const uint8_t* tri = &detail.tris[(static_cast<size_t>(tbase) + t) * 4];
-                for (int k = 0; k < 3; ++k) {
-                    if (tri[k] >= vcount)
-                        return Status::bad_input("navmesh: detail triangle of polygon " + std::to_string(p) + " has vertex " +
-                                                 std::to_string(tri[k]) + " out of range");
-                    const float* v = &detail.verts[(static_cast<size_t>(vbase) + tri[k]) * 3];
-                    out.dtris.insert(out.dtris.end(), v, v + 3);
-                }
+    for (const TileSlot& slot : out.slots) {
+        const NavTile* t = slot.tile.get();
+        if (!t) continue;
+        for (uint32_t p = 0; p < static_cast<uint32_t>(t->npolys()); ++p) {
+            uint32_t tcount = 0;
+            if (!t->detail_first.empty()) {
+                const uint32_t t0 = t->detail_first[p], t1 = t->detail_first[p + 1];
+                out.dtris.insert(out.dtris.end(), t->detail_tris.begin() + static_cast<ptrdiff_t>(t0) * 9,
+                                 t->detail_tris.begin() + static_cast<ptrdiff_t>(t1) * 9);
+                tcount = t1 - t0;
             }
-        }
-        if (tcount == 0) {
-            for (uint32_t j = 1; j + 1 < nv; ++j) {
-                const float* a = out.vert(out.edge_vert[e0]);
-                const float* b = out.vert(out.edge_vert[e0 + j]);
-                const float* c = out.vert(out.edge_vert[e0 + j + 1]);
-                out.dtris.insert(out.dtris.end(), a, a + 3);
-                out.dtris.insert(out.dtris.end(), b, b + 3);
-                out.dtris.insert(out.dtris.end(), c, c + 3);
+            if (tcount == 0) {
+                const uint32_t e0 = t->poly_first[p], n = t->poly_first[p + 1] - e0;
+                for (uint32_t j = 1; j + 1 < n; ++j)
+                    for (const uint32_t e : {e0, e0 + j, e0 + j + 1}) {
+                        const float* v = tile_vert(*t, e);
+                        out.dtris.insert(out.dtris.end(), v, v + 3);
+                    }
+                tcount = n - 2;
             }
-            tcount = nv - 2;
+            const uint32_t P = slot.poly_base + p;
+            out.dtri_first[P + 1] = out.dtri_first[P] + tcount;
         }
-        out.dtri_first[p + 1] = out.dtri_first[p] + tcount;
     }
-    for (float v : out.dtris)
-        if (!std::isfinite(v)) return Status::bad_input("navmesh: detail mesh has a non-finite coordinate");
     const size_t ntri = out.dtris.size() / 9;
     out.dtri_fast.resize(ntri * 9);
     for (size_t t = 0; t < ntri; ++t) {
@@ -440,7 +565,7 @@ Status build(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out) {
     }
 
     // Bounds and xz areas per polygon.
-    out.poly_bounds.resize(np * 6);
+    out.poly_bounds.resize(static_cast<size_t>(np) * 6);
     out.poly_area_cum.resize(np);
     double cum = 0;
     for (size_t p = 0; p < np; ++p) {
@@ -466,26 +591,104 @@ Status build(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out) {
         }
     }
 
-    // Bounding-volume tree.
-    std::vector<BVItem> items(np);
-    for (size_t p = 0; p < np; ++p) {
-        const float* b = &out.poly_bounds[p * 6];
-        for (int k = 0; k < 3; ++k) {
-            items[p].bmin[k] = b[k];
-            items[p].bmax[k] = b[3 + k];
-            items[p].center[k] = (b[k] + b[3 + k]) * 0.5f;
+    // Bounding volumes: each tile's tree, leaves renumbered to dense polygons, one after another
+    // (a forest in pre-order: the query walk tests each tree's root in turn).
+    out.bvtree.reserve(static_cast<size_t>(np) * 2);
+    std::vector<BVNode> scratch;
+    for (const TileSlot& slot : out.slots) {
+        const NavTile* t = slot.tile.get();
+        if (!t || t->npolys() == 0) continue;
+        const std::vector<BVNode>* tree = &t->bvtree;
+        if (tree->empty()) {
+            NavTile copy;  // a producer that left the tree out: build it from the polygons
+            copy.poly_first = t->poly_first, copy.edge_vert = t->edge_vert, copy.verts = t->verts;
+            copy.detail_first = t->detail_first, copy.detail_tris = t->detail_tris;
+            build_tile_bvtree(copy);
+            scratch = std::move(copy.bvtree);
+            tree = &scratch;
         }
-        items[p].poly = static_cast<uint32_t>(p);
+        for (BVNode n : *tree) {
+            if (n.index >= 0) n.index += static_cast<int32_t>(slot.poly_base);
+            out.bvtree.push_back(n);
+        }
     }
-    out.bvtree.reserve(np * 2);
-    build_bv(items, 0, static_cast<int>(np), out.bvtree);
     return Status::ok();
 }
 
 }  // namespace
 
-Status build_navmesh(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out) {
-    Status s = build(mesh, detail, out);
+int NavMesh::find_slot(int x, int z, int layer) const {
+    for (size_t s = 0; s < slots.size(); ++s)
+        if (slots[s].tile && slots[s].tile->x == x && slots[s].tile->z == z && slots[s].tile->layer == layer)
+            return static_cast<int>(s);
+    return -1;
+}
+
+Status validate_tile(const NavTile& t) {
+    const std::string name = "navmesh: " + tile_name(t);
+    const size_t np = static_cast<size_t>(t.npolys());
+    const uint32_t nv = static_cast<uint32_t>(t.nverts());
+    if (t.verts.size() % 3) return Status::bad_input(name + ": vertex array is not x, y, z triples");
+    if (np > kMaxTilePolys) return Status::bad_input(name + ": " + std::to_string(np) + " polygons, more than " + std::to_string(kMaxTilePolys));
+    if (np == 0) return Status::ok();
+    if (t.poly_first[0] != 0 || t.edge_vert.size() != t.poly_first.back() || t.edge_nei.size() != t.edge_vert.size() ||
+        t.areas.size() != np || t.flags.size() != np)
+        return Status::bad_input(name + ": polygon arrays do not match its polygon count");
+    if (!t.detail_first.empty() && (t.detail_first.size() != np + 1 || t.detail_first[0] != 0 ||
+                                    t.detail_tris.size() != static_cast<size_t>(t.detail_first.back()) * 9))
+        return Status::bad_input(name + ": detail arrays do not match its polygon count");
+    for (float v : t.verts)
+        if (!std::isfinite(v)) return Status::bad_input(name + ": a vertex has a non-finite coordinate");
+    for (float v : t.detail_tris)
+        if (!std::isfinite(v)) return Status::bad_input(name + ": the detail mesh has a non-finite coordinate");
+    for (size_t p = 0; p < np; ++p) {
+        const std::string poly = name + " polygon " + std::to_string(p);
+        const uint32_t e0 = t.poly_first[p], e1 = t.poly_first[p + 1];
+        if (e1 < e0 + 3) return Status::bad_input(poly + " has fewer than 3 vertices");
+        if (!t.detail_first.empty() && t.detail_first[p + 1] < t.detail_first[p]) return Status::bad_input(poly + ": detail range reversed");
+        if (t.areas[p] >= kMaxAreas) return Status::bad_input(poly + " has area id " + std::to_string(t.areas[p]) + " > 63");
+        double a2 = 0, mag = 0;
+        for (uint32_t e = e0; e < e1; ++e) {
+            if (t.edge_vert[e] >= nv) return Status::bad_input(poly + " has vertex index " + std::to_string(t.edge_vert[e]) + " out of range");
+            const uint32_t nb = t.edge_nei[e];
+            if (nb != kNoPoly) {
+                if (nb & kTilePortal) {
+                    if ((nb & ~kTilePortal) > 3) return Status::bad_input(poly + " has a tile portal to side " + std::to_string(nb & ~kTilePortal) + " (0..3)");
+                } else if (nb >= np) {
+                    return Status::bad_input(poly + " has neighbour " + std::to_string(nb) + " out of range");
+                }
+            }
+        }
+        for (uint32_t e = e0; e < e1; ++e) {
+            const float* va = &t.verts[static_cast<size_t>(t.edge_vert[e]) * 3];
+            const float* vb = &t.verts[static_cast<size_t>(t.edge_vert[e + 1 == e1 ? e0 : e + 1]) * 3];
+            const double x = static_cast<double>(va[0]) * vb[2] - static_cast<double>(vb[0]) * va[2];
+            a2 += x, mag += std::fabs(x);
+        }
+        if (a2 > 1e-9 * mag) return Status::bad_input(poly + " is wound counter-clockwise in xz");
+    }
+    return Status::ok();
+}
+
+void build_tile_bvtree(NavTile& t) {
+    t.bvtree.clear();
+    const size_t np = static_cast<size_t>(t.npolys());
+    if (np == 0) return;
+    std::vector<BVItem> items(np);
+    for (size_t p = 0; p < np; ++p) {
+        poly_box(t, static_cast<uint32_t>(p), items[p].bmin, items[p].bmax);
+        for (int k = 0; k < 3; ++k) items[p].center[k] = (items[p].bmin[k] + items[p].bmax[k]) * 0.5f;
+        items[p].poly = static_cast<uint32_t>(p);
+    }
+    t.bvtree.reserve(np * 2);
+    build_bv(items, 0, static_cast<int>(np), t.bvtree);
+    for (int k = 0; k < 3; ++k) t.bmin[k] = t.bvtree[0].bmin[k], t.bmax[k] = t.bvtree[0].bmax[k];
+}
+
+Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out) {
+    if (previous == &out) return Status::internal("navmesh: build_navmesh with previous == out");
+    reset(out);
+    Status s = build(tiles, previous, out);
     if (!s) reset(out);  // never leave a half-built mesh behind
     return s;
 }

@@ -1,8 +1,21 @@
-// Stage 11: the runtime navigation mesh. A query-ready copy of the polygon mesh and its detail
-// mesh in world units, as flat arrays: polygon vertices, per polygon a range of edge slots (one
+// The runtime navigation mesh: a set of tiles (core/runtime/tile.h) stitched into one query-ready
+// graph in world units, as flat arrays: polygon vertices, per polygon a range of edge slots (one
 // per vertex: edge j runs from vertex j to vertex j+1), the neighbour across each edge, area and
-// flags per polygon, the detail triangles for heights, and a bounding-volume tree for point
-// location. Path queries on it live in core/query.h.
+// flags per polygon, the detail triangles for heights, and a forest of bounding-volume trees (one
+// per tile) for point location. Path queries on it live in core/runtime/query.h.
+//
+// Polygons have two names. A dense index (uint32_t, 0..npolys-1) addresses the flat arrays of this
+// mesh as built; it means nothing in another build. A PolyRef {salt, tile slot, polygon in tile}
+// is what a caller keeps: a tile keeps its slot while it exists, and every rebuild of the tile
+// bumps the slot's salt, so a reference into a rebuilt tile is detectably stale (Detour's
+// dtPolyRef). In a mesh of one tile built once (slot 0, salt 0), a polygon's reference equals its
+// dense index.
+//
+// Stitching: a tile edge marked kTilePortal | side is linked to the polygons of the tiles next to
+// it on that side (any layer) whose edge on the opposite side lies on the same line, overlaps it
+// and comes within walkable_climb in height (Detour's connectExtLinks). Where such an edge meets
+// several polygons, or only part of one, the graph splits it at the ends of each overlap, so every
+// edge slot still has one neighbour or is a wall; the pieces are collinear, the polygon stays convex.
 //
 // Conventions (Recast's): polygons are convex and wound clockwise in the (x, z) plane, i.e. the
 // signed area sum(x_i * z_i+1 - x_i+1 * z_i) is negative; for an edge slot the portal's "left"
@@ -10,29 +23,42 @@
 // the slot (Detour's getPortalPoints).
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "core/common.h"
-#include "core/build/detail.h"
-#include "core/build/polymesh.h"
+#include "core/runtime/tile.h"
 
 namespace nav {
 
-constexpr uint32_t kNoPoly = 0xffffffffu;
 constexpr uint32_t kNoEdge = 0xffffffffu;
-// PolyMesh leaves polygon flags at 0. Such polygons get this flag in the NavMesh, so the default
-// query filter (include 0xffff, Detour's "at least one included flag" rule) passes them.
-constexpr uint16_t kPolyFlagDefault = 0x0001;
-// Set on polygons a prune left unreachable; the default query filter excludes it.
-constexpr uint16_t kPolyFlagDisabled = 0x8000;
-constexpr int kMaxAreas = 64;
+// Edge slots a polygon of the graph may have: a tile's polygons have at most 12 vertices (Recast's
+// limit), stitching may split their tile-border edges into pieces.
+constexpr int kMaxPolyEdges = 48;
 
-// Bounding-volume tree node over polygon bounds, stored in pre-order. A leaf (index >= 0) holds
-// one polygon; an interior node stores -(size of its subtree), the jump past it when the query
-// box misses its bounds.
-struct BVNode {
-    float bmin[3], bmax[3];
-    int32_t index;
+// A polygon reference: salt (20 bits) | tile slot (22 bits) | polygon within the tile (22 bits).
+using PolyRef = uint64_t;
+constexpr PolyRef kNoRef = kNoPoly;  // "no polygon" in every PolyRef field (never a valid reference)
+constexpr int kRefPolyBits = 22, kRefSlotBits = 22, kRefSaltBits = 20;
+constexpr uint32_t kMaxTilePolys = (1u << kRefPolyBits) - 1;  // kNoRef's polygon field stays invalid
+constexpr uint32_t kMaxTileSlots = 1u << kRefSlotBits;
+constexpr uint32_t kSaltMask = (1u << kRefSaltBits) - 1;
+constexpr PolyRef make_poly_ref(uint32_t salt, uint32_t slot, uint32_t poly) {
+    return (static_cast<PolyRef>(salt & kSaltMask) << (kRefPolyBits + kRefSlotBits)) |
+           (static_cast<PolyRef>(slot) << kRefPolyBits) | poly;
+}
+constexpr uint32_t ref_poly(PolyRef r) { return static_cast<uint32_t>(r & ((1u << kRefPolyBits) - 1)); }
+constexpr uint32_t ref_slot(PolyRef r) { return static_cast<uint32_t>((r >> kRefPolyBits) & (kMaxTileSlots - 1)); }
+constexpr uint32_t ref_salt(PolyRef r) { return static_cast<uint32_t>(r >> (kRefPolyBits + kRefSlotBits)); }
+
+// One tile of a NavMesh: the tile (shared, immutable), its salt, and where its polygons start in
+// the dense numbering. An empty slot (tile == nullptr) keeps its salt for the next tile there.
+struct TileSlot {
+    std::shared_ptr<const NavTile> tile;
+    uint32_t salt = 0;
+    uint32_t poly_base = 0;  // dense index of the tile's polygon 0
+    uint32_t vert_base = 0;  // first of the tile's vertices in NavMesh::verts
 };
 
 struct NavMesh {
@@ -79,6 +105,30 @@ struct NavMesh {
     int npolys = 0, nverts = 0, nedges = 0;
     float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
 
+    // The tiles, by slot; poly_slot maps each dense polygon to its slot.
+    std::vector<TileSlot> slots;
+    std::vector<uint32_t> poly_slot;   // per polygon
+    int ntiles = 0;                    // slots holding a tile
+    int split_edges = 0;               // tile-border edges split where they meet several polygons
+
+    // The reference of dense polygon p (kNoRef for kNoPoly).
+    PolyRef ref(uint32_t p) const {
+        if (p >= static_cast<uint32_t>(npolys)) return kNoRef;
+        const uint32_t s = poly_slot[p];
+        return make_poly_ref(slots[s].salt, s, p - slots[s].poly_base);
+    }
+    // The dense index of a reference, or kNoPoly when it is stale (its tile was rebuilt or
+    // removed) or names no polygon.
+    uint32_t poly_index(PolyRef r) const {
+        const uint32_t s = ref_slot(r);
+        if (r == kNoRef || s >= slots.size()) return kNoPoly;
+        const TileSlot& t = slots[s];
+        if (!t.tile || t.salt != ref_salt(r) || ref_poly(r) >= static_cast<uint32_t>(t.tile->npolys())) return kNoPoly;
+        return t.poly_base + ref_poly(r);
+    }
+    // The slot holding the tile at (x, z, layer), or -1.
+    int find_slot(int x, int z, int layer) const;
+
     int poly_vert_count(uint32_t p) const { return static_cast<int>(poly_first[p + 1] - poly_first[p]); }
     const float* vert(uint32_t v) const { return &verts[static_cast<size_t>(v) * 3]; }
     // The edge slot after `e` in its polygon (wrapping to the first).
@@ -98,14 +148,19 @@ struct NavMesh {
     bool empty() const { return npolys == 0; }
 };
 
-// Builds the runtime mesh, reusing out's buffers. Fails (BadInput) on inconsistent input: index
-// out of range, a detail mesh that does not match the polygons, polygons wound the wrong way, or
-// adjacency that is not symmetric; `out` is then left empty. Neighbour entries flagged 0x8000 are
-// tile-border portals only when mesh.border_size > 0 (walls here, with one tile); without tiles
-// they are plain polygon indices, so a single tile may hold more than 32767 polygons.
-// The detail mesh follows rcPolyMeshDetail: sub-mesh p's first vertices copy polygon p's, and
-// triangle indices are local to the sub-mesh (vert_base + index). An empty detail mesh
-// (nmeshes == 0) is allowed: heights then come from the polygons themselves.
-Status build_navmesh(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out);
+// Checks a tile on its own: array sizes, indices in range, area ids, finite coordinates, convex
+// polygons wound clockwise, local adjacency symmetric, portal sides 0..3. The message names the
+// tile and polygon.
+Status validate_tile(const NavTile& tile);
+// Builds tile.bvtree over its polygons (bounds include the detail triangles).
+void build_tile_bvtree(NavTile& tile);
+
+// Assembles the mesh from a set of tiles (no two with the same x, z, layer), reusing out's
+// buffers. `previous` (may be null; must not be `out`) carries the slots: a tile at the same
+// coordinates keeps its slot, and keeps its salt when it is the same tile object, so references
+// into unchanged tiles stay valid; a tile that changed or went away bumps its slot's salt. New
+// coordinates take the lowest free slot. Fails (BadInput) on a tile that validate_tile rejects,
+// duplicate coordinates or more than kMaxTilePolys polygons in a tile; `out` is then left empty.
+Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out);
 
 }  // namespace nav

@@ -10,7 +10,7 @@ namespace nav {
 
 namespace {
 
-constexpr int kMaxPolyVerts = kMaxVertsPerPoly;
+constexpr int kMaxPolyVerts = kMaxPolyEdges;
 
 inline bool finite3(const float* p) { return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]); }
 
@@ -216,8 +216,8 @@ void NavQuery::prepare_poly_nodes() {
 // ---------------------------------------------------------------------------------------------
 // Point location
 
-Status NavQuery::query_polygons(const float* center, const float* half_extents, const QueryFilter& filter,
-                                std::vector<uint32_t>& out) const {
+Status NavQuery::query_polygons_dense(const float* center, const float* half_extents, const QueryFilter& filter,
+                                std::vector<PolyRef>& out) const {
     out.clear();
     if (!mesh_) return Status::bad_input("query_polygons: no mesh bound (call init)");
     if (Status s = check_point(center, "query_polygons: center"); !s) return s;
@@ -238,7 +238,7 @@ Status NavQuery::query_polygons(const float* center, const float* half_extents, 
     return Status::ok();
 }
 
-Status NavQuery::closest_point_on_poly(uint32_t p, const float* pos, float* closest, bool* over_poly) const {
+Status NavQuery::closest_point_on_poly_dense(uint32_t p, const float* pos, float* closest, bool* over_poly) const {
     if (!mesh_) return Status::bad_input("closest_point_on_poly: no mesh bound (call init)");
     if (p >= static_cast<uint32_t>(mesh_->npolys)) return Status::bad_input("closest_point_on_poly: polygon " + std::to_string(p) + " out of range");
     if (Status s = check_point(pos, "closest_point_on_poly: point"); !s) return s;
@@ -257,7 +257,7 @@ Status NavQuery::closest_point_on_poly(uint32_t p, const float* pos, float* clos
     return Status::ok();
 }
 
-Status NavQuery::closest_point_on_poly_boundary(uint32_t p, const float* pos, float* closest) const {
+Status NavQuery::closest_point_on_poly_boundary_dense(uint32_t p, const float* pos, float* closest) const {
     if (!mesh_) return Status::bad_input("closest_point_on_poly_boundary: no mesh bound (call init)");
     if (p >= static_cast<uint32_t>(mesh_->npolys))
         return Status::bad_input("closest_point_on_poly_boundary: polygon " + std::to_string(p) + " out of range");
@@ -275,7 +275,7 @@ Status NavQuery::closest_point_on_poly_boundary(uint32_t p, const float* pos, fl
     return Status::ok();
 }
 
-Status NavQuery::find_nearest_poly(const float* center, const float* half_extents, const QueryFilter& filter,
+Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_extents, const QueryFilter& filter,
                                    NearestPoly& out) const {
     out = NearestPoly{};
     if (!mesh_) return Status::bad_input("find_nearest_poly: no mesh bound (call init)");
@@ -600,7 +600,7 @@ void NavQuery::collect_path(uint32_t last, uint32_t start_poly, PathResult& out)
     std::reverse(out.polys.begin(), out.polys.end());
 }
 
-Status NavQuery::find_path(uint32_t start_poly, uint32_t end_poly, const float* start_pos, const float* end_pos,
+Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const float* start_pos, const float* end_pos,
                            const QueryFilter& filter, PathResult& out, AStarTrace* trace) {
     out.polys.clear();
     out.cost = 0;
@@ -745,7 +745,7 @@ void append_crossings(const NavMesh& m, std::span<const uint32_t> corridor, int 
 
 }  // namespace
 
-Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
+Status NavQuery::find_straight_path_dense(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
                                     const StraightPathOptions& options, StraightPath& out, FunnelTrace* trace) const {
     out.points.clear();
     out.flags.clear();
@@ -764,8 +764,8 @@ Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos
         return Status::bad_input("find_straight_path: shrink must be finite and >= 0");
 
     float cs[3], ce[3];
-    closest_point_on_poly_boundary(corridor.front(), start_pos, cs);
-    closest_point_on_poly_boundary(corridor.back(), end_pos, ce);
+    closest_point_on_poly_boundary_dense(corridor.front(), start_pos, cs);
+    closest_point_on_poly_boundary_dense(corridor.back(), end_pos, ce);
     append_vertex(out, cs, kStraightStart, corridor.front());
 
     const int n = static_cast<int>(corridor.size());
@@ -794,7 +794,7 @@ Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos
                 const uint32_t e = m.find_edge(corridor[static_cast<size_t>(i)], corridor[static_cast<size_t>(i) + 1]);
                 if (e == kNoEdge) {
                     // Broken corridor: end in the last polygon we can reach.
-                    closest_point_on_poly_boundary(corridor[static_cast<size_t>(i)], end_pos, ce);
+                    closest_point_on_poly_boundary_dense(corridor[static_cast<size_t>(i)], end_pos, ce);
                     append_crossings(m, corridor, apex_idx, i, ce, options.crossings, out);
                     append_vertex(out, ce, kStraightEnd, kNoPoly);
                     out.partial = true;
@@ -884,7 +884,7 @@ Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos
 // ---------------------------------------------------------------------------------------------
 // Raycast, wall distance, polygons around a circle
 
-Status NavQuery::raycast(uint32_t start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
+Status NavQuery::raycast_dense(uint32_t start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
                          RaycastHit& out) const {
     out.hit = false;
     out.t = 1;
@@ -942,7 +942,7 @@ Status NavQuery::raycast(uint32_t start_poly, const float* start_pos, const floa
     return Status::ok();
 }
 
-Status NavQuery::find_distance_to_wall(uint32_t start_poly, const float* center, float max_radius, const QueryFilter& filter,
+Status NavQuery::find_distance_to_wall_dense(uint32_t start_poly, const float* center, float max_radius, const QueryFilter& filter,
                                        WallHit& out) {
     out = WallHit{};
     if (!mesh_) return Status::bad_input("find_distance_to_wall: no mesh bound (call init)");
@@ -1013,7 +1013,7 @@ Status NavQuery::find_distance_to_wall(uint32_t start_poly, const float* center,
     return Status::ok();
 }
 
-Status NavQuery::find_polys_around_circle(uint32_t start_poly, const float* center, float radius, const QueryFilter& filter,
+Status NavQuery::find_polys_around_circle_dense(uint32_t start_poly, const float* center, float radius, const QueryFilter& filter,
                                           PolysAround& out) {
     out.polys.clear();
     out.parents.clear();
@@ -1071,7 +1071,7 @@ Status NavQuery::find_polys_around_circle(uint32_t start_poly, const float* cent
 // ---------------------------------------------------------------------------------------------
 // Random points
 
-Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& out) const {
+Status NavQuery::random_point_dense(const QueryFilter& filter, Rng& rng, RandomPoint& out) const {
     out = RandomPoint{};
     if (!mesh_) return Status::bad_input("random_point: no mesh bound (call init)");
     const NavMesh& m = *mesh_;
@@ -1127,6 +1127,113 @@ Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& 
     m.poly_height(chosen, out.point[0], out.point[2], &out.point[1]);
     out.poly = chosen;
     return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The public face: polygon references in and out. Each query resolves its references to the
+// mesh's dense indices (a stale reference is an error naming it), runs on dense indices, and turns
+// the polygons it reports back into references.
+
+Status NavQuery::resolve(PolyRef r, const char* what, uint32_t* p) const {
+    if (!mesh_) return Status::bad_input(std::string(what) + ": no mesh bound (call init)");
+    *p = mesh_->poly_index(r);
+    if (*p != kNoPoly) return Status::ok();
+    const uint32_t slot = ref_slot(r);
+    if (r != kNoRef && slot < mesh_->slots.size() && mesh_->slots[slot].salt != ref_salt(r))
+        return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r) + " is stale (tile slot " +
+                                 std::to_string(slot) + " was rebuilt or removed since)");
+    return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r) + " names no polygon of this mesh");
+}
+
+void NavQuery::to_refs(std::vector<PolyRef>& polys) const {
+    for (PolyRef& r : polys) r = mesh_->ref(static_cast<uint32_t>(r));
+}
+
+Status NavQuery::query_polygons(const float* center, const float* half_extents, const QueryFilter& filter,
+                                std::vector<PolyRef>& out) const {
+    Status s = query_polygons_dense(center, half_extents, filter, out);
+    if (s) to_refs(out);
+    return s;
+}
+
+Status NavQuery::closest_point_on_poly(PolyRef r, const float* pos, float* closest, bool* over_poly) const {
+    uint32_t p;
+    if (Status s = resolve(r, "closest_point_on_poly", &p); !s) return s;
+    return closest_point_on_poly_dense(p, pos, closest, over_poly);
+}
+
+Status NavQuery::closest_point_on_poly_boundary(PolyRef r, const float* pos, float* closest) const {
+    uint32_t p;
+    if (Status s = resolve(r, "closest_point_on_poly_boundary", &p); !s) return s;
+    return closest_point_on_poly_boundary_dense(p, pos, closest);
+}
+
+Status NavQuery::find_nearest_poly(const float* center, const float* half_extents, const QueryFilter& filter,
+                                   NearestPoly& out) const {
+    Status s = find_nearest_poly_dense(center, half_extents, filter, out);
+    if (mesh_) out.poly = mesh_->ref(static_cast<uint32_t>(out.poly));
+    return s;
+}
+
+Status NavQuery::find_path(PolyRef start, PolyRef end, const float* start_pos, const float* end_pos,
+                           const QueryFilter& filter, PathResult& out, AStarTrace* trace) {
+    out.polys.clear();
+    uint32_t sp, ep;
+    if (Status s = resolve(start, "find_path: start", &sp); !s) return s;
+    if (Status s = resolve(end, "find_path: end", &ep); !s) return s;
+    Status s = find_path_dense(sp, ep, start_pos, end_pos, filter, out, trace);
+    to_refs(out.polys);
+    return s;
+}
+
+Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos, std::span<const PolyRef> corridor,
+                                    const StraightPathOptions& options, StraightPath& out, FunnelTrace* trace) const {
+    corridor_.clear();
+    for (const PolyRef r : corridor) {
+        uint32_t p;
+        if (Status s = resolve(r, "find_straight_path: corridor", &p); !s) {
+            out.points.clear(), out.flags.clear(), out.polys.clear();
+            return s;
+        }
+        corridor_.push_back(p);
+    }
+    Status s = find_straight_path_dense(start_pos, end_pos, corridor_, options, out, trace);
+    to_refs(out.polys);
+    return s;
+}
+
+Status NavQuery::raycast(PolyRef start, const float* start_pos, const float* end_pos, const QueryFilter& filter,
+                         RaycastHit& out) const {
+    out.polys.clear();
+    uint32_t sp;
+    if (Status s = resolve(start, "raycast", &sp); !s) return s;
+    Status s = raycast_dense(sp, start_pos, end_pos, filter, out);
+    to_refs(out.polys);
+    return s;
+}
+
+Status NavQuery::find_distance_to_wall(PolyRef start, const float* center, float max_radius, const QueryFilter& filter,
+                                       WallHit& out) {
+    uint32_t sp;
+    if (Status s = resolve(start, "find_distance_to_wall", &sp); !s) return s;
+    return find_distance_to_wall_dense(sp, center, max_radius, filter, out);
+}
+
+Status NavQuery::find_polys_around_circle(PolyRef start, const float* center, float radius, const QueryFilter& filter,
+                                          PolysAround& out) {
+    out.polys.clear(), out.parents.clear(), out.costs.clear();
+    uint32_t sp;
+    if (Status s = resolve(start, "find_polys_around_circle", &sp); !s) return s;
+    Status s = find_polys_around_circle_dense(sp, center, radius, filter, out);
+    to_refs(out.polys);
+    to_refs(out.parents);
+    return s;
+}
+
+Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& out) const {
+    Status s = random_point_dense(filter, rng, out);
+    if (mesh_) out.poly = mesh_->ref(static_cast<uint32_t>(out.poly));
+    return s;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,11 @@
 // Every query that searches can record a trace (plain structs of flat vectors) when given a
 // non-null trace pointer; with nullptr nothing is recorded.
 //
+// Polygons are named by PolyRef (core/runtime/navmesh.h) in every argument and result: a
+// reference into a tile rebuilt since it was handed out is reported as stale (BadInput naming it)
+// by every query that takes one. Traces, made for drawing the mesh they ran on, name polygons by
+// their dense index in that mesh.
+//
 // The A* cost model. A search state is "standing on the midpoint of the portal through which
 // polygon P was entered" (the start state stands on the start point). Moving to a neighbour Q
 // through portal f costs |pos - midpoint(f)| * area_cost[area(P)]: the distance walked inside P,
@@ -69,13 +74,13 @@ struct Rng {
 };
 
 struct NearestPoly {
-    uint32_t poly = kNoPoly;      // kNoPoly when no polygon overlaps the query box
+    PolyRef poly = kNoRef;        // kNoRef when no polygon overlaps the query box
     float point[3] = {0, 0, 0};   // closest point on that polygon's detail surface
     bool over_poly = false;       // the query point lies above or below the polygon (xz inside)
 };
 
 struct PathResult {
-    std::vector<uint32_t> polys;  // the corridor, start polygon first
+    std::vector<PolyRef> polys;   // the corridor, start polygon first
     float cost = 0;               // cost of the corridor in the cost model above (to the end point if reached)
     bool reached = false;         // false: partial path to the polygon closest to the goal
     bool out_of_nodes = false;    // the node limit was hit
@@ -103,7 +108,7 @@ struct StraightPathOptions {
 struct StraightPath {
     std::vector<float> points;     // x, y, z per vertex
     std::vector<uint8_t> flags;    // kStraightStart / kStraightEnd / 0 per vertex
-    std::vector<uint32_t> polys;   // polygon entered at each vertex (kNoPoly for the end)
+    std::vector<PolyRef> polys;    // polygon entered at each vertex (kNoRef for the end)
     bool partial = false;          // the corridor broke (polygons not adjacent): ends in the last reachable one
     int size() const { return static_cast<int>(flags.size()); }
     float length() const;          // 3D length of the polyline
@@ -114,7 +119,7 @@ struct RaycastHit {
     float t = 1;                   // parameter along start->end where the wall was hit (1 when not hit)
     float normal[3] = {0, 0, 0};   // wall normal in xz (unit), zero when not hit
     int edge = -1;                 // edge index, within the last polygon, of the wall hit
-    std::vector<uint32_t> polys;   // polygons visited, start first
+    std::vector<PolyRef> polys;    // polygons visited, start first
 };
 
 struct WallHit {
@@ -128,20 +133,20 @@ struct WallHit {
 // radius of the centre (Detour's findPolysAroundCircle; node positions are the midpoint of the
 // portal a polygon was first reached through). Listed when settled, with final costs.
 struct PolysAround {
-    std::vector<uint32_t> polys;   // in the order the search settled them, start first
-    std::vector<uint32_t> parents; // kNoPoly for the start
+    std::vector<PolyRef> polys;    // in the order the search settled them, start first
+    std::vector<PolyRef> parents;  // kNoRef for the start
     std::vector<float> costs;      // cost from the centre (distance between node positions times area cost)
 };
 
 struct RandomPoint {
-    uint32_t poly = kNoPoly;       // kNoPoly when no polygon with a non-zero area passes the filter
+    PolyRef poly = kNoRef;         // kNoRef when no polygon with a non-zero area passes the filter
     float point[3] = {0, 0, 0};
 };
 
 // Nearest polygons of both end points, the corridor, and the straight path: what a caller
 // that just wants "a path from here to there" needs.
 struct Route {
-    NearestPoly start, end;        // start.poly / end.poly = kNoPoly when an end point is off the mesh
+    NearestPoly start, end;        // start.poly / end.poly = kNoRef when an end point is off the mesh
     PathResult path;               // empty when an end point is off the mesh
     StraightPath straight;         // from start.point to end.point (or toward it when partial)
     bool found() const { return !path.polys.empty(); }
@@ -213,34 +218,34 @@ public:
 
     // Polygons whose bounds overlap the box, passing the filter.
     Status query_polygons(const float* center, const float* half_extents, const QueryFilter& filter,
-                          std::vector<uint32_t>& out) const;
+                          std::vector<PolyRef>& out) const;
 
     // Closest point to `pos` on polygon p's detail surface (xz clamped into the polygon).
-    Status closest_point_on_poly(uint32_t p, const float* pos, float* closest, bool* over_poly = nullptr) const;
+    Status closest_point_on_poly(PolyRef p, const float* pos, float* closest, bool* over_poly = nullptr) const;
     // `pos` itself when it lies inside the polygon in xz, else the nearest point on its outline.
-    Status closest_point_on_poly_boundary(uint32_t p, const float* pos, float* closest) const;
+    Status closest_point_on_poly_boundary(PolyRef p, const float* pos, float* closest) const;
 
     // A* over the polygon graph from start_poly / start_pos to end_poly / end_pos.
-    Status find_path(uint32_t start_poly, uint32_t end_poly, const float* start_pos, const float* end_pos,
+    Status find_path(PolyRef start_poly, PolyRef end_poly, const float* start_pos, const float* end_pos,
                      const QueryFilter& filter, PathResult& out, AStarTrace* trace = nullptr);
 
     // The funnel over the corridor's portals (Detour's findStraightPath): start and end are
     // clamped into the first and last polygons.
-    Status find_straight_path(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
+    Status find_straight_path(const float* start_pos, const float* end_pos, std::span<const PolyRef> corridor,
                               const StraightPathOptions& options, StraightPath& out,
                               FunnelTrace* trace = nullptr) const;
 
     // Walks polygons along the xz segment start->end from start_poly until the end or a wall.
-    Status raycast(uint32_t start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
+    Status raycast(PolyRef start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
                    RaycastHit& out) const;
 
     // Nearest wall (an edge without a passable neighbour) within max_radius of center, searching
     // outward from start_poly through portals that come within the current best distance.
-    Status find_distance_to_wall(uint32_t start_poly, const float* center, float max_radius,
+    Status find_distance_to_wall(PolyRef start_poly, const float* center, float max_radius,
                                  const QueryFilter& filter, WallHit& out);
 
     // Polygons reachable from start_poly through portals that come within radius of center.
-    Status find_polys_around_circle(uint32_t start_poly, const float* center, float radius,
+    Status find_polys_around_circle(PolyRef start_poly, const float* center, float radius,
                                     const QueryFilter& filter, PolysAround& out);
 
     // A point uniformly distributed over the area of the polygons passing the filter.
@@ -251,6 +256,28 @@ public:
                       const QueryFilter& filter, const StraightPathOptions& options, Route& out);
 
 private:
+    // The queries on dense polygon indices (NavMesh's numbering); the public ones above resolve
+    // references, call these, and turn the polygons reported back into references.
+    Status resolve(PolyRef r, const char* what, uint32_t* p) const;
+    void to_refs(std::vector<PolyRef>& polys) const;
+    Status query_polygons_dense(const float* center, const float* half_extents, const QueryFilter& filter,
+                                std::vector<PolyRef>& out) const;
+    Status closest_point_on_poly_dense(uint32_t p, const float* pos, float* closest, bool* over_poly = nullptr) const;
+    Status closest_point_on_poly_boundary_dense(uint32_t p, const float* pos, float* closest) const;
+    Status find_nearest_poly_dense(const float* center, const float* half_extents, const QueryFilter& filter,
+                                   NearestPoly& out) const;
+    Status find_path_dense(uint32_t start_poly, uint32_t end_poly, const float* start_pos, const float* end_pos,
+                           const QueryFilter& filter, PathResult& out, AStarTrace* trace);
+    Status find_straight_path_dense(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
+                                    const StraightPathOptions& options, StraightPath& out, FunnelTrace* trace) const;
+    Status raycast_dense(uint32_t start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
+                         RaycastHit& out) const;
+    Status find_distance_to_wall_dense(uint32_t start_poly, const float* center, float max_radius,
+                                       const QueryFilter& filter, WallHit& out);
+    Status find_polys_around_circle_dense(uint32_t start_poly, const float* center, float radius,
+                                          const QueryFilter& filter, PolysAround& out);
+    Status random_point_dense(const QueryFilter& filter, Rng& rng, RandomPoint& out) const;
+
     struct Node {
         float g, f;
         uint32_t parent;
@@ -298,6 +325,7 @@ private:
     std::vector<PolyNode> poly_nodes_;
     Heap poly_heap_;
     std::vector<uint32_t> scratch_;
+    mutable std::vector<uint32_t> corridor_;  // find_straight_path's corridor as dense indices
 };
 
 }  // namespace nav

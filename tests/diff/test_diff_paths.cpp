@@ -309,7 +309,7 @@ void closest_in_poly_xz(const nav::NavMesh& nm, uint32_t p, float x, float z, fl
 
 // Lengths (xz and 3D) of the path from `start` through the midpoints of the corridor's portals
 // to `end`. False when two consecutive corridor polygons are not adjacent.
-bool midpoint_path_length(const nav::NavMesh& nm, const std::vector<uint32_t>& cor, const float* start,
+bool midpoint_path_length(const nav::NavMesh& nm, const std::vector<nav::PolyRef>& cor, const float* start,
                           const float* end, double& xz, double& d3) {
     xz = 0;
     d3 = 0;
@@ -387,7 +387,7 @@ void check_route(const nav::NavMesh& nm, const nav::Route& r, int pair, PathChec
     }
 
     // Segments inside the corridor, sampled.
-    const std::vector<uint32_t>& cor = r.path.polys;
+    const std::vector<nav::PolyRef>& cor = r.path.polys;
     size_t hint = 0;
     for (int k = 0; k + 1 < n; ++k) {
         const float* a = &sp.points[static_cast<size_t>(k) * 3];
@@ -529,7 +529,7 @@ TEST_CASE("paths: bad input, islands and node limits (zig-zag scene, ours and De
         nav::PathResult pr;
         CHECK(q.find_path(np.poly, np.poly, bad, a, filter, pr).code == nav::Status::Code::BadInput);
         CHECK(pr.polys.empty());
-        const uint32_t corridor[1] = {np.poly};
+        const nav::PolyRef corridor[1] = {np.poly};
         nav::StraightPath sp;
         CHECK(q.find_straight_path(a, bad, corridor, opts, sp).code == nav::Status::Code::BadInput);
         CHECK(sp.size() == 0);
@@ -537,7 +537,7 @@ TEST_CASE("paths: bad input, islands and node limits (zig-zag scene, ours and De
         CHECK(q.find_path(static_cast<uint32_t>(b.ours.npolys), np.poly, a, a, filter, pr).code ==
               nav::Status::Code::BadInput);
         CHECK(q.find_path(np.poly, nav::kNoPoly, a, a, filter, pr).code == nav::Status::Code::BadInput);
-        CHECK(q.find_straight_path(a, a, std::span<const uint32_t>(), opts, sp).code == nav::Status::Code::BadInput);
+        CHECK(q.find_straight_path(a, a, std::span<const nav::PolyRef>(), opts, sp).code == nav::Status::Code::BadInput);
         // A point far off the mesh: no polygon, no path, not an error (Detour: no polygon either).
         const float off[3] = {100, 50, 100};
         CHECK(q.find_route(off, z, navdiff::kHalfExtents, filter, opts, route));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/runtime/islands.h"
+#include "core/build/tile_builder.h"
 #include "core/runtime/navmesh.h"
 #include "core/build/pipeline.h"
 #include "core/runtime/query.h"
@@ -413,17 +414,17 @@ TEST_CASE("islands: the default query filter skips disabled polygons") {
     nav::PathResult path;
     REQUIRE(q.find_path(0, 3, c0.data(), c3.data(), filter, path));
     CHECK_FALSE(path.reached);
-    CHECK(path.polys == std::vector<uint32_t>{0, 1});  // partial: up to the disabled polygon
+    CHECK(path.polys == std::vector<nav::PolyRef>{0, 1});  // partial: up to the disabled polygon
     REQUIRE(q.find_path(0, 3, c0.data(), c3.data(), any, path));
     CHECK(path.reached);  // the flag alone blocked it
-    CHECK(path.polys == std::vector<uint32_t>{0, 1, 2, 3});
+    CHECK(path.polys == std::vector<nav::PolyRef>{0, 1, 2, 3});
     REQUIRE(q.find_path(0, 2, c0.data(), c2.data(), filter, path));
     CHECK_FALSE(path.reached);  // nor is the disabled polygon itself a goal
 
     nav::RaycastHit ray;
     REQUIRE(q.raycast(0, c0.data(), c3.data(), filter, ray));
     CHECK(ray.hit);
-    CHECK(ray.polys == std::vector<uint32_t>{0, 1});
+    CHECK(ray.polys == std::vector<nav::PolyRef>{0, 1});
     CHECK(ray.t == doctest::Approx(0.5));  // the wall at x = 12, halfway from 10.5 to 13.5
 
     // nearest polygon: around polygon 2's centre only its neighbours are found
@@ -436,7 +437,7 @@ TEST_CASE("islands: the default query filter skips disabled polygons") {
 
     nav::PolysAround around;
     REQUIRE(q.find_polys_around_circle(0, c0.data(), 10.0f, filter, around));
-    CHECK(around.polys == std::vector<uint32_t>{0, 1});
+    CHECK(around.polys == std::vector<nav::PolyRef>{0, 1});
 
     nav::WallHit wall;
     const float near_portal[3] = {11.9f, -2.0f, 20.5f};  // 0.1 m from the edge to the disabled polygon

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/build/detail.h"
+#include "core/build/tile_builder.h"
 #include "core/runtime/navmesh.h"
 #include "core/build/polymesh.h"
 #include "poly_loops.h"

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/build/detail.h"
+#include "core/build/tile_builder.h"
 #include "core/runtime/navmesh.h"
 #include "core/build/pipeline.h"
 #include "core/build/polymesh.h"
@@ -142,8 +143,8 @@ struct World {
     }
 };
 
-std::vector<uint32_t> corridor(const Grid& g, std::vector<std::pair<int, int>> cells) {
-    std::vector<uint32_t> c;
+std::vector<nav::PolyRef> corridor(const Grid& g, std::vector<std::pair<int, int>> cells) {
+    std::vector<nav::PolyRef> c;
     for (auto [x, z] : cells) c.push_back(static_cast<uint32_t>(g.poly_at(x, z)));
     return c;
 }
@@ -163,7 +164,7 @@ void check_no_duplicates(const nav::StraightPath& sp) {
     }
 }
 
-nav::StraightPath straight(World& w, const float* s, const float* e, const std::vector<uint32_t>& c,
+nav::StraightPath straight(World& w, const float* s, const float* e, const std::vector<nav::PolyRef>& c,
                            nav::StraightPathOptions o = {}, nav::FunnelTrace* trace = nullptr) {
     nav::StraightPath sp;
     const nav::Status st = w.q.find_straight_path(s, e, c, o, sp, trace);
@@ -244,7 +245,7 @@ struct Brute {
 };
 
 // Cost of a corridor in the A* cost model, recomputed from the navmesh.
-double corridor_cost(const nav::NavMesh& nm, const nav::QueryFilter& f, const std::vector<uint32_t>& c, const float* s,
+double corridor_cost(const nav::NavMesh& nm, const nav::QueryFilter& f, const std::vector<nav::PolyRef>& c, const float* s,
                      const float* e) {
     double total = 0;
     float pos[3] = {s[0], s[1], s[2]};
@@ -348,7 +349,7 @@ TEST_CASE("funnel: collinear portals") {
         (void)north;
         World w(b);
         const float s[3] = {0.5f, 0, 1}, e[3] = {1.5f, 0, 1};
-        const std::vector<uint32_t> c = {static_cast<uint32_t>(west), static_cast<uint32_t>(south), static_cast<uint32_t>(east)};
+        const std::vector<nav::PolyRef> c = {static_cast<nav::PolyRef>(west), static_cast<nav::PolyRef>(south), static_cast<nav::PolyRef>(east)};
         const auto sp = straight(w, s, e, c);
         CHECK(sp.size() <= 3);
         CHECK(sp.length() == doctest::Approx(1.0f));
@@ -729,8 +730,8 @@ TEST_CASE("queries: NaN and out-of-range input is a clear error") {
     CHECK(w.q.find_path(0, 1, bad, ok, f, pr).code == bad_input);
     CHECK(w.q.find_path(0, 1, ok, bad, f, pr).code == bad_input);
     CHECK(w.q.find_path(0, 7, ok, ok, f, pr).code == bad_input);
-    CHECK(w.q.find_straight_path(bad, ok, std::vector<uint32_t>{0, 1}, {}, sp).code == bad_input);
-    CHECK(w.q.find_straight_path(ok, ok, std::vector<uint32_t>{}, {}, sp).code == bad_input);
+    CHECK(w.q.find_straight_path(bad, ok, std::vector<nav::PolyRef>{0, 1}, {}, sp).code == bad_input);
+    CHECK(w.q.find_straight_path(ok, ok, std::vector<nav::PolyRef>{}, {}, sp).code == bad_input);
     CHECK(w.q.raycast(0, ok, bad, f, rh).code == bad_input);
     CHECK(w.q.find_distance_to_wall(0, bad, 1, f, wh).code == bad_input);
     CHECK(w.q.find_distance_to_wall(0, ok, kNaN, f, wh).code == bad_input);
@@ -789,10 +790,10 @@ TEST_CASE("nearest polygon") {
     none.include_flags = 0x0010;
     REQUIRE(w.q.find_nearest_poly(above, ext, none, np).is_ok());
     CHECK(np.poly == nav::kNoPoly);
-    std::vector<uint32_t> polys;
+    std::vector<nav::PolyRef> polys;
     REQUIRE(w.q.query_polygons(above, ext, f, polys).is_ok());
     std::sort(polys.begin(), polys.end());
-    CHECK(polys == std::vector<uint32_t>{0, 1, 2});
+    CHECK(polys == std::vector<nav::PolyRef>{0, 1, 2});
 }
 
 TEST_CASE("raycast hits the wall at the right t") {

@@ -146,6 +146,19 @@ TEST_CASE("tiles: tile_size 0 is the solo bake, with the per-grid snapshot field
     CHECK(b->built_through == kStageCount - 1);
 }
 
+TEST_CASE("tiles: the tiled navmesh is stitched into the same islands as the solo one") {
+    Pipeline tiled, solo;
+    setup(tiled, 32);
+    setup(solo, 0);
+    REQUIRE(tiled.run());
+    REQUIRE(solo.run());
+    const auto bt = tiled.snapshot(), bs = solo.snapshot();
+    REQUIRE(bt->navmesh);
+    REQUIRE(bs->navmesh);
+    CHECK(bt->navmesh->nislands == bs->navmesh->nislands);
+    CHECK(bt->walkable_area() == doctest::Approx(bs->walkable_area()).epsilon(0.02));
+}
+
 TEST_CASE("tiles: a tiled bake fills every tile and sums their counts") {
     Pipeline p;
     setup(p, 32);
@@ -155,8 +168,9 @@ TEST_CASE("tiles: a tiled bake fills every tile and sums their counts") {
     REQUIRE(b->tiles.size() == 20);
     CHECK(b->tiles_done == 20);
     CHECK(b->tiles_rebaked.size() == 20);
-    CHECK(b->built_through == static_cast<int>(Stage::Detail));
+    CHECK(b->built_through == static_cast<int>(Stage::Navmesh));
     CHECK_FALSE(b->polymesh);  // per-grid fields belong to the solo bake
+    REQUIRE(b->navmesh);       // but the navmesh is assembled from the tiles
     int64_t polys = 0, spans = 0;
     for (size_t i = 0; i < b->tiles.size(); ++i) {
         const auto& t = b->tiles[i];
@@ -174,6 +188,17 @@ TEST_CASE("tiles: a tiled bake fills every tile and sums their counts") {
         }
     }
     CHECK(polys == b->count("polys"));
+    CHECK(b->navmesh->npolys == polys);
+    CHECK(b->count("navmesh_polys") == polys);
+    int with_polys = 0;
+    for (const auto& t : b->tiles) {
+        REQUIRE(t->tile);
+        CHECK(t->tile->npolys() == t->polymesh->npolys);
+        CHECK(t->tile->x == t->tx);
+        CHECK(t->tile->z == t->tz);
+        with_polys += t->tile->npolys() > 0;
+    }
+    CHECK(b->navmesh->ntiles == with_polys);
     CHECK(spans == b->count("solid_spans"));
     CHECK(polys > 20);
     // the floor crosses every tile edge: some polygon edges are tile portals
@@ -242,7 +267,7 @@ TEST_CASE("tiles: a parameter change re-bakes every tile from the first stage th
     CHECK(p.first_dirty() == Stage::Polymesh);
     REQUIRE(p.run());
     const auto b = p.snapshot();
-    CHECK(b->stages_run == std::vector<Stage>{Stage::Polymesh, Stage::Detail});
+    CHECK(b->stages_run == std::vector<Stage>{Stage::Polymesh, Stage::Detail, Stage::Navmesh});
     CHECK(b->tiles_rebaked.size() == 20);
     for (size_t i = 0; i < b->tiles.size(); ++i) {
         CHECK(b->tiles[i] != before->tiles[i]);
@@ -276,6 +301,25 @@ TEST_CASE("tiles: a convex-volume edit re-bakes only the tiles under it") {
         else CHECK(b->tiles[i] == before->tiles[i]);  // the same tile: references to it stay valid
     }
     CHECK(b->tiles[1]->count("volume_spans") > 0);
+    // References into the re-baked tiles are stale in the new navmesh, the others still valid.
+    REQUIRE(before->navmesh);
+    REQUIRE(b->navmesh);
+    const NavMesh& old_nm = *before->navmesh;
+    int stale = 0, valid = 0;
+    for (uint32_t p = 0; p < static_cast<uint32_t>(old_nm.npolys); ++p) {
+        const NavTile* owner = old_nm.slots[old_nm.poly_slot[p]].tile.get();
+        const bool rebaked = owner == before->tiles[0]->tile.get() || owner == before->tiles[1]->tile.get();
+        const uint32_t now = b->navmesh->poly_index(old_nm.ref(p));
+        if (rebaked) {
+            CHECK(now == kNoPoly);
+            ++stale;
+        } else {
+            CHECK(now != kNoPoly);
+            ++valid;
+        }
+    }
+    CHECK(stale > 0);
+    CHECK(valid > 0);
     // Removing it re-bakes the same two.
     p.set_volumes({});
     REQUIRE(p.run());
