@@ -17,7 +17,10 @@
 //    or within the solo differential test's tolerance of max(2, 10%) - every tile that differs is
 //    printed by name (mesh, tile size, partition, tile x,z, both counts);
 //  - polygons: equal, or within max(2, 10%), printed likewise.
-// The totals of differing tiles are printed so the report can name them.
+// The totals of differing tiles are printed so the report can name them. At the last run every
+// tile agreed exactly on spans (outside column / row 0), regions and polygons except one:
+// undulating, tile_size 64, watershed, tile 3,1: 11 polygons against Recast's 12 with equal spans
+// and regions (a difference in the vector stages, not investigated yet; within tolerance).
 #include <doctest/doctest.h>
 
 #include <cstdio>
