@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -263,6 +265,10 @@ inline float height_at(const float* a, const float* b, int ax, float u) {
     return a[1] + (b[1] - a[1]) * t;
 }
 
+inline uint64_t cell_key(int x, int z) {
+    return (static_cast<uint64_t>(static_cast<uint32_t>(x)) << 32) | static_cast<uint32_t>(z);
+}
+
 struct Piece {
     float t0, t1;     // along our edge, 0 = its first vertex, 1 = its second
     uint32_t nei;     // dense polygon on the other side
@@ -274,14 +280,17 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     if (previous) slots = previous->slots;
     std::vector<char> taken(slots.size(), 0);
     std::vector<std::shared_ptr<const NavTile>> pending;
+    std::unordered_map<uint64_t, std::vector<uint32_t>> at;  // (x, z) -> slots there, any layer
+    for (size_t s = 0; s < slots.size(); ++s)
+        if (slots[s].tile) at[cell_key(slots[s].tile->x, slots[s].tile->z)].push_back(static_cast<uint32_t>(s));
     for (const auto& tp : tiles) {
         if (!tp) return Status::bad_input("navmesh: a null tile");
         Status v = validate_tile(*tp);
         if (!v) return v;
         int found = -1;
-        for (size_t s = 0; s < slots.size() && found < 0; ++s)
-            if (slots[s].tile && slots[s].tile->x == tp->x && slots[s].tile->z == tp->z && slots[s].tile->layer == tp->layer)
-                found = static_cast<int>(s);
+        if (const auto it = at.find(cell_key(tp->x, tp->z)); it != at.end())
+            for (const uint32_t s : it->second)
+                if (slots[s].tile->layer == tp->layer) found = static_cast<int>(s);
         if (found >= 0) {
             if (taken[static_cast<size_t>(found)]) return Status::bad_input("navmesh: two tiles at " + tile_name(*tp));
             taken[static_cast<size_t>(found)] = 1;
@@ -294,10 +303,10 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     for (size_t s = 0; s < slots.size(); ++s)
         if (!taken[s] && slots[s].tile) slots[s].tile.reset(), slots[s].salt = (slots[s].salt + 1) & kSaltMask;
     size_t next_free = 0;
+    std::unordered_set<uint64_t> fresh;  // (x, z, layer) of the new tiles, for duplicates
     for (const auto& tp : pending) {
-        for (const auto& other : pending)
-            if (other != tp && other->x == tp->x && other->z == tp->z && other->layer == tp->layer)
-                return Status::bad_input("navmesh: two tiles at " + tile_name(*tp));
+        if (!fresh.insert(cell_key(tp->x, tp->z) * 31 + static_cast<uint64_t>(static_cast<uint32_t>(tp->layer))).second)
+            return Status::bad_input("navmesh: two tiles at " + tile_name(*tp));
         while (next_free < slots.size() && slots[next_free].tile) ++next_free;
         if (next_free == slots.size()) {
             if (slots.size() >= kMaxTileSlots) return Status::bad_input("navmesh: more than " + std::to_string(kMaxTileSlots) + " tiles");
@@ -326,9 +335,11 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
 
     // Each tile's portal edges by side, and the slots by grid cell, for stitching.
     std::vector<std::array<std::vector<SideEdge>, 4>> side_edges(slots.size());
+    at.clear();
     for (size_t s = 0; s < slots.size(); ++s) {
         const NavTile* t = slots[s].tile.get();
         if (!t) continue;
+        at[cell_key(t->x, t->z)].push_back(static_cast<uint32_t>(s));
         for (uint32_t p = 0; p < static_cast<uint32_t>(t->npolys()); ++p)
             for (uint32_t e = t->poly_first[p]; e < t->poly_first[p + 1]; ++e)
                 if (t->edge_nei[e] != kNoPoly && (t->edge_nei[e] & kTilePortal))
@@ -369,9 +380,10 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
                 const float ua = a[ax], ub = b[ax], du = ub - ua;
                 const float line = (a[cx] + b[cx]) * 0.5f;
                 pieces.clear();
-                for (size_t o = 0; o < slots.size() && du != 0; ++o) {
+                const auto next = at.find(cell_key(nx, nz));
+                for (size_t k = 0; next != at.end() && k < next->second.size() && du != 0; ++k) {
+                    const uint32_t o = next->second[k];
                     const NavTile* u = slots[o].tile.get();
-                    if (!u || u->x != nx || u->z != nz) continue;
                     const float climb = std::max(t->walkable_climb, u->walkable_climb);
                     for (const SideEdge& se : side_edges[o][opp]) {
                         const float* c = tile_vert(*u, se.edge);
@@ -513,7 +525,15 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
             if (out.edge_opp[e] != kNoEdge) out.island_portals[fill[out.poly_island[out.edge_poly[e]]]++] = e;
     }
 
-    compute_landmarks(out);
+    // Landmarks are a whole-world table (walking distances across every tile): a mesh of several
+    // tiles, which is rebuilt a tile at a time, goes without them (A* then uses the straight-line
+    // bound alone, as Detour does) rather than recompute the world for each tile.
+    if (out.ntiles <= 1) {
+        compute_landmarks(out);
+    } else {
+        out.landmark_dist.clear();
+        out.island_landmarks.assign(static_cast<size_t>(out.nislands), 0);
+    }
 
     // Detail triangles (a fan of the tile's polygon when it has none).
     out.dtri_first.resize(static_cast<size_t>(np) + 1);

@@ -88,6 +88,7 @@ struct NavMesh {
     // every edge slot the shortest distance, walking between portal midpoints through the
     // polygons, to each landmark of its island (0 in unused columns and for walls).
     // Distances are metric, so |d(L, goal) - d(L, s)| is a lower bound on the walk from s to goal.
+    // Computed for a mesh of one tile only (see build_navmesh): 0 landmarks per island otherwise.
     static constexpr int kLandmarks = 8;
     std::vector<float> landmark_dist;      // nedges * kLandmarks
     std::vector<uint8_t> island_landmarks; // per island: number of landmarks in use

@@ -417,8 +417,8 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
     constexpr int L = NavMesh::kLandmarks;
     const float* const lm = m.landmark_dist.data();
     float lm_goal[L] = {};
+    const int nlm = m.island_landmarks[m.poly_island[start_poly]];
     {
-        const int nlm = m.island_landmarks[m.poly_island[start_poly]];
         if (target_a != kNoEdge) {
             for (int k = 0; k < nlm; ++k) lm_goal[k] = lm[static_cast<size_t>(target_a) * L + static_cast<size_t>(k)];
         } else if (nlm > 0) {
@@ -431,7 +431,8 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
             }
         }
     }
-    auto lm_bound = [lm, &lm_goal](uint32_t t) {
+    auto lm_bound = [lm, nlm, &lm_goal](uint32_t t) {
+        if (nlm == 0) return 0.0f;  // no landmarks on this island (or none in the mesh)
         const float* d = lm + static_cast<size_t>(t) * L;
         float b = 0;
         for (int k = 0; k < L; ++k) b = std::max(b, std::fabs(lm_goal[k] - d[k]));
