@@ -259,11 +259,14 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                 event(WorkerEvent::Kind::MeshFailed, st.message);
             }
         }
+        // a parameter change may dirty nothing (every derived voxel value unchanged): it still runs,
+        // re-running no stage, so the published bake carries the new parameters and the log says so
+        const bool params_changed = !(params == pipe_->params());
         pipe_->set_params(params);
         pipe_->set_record_region_trace(trace);
         if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
 
-        if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed)) {
+        if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed || params_changed)) {
             // the first bake of a mesh shows its input at once, the later stages as they come
             if (first_of_mesh_ && to > nav::Stage::Input && pipe_->first_dirty() == nav::Stage::Input &&
                 pipe_->run(nav::Stage::Input, &cancel_))
@@ -285,7 +288,10 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                 // a newer request is waiting; its run publishes
             } else {
                 if (st) {
-                    log_.info("bake #" + std::to_string(snap->generation) + ": " + describe_run(*snap));
+                    log_.info("bake #" + std::to_string(snap->generation) + ": " + describe_run(*snap) +
+                              (snap->stages_run.empty() && params_changed
+                                   ? " - the parameter change leaves every derived voxel value unchanged"
+                                   : ""));
                     event(WorkerEvent::Kind::BakeDone, {});
                 } else {
                     const std::string where =
