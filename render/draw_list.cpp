@@ -16,6 +16,7 @@ void DrawList::clear() {
     tri_indices.clear();
     line_verts.clear();
     point_verts.clear();
+    spans.clear();
 }
 
 void DrawList::add_triangle(const float* a, const float* b, const float* c, uint32_t color) {

@@ -29,11 +29,27 @@ static_assert(sizeof(Vertex) == 16);
 // How the triangle shader decorates faces (see shaders/tri.frag).
 enum class Shade : int { Plain = 0, CellGrid = 1, Checker = 2 };
 
+// One voxel span drawn as an instance of a unit box (or of a unit floor quad) on the layer's cell
+// grid: 16 bytes per span instead of up to 12 triangles of 16-byte vertices. The GPU places it:
+// x from origin.x + x * cs, z likewise, y from origin.y + y0 * ch to origin.y + y1 * ch, plus the
+// list's span_lift; a box's bottom is drawn at 0.8 of the colour.
+struct SpanInstance {
+    uint32_t x, z;
+    uint16_t y0, y1;
+    uint32_t color;
+};
+static_assert(sizeof(SpanInstance) == 16);
+enum class SpanShape : int { Box = 0, Floor = 1 };
+
 struct DrawList {
     std::vector<Vertex> tri_verts;
     std::vector<uint32_t> tri_indices;  // 3 per triangle into tri_verts
     std::vector<Vertex> line_verts;     // 2 per segment
     std::vector<Vertex> point_verts;
+    std::vector<SpanInstance> spans;  // drawn with the triangles, on the grid below
+    SpanShape span_shape = SpanShape::Box;
+    float span_origin[3] = {0, 0, 0};
+    float span_cs = 1.0f, span_ch = 1.0f, span_lift = 0.0f;
 
     float line_width = 1.5f;  // pixels
     float point_size = 6.0f;  // pixels
@@ -44,7 +60,7 @@ struct DrawList {
 
     // Keeps capacity.
     void clear();
-    bool empty() const { return tri_indices.empty() && line_verts.empty() && point_verts.empty(); }
+    bool empty() const { return tri_indices.empty() && line_verts.empty() && point_verts.empty() && spans.empty(); }
 
     void add_triangle(const float* a, const float* b, const float* c, uint32_t color);
     // Quad a-b-c-d (in order around its edge) as two triangles.

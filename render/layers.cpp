@@ -51,80 +51,47 @@ uint32_t mix32(uint32_t h) {
     return h;
 }
 
-// Emits the parts of column face `dir` of span [smin, smax) not covered by the neighbour
-// column's spans (starting at pool index `n`), as vertical quads.
-void exposed_side(const Heightfield& hf, uint32_t n, int dir, uint16_t smin, uint16_t smax, float x0, float x1,
-                  float z0, float z1, uint32_t color, DrawList& out) {
-    const float by = hf.bmin[1], ch = hf.ch;
-    auto emit = [&](uint16_t a, uint16_t b) {
-        const float y0 = by + a * ch, y1 = by + b * ch;
-        switch (dir) {
-            case 0: { const float p[4][3] = {{x0, y0, z0}, {x0, y0, z1}, {x0, y1, z1}, {x0, y1, z0}};
-                      out.add_quad(p[0], p[1], p[2], p[3], color); break; }
-            case 1: { const float p[4][3] = {{x0, y0, z1}, {x1, y0, z1}, {x1, y1, z1}, {x0, y1, z1}};
-                      out.add_quad(p[0], p[1], p[2], p[3], color); break; }
-            case 2: { const float p[4][3] = {{x1, y0, z1}, {x1, y0, z0}, {x1, y1, z0}, {x1, y1, z1}};
-                      out.add_quad(p[0], p[1], p[2], p[3], color); break; }
-            default: { const float p[4][3] = {{x1, y0, z0}, {x0, y0, z0}, {x0, y1, z0}, {x1, y1, z0}};
-                       out.add_quad(p[0], p[1], p[2], p[3], color); break; }
-        }
-    };
-    uint16_t cur = smin;
-    for (; n != kNullSpan && cur < smax; n = hf.pool[n].next) {
-        const Span& s = hf.pool[n];
-        if (s.smax <= cur) continue;
-        if (s.smin >= smax) break;
-        if (s.smin > cur) emit(cur, s.smin);
-        cur = std::max(cur, s.smax);
-    }
-    if (cur < smax) emit(cur, smax);
-}
-
-// Solid spans as boxes (top, bottom and the exposed parts of the sides), colour per span.
+// Solid spans as boxes (top, bottom and four sides; sides hidden by the neighbours' boxes are
+// left to the depth test), colour per span.
 template <class ColorOf>
 void build_span_boxes(const Heightfield& hf, DrawList& out, ColorOf&& color_of) {
+    // one instance of the unit box per span (the GPU places and shades it; the bottom at 0.8)
     out.clear();
     set_cell_grid(out, hf.bmin, hf.cs);
-    out.tri_verts.reserve(hf.span_count * 12);
-    out.tri_indices.reserve(hf.span_count * 18);
-    const float cs = hf.cs, ch = hf.ch;
+    out.span_shape = SpanShape::Box;
+    for (int k = 0; k < 3; ++k) out.span_origin[k] = hf.bmin[k];
+    out.span_cs = hf.cs;
+    out.span_ch = hf.ch;
+    out.span_lift = 0.0f;
+    out.spans.reserve(hf.span_count);
     for (int z = 0; z < hf.height; ++z) {
         for (int x = 0; x < hf.width; ++x) {
             const size_t c = static_cast<size_t>(x + z * hf.width);
-            const float x0 = hf.bmin[0] + x * cs, x1 = x0 + cs;
-            const float z0 = hf.bmin[2] + z * cs, z1 = z0 + cs;
             for (uint32_t i = hf.columns[c]; i != kNullSpan; i = hf.pool[i].next) {
                 const Span& s = hf.pool[i];
-                const uint32_t color = color_of(c, i, s);
-                const float y0 = hf.bmin[1] + s.smin * ch, y1 = hf.bmin[1] + s.smax * ch;
-                out.add_floor_quad(x0, z0, x1, z1, y1, color);
-                out.add_floor_quad(x0, z0, x1, z1, y0, color_scale(color, 0.8f));
-                for (int dir = 0; dir < 4; ++dir) {
-                    const int nx = x + dir_offset_x(dir), nz = z + dir_offset_z(dir);
-                    const bool inside = nx >= 0 && nz >= 0 && nx < hf.width && nz < hf.height;
-                    const uint32_t n = inside ? hf.columns[static_cast<size_t>(nx + nz * hf.width)] : kNullSpan;
-                    exposed_side(hf, n, dir, s.smin, s.smax, x0, x1, z0, z1, color, out);
-                }
+                out.spans.push_back({static_cast<uint32_t>(x), static_cast<uint32_t>(z), s.smin, s.smax, color_of(c, i, s)});
             }
         }
     }
 }
 
-// One floor quad per compact span, colour per span index.
+// One floor quad per compact span (an instance of the unit quad), colour per span index.
 template <class ColorOf>
 void build_span_floors(const CompactHeightfield& chf, Layer layer, DrawList& out, ColorOf&& color_of) {
     out.clear();
     set_cell_grid(out, chf.bmin, chf.cs);
-    out.tri_verts.reserve(static_cast<size_t>(chf.span_count) * 4);
-    out.tri_indices.reserve(static_cast<size_t>(chf.span_count) * 6);
-    const float lift = floor_lift(chf, layer);
+    out.span_shape = SpanShape::Floor;
+    for (int k = 0; k < 3; ++k) out.span_origin[k] = chf.bmin[k];
+    out.span_cs = chf.cs;
+    out.span_ch = chf.ch;
+    out.span_lift = floor_lift(chf, layer);
+    out.spans.reserve(static_cast<size_t>(chf.span_count));
     for (int z = 0; z < chf.height; ++z) {
         for (int x = 0; x < chf.width; ++x) {
             const CompactCell& cell = chf.cells[static_cast<size_t>(x + z * chf.width)];
-            const float x0 = chf.bmin[0] + x * chf.cs, z0 = chf.bmin[2] + z * chf.cs;
             for (uint32_t i = cell.index, end = cell.index + cell.count; i < end; ++i) {
-                const float y = chf.bmin[1] + chf.spans[i].y * chf.ch + lift;
-                out.add_floor_quad(x0, z0, x0 + chf.cs, z0 + chf.cs, y, color_of(i));
+                const uint16_t y = chf.spans[i].y;
+                out.spans.push_back({static_cast<uint32_t>(x), static_cast<uint32_t>(z), y, y, color_of(i)});
             }
         }
     }
@@ -222,10 +189,31 @@ void append(DrawList& dst, const DrawList& src) {
     for (uint32_t i : src.tri_indices) dst.tri_indices.push_back(base + i);
     dst.line_verts.insert(dst.line_verts.end(), src.line_verts.begin(), src.line_verts.end());
     dst.point_verts.insert(dst.point_verts.end(), src.point_verts.begin(), src.point_verts.end());
+    // Span instances are cells of their list's grid: moved onto dst's grid (tiles share the lattice).
+    const int dx = static_cast<int>(std::lround((src.span_origin[0] - dst.span_origin[0]) / src.span_cs));
+    const int dz = static_cast<int>(std::lround((src.span_origin[2] - dst.span_origin[2]) / src.span_cs));
+    const int dy = static_cast<int>(std::lround((src.span_origin[1] - dst.span_origin[1]) / src.span_ch));
+    for (SpanInstance si : src.spans) {
+        si.x = static_cast<uint32_t>(static_cast<int64_t>(si.x) + dx);
+        si.z = static_cast<uint32_t>(static_cast<int64_t>(si.z) + dz);
+        si.y0 = static_cast<uint16_t>(si.y0 + dy);
+        si.y1 = static_cast<uint16_t>(si.y1 + dy);
+        dst.spans.push_back(si);
+    }
 }
 }  // namespace
 
 std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b) {
+    if (b.tiled() && (per_grid(l) || l == Layer::Tiles)) {
+        // Drawn from every tile: the tiles as a set, by a fingerprint of their addresses (a re-baked
+        // tile is a new object) held as a pointer value that owns nothing, beside the navmesh and
+        // the first tile, which it keeps alive.
+        uint64_t h = 1469598103934665603ull;
+        for (const auto& t : b.tiles) h = (h ^ reinterpret_cast<uintptr_t>(t.get())) * 1099511628211ull;
+        const void* print = reinterpret_cast<const void*>(static_cast<uintptr_t>(h | 1));
+        return {as_void(b.navmesh), b.tiles.empty() ? nullptr : as_void(b.tiles.front()),
+                std::shared_ptr<const void>(std::shared_ptr<const void>(), print)};
+    }
     switch (l) {
         case Layer::Input: return {as_void(b.mesh), as_void(b.tri_areas), nullptr};
         case Layer::Voxels: return {as_void(b.solid), nullptr, nullptr};
@@ -241,7 +229,7 @@ std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b)
         case Layer::Detail: return {as_void(b.detail), as_void(b.polymesh), nullptr};
         case Layer::Navmesh: return {as_void(b.navmesh), nullptr, nullptr};
         case Layer::Islands: return {as_void(b.navmesh), nullptr, nullptr};
-        case Layer::Tiles: return {};  // every snapshot (see LayerCache::update)
+        case Layer::Tiles: return {};  // tiled bakes only (above)
         case Layer::Path: return {as_void(b.navmesh), nullptr, nullptr};
         case Layer::Count: break;
     }
@@ -869,6 +857,10 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
                 const DrawList so = t_out, se = t_extra;  // keep the style (widths, shading, grid)
                 out = so, extra = se;
                 out.clear(), extra.clear();
+                // span instances on the grid of tile (0, 0), the lowest corner: every tile's cells
+                // land at non-negative coordinates
+                const BakeConfig c00 = tile_config(b.config, b.layout, 0, 0);
+                for (DrawList* d : {&out, &extra}) d->span_origin[0] = c00.bmin[0], d->span_origin[2] = c00.bmin[2];
             }
             any = true;
             append(out, t_out);
@@ -926,59 +918,100 @@ void trim_capacity(DrawList& d) {
     trim_capacity(d.tri_indices);
     trim_capacity(d.line_verts);
     trim_capacity(d.point_verts);
+    trim_capacity(d.spans);
 }
 }  // namespace
 
-void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled) {
+namespace {
+bool same_sources(const std::array<std::shared_ptr<const void>, 3>& a, const std::array<std::shared_ptr<const void>, 3>& b) {
+    for (size_t k = 0; k < a.size(); ++k)
+        if (a[k].get() != b[k].get()) return false;
+    return true;
+}
+std::shared_ptr<BuiltLayer> build_one(Layer l, const Bake& bake) {
+    auto out = std::make_shared<BuiltLayer>();
+    const auto t0 = std::chrono::steady_clock::now();
+    out->sources = layer_sources(l, bake);
+    out->ok = build_layer(l, bake, out->cpu, out->cpu_extra);
+    trim_capacity(out->cpu);
+    trim_capacity(out->cpu_extra);
+    out->build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+}  // namespace
+
+const BuiltLayer* BuiltLayers::find(Layer l, const Bake& bake) const {
+    const auto& e = layers[static_cast<size_t>(l)];
+    if (!e || !same_sources(e->sources, layer_sources(l, bake))) return nullptr;
+    return e.get();
+}
+
+std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMask& enabled, const BuiltLayers* prev) {
+    auto out = std::make_shared<BuiltLayers>();
+    for (int li = 0; li < kLayerCount; ++li) {
+        const auto l = static_cast<Layer>(li);
+        const auto i = static_cast<size_t>(li);
+        if (!enabled[i] || !layer_from_bake(l) || !layer_available(l, bake)) continue;
+        if (prev && prev->find(l, bake)) out->layers[i] = prev->layers[i];
+        else out->layers[i] = build_one(l, bake);
+    }
+    return out;
+}
+
+void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled, const BuiltLayers* prebuilt) {
+    bool ui_built = false;
     for (int li = 0; li < kLayerCount; ++li) {
         const auto l = static_cast<Layer>(li);
         Entry& e = entries_[static_cast<size_t>(li)];
         e.info.available = bake && layer_available(l, *bake);
         if (!layer_from_bake(l)) continue;
-        auto src = bake ? layer_sources(l, *bake) : std::array<std::shared_ptr<const void>, 3>{};
-        // A tiled bake's per-tile layers and the tiles layer: every snapshot is new data (tiles
-        // fill in as they bake).
-        if (bake && bake->tiled() && (per_grid(l) || l == Layer::Tiles)) src = {std::shared_ptr<const void>(bake), nullptr, nullptr};
-        bool same = true;
-        for (size_t k = 0; k < src.size(); ++k) same = same && src[k].get() == e.sources[k].get();
+        const auto src = bake ? layer_sources(l, *bake) : std::array<std::shared_ptr<const void>, 3>{};
+        const bool same = same_sources(src, e.sources);
         if (same && (e.info.built || !e.info.available || !enabled[static_cast<size_t>(li)])) continue;
         if (!same && !enabled[static_cast<size_t>(li)]) {
             // stale and hidden: release the data now, rebuild when shown
             e.sources = {};
             e.info.built = false;
-            e.cpu.clear();
-            e.cpu_extra.clear();
-            trim_capacity(e.cpu);
-            trim_capacity(e.cpu_extra);
+            e.cpu.reset();
             continue;
         }
-        const auto t0 = std::chrono::steady_clock::now();
-        const bool ok = bake && build_layer(l, *bake, e.cpu, e.cpu_extra);
-        if (!bake) {
-            e.cpu.clear();
-            e.cpu_extra.clear();
+        std::shared_ptr<const BuiltLayer> built;
+        e.info.on_ui = false;
+        if (!bake || !e.info.available) {
+            built = std::make_shared<BuiltLayer>();  // nothing to draw (build_layer would leave both lists empty)
+        } else if (prebuilt && prebuilt->find(l, *bake)) {
+            built = prebuilt->layers[static_cast<size_t>(li)];
+        } else {
+            built = build_one(l, *bake);
+            e.info.on_ui = true;
+            ui_built = true;
         }
-        trim_capacity(e.cpu);
-        trim_capacity(e.cpu_extra);
-        e.gpu.upload(e.cpu);
-        e.gpu_extra.upload(e.cpu_extra);
+        const auto t0 = std::chrono::steady_clock::now();
+        e.gpu.upload(built->cpu);
+        e.gpu_extra.upload(built->cpu_extra);
         const auto t1 = std::chrono::steady_clock::now();
         e.sources = src;
-        e.info.built = ok;
-        e.info.triangles = (e.cpu.tri_indices.size() + e.cpu_extra.tri_indices.size()) / 3;
-        e.info.lines = (e.cpu.line_verts.size() + e.cpu_extra.line_verts.size()) / 2;
-        e.info.build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        e.info.built = built->ok;
+        e.info.triangles = (built->cpu.tri_indices.size() + built->cpu_extra.tri_indices.size()) / 3;
+        e.info.spans = built->cpu.spans.size() + built->cpu_extra.spans.size();
+        e.info.lines = (built->cpu.line_verts.size() + built->cpu_extra.line_verts.size()) / 2;
+        e.info.build_ms = built->build_ms;
+        e.info.upload_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         e.info.gpu_bytes = e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
+        e.cpu = std::move(built);
     }
+    if (ui_built) ++ui_waits_;
     if (bake) generation_ = bake->generation;
 }
 
 size_t LayerCache::cpu_bytes() const {
     size_t n = 0;
-    for (const Entry& e : entries_)
-        for (const DrawList* d : {&e.cpu, &e.cpu_extra})
+    for (const Entry& e : entries_) {
+        if (!e.cpu) continue;
+        for (const DrawList* d : {&e.cpu->cpu, &e.cpu->cpu_extra})
             n += (d->tri_verts.capacity() + d->line_verts.capacity() + d->point_verts.capacity()) * sizeof(Vertex) +
-                 d->tri_indices.capacity() * sizeof(uint32_t);
+                 d->tri_indices.capacity() * sizeof(uint32_t) + d->spans.capacity() * sizeof(SpanInstance);
+    }
     return n;
 }
 

@@ -211,17 +211,45 @@ struct LayerDrawOptions {
     std::array<float, kLayerCount> lifts(const LayerMask& enabled) const;
 };
 
+// One layer's CPU arrays built from a bake, with the stage data they were built from (compared by
+// identity). Built off the UI thread (navdebug's worker, after each bake) and shared, read only,
+// with the UI thread, which only uploads them.
+struct BuiltLayer {
+    std::array<std::shared_ptr<const void>, 3> sources;
+    DrawList cpu, cpu_extra;
+    bool ok = false;        // build_layer succeeded (the bake had the data)
+    double build_ms = 0.0;  // CPU build time
+};
+struct BuiltLayers {
+    std::array<std::shared_ptr<const BuiltLayer>, kLayerCount> layers;  // null: not built
+    // The entry built from exactly the data `bake` holds for layer l, or null.
+    const BuiltLayer* find(Layer l, const Bake& bake) const;
+};
+// Builds every enabled layer drawn from the bake (layer_from_bake) that the bake has; an entry of
+// `prev` built from the same stage data is shared instead of rebuilt. Safe on any thread: it only
+// reads the bake's immutable snapshot.
+std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMask& enabled, const BuiltLayers* prev);
+
 class LayerCache {
 public:
     struct Info {
         bool available = false;  // the bake has the data
         bool built = false;      // CPU and GPU arrays are current
+        bool on_ui = false;      // the last rebuild was built on the UI thread (no prebuilt entry)
         size_t triangles = 0, lines = 0;
-        double build_ms = 0.0;   // CPU build + upload of the last rebuild
+        size_t spans = 0;        // span instances (voxel and span layers: one unit box or quad each)
+        double build_ms = 0.0;   // CPU build of the last rebuild (worker or UI thread)
+        double upload_ms = 0.0;  // GPU upload of the last rebuild (UI thread)
         size_t gpu_bytes = 0;
     };
 
-    void update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled);
+    // `prebuilt` (may be null): layers built off the UI thread; an enabled layer whose data changed
+    // is uploaded from there when it holds an entry for the same data, else built here, and the
+    // frame counts in ui_waits_on_layers().
+    void update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled,
+                const BuiltLayers* prebuilt = nullptr);
+    // Updates in which the UI thread had to build a layer itself.
+    uint64_t ui_waits_on_layers() const { return ui_waits_; }
     // The main batch of every enabled layer in layer order, then their extra batches.
     void draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt = {}) const;
     const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
@@ -232,13 +260,14 @@ public:
 
 private:
     struct Entry {
-        DrawList cpu, cpu_extra;
+        std::shared_ptr<const BuiltLayer> cpu;  // shared with the worker's published set
         GpuDrawList gpu, gpu_extra;
         std::array<std::shared_ptr<const void>, 3> sources;
         Info info;
     };
     std::array<Entry, kLayerCount> entries_;
     uint64_t generation_ = 0;
+    uint64_t ui_waits_ = 0;
 };
 
 }  // namespace nav::render

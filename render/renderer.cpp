@@ -118,6 +118,53 @@ void vertex_layout() {
                           reinterpret_cast<const void*>(offsetof(Vertex, color)));
 }
 
+// The per-instance attributes (locations 2-4 of box.vert) starting at instance `first` of the
+// bound GL_ARRAY_BUFFER.
+void span_attributes(size_t first) {
+    const size_t base = first * sizeof(SpanInstance);
+    glVertexAttribIPointer(2, 2, GL_UNSIGNED_INT, sizeof(SpanInstance),
+                           reinterpret_cast<const void*>(base + offsetof(SpanInstance, x)));
+    glVertexAttribIPointer(3, 2, GL_UNSIGNED_SHORT, sizeof(SpanInstance),
+                           reinterpret_cast<const void*>(base + offsetof(SpanInstance, y0)));
+    glVertexAttribPointer(4, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(SpanInstance),
+                          reinterpret_cast<const void*>(base + offsetof(SpanInstance, color)));
+}
+
+// The unit mesh span instances are drawn on: a box of 6 faces x 4 corners (corner xyz in {0, 1},
+// colour factor), the top face first so a floor quad is its first 6 indices. One per process
+// (navdebug has one GL context), created on first use.
+struct UnitMesh {
+    GLuint vbo = 0, ibo = 0;
+};
+const UnitMesh& unit_mesh() {
+    static UnitMesh m;
+    if (m.vbo) return m;
+    struct V { float x, y, z, shade; };
+    // faces: top (+y), bottom (-y, 0.8), -x, +z, +x, -z; each as 4 corners around its edge
+    const V v[24] = {
+        {0, 1, 0, 1}, {0, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 0, 1},
+        {0, 0, 0, .8f}, {1, 0, 0, .8f}, {1, 0, 1, .8f}, {0, 0, 1, .8f},
+        {0, 0, 0, 1}, {0, 0, 1, 1}, {0, 1, 1, 1}, {0, 1, 0, 1},
+        {0, 0, 1, 1}, {1, 0, 1, 1}, {1, 1, 1, 1}, {0, 1, 1, 1},
+        {1, 0, 1, 1}, {1, 0, 0, 1}, {1, 1, 0, 1}, {1, 1, 1, 1},
+        {1, 0, 0, 1}, {0, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},
+    };
+    uint32_t idx[36];
+    for (uint32_t f = 0; f < 6; ++f) {
+        const uint32_t q[6] = {0, 1, 2, 0, 2, 3};
+        for (uint32_t k = 0; k < 6; ++k) idx[f * 6 + k] = f * 4 + q[k];
+    }
+    glGenBuffers(1, &m.vbo);
+    glGenBuffers(1, &m.ibo);
+    glBindBuffer(GL_ARRAY_BUFFER, m.vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_STATIC_DRAW);
+    // filled through the array target (no VAO needed); each span VAO binds it as its element buffer
+    glBindBuffer(GL_ARRAY_BUFFER, m.ibo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return m;
+}
+
 }  // namespace
 
 Program::~Program() {
@@ -168,6 +215,8 @@ GpuDrawList::~GpuDrawList() {
     const GLuint vaos[3] = {vao_tri_, vao_line_, vao_point_};
     if (vbo_tri_) glDeleteBuffers(4, bufs);
     if (vao_tri_) glDeleteVertexArrays(3, vaos);
+    if (vbo_span_) glDeleteBuffers(1, &vbo_span_);
+    if (vao_span_) glDeleteVertexArrays(1, &vao_span_);
 }
 
 void GpuDrawList::ensure_created() {
@@ -207,6 +256,33 @@ void GpuDrawList::upload(const DrawList& list) {
     upload_buffer(GL_ARRAY_BUFFER, vbo_line_, line_cap_, list.line_verts.data(), list.line_verts.size() * sizeof(Vertex));
     upload_buffer(GL_ARRAY_BUFFER, vbo_point_, point_cap_, list.point_verts.data(),
                   list.point_verts.size() * sizeof(Vertex));
+    if (!list.spans.empty() && !vao_span_) {
+        const UnitMesh& m = unit_mesh();
+        glGenVertexArrays(1, &vao_span_);
+        glGenBuffers(1, &vbo_span_);
+        glBindVertexArray(vao_span_);
+        glBindBuffer(GL_ARRAY_BUFFER, m.vbo);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<const void*>(0));
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<const void*>(3 * sizeof(float)));
+        glBindBuffer(GL_ARRAY_BUFFER, vbo_span_);
+        for (GLuint a = 2; a <= 4; ++a) {
+            glEnableVertexAttribArray(a);
+            glVertexAttribDivisor(a, 1);
+        }
+        span_attributes(0);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m.ibo);
+        glBindVertexArray(0);
+    }
+    if (vbo_span_)
+        upload_buffer(GL_ARRAY_BUFFER, vbo_span_, span_cap_, list.spans.data(), list.spans.size() * sizeof(SpanInstance));
+    span_count_ = static_cast<GLsizei>(list.spans.size());
+    span_shape_ = list.span_shape;
+    for (int i = 0; i < 3; ++i) span_origin_[i] = list.span_origin[i];
+    span_cell_[0] = list.span_cs;
+    span_cell_[1] = list.span_ch;
+    span_cell_[2] = list.span_lift;
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     tri_index_count_ = static_cast<GLsizei>(list.tri_indices.size());
     line_vert_count_ = static_cast<GLsizei>(list.line_verts.size());
@@ -223,10 +299,15 @@ bool Renderer::init(std::string& err) {
     if (!tri_.load("tri.vert", "", "tri.frag", err)) return false;
     if (!line_.load("line.vert", "line.geom", "line.frag", err)) return false;
     if (!point_.load("point.vert", "", "point.frag", err)) return false;
+    if (!box_.load("box.vert", "", "tri.frag", err)) return false;
     auto cut = [](const Program& p) { return CutLoc{p.loc("u_clip"), p.loc("u_plane"), p.loc("u_tint")}; };
     tl_ = {tri_.loc("u_view_proj"), tri_.loc("u_light_dir"), tri_.loc("u_eye"),   tri_.loc("u_shade"),
            tri_.loc("u_grid_origin"), tri_.loc("u_grid_cell"), tri_.loc("u_alpha"), tri_.loc("u_lift"),
            tri_.loc("u_ceilings"), cut(tri_)};
+    bl_ = {{box_.loc("u_view_proj"), box_.loc("u_light_dir"), box_.loc("u_eye"), box_.loc("u_shade"),
+            box_.loc("u_grid_origin"), box_.loc("u_grid_cell"), box_.loc("u_alpha"), box_.loc("u_lift"),
+            box_.loc("u_ceilings"), cut(box_)},
+           box_.loc("u_span_origin"), box_.loc("u_span_cell")};
     ll_ = {line_.loc("u_view_proj"), line_.loc("u_viewport"), line_.loc("u_width"),
            line_.loc("u_depth_bias"), line_.loc("u_alpha"),    line_.loc("u_lift"), cut(line_)};
     pl_ = {point_.loc("u_view_proj"), point_.loc("u_size"), point_.loc("u_alpha"), point_.loc("u_lift"), cut(point_)};
@@ -268,18 +349,41 @@ void Renderer::draw(const GpuDrawList& g) {
     if (g.empty()) return;
     if (g.depth_test_) glEnable(GL_DEPTH_TEST);
     else glDisable(GL_DEPTH_TEST);
+    const auto tri_uniforms = [&](const TriLoc& t) {
+        glUniformMatrix4fv(t.view_proj, 1, GL_FALSE, frame_.view_proj);
+        glUniform3fv(t.light_dir, 1, frame_.light_dir);
+        glUniform3fv(t.eye, 1, frame_.eye);
+        glUniform1i(t.shade, static_cast<int>(g.shade_));
+        glUniform3fv(t.grid_origin, 1, g.grid_origin_);
+        glUniform1f(t.grid_cell, g.grid_cell_);
+        glUniform1f(t.alpha, style_.alpha);
+        glUniform1f(t.lift, style_.lift);
+        glUniform1i(t.ceilings, style_.hide_ceilings ? 1 : 0);
+        set_cut(t.cut);
+    };
+    if (g.span_count_) {
+        glUseProgram(box_.id());
+        tri_uniforms(bl_.tri);
+        glUniform3fv(bl_.origin, 1, g.span_origin_);
+        glUniform3fv(bl_.cell, 1, g.span_cell_);
+        if (style_.cull) glEnable(GL_CULL_FACE);
+        glBindVertexArray(g.vao_span_);
+        const GLsizei per = g.span_shape_ == SpanShape::Floor ? 6 : 36;
+        // in pieces, as the triangles (bounded driver memory under a software GL)
+        const GLsizei chunk = kChunkTris / (per / 3);
+        // (GL 3.3 has no base instance: the instance attributes are re-pointed per piece)
+        glBindBuffer(GL_ARRAY_BUFFER, g.vbo_span_);
+        for (GLsizei first = 0; first < g.span_count_; first += chunk) {
+            if (first) span_attributes(static_cast<size_t>(first));
+            glDrawElementsInstanced(GL_TRIANGLES, per, GL_UNSIGNED_INT, nullptr, std::min(chunk, g.span_count_ - first));
+        }
+        if (g.span_count_ > chunk) span_attributes(0);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        glDisable(GL_CULL_FACE);
+    }
     if (g.tri_index_count_) {
         glUseProgram(tri_.id());
-        glUniformMatrix4fv(tl_.view_proj, 1, GL_FALSE, frame_.view_proj);
-        glUniform3fv(tl_.light_dir, 1, frame_.light_dir);
-        glUniform3fv(tl_.eye, 1, frame_.eye);
-        glUniform1i(tl_.shade, static_cast<int>(g.shade_));
-        glUniform3fv(tl_.grid_origin, 1, g.grid_origin_);
-        glUniform1f(tl_.grid_cell, g.grid_cell_);
-        glUniform1f(tl_.alpha, style_.alpha);
-        glUniform1f(tl_.lift, style_.lift);
-        glUniform1i(tl_.ceilings, style_.hide_ceilings ? 1 : 0);
-        set_cut(tl_.cut);
+        tri_uniforms(tl_);
         if (style_.cull) glEnable(GL_CULL_FACE);
         glBindVertexArray(g.vao_tri_);
         draw_chunked(g.tri_index_count_, 3 * kChunkTris, [](GLint first, GLsizei n) {

@@ -40,8 +40,8 @@ public:
     GpuDrawList& operator=(const GpuDrawList&) = delete;
 
     void upload(const DrawList& list);
-    bool empty() const { return tri_index_count_ == 0 && line_vert_count_ == 0 && point_count_ == 0; }
-    size_t gpu_bytes() const { return tri_cap_ + index_cap_ + line_cap_ + point_cap_; }
+    bool empty() const { return tri_index_count_ == 0 && line_vert_count_ == 0 && point_count_ == 0 && span_count_ == 0; }
+    size_t gpu_bytes() const { return tri_cap_ + index_cap_ + line_cap_ + point_cap_ + span_cap_; }
 
 private:
     friend class Renderer;
@@ -50,6 +50,13 @@ private:
     GLuint vbo_tri_ = 0, ibo_tri_ = 0, vbo_line_ = 0, vbo_point_ = 0;
     size_t tri_cap_ = 0, index_cap_ = 0, line_cap_ = 0, point_cap_ = 0;  // bytes allocated
     GLsizei tri_index_count_ = 0, line_vert_count_ = 0, point_count_ = 0;
+    // span instances over the shared unit box / quad mesh (created with the first list that has some)
+    GLuint vao_span_ = 0, vbo_span_ = 0;
+    size_t span_cap_ = 0;
+    GLsizei span_count_ = 0;
+    SpanShape span_shape_ = SpanShape::Box;
+    float span_origin_[3] = {0, 0, 0};
+    float span_cell_[3] = {1, 1, 0};  // cs, ch, lift
     // draw settings copied from the DrawList at upload
     float line_width_ = 1.5f, point_size_ = 6.0f;
     Shade shade_ = Shade::Plain;
@@ -106,13 +113,14 @@ public:
     const DrawStyle& style() const { return style_; }
 
 private:
-    Program tri_, line_, point_;
+    Program tri_, line_, point_, box_;
     FrameParams frame_{};
     DrawStyle style_{};
     // the cut uniforms every program has (u_clip, u_plane, u_tint: see shaders/cut.glsl)
     struct CutLoc { GLint clip, plane, tint; };
     void set_cut(const CutLoc& c) const;
     struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell, alpha, lift, ceilings; CutLoc cut; } tl_{};
+    struct BoxLoc { TriLoc tri; GLint origin, cell; } bl_{};
     struct LineLoc { GLint view_proj, viewport, width, depth_bias, alpha, lift; CutLoc cut; } ll_{};
     struct PointLoc { GLint view_proj, size, alpha, lift; CutLoc cut; } pl_{};
 };

@@ -48,6 +48,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     : worker_(worker), log_(log), opts_(std::move(opts)), desired_(params), volumes_(std::move(volumes)) {
     requested_ = desired_;
     requested_volumes_ = volumes_;
+    worker_.init_layers(opts_.layers);  // the worker builds these layers' draw lists with its bakes
     mesh_field_ = opts_.mesh_path;
     config_field_ = opts_.config_path;
     std::error_code ec;
@@ -221,7 +222,9 @@ void App::poll_worker() {
         }
     }
     worker_.set_region_trace(replay_.wants_trace());
-    std::shared_ptr<const nav::Bake> latest = worker_.latest();
+    // the bake and the draw lists the worker built for it, taken together
+    auto [latest, built] = worker_.latest_with_layers();
+    if (latest) raw_layers_ = std::move(built);
     if (latest && latest != raw_bake_) {
         on_new_bake(raw_bake_, latest);
         raw_bake_ = std::move(latest);
@@ -462,10 +465,12 @@ void App::ui_layers() {
         if (!avail) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
             const auto& info = layers_.info(l);
-            ImGui::SetTooltip("%s\nstage: %s%s\n%s triangles, %s lines, built in %.1f ms", std::string(r::layer_help(l)).c_str(),
+            ImGui::SetTooltip("%s\nstage: %s%s\n%s triangles, %s lines, built in %.1f ms (%s), uploaded in %.2f ms",
+                              std::string(r::layer_help(l)).c_str(),
                               std::string(nav::stage_name(r::layer_stage(l))).c_str(), avail ? "" : " (not built)",
                               fmt_count(static_cast<int64_t>(info.triangles)).c_str(),
-                              fmt_count(static_cast<int64_t>(info.lines)).c_str(), info.build_ms);
+                              fmt_count(static_cast<int64_t>(info.lines)).c_str(), info.build_ms,
+                              info.on_ui ? "UI thread" : "worker", info.upload_ms);
         }
     }
     ImGui::Checkbox("ground grid", &show_ground_);
@@ -1217,7 +1222,8 @@ void App::render_scene(int fb_w, int fb_h) {
     // while the region replay is shown it replaces the regions layer
     r::LayerMask shown = opts_.layers;
     if (replay_.active()) shown[static_cast<size_t>(r::Layer::Regions)] = false;
-    layers_.update(bake_, shown);
+    worker_.set_layers(shown);
+    layers_.update(bake_, shown, raw_layers_.get());
 
     if (bake_ && bake_->mesh != ground_mesh_) {
         ground_mesh_ = bake_->mesh;

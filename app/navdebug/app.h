@@ -90,6 +90,10 @@ public:
     // Bytes the draw layers hold (CPU arrays, GPU buffers), for the stress report.
     size_t layer_cpu_bytes() const { return layers_.cpu_bytes(); }
     size_t layer_gpu_bytes() const { return layers_.gpu_bytes(); }
+    // Frames in which the UI thread built a layer itself (no draw list from the worker).
+    uint64_t layer_ui_waits() const { return layers_.ui_waits_on_layers(); }
+    // Per layer: build (worker) and upload times of its last rebuild, sizes (the benchmark's table).
+    const nav::render::LayerCache& layer_cache() const { return layers_; }
 
 private:
     void poll_worker();
@@ -146,6 +150,7 @@ private:
 
     std::shared_ptr<const nav::Bake> bake_;      // what is drawn: pruned, trimmed to run_to_
     std::shared_ptr<const nav::Bake> raw_bake_;  // the worker's latest, as published
+    std::shared_ptr<const nav::render::BuiltLayers> raw_layers_;  // published with it: drawn by upload only
     std::shared_ptr<const nav::Bake> trim_src_, trim_out_;
     nav::Stage trim_to_ = nav::kLastStage;
     bool mesh_pending_ = false;  // a mesh was asked for and has not loaded or failed yet

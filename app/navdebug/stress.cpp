@@ -70,11 +70,19 @@ int64_t resident_kib() {
 bool StressRun::before_frame(App& app) {
     using clock = std::chrono::steady_clock;
     ++frames_;
+    app_ = &app;
+    // frame time: from one frame's start to the next, while sliders move and bakes run (from the
+    // first move until the run ends)
+    const auto now_frame = clock::now();
+    if (phase_ != Phase::WaitFirst && phase_ != Phase::Done && last_frame_ != clock::time_point{})
+        frame_ms_.push_back(static_cast<float>(std::chrono::duration<double, std::milli>(now_frame - last_frame_).count()));
+    last_frame_ = now_frame;
     if (const auto& b = app.latest_bake(); b && b->generation != last_generation_) {
         last_generation_ = b->generation;
         ++bakes_seen_;
     }
     rss_peak_ = std::max(rss_peak_, resident_kib());
+    ui_waits_ = app.layer_ui_waits();
     switch (phase_) {
         case Phase::WaitFirst:
             if (app.settled() && app.latest_bake() && app.latest_bake()->mesh) {
@@ -158,7 +166,6 @@ void StressRun::capture_final(App& app) {
     j["moves_rejected"] = rejected_;
     j["seed"] = o_.seed;
     j["per_frame"] = o_.per_frame;
-    j["frames"] = frames_;
     j["bakes_published"] = bakes_seen_;
     j["wall_ms"] = std::chrono::duration<double, std::milli>(now - t_start_).count();
     j["final_wait_ms"] = std::chrono::duration<double, std::milli>(now - t_moves_done_).count();
@@ -202,6 +209,42 @@ void StressRun::finish(bool timed_out) {
     j["restore_ms"] = std::chrono::duration<double, std::milli>(clock::now() - t_restore_).count();
     j["rss_end_kib"] = rss_end_;
     j["rss_peak_kib"] = rss_peak_;
+    // UI frame times (nearest-rank percentiles) and the frames in which the UI thread built a draw
+    // layer itself instead of uploading the worker's
+    std::vector<float> ms = frame_ms_;
+    std::sort(ms.begin(), ms.end());
+    const auto pct = [&](double p) -> double {
+        if (ms.empty()) return 0.0;
+        const auto k = static_cast<size_t>(std::ceil(p * static_cast<double>(ms.size()))) - 1;
+        return ms[std::min(k, ms.size() - 1)];
+    };
+    nlohmann::ordered_json fr;
+    fr["count"] = frames_;
+    fr["timed"] = ms.size();
+    fr["p50_ms"] = pct(0.50);
+    fr["p99_ms"] = pct(0.99);
+    fr["max_ms"] = ms.empty() ? 0.0 : static_cast<double>(ms.back());
+    fr["ui_waits_on_layers"] = ui_waits_;
+    j["frames"] = fr;
+    nlohmann::ordered_json layers = nlohmann::ordered_json::object();
+    if (app_) {
+        for (int li = 0; li < nav::render::kLayerCount; ++li) {
+            const auto l = static_cast<nav::render::Layer>(li);
+            const auto& in = app_->layer_cache().info(l);
+            if (!in.built) continue;
+            nlohmann::ordered_json e;
+            e["build_ms"] = in.build_ms;
+            e["built_on"] = in.on_ui ? "ui" : "worker";
+            e["upload_ms"] = in.upload_ms;
+            e["spans"] = in.spans;
+            e["triangles"] = in.triangles;
+            e["lines"] = in.lines;
+            e["gpu_kib"] = in.gpu_bytes / 1024;
+            layers[std::string(nav::render::layer_name(l))] = e;
+        }
+    }
+    j["layers"] = layers;  // the last rebuild of each shown layer (the bake at the starting parameters)
+    j["layers_cpu_kib"] = app_ ? static_cast<int64_t>(app_->layer_cpu_bytes() / 1024) : 0;
     std::ofstream f(o_.report);
     f << j.dump(2) << "\n";
     if (!f) {
@@ -209,9 +252,9 @@ void StressRun::finish(bool timed_out) {
         exit_code_ = 1;
         return;
     }
-    std::printf("navdebug: stress: %d moves in %lld frames, %llu bakes published; RSS start %lld, final bake %lld, "
-                "back at the starting parameters %lld KiB (peak %lld); wrote %s\n",
-                done_, static_cast<long long>(frames_), static_cast<unsigned long long>(bakes_seen_),
+    std::printf("navdebug: stress: %d moves in %lld frames (p50 %.1f ms, p99 %.1f ms, %llu UI layer builds), %llu bakes "
+                "published; RSS start %lld, final bake %lld, back at the starting parameters %lld KiB (peak %lld); wrote %s\n",
+                done_, static_cast<long long>(frames_), pct(0.50), pct(0.99), static_cast<unsigned long long>(ui_waits_), static_cast<unsigned long long>(bakes_seen_),
                 static_cast<long long>(rss_start_), static_cast<long long>(j.value("rss_final_bake_kib", int64_t(0))),
                 static_cast<long long>(rss_end_), static_cast<long long>(rss_peak_), o_.report.c_str());
     if (timed_out) {

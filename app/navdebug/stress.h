@@ -4,11 +4,14 @@
 // moves it waits for the worker to settle and writes a JSON report: the final parameters as a
 // config navbake --config reads, the final bake's counts per stage (or its error), resident memory
 // after the first bake, after the final bake and after going back to the starting parameters
-// (memory must come back near where it started), wall time and moves done.
+// (memory must come back near where it started), wall time and moves done, and the frames: UI
+// frame time p50 / p99 while sliders move and bakes run, and how many frames the UI thread built a
+// draw layer itself (the worker builds them with each bake: expected 0).
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -65,6 +68,10 @@ private:
     StressRng rng_;
     int done_ = 0, rejected_ = 0;
     int64_t frames_ = 0;
+    std::vector<float> frame_ms_;  // frame-to-frame times from the first move on
+    std::chrono::steady_clock::time_point last_frame_{};
+    uint64_t ui_waits_ = 0;
+    const App* app_ = nullptr;     // the app of the last frame (the report reads its layer table)        // App::layer_ui_waits(): frames the UI thread built a layer itself
     int64_t rss_start_ = 0, rss_peak_ = 0, rss_end_ = 0;
     nav::Params start_params_;
     int64_t start_polys_ = 0;

@@ -81,9 +81,34 @@ void BakeWorker::set_region_trace(bool on) {
     cv_.notify_all();
 }
 
+void BakeWorker::set_layers(const nav::render::LayerMask& shown) {
+    {
+        std::lock_guard lk(m_);
+        if (layers_ == shown) return;
+        bool added = false;
+        for (size_t i = 0; i < shown.size(); ++i) added = added || (shown[i] && !layers_[i]);
+        layers_ = shown;
+        if (!added) return;
+        // a run with nothing dirty builds the new layers for the latest bake and republishes it
+        ++requested_;
+    }
+    cv_.notify_all();
+}
+
+void BakeWorker::init_layers(const nav::render::LayerMask& shown) {
+    std::lock_guard lk(m_);
+    layers_ = shown;
+}
+
 std::shared_ptr<const nav::Bake> BakeWorker::latest() const {
     std::lock_guard lk(m_);
     return latest_;
+}
+
+std::pair<std::shared_ptr<const nav::Bake>, std::shared_ptr<const nav::render::BuiltLayers>>
+BakeWorker::latest_with_layers() const {
+    std::lock_guard lk(m_);
+    return {latest_, latest_layers_};
 }
 
 bool BakeWorker::busy() const {
@@ -133,9 +158,21 @@ void BakeWorker::event(WorkerEvent::Kind kind, std::string text) {
 }
 
 void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
+    nav::render::LayerMask shown;
+    std::shared_ptr<const nav::render::BuiltLayers> prev;
+    {
+        std::lock_guard lk(m_);
+        shown = layers_;
+        prev = latest_layers_;
+    }
+    // the bake's data is immutable: the draw lists are built here, off the UI thread
+    std::shared_ptr<const nav::render::BuiltLayers> built;
+    if (bake) built = nav::render::build_layers(*bake, shown, prev.get());
+    prev.reset();
     {
         std::lock_guard lk(m_);
         latest_ = std::move(bake);
+        latest_layers_ = std::move(built);
     }
     if (wake_) wake_();
 }
@@ -222,11 +259,14 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                 event(WorkerEvent::Kind::MeshFailed, st.message);
             }
         }
+        // a parameter change may dirty nothing (every derived voxel value unchanged): it still runs,
+        // re-running no stage, so the published bake carries the new parameters and the log says so
+        const bool params_changed = !(params == pipe_->params());
         pipe_->set_params(params);
         pipe_->set_record_region_trace(trace);
         if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
 
-        if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed)) {
+        if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed || params_changed)) {
             // the first bake of a mesh shows its input at once, the later stages as they come
             if (first_of_mesh_ && to > nav::Stage::Input && pipe_->first_dirty() == nav::Stage::Input &&
                 pipe_->run(nav::Stage::Input, &cancel_))
@@ -248,7 +288,10 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                 // a newer request is waiting; its run publishes
             } else {
                 if (st) {
-                    log_.info("bake #" + std::to_string(snap->generation) + ": " + describe_run(*snap));
+                    log_.info("bake #" + std::to_string(snap->generation) + ": " + describe_run(*snap) +
+                              (snap->stages_run.empty() && params_changed
+                                   ? " - the parameter change leaves every derived voxel value unchanged"
+                                   : ""));
                     event(WorkerEvent::Kind::BakeDone, {});
                 } else {
                     const std::string where =
@@ -260,6 +303,23 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
             }
         } else if (mesh_changed) {
             publish(pipe_->snapshot());
+        } else {
+            // nothing to bake: a layer was shown (set_layers) that the latest set lacks
+            std::shared_ptr<const nav::Bake> b;
+            nav::render::LayerMask shown;
+            bool missing = false;
+            {
+                std::lock_guard lk(m_);
+                b = latest_;
+                shown = layers_;
+                for (int li = 0; b && li < nav::render::kLayerCount; ++li) {
+                    const auto l = static_cast<nav::render::Layer>(li);
+                    missing = missing || (shown[static_cast<size_t>(li)] && nav::render::layer_from_bake(l) &&
+                                          nav::render::layer_available(l, *b) &&
+                                          !(latest_layers_ && latest_layers_->find(l, *b)));
+                }
+            }
+            if (missing) publish(std::move(b));
         }
     }
 }

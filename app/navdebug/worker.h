@@ -10,10 +10,12 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/build/pipeline.h"
 #include "log.h"
+#include "render/layers.h"
 
 namespace navdebug {
 
@@ -41,7 +43,16 @@ public:
     // Whether bakes record the region trace (replay); a change re-runs the regions stage.
     void set_region_trace(bool on);
 
+    // The layers the view shows: after each bake (and when this adds a layer) the worker builds
+    // their draw lists and publishes them with the snapshot, so the UI thread only uploads.
+    void set_layers(const nav::render::LayerMask& shown);
+    // The same before start(), without a request of its own (the first bake builds them).
+    void init_layers(const nav::render::LayerMask& shown);
+
     std::shared_ptr<const nav::Bake> latest() const;
+    // latest() and the draw lists built for it, taken together as they were published (entries
+    // are matched to the drawn bake by the identity of the stage data they were built from).
+    std::pair<std::shared_ptr<const nav::Bake>, std::shared_ptr<const nav::render::BuiltLayers>> latest_with_layers() const;
     bool busy() const;
     // The stage the worker is building right now, -1 when it is idle (the timeline's "building").
     int building_stage() const { return building_.load(std::memory_order_relaxed); }
@@ -66,6 +77,8 @@ private:
                 const std::string& mesh_path, bool trace);
     // Publishes the last good bake marked failed with `what` at the stage that was building.
     void fail_run(const std::string& what);
+    // Builds the shown layers' draw lists for `bake` (reusing the last set's unchanged entries),
+    // then publishes both.
     void publish(std::shared_ptr<const nav::Bake> bake);
     void event(WorkerEvent::Kind kind, std::string text);
 
@@ -90,6 +103,8 @@ private:
     int runs_ = 0, hold_at_ = 0;
     bool held_ = false;
     std::shared_ptr<const nav::Bake> latest_;
+    nav::render::LayerMask layers_{};  // what the view shows (set_layers)
+    std::shared_ptr<const nav::render::BuiltLayers> latest_layers_;
     std::vector<WorkerEvent> events_;
 };
 

@@ -498,9 +498,28 @@ Status Pipeline::set_param(std::string_view name, std::string_view value) {
     return Status::ok();
 }
 
+namespace {
+// The parameters the stages read only through their rounded voxel value in BakeConfig.
+bool rounded_to_voxels(VoxelRule r) {
+    return r == VoxelRule::CeilByCellHeight || r == VoxelRule::FloorByCellHeight || r == VoxelRule::CeilByCellSize ||
+           r == VoxelRule::FloorByCellSize || r == VoxelRule::SquareCells;
+}
+bool same_voxel_values(const BakeConfig& a, const BakeConfig& b) {
+    return a.walkable_height == b.walkable_height && a.walkable_climb == b.walkable_climb &&
+           a.walkable_radius == b.walkable_radius && a.min_region_area == b.min_region_area &&
+           a.merge_region_area == b.merge_region_area && a.max_edge_len == b.max_edge_len;
+}
+}  // namespace
+
 void Pipeline::set_params(const Params& p) {
+    // A change of such parameters that leaves every derived voxel value equal (agent_radius 0.6 ->
+    // 0.5 m at 0.3 m cells: 2 cells either way) dirties nothing; the next run re-runs no stage.
+    const InputMesh* mesh = impl_->mesh.get();
+    const bool same_voxels =
+        mesh && same_voxel_values(derive_config(params_, mesh->bmin, mesh->bmax), derive_config(p, mesh->bmin, mesh->bmax));
     for (const ParamDef& d : param_table())
-        if (d.id != ParamId::threads && p.get(d.id) != params_.get(d.id)) mark_dirty(d.stage);  // threads: same result
+        if (d.id != ParamId::threads && p.get(d.id) != params_.get(d.id) && !(same_voxels && rounded_to_voxels(d.voxel)))
+            mark_dirty(d.stage);  // threads: same result
     const bool refix = !(mesh_fix(p) == mesh_fix(params_));
     params_ = p;
     if (refix) refresh_mesh();

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -248,4 +249,34 @@ TEST_CASE("config: JSON configs set parameters and volumes; errors name key and 
     navtest::TempFile f(".json", R"({"cell_size": 0.25})");
     REQUIRE(load_config_file(f.path(), q, v2));
     CHECK(q.get(ParamId::cell_size) == doctest::Approx(0.25));
+}
+
+TEST_CASE("pipeline: a change that leaves every derived voxel value unchanged re-runs nothing") {
+    Pipeline p;
+    REQUIRE(p.set_mesh(small_scene()));
+    REQUIRE(p.set_param(ParamId::cell_size, 0.3));
+    REQUIRE(p.set_param(ParamId::agent_radius, 0.6));
+    REQUIRE(p.run());
+    const auto before = p.snapshot();
+    // 0.6 m and 0.5 m are both 2 cells at 0.3 m cells
+    REQUIRE(p.set_param(ParamId::agent_radius, 0.5));
+    CHECK(p.first_dirty() == static_cast<Stage>(kStageCount));
+    REQUIRE(p.run());
+    const auto after = p.snapshot();
+    CHECK(after->stages_run.empty());
+    CHECK(after->params.get(ParamId::agent_radius) == doctest::Approx(0.5));  // the bake carries the new value
+    CHECK(after->config.walkable_radius == before->config.walkable_radius);
+    CHECK(after->navmesh == before->navmesh);  // the very same results
+    // 0.7 m is 3 cells: the erosion and what follows re-run
+    REQUIRE(p.set_param(ParamId::agent_radius, 0.7));
+    CHECK(p.first_dirty() == Stage::Erode);
+    REQUIRE(p.run());
+    CHECK(p.snapshot()->stages_run.front() == Stage::Erode);
+    CHECK(p.snapshot()->config.walkable_radius == before->config.walkable_radius + 1);
+    // agent_height 2.0 -> 1.9 m at 0.2 m cell height: 10 cells either way (ceil)
+    const double h = p.params().get(ParamId::agent_height);
+    const double ch = p.params().get(ParamId::cell_height);
+    const int cells = static_cast<int>(std::ceil(h / ch - 1e-9));
+    REQUIRE(p.set_param(ParamId::agent_height, (cells - 0.5) * ch));
+    CHECK(p.first_dirty() == static_cast<Stage>(kStageCount));
 }
