@@ -15,7 +15,7 @@ ctest --preset release -j "$jobs"
 
 echo "== asan + ubsan build"
 cmake --preset asan >/dev/null
-cmake --build --preset asan -j "$jobs" --target navtests navdiff navbake
+cmake --build --preset asan -j "$jobs" --target navtests navdiff navdiff2d navbake
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan -j "$jobs" -E screenshots
 
