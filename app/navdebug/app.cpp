@@ -89,6 +89,8 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     map2d_.set_layers(opts_.map2d_layers);
     map2d_.set_wa_step(opts_.wa_step);
     map2d_.set_cdt_step(opts_.cdt_step);
+    if (opts_.optimal) optimal_.set_enabled(true);
+    if (opts_.polyanya_step >= 0) optimal_.set_search_step(opts_.polyanya_step);
 }
 
 bool App::init_gl(std::string& err) { return renderer_.init(err); }
@@ -264,6 +266,8 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     poll_worker();
     track_worker_state();
     path_.update(bake_ ? bake_->navmesh : nullptr);
+    optimal_.update(bake_ && path_.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, path_.has_start(),
+                    path_.start(), path_.has_end(), path_.end());
     animating_ = worker_.busy();
 
     if (show_ui_) {
@@ -1109,6 +1113,7 @@ void App::ui_right_panel(float W, float H) {
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
         path_.ui();
+        if (path_.mode() == PathTool::Mode::Path) optimal_.ui();
         ImGui::PopID();
     }
 
@@ -1301,6 +1306,9 @@ void App::render_scene(int fb_w, int fb_h) {
     if (path_on()) {
         path_.update(bake_ ? bake_->navmesh : nullptr);
         path_.draw(renderer_);
+        optimal_.update(bake_ && path_.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, path_.has_start(),
+                        path_.start(), path_.has_end(), path_.end());
+        optimal_.draw(renderer_);
     }
     renderer_.draw(overlay_gpu_);
     renderer_.end();

@@ -16,6 +16,7 @@
 #include "inspector.h"
 #include "islands.h"
 #include "log.h"
+#include "map2d_optimal.h"
 #include "map2d_view.h"
 #include "open_dialog.h"
 #include "path_tool.h"
@@ -58,6 +59,8 @@ struct AppOptions {
     Map2DLayerMask map2d_layers{};
     int wa_step = 0, cdt_step = 0;
     bool top_view = false;
+    bool optimal = false;    // --path-mode optimal: Polyanya beside A* + funnel
+    int polyanya_step = -1;  // --polyanya-step N: Polyanya's search layer at step N
 };
 
 // What undo / redo restores: the edits that change the bake or what is drawn of it.
@@ -201,6 +204,7 @@ private:
 
     PathTool path_;
     Map2DView map2d_;  // 2D maps and the top view
+    OptimalPath optimal_;  // the path tool's Polyanya path and search layer
     bool path_on() const { return opts_.layers[static_cast<size_t>(nav::render::Layer::Path)]; }
 
     // stage timeline, timings, readability and the change highlight

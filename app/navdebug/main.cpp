@@ -1,6 +1,6 @@
 // navdebug: the interactive debugger window. Command line:
 //   navdebug [MESH.obj | MAP.json | MAP.mesh] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
-//            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|raycast|wall]]
+//            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|optimal|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
 //            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay KIND=STEP]
 //            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES]
@@ -8,7 +8,7 @@
 //            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
 //            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
 //            [--stress-sliders N [--seed S] [--stress-per-frame K] --stress-report OUT.json]
-//            [--top-view] [--wa-step N] [--cdt-step N] (2D maps)
+//            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -184,10 +184,12 @@ int main(int argc, char** argv) {
     cli.add_option("--funnel-step", funnel_step, "path tool: show the funnel stepper at this step (0 = first)")
         ->check(CLI::NonNegativeNumber);
     std::string path_mode = "path";
-    cli.add_option("--path-mode", path_mode, "path tool mode: path, raycast (start toward end) or wall (distance to wall around the start)")
+    cli.add_option("--path-mode", path_mode, "path tool mode: path, optimal (the path and Polyanya's optimal path, with their length ratio), raycast (start toward end) or wall (distance to wall around the start)")
         ->capture_default_str();
     bool top_view = false;
-    int wa_step = 0, cdt_step = 0;
+    int wa_step = 0, cdt_step = 0, polyanya_step = -1;
+    cli.add_option("--polyanya-step", polyanya_step, "path tool: show Polyanya's search up to this expanded node (turns --path-mode optimal on)")
+        ->check(CLI::NonNegativeNumber);
     cli.add_flag("--top-view", top_view, "2D mode: orthographic view from straight above (on by itself for .json maps and .mesh files)");
     cli.add_option("--wa-step", wa_step, "2D map: show the Weiler-Atherton trace at this step (turns the wa_step layer on; 0 = the split edges)")
         ->check(CLI::NonNegativeNumber);
@@ -407,10 +409,13 @@ int main(int argc, char** argv) {
     if (path_mode == "path") opts.path_mode = navdebug::PathTool::Mode::Path;
     else if (path_mode == "raycast") opts.path_mode = navdebug::PathTool::Mode::Raycast;
     else if (path_mode == "wall") opts.path_mode = navdebug::PathTool::Mode::Wall;
-    else return fail(kExitBadInput, "--path-mode: expected path, raycast or wall, got '" + path_mode + "'");
+    else if (path_mode == "optimal") opts.optimal = true;  // the path with Polyanya's beside it
+    else return fail(kExitBadInput, "--path-mode: expected path, optimal, raycast or wall, got '" + path_mode + "'");
     opts.path_nodes = path_nodes;
     opts.funnel_step = funnel_step;
     opts.top_view = top_view;
+    opts.polyanya_step = polyanya_step;
+    if (polyanya_step >= 0) opts.optimal = true;
     opts.wa_step = wa_step;
     opts.cdt_step = cdt_step;
     if (cli.count("--wa-step")) opts.map2d_layers[static_cast<size_t>(navdebug::Map2DLayer::WaStep)] = true;
