@@ -14,9 +14,9 @@ namespace r = nav::render;
 
 namespace {
 
-constexpr uint32_t kOptimalLine = r::rgba(40, 235, 255);         // optimal path, cyan (funnel path stays magenta)
+constexpr uint32_t kOptimalLine = r::rgba(20, 255, 120);         // optimal path, spring green (funnel path stays magenta)
 constexpr uint32_t kOptimalCorner = r::rgba(255, 255, 255);
-constexpr uint32_t kInterval = r::rgba(140, 230, 60, 200);       // expanded intervals, lime
+constexpr uint32_t kInterval = r::rgba(250, 250, 40);            // expanded intervals, yellow
 constexpr uint32_t kRoot = r::rgba(255, 200, 40);                // their roots, amber
 constexpr uint32_t kCurrent = r::rgba(255, 90, 40);              // the node at the step, orange-red
 constexpr uint32_t kCone = r::rgba(255, 120, 60, 90);            // its cone from the root
@@ -72,7 +72,7 @@ void OptimalPath::run() {
 void OptimalPath::ui() {
     if (ImGui::Checkbox("optimal path (Polyanya)", &enabled_)) dirty_ = redraw_ = true;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Also run Polyanya (the Euclidean-shortest path over the navmesh) and draw it in cyan "
+        ImGui::SetTooltip("Also run Polyanya (the Euclidean-shortest path over the navmesh) and draw it in green "
                           "over the A* + funnel path (magenta)");
     if (!enabled_) return;
     if (!status_) {

@@ -162,8 +162,8 @@ void Map2DView::rebuild() {
 
 void Map2DView::draw(nav::render::Renderer& rr) {
     if (dirty_) rebuild();
-    // the fills and thin lines, then the thick batches, the input and clipped outlines last (on top)
-    constexpr size_t kOrder[2 * kMap2DLayerCount] = {2, 3, 5, 4, 8, 9, 11, 10, 1, 7, 0, 6};
+    // the fills and thin lines, the thick batches, the clipped and input outlines, the WA step on top
+    constexpr size_t kOrder[2 * kMap2DLayerCount] = {2, 3, 5, 8, 9, 11, 1, 7, 0, 6, 4, 10};
     for (size_t i : kOrder)
         if (!cpu_[i].empty()) rr.draw(gpu_[i]);
 }
