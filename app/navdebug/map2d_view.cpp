@@ -37,6 +37,7 @@ void Map2DView::set_scene(std::shared_ptr<const Map2DScene> scene) {
 }
 
 void Map2DView::clear_scene() {
+    if (scene_) top_view_ = false;  // back to the perspective view for a 3D mesh
     scene_.reset();
     dirty_ = true;
 }
