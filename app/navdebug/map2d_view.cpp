@@ -102,9 +102,9 @@ void Map2DView::ui() {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kHelp[i]);
     }
     const int nu = static_cast<int>(r::clip_steps(scene_->result.union_trace));
-    if (ImGui::SliderInt("WA step", &wa_step_, 0, wa_steps())) dirty_ = true, layers_[4] = true;
+    if (ImGui::SliderInt("WA step", &wa_step_, 0, wa_steps())) dirty_ = true, layers_[static_cast<size_t>(Map2DLayer::WaStep)] = true;
     ImGui::TextDisabled("%s", wa_step_ <= nu ? "union of the obstacles" : "outline minus the union");
-    if (ImGui::SliderInt("CDT step", &cdt_step_, 0, cdt_steps())) dirty_ = true, layers_[5] = true;
+    if (ImGui::SliderInt("CDT step", &cdt_step_, 0, cdt_steps())) dirty_ = true, layers_[static_cast<size_t>(Map2DLayer::CdtStep)] = true;
     if (cdt_step_ > 0 && cdt_step_ <= cdt_steps()) {
         static constexpr const char* kKinds[4] = {"insert point", "flip", "insert constraint", "remove outside"};
         const m2::CdtStep& s = scene_->result.cdt_trace.steps[static_cast<size_t>(cdt_step_ - 1)];
