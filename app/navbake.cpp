@@ -91,6 +91,48 @@ json counts_json(const nav::Bake& b) {
     return c;
 }
 
+// Peak resident set size of this process (VmHWM in /proc/self/status), MiB; 0 when unknown.
+double peak_rss_mib() {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;  // kB
+    return 0.0;
+}
+
+// The tiles of a tiled bake: grid, how many have polygons, per-tile bake times (of the tiles baked).
+json tiles_json(const nav::Bake& b) {
+    int built = 0, empty = 0;
+    std::vector<double> ms;
+    for (const auto& t : b.tiles) {
+        if (!t) continue;
+        (t->count("polys") > 0 ? built : empty) += 1;
+        ms.push_back(t->ms);
+    }
+    std::sort(ms.begin(), ms.end());
+    const double mn = ms.empty() ? 0.0 : ms.front(), mx = ms.empty() ? 0.0 : ms.back();
+    const double med = ms.empty() ? 0.0 : (ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]));
+    return {{"size", b.layout.tile_size}, {"cols", b.layout.cols},   {"rows", b.layout.rows},
+            {"border", b.layout.border},  {"built", built},          {"empty", empty},
+            {"ms", {{"min", mn}, {"median", med}, {"max", mx}}},      {"peak_rss_mib", peak_rss_mib()}};
+}
+
+// One tile's counts (every stage's), bake time and box.
+json one_tile_json(const nav::Bake& b, int tx, int tz) {
+    json out = {{"x", tx}, {"y", tz}};
+    const size_t i = static_cast<size_t>(tx + tz * b.layout.cols);
+    if (i >= b.tiles.size() || !b.tiles[i]) return out;
+    const nav::TileBake& t = *b.tiles[i];
+    json counts = json::object();
+    for (const nav::StageStats& s : t.stats)
+        for (const nav::StageCount& c : s.counts) counts[std::string(c.name)] = c.value;
+    out["counts"] = counts;
+    out["ms"] = t.ms;
+    out["bmin"] = {t.config.bmin[0], t.config.bmin[1], t.config.bmin[2]};
+    out["bmax"] = {t.config.bmax[0], t.config.bmax[1], t.config.bmax[2]};
+    return out;
+}
+
 struct PathPair {
     float s[3], e[3];
 };
@@ -395,6 +437,11 @@ int main(int argc, char** argv) {
     app.add_option("--obj-out", obj_out, "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ");
     app.add_option("--incremental", incremental,
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
+    std::string only_tile;
+    bool keep_intermediates = false;
+    app.add_option("--tile", only_tile, "With tile_size > 0: bake only tile X,Y (column, row) and print its counts");
+    app.add_flag("--keep-intermediates", keep_intermediates,
+                 "Tiled bakes: keep every tile's intermediate results (default: only each tile's polygons and detail)");
     app.add_option("--max-memory", max_memory_mb, "Refuse grids estimated to need more than this many MiB")
         ->check(mib_range(1.0, 1048576.0));
     double max_input_mb = 1024;
@@ -435,10 +482,25 @@ int main(int argc, char** argv) {
             if (nav::Status st = check_output_path("--obj-out", obj_out); !st) return fail(st);
         if (!pairs_path.empty())
             if (nav::Status st = nav::check_input_file(pairs_path, "pairs file"); !st) return fail(st);
+        int tile_x = -1, tile_y = -1;
+        if (!only_tile.empty()) {
+            char extra = 0;
+            if (std::sscanf(only_tile.c_str(), "%d,%d%c", &tile_x, &tile_y, &extra) != 2 || tile_x < 0 || tile_y < 0)
+                return fail(nav::Status::bad_input("--tile " + only_tile + ": expected X,Y, two whole numbers >= 0"));
+            if (params.i(nav::ParamId::tile_size) == 0)
+                return fail(nav::Status::bad_input("--tile " + only_tile + ": needs --set tile_size=N (N > 0)"));
+        }
+        const bool tiled = params.i(nav::ParamId::tile_size) > 0;
+        if (tile_x >= 0 && (npaths > 0 || !pairs_path.empty()))
+            return fail(nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile"));
+        if (tiled && !obj_out.empty())
+            return fail(nav::Status::bad_input("--obj-out writes the solo polygon mesh; it needs tile_size 0"));
         if (ends_with(mesh_path, ".json") || ends_with(mesh_path, ".mesh"))
             return run_map2d(mesh_path, params, as_json, npaths, seed, pairs_path, compare_optimal, mesh_out);
 
         nav::Pipeline pipe;
+        pipe.set_keep_intermediates(keep_intermediates);
+        pipe.set_only_tile(tile_x, tile_y);
         pipe.set_memory_limit(static_cast<uint64_t>(max_memory_mb * 1024.0 * 1024.0));
         {
             nav::ObjReadOptions ropt;
@@ -530,6 +592,9 @@ int main(int argc, char** argv) {
             out["reps"] = reps;
             if (!inc.is_null()) out["incremental"] = inc;
             if (!paths.is_null()) out["paths"] = paths;
+            out["peak_rss_mib"] = peak_rss_mib();
+            if (bake->tiled()) out["tiles"] = tiles_json(*bake);
+            if (tile_x >= 0) out["tile"] = one_tile_json(*bake, tile_x, tile_y);
             std::cout << out.dump(2) << "\n";
         } else {
             std::printf("mesh %s: %d verts, %d tris, grid %d x %d\n", m.path.c_str(), m.vert_count(), m.tri_count(),
@@ -544,6 +609,15 @@ int main(int argc, char** argv) {
             }
             std::printf("%-10s %10.3f  (median of %d)\n", "total", median(total_ms), reps);
             std::printf("walkable area %.2f m^2\n", bake->walkable_area());
+            if (bake->tiled()) {
+                const json t = tiles_json(*bake);
+                std::printf("tiles %d x %d of %d cells: %d built, %d empty, ms min %.3f median %.3f max %.3f\n",
+                            t["cols"].get<int>(), t["rows"].get<int>(), t["size"].get<int>(), t["built"].get<int>(),
+                            t["empty"].get<int>(), t["ms"]["min"].get<double>(), t["ms"]["median"].get<double>(),
+                            t["ms"]["max"].get<double>());
+            }
+            if (tile_x >= 0) std::printf("tile %d,%d: %s\n", tile_x, tile_y, one_tile_json(*bake, tile_x, tile_y).dump().c_str());
+            std::printf("peak rss %.1f MiB\n", peak_rss_mib());
             if (!inc.is_null()) std::printf("incremental: %s\n", inc.dump().c_str());
             if (!paths.is_null())
                 std::printf("paths: %lld of %lld reached, %.0f queries/s (nearest + %s)\n",

@@ -1,4 +1,6 @@
 #include "render/layers.h"
+
+#include "core/build/tiling.h"
 #include "render/islands_draw.h"
 
 #include "core/build/filter.h"
@@ -202,6 +204,27 @@ std::shared_ptr<const void> as_void(const std::shared_ptr<const T>& p) {
     return std::static_pointer_cast<const void>(p);
 }
 
+namespace {
+// Layers that draw one grid's stage results: a tiled bake draws them tile by tile.
+bool per_grid(Layer l) { return l >= Layer::Voxels && l <= Layer::Detail; }
+// One tile of a tiled bake seen as a bake: its results and its bordered grid.
+Bake tile_view(const Bake& b, const TileBake& t) {
+    Bake v;
+    static_cast<StageResults<true>&>(v) = static_cast<const StageResults<true>&>(t);
+    v.mesh = b.mesh;
+    v.params = b.params;
+    v.config = t.config;
+    return v;
+}
+void append(DrawList& dst, const DrawList& src) {
+    const auto base = static_cast<uint32_t>(dst.tri_verts.size());
+    dst.tri_verts.insert(dst.tri_verts.end(), src.tri_verts.begin(), src.tri_verts.end());
+    for (uint32_t i : src.tri_indices) dst.tri_indices.push_back(base + i);
+    dst.line_verts.insert(dst.line_verts.end(), src.line_verts.begin(), src.line_verts.end());
+    dst.point_verts.insert(dst.point_verts.end(), src.point_verts.begin(), src.point_verts.end());
+}
+}  // namespace
+
 std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b) {
     switch (l) {
         case Layer::Input: return {as_void(b.mesh), as_void(b.tri_areas), nullptr};
@@ -218,6 +241,7 @@ std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b)
         case Layer::Detail: return {as_void(b.detail), as_void(b.polymesh), nullptr};
         case Layer::Navmesh: return {as_void(b.navmesh), nullptr, nullptr};
         case Layer::Islands: return {as_void(b.navmesh), nullptr, nullptr};
+        case Layer::Tiles: return {};  // every snapshot (see LayerCache::update)
         case Layer::Path: return {as_void(b.navmesh), nullptr, nullptr};
         case Layer::Count: break;
     }
@@ -248,6 +272,7 @@ Stage layer_stage(Layer l) {
         case Layer::Detail: return Stage::Detail;
         case Layer::Navmesh: return Stage::Navmesh;
         case Layer::Islands: return Stage::Navmesh;
+        case Layer::Tiles: return Stage::Rasterize;
         case Layer::Path: return Stage::Navmesh;
         case Layer::Count: break;
     }
@@ -281,6 +306,9 @@ std::string_view layer_help(Layer l) {
         case Layer::Islands:
             return "Islands: each connected part of the navmesh in its own colour (areas in the Islands panel); "
                    "polygons a prune disabled are dark.";
+        case Layer::Tiles:
+            return "Tiles (tile_size > 0): each tile's square filled by its bake time, green fastest to red slowest; "
+                   "dark: not baked yet, grey: no polygons; a failed tile outlined red.";
         case Layer::Path:
             return "Path tool: Shift+click start, click end. Corridor polygons amber, portals pale yellow, straight "
                    "path magenta with white corners; start green, end red.";
@@ -397,6 +425,8 @@ std::span<const LegendEntry> layer_legend(Layer l) {
                                           {colors::kNavDisabled, "disabled (pruned)"}};
     static const LegendEntry islands[] = {{island_color(0), "island 0"}, {island_color(1), "island 1"},
                                           {colors::kNavDisabled, "disabled (pruned)"}, {colors::kNavBoundary, "boundary edge"}};
+    static const LegendEntry tiles[] = {{colors::kTileFast, "fastest bake"}, {colors::kTileSlow, "slowest bake"},
+                                        {colors::kTilePending, "not baked yet"}, {colors::kTileEmpty, "no polygons"}};
     static const LegendEntry path[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
                                        {colors::kPathLine, "straight path"}, {colors::kPathCorner, "corner"},
                                        {colors::kPathStart, "start"},       {colors::kPathEnd, "end"},
@@ -416,6 +446,7 @@ std::span<const LegendEntry> layer_legend(Layer l) {
         case Layer::Detail: return detail;
         case Layer::Navmesh: return navmesh;
         case Layer::Islands: return islands;
+        case Layer::Tiles: return tiles;
         case Layer::Path: return path;
         case Layer::Count: break;
     }
@@ -704,6 +735,11 @@ void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
 }
 
 bool layer_available(Layer l, const Bake& b) {
+    if (b.tiled() && per_grid(l)) {
+        for (const auto& t : b.tiles)
+            if (t && layer_available(l, tile_view(b, *t))) return true;
+        return false;
+    }
     switch (l) {
         case Layer::Input: return b.mesh && b.tri_areas;
         case Layer::Voxels: return b.solid != nullptr;
@@ -722,17 +758,63 @@ bool layer_available(Layer l, const Bake& b) {
         case Layer::Navmesh:
         case Layer::Islands:
         case Layer::Path: return b.navmesh && !b.navmesh->empty();
+        case Layer::Tiles: return b.tiled() && !b.tiles.empty();
         case Layer::Count: break;
     }
     return false;
 }
 
-bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
+namespace {
+// Byte by byte (every channel, alpha included) from a to b.
+uint32_t lerp_color(uint32_t a, uint32_t b, float k) {
+    uint32_t out = 0;
+    for (int sh = 0; sh < 32; sh += 8) {
+        const float x = static_cast<float>((a >> sh) & 0xff), y = static_cast<float>((b >> sh) & 0xff);
+        out |= static_cast<uint32_t>(std::lround(x + (y - x) * std::clamp(k, 0.0f, 1.0f))) << sh;
+    }
+    return out;
+}
+}  // namespace
+
+void build_tiles_layer(const Bake& b, DrawList& out) {
+    out.clear();
+    out.depth_test = false;  // an overlay over the level: the squares lie in the bounds' top plane
+    if (!b.tiled() || b.tiles.empty()) return;
+    const BakeConfig& c = b.config;
+    const float y = c.bmax[1] + 0.02f * std::max(1.0f, c.bmax[1] - c.bmin[1]);
+    double max_ms = 0, min_ms = 1e300;
+    for (const auto& t : b.tiles)
+        if (t) max_ms = std::max(max_ms, t->ms), min_ms = std::min(min_ms, t->ms);
+    for (int tz = 0; tz < b.layout.rows; ++tz)
+        for (int tx = 0; tx < b.layout.cols; ++tx) {
+            const int i = tx + tz * b.layout.cols;
+            float box[4];
+            tile_box(c, b.layout, tx, tz, box);
+            const TileBake* t = static_cast<size_t>(i) < b.tiles.size() ? b.tiles[static_cast<size_t>(i)].get() : nullptr;
+            uint32_t fill = colors::kTilePending;
+            if (t && t->polymesh && t->polymesh->npolys == 0) {
+                fill = colors::kTileEmpty;
+            } else if (t) {
+                const float k = max_ms > min_ms ? static_cast<float>((t->ms - min_ms) / (max_ms - min_ms)) : 0.0f;
+                fill = lerp_color(colors::kTileFast, colors::kTileSlow, k);
+            }
+            // a small gap between squares keeps neighbours apart
+            const float gap = 0.04f * (box[2] - box[0]);
+            out.add_floor_quad(box[0] + gap, box[1] + gap, box[2] - gap, box[3] - gap, y, fill);
+            const uint32_t edge = i == b.error_tile ? colors::kTileSlow | 0xff000000u : colors::kTileEdge;
+            out.add_line(box[0], y, box[1], box[2], y, box[1], edge);
+            out.add_line(box[2], y, box[1], box[2], y, box[3], edge);
+            out.add_line(box[2], y, box[3], box[0], y, box[3], edge);
+            out.add_line(box[0], y, box[3], box[0], y, box[1], edge);
+        }
+}
+
+
+namespace {
+bool build_grid_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
     out.clear();
     extra.clear();
-    if (!layer_available(l, b)) return false;
     switch (l) {
-        case Layer::Input: build_input(*b.mesh, *b.tri_areas, out); break;
         case Layer::Voxels: build_voxels(*b.solid, out); break;
         case Layer::Filtered: build_filtered(b.solid.get(), *b.filtered, out); break;
         case Layer::Compact: build_compact(*b.compact, out); break;
@@ -744,13 +826,68 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
         case Layer::Contours: build_contours(*b.contours, out, extra); break;
         case Layer::Polymesh: build_polymesh(*b.polymesh, out, extra); break;
         case Layer::Detail: build_detail(*b.detail, *b.polymesh, out, extra); break;
-        case Layer::Navmesh: build_navmesh_layer(*b.navmesh, out, extra); break;
-        case Layer::Islands: build_islands_layer(*b.navmesh, out, extra); break;
-        case Layer::Path: return false;  // drawn by the app (build_path)
-        case Layer::Count: return false;
+        default: return false;
     }
     return true;
 }
+}  // namespace
+
+bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
+    out.clear();
+    extra.clear();
+    if (b.tiled() && per_grid(l)) {
+        // Tile by tile, each into scratch lists appended to the layer's (the style of the first).
+        DrawList t_out, t_extra;
+        bool any = false;
+        uint32_t region_base = 0;
+        for (const auto& t : b.tiles) {
+            if (!t) continue;
+            Bake v = tile_view(b, *t);
+            if (l == Layer::Regions || l == Layer::RawContours || l == Layer::Contours) {
+                // Region ids restart in every tile: shift them by the tiles before, so neighbouring
+                // tiles' regions differ in colour (a copy for drawing; the tile keeps its ids).
+                auto shift = [&](uint16_t id) -> uint16_t {
+                    const uint16_t r = static_cast<uint16_t>(id & ~kBorderRegion);
+                    if (r == 0) return id;
+                    const uint16_t moved = static_cast<uint16_t>(1 + (r - 1 + region_base) % 0x7ffe);
+                    return static_cast<uint16_t>(moved | (id & kBorderRegion));
+                };
+                if (v.regions) {
+                    auto regs = std::make_shared<Regions>(*v.regions);
+                    for (uint16_t& id : regs->reg) id = shift(id);
+                    v.regions = std::move(regs);
+                }
+                if (v.contours) {
+                    auto cs = std::make_shared<ContourSet>(*v.contours);
+                    for (Contour& k : cs->contours) k.reg = shift(k.reg);
+                    v.contours = std::move(cs);
+                }
+                if (t->regions) region_base = (region_base + t->regions->max_region_id) % 0x7ffe;
+            }
+            if (!layer_available(l, v) || !build_grid_layer(l, v, t_out, t_extra)) continue;
+            if (!any) {
+                const DrawList so = t_out, se = t_extra;  // keep the style (widths, shading, grid)
+                out = so, extra = se;
+                out.clear(), extra.clear();
+            }
+            any = true;
+            append(out, t_out);
+            append(extra, t_extra);
+        }
+        return any;
+    }
+    if (!layer_available(l, b)) return false;
+    if (per_grid(l)) return build_grid_layer(l, b, out, extra);
+    switch (l) {
+        case Layer::Input: build_input(*b.mesh, *b.tri_areas, out); break;
+        case Layer::Navmesh: build_navmesh_layer(*b.navmesh, out, extra); break;
+        case Layer::Islands: build_islands_layer(*b.navmesh, out, extra); break;
+        case Layer::Tiles: build_tiles_layer(b, out); break;
+        default: return false;  // path: drawn by the app (build_path)
+    }
+    return true;
+}
+
 
 void build_ground(const float* bmin, const float* bmax, DrawList& out) {
     out.clear();
@@ -798,7 +935,10 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         Entry& e = entries_[static_cast<size_t>(li)];
         e.info.available = bake && layer_available(l, *bake);
         if (!layer_from_bake(l)) continue;
-        const auto src = bake ? layer_sources(l, *bake) : std::array<std::shared_ptr<const void>, 3>{};
+        auto src = bake ? layer_sources(l, *bake) : std::array<std::shared_ptr<const void>, 3>{};
+        // A tiled bake's per-tile layers and the tiles layer: every snapshot is new data (tiles
+        // fill in as they bake).
+        if (bake && bake->tiled() && (per_grid(l) || l == Layer::Tiles)) src = {std::shared_ptr<const void>(bake), nullptr, nullptr};
         bool same = true;
         for (size_t k = 0; k < src.size(); ++k) same = same && src[k].get() == e.sources[k].get();
         if (same && (e.info.built || !e.info.available || !enabled[static_cast<size_t>(li)])) continue;

@@ -18,7 +18,7 @@ namespace nav::render {
 
 enum class Layer : int {
     Input, Voxels, Filtered, Compact, Eroded, Areas, Distance, Regions,
-    RawContours, Contours, Polymesh, Detail, Navmesh, Islands, Path,
+    RawContours, Contours, Polymesh, Detail, Navmesh, Islands, Tiles, Path,
     Count
 };
 constexpr int kLayerCount = static_cast<int>(Layer::Count);
@@ -26,7 +26,7 @@ constexpr int kLayerCount = static_cast<int>(Layer::Count);
 // The names of --draw and of the UI toggles.
 constexpr std::array<std::string_view, kLayerCount> kLayerNames = {
     "input", "voxels", "filtered", "compact", "eroded", "areas", "distance", "regions",
-    "raw_contours", "contours", "polymesh", "detail", "navmesh", "islands", "path"};
+    "raw_contours", "contours", "polymesh", "detail", "navmesh", "islands", "tiles", "path"};
 constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
 std::optional<Layer> layer_from_name(std::string_view name);
 
@@ -175,6 +175,17 @@ void add_navmesh_fills(const NavMesh& mesh, Fill&& fill, DrawList& out) {
 void add_navmesh_edges(const NavMesh& mesh, float lift, uint32_t wall_color, DrawList& walls, uint32_t portal_color,
                        DrawList* portals);
 // Islands (render/islands_draw.h): build_islands_layer(mesh, out, edges).
+// Tiles of a tiled bake: each tile's square over the bounds, filled by its last bake time (a heat
+// map from the fastest, green, to the slowest, red; dark: not baked yet; grey: baked, no polygons;
+// red outline: the tile that failed), outlined.
+void build_tiles_layer(const Bake& bake, DrawList& out);
+namespace colors {
+constexpr uint32_t kTileFast = rgba(60, 200, 90, 90);
+constexpr uint32_t kTileSlow = rgba(235, 60, 40, 110);
+constexpr uint32_t kTilePending = rgba(20, 20, 26, 150);
+constexpr uint32_t kTileEmpty = rgba(140, 140, 150, 50);
+constexpr uint32_t kTileEdge = rgba(235, 235, 245, 200);
+}  // namespace colors
 // Dispatches on the layer; returns false (both lists left empty) when the bake lacks the stage's
 // result. `extra` is a second batch (lines of another width, points) drawn after every layer's
 // `out`, so it stays on top; most layers leave it empty.

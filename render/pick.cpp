@@ -304,6 +304,7 @@ Element pick(const Bake& b, Layer l, const float* o, const float* d, const float
         case Layer::Islands:
             if (b.navmesh) pick_navmesh(*b.navmesh, l, o, d, best);
             break;
+        case Layer::Tiles:  // an overlay, not a surface
         case Layer::Path:
         case Layer::Count: break;
     }

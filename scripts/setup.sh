@@ -8,6 +8,8 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config python3
   # core
   libtinyobjloader-dev nlohmann-json3-dev libcli11-dev
+  # tiled bakes on every core: oneTBB
+  libtbb-dev
   # debugger: GLFW, glad 2 generator, Dear ImGui 1.86 (with GLFW/OpenGL3 backends), glm, stb
   libglfw3-dev python3-glad libimgui-dev libglm-dev libstb-dev libgl-dev
   # tests: doctest, Recast/Detour as the differential reference, Xvfb + Mesa for screenshots

@@ -19,6 +19,12 @@ cmake --build --preset asan -j "$jobs" --target navtests navdiff navbake
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan -j "$jobs" -E screenshots
 
+echo "== tsan build (navtests only): the pipeline and the tiled bake driven from several threads"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$jobs" --target navtests
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  build/tsan/tests/navtests -tc='tiles:*,tiles threads:*,pipeline:*' -tce='*navbake*'
+
 if command -v clang++ >/dev/null 2>&1; then
   echo "== fuzz (libFuzzer, ASan + UBSan + float-cast-overflow)"
   cmake --preset fuzz >/dev/null

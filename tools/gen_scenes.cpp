@@ -1,7 +1,8 @@
 // gen_scenes: writes the demo scenes the project ships under assets/ (Wavefront OBJ, y up, metres,
 // triangles counter-clockwise seen from outside) and the demo config. Deterministic output.
 //
-//   gen_scenes OUT_DIR     writes OUT_DIR/{demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj}
+//   gen_scenes OUT_DIR     writes OUT_DIR/{demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj, map2d_*.json}
+//   gen_scenes --large OUT.obj   writes the large benchmark level (large_scene.cpp; not committed)
 //
 // Every object except the ground is a closed solid; each solid is checked before writing (every
 // directed edge has exactly one reverse twin, positive volume, no degenerate triangle).
@@ -470,9 +471,13 @@ Scene indoor_scene() {
 
 }  // namespace
 
+bool write_large_scene(const std::string& path);  // large_scene.cpp
+
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--large") return write_large_scene(argv[2]) ? 0 : 1;
     if (argc != 2) {
-        std::fprintf(stderr, "usage: gen_scenes OUT_DIR\n  writes demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj and the 2D maps map2d_*.json into OUT_DIR\n");
+        std::fprintf(stderr, "usage: gen_scenes OUT_DIR\n  writes demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj and the 2D maps map2d_*.json into OUT_DIR\n"
+                             "       gen_scenes --large OUT.obj\n  writes the large level (over 5 M solid spans)\n");
         return 2;
     }
     const std::string dir = argv[1];

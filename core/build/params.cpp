@@ -64,6 +64,13 @@ const ParamDef kTable[kParamCount] = {
     {ParamId::detail_sample_max_error, "detail_sample_max_error", "detail sample max error", "cell heights",
      K::Float, 1.0, 0.0, 16.0, Stage::Detail, V::TimesCellHeight,
      "Largest height error the detail mesh may have against the heightfield.", {}},
+    // Tiles: the same stages on a grid of bordered tiles, baked on every core. Neither changes a
+    // tile's result: threads only changes how many tiles build at once.
+    {ParamId::tile_size, "tile_size", "tile size", "cells", K::Int, 0, 0, 4096, Stage::Rasterize, V::None,
+     "Cells per tile side (0: one tile over the whole mesh). A tile must be at least its border "
+     "(ceil(agent_radius / cell_size) + 3 cells) and at most the grid.", {}},
+    {ParamId::threads, "threads", "threads", "", K::Int, 0, 0, 256, Stage::Rasterize, V::None,
+     "Tiles baked at once (0: all cores). The result is the same for any number.", {}},
     {ParamId::path_mode, "path_mode", "path mode", "", K::Enum, 0, 0, 1, Stage::Navmesh, V::None,
      "How path queries find paths: funnel (A* over polygons, then the funnel) or optimal (Polyanya: the "
      "Euclidean-shortest path).",
@@ -254,6 +261,8 @@ BakeConfig derive_config(const Params& p, const float* bmin, const float* bmax) 
     c.detail_sample_dist = sd < 0.9f ? 0.0f : c.cs * sd;
     c.detail_sample_max_error = c.ch * p.f(ParamId::detail_sample_max_error);
     c.border_size = 0;
+    c.tile_size = p.i(ParamId::tile_size);
+    c.threads = p.i(ParamId::threads);
     for (int i = 0; i < 3; ++i) {
         c.bmin[i] = bmin[i];
         c.bmax[i] = bmax[i];

@@ -35,6 +35,8 @@ enum class ParamId : int {
     verts_per_poly,
     detail_sample_dist,
     detail_sample_max_error,
+    tile_size,
+    threads,
     path_mode,
     Count
 };
@@ -134,7 +136,9 @@ struct BakeConfig {
     int verts_per_poly = 6;
     float detail_sample_dist = 0;     // cs * detail_sample_dist, metres; 0 below 0.9 (no sampling)
     float detail_sample_max_error = 0;  // ch * detail_sample_max_error, metres
-    int border_size = 0;       // tiles come later; every stage takes it already
+    int border_size = 0;       // cells of border around the grid (a tile's; 0 for the solo bake)
+    int tile_size = 0;         // cells per tile side, 0 = one solo grid over the bounds
+    int threads = 0;           // worker threads for a tiled bake, 0 = all cores
     float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
     int width = 0, height = 0; // grid cells in x and z (saturated to INT_MAX; grid_x/z hold the exact size)
     double grid_x = 0, grid_z = 0;  // the grid size before conversion, for check_grid's message

@@ -8,6 +8,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <functional>
+#include <mutex>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -25,6 +28,7 @@
 #include "core/build/regions.h"
 #include "core/build/stage.h"
 #include "core/build/tile_builder.h"
+#include "core/build/tiling.h"
 
 namespace nav {
 
@@ -39,36 +43,89 @@ struct StageStats {
     std::vector<StageCount> counts;
 };
 
-// One immutable bake snapshot. Pointers are null for stages not built.
-struct Bake {
+// The results of every stage for one grid (the solo bake's, or one tile's). Ptr is shared_ptr to
+// const in a snapshot and to mutable in the pipeline's own state. Which result belongs to which
+// stage is said once, in for_each_result (pipeline.cpp's stage table uses it to drop, publish and
+// count them).
+template <bool Const>
+struct StageResults {
+    template <class T>
+    using Ptr = std::shared_ptr<std::conditional_t<Const, const T, T>>;
+    Ptr<std::vector<uint8_t>> tri_areas;  // input: per triangle (solo / whole mesh only)
+    Ptr<Heightfield> solid;               // rasterize
+    Ptr<Heightfield> filtered;            // filter
+    Ptr<CompactHeightfield> compact;      // compact (areas before erosion)
+    Ptr<std::vector<uint8_t>> eroded;     // erode: per compact span
+    Ptr<std::vector<uint8_t>> areas;      // areas: eroded + convex volumes
+    Ptr<DistanceField> distance;          // distance
+    Ptr<Regions> regions;                 // regions
+    Ptr<RegionTrace> region_trace;        // regions, when recording was asked for
+    Ptr<ContourSet> contours;             // contours (raw and simplified)
+    Ptr<PolyMesh> polymesh;               // polymesh
+    Ptr<PolyMeshDetail> detail;           // detail
+    Ptr<NavMesh> navmesh;                 // navmesh: the query-ready graph (the whole mesh's)
+    std::shared_ptr<const NavTile> tile;  // navmesh: a tile's runtime tile (tiled bakes; never reused)
+};
+
+// Calls fn(stage, result...) for each stage result, the same field of every argument together.
+template <class F, class... R>
+void for_each_result(F&& fn, R&... r) {
+    fn(Stage::Input, r.tri_areas...);
+    fn(Stage::Rasterize, r.solid...);
+    fn(Stage::Filter, r.filtered...);
+    fn(Stage::Compact, r.compact...);
+    fn(Stage::Erode, r.eroded...);
+    fn(Stage::Areas, r.areas...);
+    fn(Stage::Distance, r.distance...);
+    fn(Stage::Regions, r.regions...);
+    fn(Stage::Regions, r.region_trace...);
+    fn(Stage::Contours, r.contours...);
+    fn(Stage::Polymesh, r.polymesh...);
+    fn(Stage::Detail, r.detail...);
+    fn(Stage::Navmesh, r.navmesh...);
+    fn(Stage::Navmesh, r.tile...);
+}
+
+// One tile of a tiled bake as published: its grid position, its bordered configuration, its
+// stage results (null where dropped: navbake keeps only polymesh, detail and the runtime tile)
+// and its stats. `tile` is the same object as long as the tile is not re-baked, so the NavMesh
+// keeps references into it valid.
+struct TileBake : StageResults<true> {
+    int tx = 0, tz = 0;
+    BakeConfig config;  // bordered box, border_size = the tile border
+    std::array<StageStats, kStageCount> stats;
+    int built_through = -1;
+    double ms = 0.0;  // wall time of this tile's last bake (all stages it ran)
+    int64_t count(std::string_view name) const;
+};
+
+// One immutable bake snapshot. Pointers are null for stages not built. A solo bake (tile_size 0)
+// fills the stage fields; a tiled bake fills `tiles` (tile order, x fastest; null for a tile not
+// baked yet while a bake is still publishing), `navmesh` (assembled from every tile's NavTile by
+// build_navmesh once all are baked) and leaves the other per-grid fields null.
+struct Bake : StageResults<true> {
     uint64_t generation = 0;
     Params params;
     BakeConfig config;
     std::vector<ConvexVolume> volumes;
 
     std::shared_ptr<const InputMesh> mesh;
-    std::shared_ptr<const std::vector<uint8_t>> tri_areas;  // input: per triangle
-    std::shared_ptr<const Heightfield> solid;               // rasterize
-    std::shared_ptr<const Heightfield> filtered;            // filter
-    std::shared_ptr<const CompactHeightfield> compact;      // compact (areas before erosion)
-    std::shared_ptr<const std::vector<uint8_t>> eroded;     // erode: per compact span
-    std::shared_ptr<const std::vector<uint8_t>> areas;      // areas: eroded + convex volumes
-    std::shared_ptr<const DistanceField> distance;          // distance
-    std::shared_ptr<const Regions> regions;                 // regions
-    std::shared_ptr<const RegionTrace> region_trace;        // regions, when recording was asked for
-    std::shared_ptr<const ContourSet> contours;             // contours (raw and simplified)
-    std::shared_ptr<const PolyMesh> polymesh;               // polymesh
-    std::shared_ptr<const PolyMeshDetail> detail;           // detail
-    std::shared_ptr<const NavMesh> navmesh;                 // navmesh: the query-ready graph
 
-    std::array<StageStats, kStageCount> stats;
+    TileLayout layout;                                  // cols x rows; solo: 1 x 1, tile_size 0
+    std::vector<std::shared_ptr<const TileBake>> tiles; // tiled bakes only
+    std::vector<int> tiles_rebaked;  // tiles (index tx + tz * cols) the last run baked, ascending
+    int tiles_done = 0;              // tiles with a current result (== tiles.size() when complete)
+    bool partial = false;            // published while the bake was still running
+
+    std::array<StageStats, kStageCount> stats;  // tiled: counts summed over tiles, ms summed
     int built_through = -1;        // index of the last stage with a current result, -1 none
     Status error;                  // the failure of the last run, if any
     int error_stage = -1;          // where it failed, -1 none
+    int error_tile = -1;           // which tile failed (tiled bakes), -1 none
     std::vector<Stage> stages_run; // stages the last run() executed, in order
 
-    // Releases the results of the stages after `stage` (-1: all) and lowers built_through to it:
-    // the one place that knows which result belongs to which stage.
+    bool tiled() const { return layout.tiled(); }
+    // Releases the results of the stages after `stage` (-1: all) and lowers built_through to it.
     void drop_after(int stage);
     int64_t count(std::string_view name) const;  // looks through every stage's counts, 0 if absent
     double walkable_area() const;                // xz-projected area of all polygons, m^2 (0 before polymesh)
@@ -112,12 +169,26 @@ public:
     // Optional progress report: run() stores the index of each stage as it starts it, so another
     // thread (the debugger's timeline) can show which stage is building. Null: none.
     void set_progress(std::atomic<int>* stage) { progress_ = stage; }
+    // Tiled bakes: tiles are baked nearest (x, z) first (the camera's focus).
+    void set_focus(float x, float z) { focus_[0] = x; focus_[1] = z; }
+    // Tiled bakes: called (from a bake thread, one call at a time) each time a tile finishes, with
+    // a snapshot holding the tiles done so far (Bake::partial set). Null: none.
+    void set_on_tile(std::function<void(std::shared_ptr<const Bake>)> fn) { on_tile_ = std::move(fn); }
+    // Tiled bakes: keep every tile's intermediate results (the debugger draws them). Off: a tile
+    // keeps only its polymesh and detail once done, so the peak is about threads x one tile.
+    void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
+    // Tiled bakes: bake only tile (tx, tz) (navbake --tile); the others stay unbaked. -1: all.
+    void set_only_tile(int tx, int tz) { only_tile_[0] = tx; only_tile_[1] = tz; }
 
     // The latest published snapshot (never null once constructed).
     std::shared_ptr<const Bake> snapshot() const;
 
 private:
     void refresh_mesh();  // the stages' mesh from the loaded one and the mesh_* parameters
+    // The tiled part of run(): lays out the tiles and bakes the dirty ones in parallel.
+    Status run_tiles(Stage to, const CancelFlag* cancel, int& error_stage, int& error_tile);
+    // The tiled navmesh from every tile's NavTile (previous slots and salts carried over).
+    Status assemble_navmesh(int& error_stage);
     struct Impl;
     std::unique_ptr<Impl> impl_;
     Params params_;
@@ -125,6 +196,10 @@ private:
     uint64_t memory_limit_ = uint64_t(4) << 30;
     bool record_trace_ = false;
     std::atomic<int>* progress_ = nullptr;
+    float focus_[2] = {0, 0};
+    std::function<void(std::shared_ptr<const Bake>)> on_tile_;
+    bool keep_intermediates_ = true;
+    int only_tile_[2] = {-1, -1};
 };
 
 // Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).

@@ -1,0 +1,165 @@
+// Path queries on a tiled navmesh against Detour's tiled navmesh (test-only reference): the same
+// shared mesh baked with tile_size 32 by our pipeline (NavTiles stitched by build_navmesh) and by
+// Recast tile by tile (the same bordered boxes and triangles, as Sample_TileMesh::buildTileMesh),
+// each Recast tile turned into Detour data (dtCreateNavMeshData, tileX / tileY) and added to one
+// dtNavMesh, which links the tiles itself (connectExtLinks). The same random pairs (on our mesh)
+// go to both; the verdicts (reached or not) must agree on at least 99% of the pairs where both sides
+// found both end polygons, and over the pairs both reach the mean of ours / Detour's straight-path
+// length must lie within 1% of 1 (as the solo comparison in test_diff_paths.cpp measures it); the
+// mean absolute difference is printed beside it.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/build/pipeline.h"
+#include "core/build/tiling.h"
+#include "diff/detour_ref.h"
+#include "diff/recast_ref.h"
+#include "test_scenes.h"
+
+namespace {
+
+// Detour's tiled navmesh from Recast's tile builds; false with err set on failure.
+bool build_detour_tiled(const nav::InputMesh& mesh, const nav::BakeConfig& c, nav::Partition part,
+                        navdiff::DetourMesh& out, int& tiles, std::string& err) {
+    nav::TileLayout L;
+    if (!nav::make_tile_layout(c, L)) {
+        err = "tile layout";
+        return false;
+    }
+    nav::TriangleBins bins;
+    bins.build(mesh, c, L);
+    int tile_bits = 1;
+    while ((1 << tile_bits) < L.count()) ++tile_bits;
+    dtNavMeshParams np{};
+    np.orig[0] = c.bmin[0], np.orig[1] = c.bmin[1], np.orig[2] = c.bmin[2];
+    np.tileWidth = np.tileHeight = static_cast<float>(L.tile_size) * c.cs;
+    np.maxTiles = 1 << tile_bits;
+    np.maxPolys = 1 << (22 - tile_bits);
+    out.release();
+    out.mesh = dtAllocNavMesh();
+    if (!out.mesh || dtStatusFailed(out.mesh->init(&np))) {
+        err = "dtNavMesh::init";
+        return false;
+    }
+    navdiff::RecastVoxels rv;
+    nav::InputMesh sub;
+    sub.verts = mesh.verts;
+    tiles = 0;
+    for (int tz = 0; tz < L.rows; ++tz)
+        for (int tx = 0; tx < L.cols; ++tx) {
+            sub.tris.clear();
+            for (int i : bins.tile(tx, tz))
+                for (int k = 0; k < 3; ++k) sub.tris.push_back(mesh.tris[static_cast<size_t>(i) * 3 + k]);
+            if (sub.tris.empty()) continue;
+            const nav::BakeConfig tc = nav::tile_config(c, L, tx, tz);
+            const navdiff::VoxelRun run = navdiff::run_recast(sub, tc, rv, navdiff::partition_bit(part));
+            if (!run.ok) {
+                err = run.error;
+                return false;
+            }
+            rcPolyMesh* pm = rv.pmesh[static_cast<int>(part)];
+            rcPolyMeshDetail* dm = rv.dmesh[static_cast<int>(part)];
+            if (!pm || !dm || pm->npolys == 0) continue;
+            for (int i = 0; i < pm->npolys; ++i) pm->flags[i] = navdiff::kWalkFlag;
+            dtNavMeshCreateParams p{};
+            p.verts = pm->verts, p.vertCount = pm->nverts;
+            p.polys = pm->polys, p.polyAreas = pm->areas, p.polyFlags = pm->flags, p.polyCount = pm->npolys, p.nvp = pm->nvp;
+            p.detailMeshes = dm->meshes, p.detailVerts = dm->verts, p.detailVertsCount = dm->nverts;
+            p.detailTris = dm->tris, p.detailTriCount = dm->ntris;
+            p.walkableHeight = static_cast<float>(tc.walkable_height) * tc.ch;
+            p.walkableRadius = static_cast<float>(tc.walkable_radius) * tc.cs;
+            p.walkableClimb = static_cast<float>(tc.walkable_climb) * tc.ch;
+            p.tileX = tx, p.tileY = tz, p.tileLayer = 0;
+            dtVcopy(p.bmin, pm->bmin);
+            dtVcopy(p.bmax, pm->bmax);
+            p.cs = tc.cs, p.ch = tc.ch;
+            p.buildBvTree = true;
+            unsigned char* data = nullptr;
+            int size = 0;
+            if (!dtCreateNavMeshData(&p, &data, &size)) {
+                err = "dtCreateNavMeshData failed for tile " + std::to_string(tx) + "," + std::to_string(tz);
+                return false;
+            }
+            if (dtStatusFailed(out.mesh->addTile(data, size, DT_TILE_FREE_DATA, 0, nullptr))) {
+                dtFree(data);
+                err = "addTile failed";
+                return false;
+            }
+            ++tiles;
+        }
+    out.query = dtAllocNavMeshQuery();
+    if (!out.query || dtStatusFailed(out.query->init(out.mesh, navdiff::kDetourNodes))) {
+        err = "dtNavMeshQuery::init";
+        return false;
+    }
+    return true;
+}
+
+void diff_tiled_paths(const char* file, int tile_size) {
+    const std::string path = navtest::shared_mesh_or_skip(file);
+    if (path.empty()) return;
+    nav::Pipeline pipe;
+    REQUIRE(pipe.load_mesh(path));
+    REQUIRE(pipe.set_param(nav::ParamId::tile_size, tile_size));
+    REQUIRE(pipe.run());
+    const auto bake = pipe.snapshot();
+    REQUIRE(bake->navmesh);
+    const nav::NavMesh& ours = *bake->navmesh;
+    REQUIRE(ours.ntiles > 1);
+
+    navdiff::DetourMesh dt;
+    std::string err;
+    int dt_tiles = 0;
+    REQUIRE_MESSAGE(build_detour_tiled(*bake->mesh, bake->config, nav::Partition::Watershed, dt, dt_tiles, err), err);
+
+    nav::NavQuery q;
+    q.init(&ours, navdiff::kDetourNodes * 4);
+    std::vector<float> pts;
+    constexpr int kPairs = 1000;
+    REQUIRE(navdiff::make_pairs(q, 20261125, kPairs, pts));
+    navdiff::DetourRoutes dr(dt);
+    int compared = 0, agree = 0, both_reached = 0;
+    double rel_sum = 0, ratio_sum = 0;
+    for (int i = 0; i < kPairs; ++i) {
+        const float* s = &pts[static_cast<size_t>(i) * 6];
+        const float* e = s + 3;
+        nav::Route r;
+        const nav::Status st = q.find_route(s, e, navdiff::kHalfExtents, nav::QueryFilter{}, {}, r);
+        navdiff::RouteOutcome a, b;
+        navdiff::our_outcome(st, r, a);
+        dr.route(s, e, &b);
+        REQUIRE(a.ok);
+        REQUIRE(b.ok);
+        if (!a.start_found || !a.end_found || !b.start_found || !b.end_found) continue;
+        ++compared;
+        agree += a.reached == b.reached;
+        if (a.reached && b.reached && b.length > 0) {
+            ++both_reached;
+            rel_sum += std::fabs(a.length - b.length) / b.length;
+            ratio_sum += a.length / b.length;
+        }
+    }
+    const double agree_share = compared ? static_cast<double>(agree) / compared : 0.0;
+    const double mean_rel = both_reached ? rel_sum / both_reached : 0.0;
+    const double mean_ratio = both_reached ? ratio_sum / both_reached : 1.0;
+    std::printf("tiled paths %s ts=%d: tiles ours %d / Detour %d, polys %d, pairs compared %d, verdicts agree %.2f%%, "
+                "both reached %d, mean length ours / Detour %.4f, mean |length difference| %.3f%%\n",
+                file, tile_size, ours.ntiles, dt_tiles, ours.npolys, compared, 100.0 * agree_share, both_reached,
+                mean_ratio, 100.0 * mean_rel);
+    CHECK(compared >= kPairs * 9 / 10);
+    CHECK(agree_share >= 0.99);
+    CHECK(both_reached > 0);
+    CHECK(std::fabs(mean_ratio - 1.0) <= 0.01);
+}
+
+}  // namespace
+
+TEST_CASE("diff tiled paths: dungeon, tile_size 32, ours vs Detour's tiled navmesh") { diff_tiled_paths("dungeon.obj", 32); }
+TEST_CASE("diff tiled paths: nav_test, tile_size 32, ours vs Detour's tiled navmesh") { diff_tiled_paths("nav_test.obj", 32); }
+TEST_CASE("diff tiled paths: undulating, tile_size 64, ours vs Detour's tiled navmesh") {
+    diff_tiled_paths("undulating.obj", 64);
+}
