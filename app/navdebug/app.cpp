@@ -85,6 +85,13 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     draw_opts_ = opts_.draw;
     see_ = opts_.view;
     highlight_changes_ = opts_.highlight_changes;
+    if (opts_.map2d) map2d_.set_scene(opts_.map2d);
+    if (opts_.top_view) map2d_.set_top_view(true);
+    map2d_.set_layers(opts_.map2d_layers);
+    map2d_.set_wa_step(opts_.wa_step);
+    map2d_.set_cdt_step(opts_.cdt_step);
+    if (opts_.optimal) optimal_.set_enabled(true);
+    if (opts_.polyanya_step >= 0) optimal_.set_search_step(opts_.polyanya_step);
 }
 
 bool App::init_gl(std::string& err) { return renderer_.init(err); }
@@ -95,6 +102,20 @@ void App::open_mesh(const std::string& path, bool own_settings) {
     if (path.empty()) return;
     own_settings_for_ = own_settings && !keep_settings_ ? path : std::string();
     mesh_field_ = path;
+    if (is_map2d_path(path)) {  // built here at once: no bake stages to run
+        auto scene = std::make_shared<Map2DScene>();
+        if (const nav::Status st = load_map2d_scene(path, desired_, *scene); !st) {
+            log_.error(st.message);
+            set_error(st.message);
+            return;
+        }
+        log_.info("opened 2D " + std::string(scene->is_map ? "map " : "mesh ") + path + " (" +
+                  std::to_string(scene->mesh.npolys()) + " polygons)");
+        banner_.clear();
+        map2d_.set_scene(std::move(scene));
+        return;
+    }
+    map2d_.clear_scene();
     mesh_pending_ = true;
     log_.info("opening " + path);
     worker_.request_mesh(path);
@@ -155,7 +176,7 @@ void App::export_obj() {
 void App::on_drop(int count, const char** paths) {
     for (int i = 0; i < count; ++i) {
         const std::string p = paths[i];
-        if (ends_with_ci(p, ".json")) load_config(p);
+        if (ends_with_ci(p, ".json") && !json_is_map2d(p)) load_config(p);
         else open_mesh(p);
     }
 }
@@ -222,8 +243,10 @@ void App::poll_worker() {
         }
     }
     worker_.set_region_trace(replay_.wants_trace());
-    // the bake and the draw lists the worker built for it, taken together
+    // the bake and the draw lists the worker built for it, taken together (a 2D map: its own bake,
+    // drawn from layers built here)
     auto [latest, built] = worker_.latest_with_layers();
+    if (map2d_.scene()) latest = map2d_.scene()->bake, built = nullptr;
     if (latest) raw_layers_ = std::move(built);
     if (latest && latest != raw_bake_) {
         on_new_bake(raw_bake_, latest);
@@ -248,6 +271,8 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     poll_worker();
     track_worker_state();
     path_.update(bake_ ? bake_->navmesh : nullptr);
+    optimal_.update(bake_ && path_.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, path_.has_start(),
+                    path_.start(), path_.has_end(), path_.end());
     animating_ = worker_.busy();
 
     if (show_ui_) {
@@ -266,10 +291,17 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
         camera_placed_ = true;
     }
 
-    view_proj_ = cam_.projection(view_, W, H) * cam_.view();
+    // 2D mode: the orthographic top view over the mesh bounds
+    auto projection = [&] {
+        if (map2d_.top_view() && mesh)
+            return map2d_.view_proj(cam_, glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
+                                    glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_, W, H);
+        return cam_.projection(view_, W, H) * cam_.view();
+    };
+    view_proj_ = projection();
     if (!opts_.headless) {
         handle_camera_input(window, W, H, dt);
-        view_proj_ = cam_.projection(view_, W, H) * cam_.view();
+        view_proj_ = projection();
         update_hover(W, H);
     } else {
         inspector_.update(bake_, opts_.layers, nullptr, false);
@@ -990,6 +1022,7 @@ void App::ui_left_panel(float, float H) {
             ImGui::PopID();
         }
     }
+    if (ImGui::CollapsingHeader("2D map", map2d_.scene() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) map2d_.ui();
     if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
         ui_layers();
         ImGui::PushID("replay");
@@ -1087,6 +1120,7 @@ void App::ui_right_panel(float W, float H) {
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
         path_.ui();
+        if (path_.mode() == PathTool::Mode::Path) optimal_.ui();
         ImGui::PopID();
     }
 
@@ -1260,6 +1294,7 @@ void App::render_scene(int fb_w, int fb_h) {
         glClear(GL_DEPTH_BUFFER_BIT);
     }
     layers_.draw(renderer_, shown, draw_opts_);
+    map2d_.draw(renderer_);
     if (diff_upload_) {
         diff_gpu_.upload(diff_cpu_);
         diff_upload_ = false;
@@ -1279,6 +1314,9 @@ void App::render_scene(int fb_w, int fb_h) {
     if (path_on()) {
         path_.update(bake_ ? bake_->navmesh : nullptr);
         path_.draw(renderer_);
+        optimal_.update(bake_ && path_.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, path_.has_start(),
+                        path_.start(), path_.has_end(), path_.end());
+        optimal_.draw(renderer_);
     }
     renderer_.draw(overlay_gpu_);
     renderer_.end();

@@ -16,6 +16,8 @@
 #include "inspector.h"
 #include "islands.h"
 #include "log.h"
+#include "map2d_optimal.h"
+#include "map2d_view.h"
 #include "open_dialog.h"
 #include "path_tool.h"
 #include "render/layers.h"
@@ -51,6 +53,14 @@ struct AppOptions {
     nav::render::LayerDrawOptions draw;   // --opacity, --lift, --xray: the Layers panel's readability options
     bool highlight_changes = false;       // --diff-from-set: start with "Highlight changes" on
     ViewSettings view;                    // --cull, --hide-ceilings, --clip, --clip-floor, --section, --floor-tint
+    // 2D maps (map2d_view.h): the scene opened from the command line, --draw's 2D layers,
+    // --wa-step / --cdt-step, --top-view
+    std::shared_ptr<const Map2DScene> map2d;
+    Map2DLayerMask map2d_layers{};
+    int wa_step = 0, cdt_step = 0;
+    bool top_view = false;
+    bool optimal = false;    // --path-mode optimal: Polyanya beside A* + funnel
+    int polyanya_step = -1;  // --polyanya-step N: Polyanya's search layer at step N
 };
 
 // What undo / redo restores: the edits that change the bake or what is drawn of it.
@@ -198,6 +208,8 @@ private:
     std::string session_field_;
 
     PathTool path_;
+    Map2DView map2d_;  // 2D maps and the top view
+    OptimalPath optimal_;  // the path tool's Polyanya path and search layer
     bool path_on() const { return opts_.layers[static_cast<size_t>(nav::render::Layer::Path)]; }
 
     // stage timeline, timings, readability and the change highlight

@@ -1,6 +1,6 @@
 // navdebug: the interactive debugger window. Command line:
-//   navdebug [MESH.obj] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
-//            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|raycast|wall]]
+//   navdebug [MESH.obj | MAP.json | MAP.mesh] [--config FILE.json] [--set NAME=VALUE]... [--draw LAYERS]
+//            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|optimal|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
 //            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay KIND=STEP]
 //            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES]
@@ -8,6 +8,7 @@
 //            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
 //            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
 //            [--stress-sliders N [--seed S] [--stress-per-frame K] --stress-report OUT.json]
+//            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -169,7 +170,7 @@ int main(int argc, char** argv) {
     CLI::App cli{"navdebug: interactive debugger for the navkit bake pipeline"};
     std::string mesh_path, config_path, draw = "input,regions", shot_path, size_text = "1280x800", camera_text, path_text;
     std::vector<std::string> sets;
-    cli.add_option("mesh", mesh_path, "OBJ mesh to open (default: assets/demo.obj with assets/demo.json, as scripts/run.sh)");
+    cli.add_option("mesh", mesh_path, "OBJ mesh, .json 2D map or Polyanya .mesh file to open (default: assets/demo.obj with assets/demo.json, as scripts/run.sh)");
     cli.add_option("--config", config_path, "JSON config: parameters by name and convex volumes");
     cli.add_option("--set", sets, "NAME=VALUE parameter override, repeatable (see below)");
     cli.add_option("--draw", draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,islands,path")
@@ -183,8 +184,17 @@ int main(int argc, char** argv) {
     cli.add_option("--funnel-step", funnel_step, "path tool: show the funnel stepper at this step (0 = first)")
         ->check(CLI::NonNegativeNumber);
     std::string path_mode = "path";
-    cli.add_option("--path-mode", path_mode, "path tool mode: path, raycast (start toward end) or wall (distance to wall around the start)")
+    cli.add_option("--path-mode", path_mode, "path tool mode: path, optimal (the path and Polyanya's optimal path, with their length ratio), raycast (start toward end) or wall (distance to wall around the start)")
         ->capture_default_str();
+    bool top_view = false;
+    int wa_step = 0, cdt_step = 0, polyanya_step = -1;
+    cli.add_option("--polyanya-step", polyanya_step, "path tool: show Polyanya's search up to this expanded node (turns --path-mode optimal on)")
+        ->check(CLI::NonNegativeNumber);
+    cli.add_flag("--top-view", top_view, "2D mode: orthographic view from straight above (on by itself for .json maps and .mesh files)");
+    cli.add_option("--wa-step", wa_step, "2D map: show the Weiler-Atherton trace at this step (turns the wa_step layer on; 0 = the split edges)")
+        ->check(CLI::NonNegativeNumber);
+    cli.add_option("--cdt-step", cdt_step, "2D map: show the triangulation after this CDT step (turns the cdt_step layer on)")
+        ->check(CLI::NonNegativeNumber);
     cli.add_option("--camera", camera_text, "camera eye and target: ex,ey,ez,tx,ty,tz (default: frames the mesh)");
     std::string session_path, save_session_path, stage_text, replay_text, select_text, prune_text;
     cli.add_option("--session", session_path,
@@ -272,7 +282,12 @@ int main(int argc, char** argv) {
         if (!st) return fail(kExitBadInput, st.message);
         opts.session_path = session_path;
     }
+    // 2D maps: their own layers come out of the list first; a map opened without --draw shows
+    // the navmesh with the input polygons
+    if (navdebug::is_map2d_path(mesh_path) && cli.count("--draw") == 0) draw = "navmesh,map_input";
+    navdebug::take_map2d_layers(draw, opts.map2d_layers);
     if (session.layers && cli.count("--draw") == 0) opts.layers = *session.layers;
+    else if (draw.empty()) opts.layers.fill(false);
     else if (!nav::render::parse_layer_list(draw, opts.layers, err)) return fail(kExitBadInput, err);
     if (session.camera) opts.camera = session.camera;
     if (session.path) opts.path = session.path;
@@ -394,9 +409,17 @@ int main(int argc, char** argv) {
     if (path_mode == "path") opts.path_mode = navdebug::PathTool::Mode::Path;
     else if (path_mode == "raycast") opts.path_mode = navdebug::PathTool::Mode::Raycast;
     else if (path_mode == "wall") opts.path_mode = navdebug::PathTool::Mode::Wall;
-    else return fail(kExitBadInput, "--path-mode: expected path, raycast or wall, got '" + path_mode + "'");
+    else if (path_mode == "optimal") opts.optimal = true;  // the path with Polyanya's beside it
+    else return fail(kExitBadInput, "--path-mode: expected path, optimal, raycast or wall, got '" + path_mode + "'");
     opts.path_nodes = path_nodes;
     opts.funnel_step = funnel_step;
+    opts.top_view = top_view;
+    opts.polyanya_step = polyanya_step;
+    if (polyanya_step >= 0) opts.optimal = true;
+    opts.wa_step = wa_step;
+    opts.cdt_step = cdt_step;
+    if (cli.count("--wa-step")) opts.map2d_layers[static_cast<size_t>(navdebug::Map2DLayer::WaStep)] = true;
+    if (cli.count("--cdt-step")) opts.map2d_layers[static_cast<size_t>(navdebug::Map2DLayer::CdtStep)] = true;
 
     navdebug::Log log;
     log.set_echo(screenshot);
@@ -446,7 +469,14 @@ int main(int argc, char** argv) {
         else
             log.warn("no mesh: " + def + " does not exist; open one with the Files panel or drop it on the window");
     }
-    if (!mesh_path.empty()) {
+    if (navdebug::is_map2d_path(mesh_path)) {  // a 2D map: built here, no bake worker run
+        auto scene = std::make_shared<navdebug::Map2DScene>();
+        if (const nav::Status st = navdebug::load_map2d_scene(mesh_path, params, *scene); !st)
+            return fail(st.code == nav::Status::Code::BadInput ? kExitBadInput : 1, st.message);
+        log.info("opened 2D " + std::string(scene->is_map ? "map " : "mesh ") + mesh_path + " (" +
+                 std::to_string(scene->mesh.npolys()) + " polygons)");
+        opts.map2d = std::move(scene);
+    } else if (!mesh_path.empty()) {
         const nav::Status st = pipeline->load_mesh(mesh_path);
         if (!st) return fail(kExitBadInput, st.message);
         log.info("opened " + mesh_path);
@@ -533,11 +563,12 @@ int main(int argc, char** argv) {
             if (hold_bake > 0) worker.wait_held_or_idle();
             else worker.wait_idle();
         };
-        if (!diff_sets.empty()) worker.request(first_params, volumes, opts.stage.value_or(nav::kLastStage));
+        if (opts.map2d) {}  // nothing to bake
+        else if (!diff_sets.empty()) worker.request(first_params, volumes, opts.stage.value_or(nav::kLastStage));
         else worker.request(params, volumes, opts.stage.value_or(nav::kLastStage));
 
         if (screenshot) {
-            settle();
+            if (!opts.map2d) settle();
             const auto bake = worker.latest();
             if (bake && !bake->error.is_ok()) {
                 exit_code = bake->error.code == nav::Status::Code::BadInput ? kExitBadInput : 1;

@@ -1,0 +1,34 @@
+// 2D maps in the debugger: a `.json` 2D map (outline + obstacles, core/map2d/map2d.h) or a
+// Polyanya `.mesh` file, loaded and built as navbake's run_map2d does, with every trace recorded
+// (Weiler-Atherton, CDT), and dressed as a finished Bake (an InputMesh of the free space's
+// triangles at y = 0 and the navmesh) so the navmesh, islands and path layers and the path tool
+// work on it unchanged. No bake worker runs for it: the pipeline's stages before navmesh are empty.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "core/build/pipeline.h"
+#include "core/common.h"
+#include "core/map2d/map2d.h"
+
+namespace navdebug {
+
+struct Map2DScene {
+    std::string path;
+    bool is_map = false;  // a .json map (traces and rings below); false: a .mesh file (mesh only)
+    nav::map2d::Map2D map;
+    nav::map2d::Map2DResult result;  // recorded traces, the free rings, the CDT (is_map only)
+    nav::map2d::PolyMesh2D mesh;     // the polygons the navmesh is built from
+    std::shared_ptr<const nav::Bake> bake;  // mesh (free-space triangles), tri_areas, navmesh
+};
+
+// True for the file names the debugger opens as 2D maps: *.json maps and *.mesh files (any case).
+bool is_map2d_path(const std::string& path);
+// A dropped .json is a 2D map when it is an object with an "outline" key (else a config).
+bool json_is_map2d(const std::string& path);
+
+// Loads and builds; `max_verts` as navbake's verts_per_poly. Errors name the file (BadInput for
+// anything in the file).
+nav::Status load_map2d_scene(const std::string& path, const nav::Params& params, Map2DScene& out);
+
+}  // namespace navdebug
