@@ -8,7 +8,7 @@ exe=$1 out=$2 src=$3
 source "$src/tests/e2e/shot_lib.sh"
 
 tiled="--set tile_size=32"
-top="--camera 0,70,1,0,0,0"
+top="--camera 0,120,1,0,0,0"
 shot tiled_regions regions $tiled -- --hues 6
 shot solo_regions regions -- --hues 6
 if msg=$($check "$out/tiled_regions.png" --differs "$out/solo_regions.png:0.01"); then ok "tiled regions differ from solo: $msg"
@@ -20,8 +20,8 @@ shot solo_voxels voxels -- --color 84,150,204:0.05
 # polygons of every tile: the ground colour (area_color(63)) over much of the view
 shot tiled_polymesh polymesh $tiled -- --hue 195:0.05
 # the tiles layer from above: at least the fastest tile green and the slowest red (one tile is
-# about 2% of the view; the shares between depend on the timings)
-shot tiles_layer tiles $tiled $top -- --hue 130:0.01 --hue 5:0.01
+# about 1% of the view; the shares between depend on the timings)
+shot tiles_layer tiles $tiled $top -- --hue 130:0.005 --hue 5:0.005
 # the grid lines (colors::kTileEdge, near white)
 shot tiles_edges tiles $tiled $top -- --color 235,235,245:0.003
 expect_exit2 tile_below_border "tile border" "$src/assets/demo.obj" --set tile_size=3
