@@ -269,6 +269,16 @@ nav::Status random_pairs(const nav::NavMesh& nm, int n, uint64_t seed, std::vect
     return nav::Status::ok();
 }
 
+// The pairs of --pairs FILE (all of them, for JSON output), else n random ones (--paths).
+nav::Status collect_pairs(const nav::NavMesh& nm, const std::string& pairs_path, int n, uint64_t seed,
+                          std::vector<PathPair>& pairs) {
+    if (pairs_path.empty()) return random_pairs(nm, n, seed, pairs);
+    return read_pairs(pairs_path, [&](const PathPair& p) {
+        pairs.push_back(p);
+        return nav::Status::ok();
+    });
+}
+
 // A 2D map (.json: outline + obstacles, seed 002's bake) or a Polyanya .mesh file: the navmesh
 // straight from it (y = 0), then the same path queries as for a bake.
 int run_map2d(const std::string& path, const nav::Params& params, bool as_json, int npaths, uint64_t seed,
@@ -303,16 +313,7 @@ int run_map2d(const std::string& path, const nav::Params& params, bool as_json, 
     json paths;
     if (npaths > 0 || !pairs_path.empty()) {
         std::vector<PathPair> pairs;
-        if (!pairs_path.empty()) {
-            if (nav::Status st = read_pairs(pairs_path, [&](const PathPair& p) {
-                    pairs.push_back(p);
-                    return nav::Status::ok();
-                });
-                !st)
-                return fail(st);
-        } else if (nav::Status st = random_pairs(nm, npaths, seed, pairs); !st) {
-            return fail(st);
-        }
+        if (nav::Status st = collect_pairs(nm, pairs_path, npaths, seed, pairs); !st) return fail(st);
         if (nav::Status st = run_paths(nm, pairs, params.path_mode(), compare, paths); !st) return fail(st);
     }
     if (as_json) {
@@ -551,16 +552,7 @@ int main(int argc, char** argv) {
             paths["path_mode"] = "funnel";
         } else if (npaths > 0 || !pairs_path.empty()) {
             std::vector<PathPair> pairs;
-            if (!pairs_path.empty()) {
-                if (nav::Status st = read_pairs(pairs_path, [&](const PathPair& p) {
-                        pairs.push_back(p);
-                        return nav::Status::ok();
-                    });
-                    !st)
-                    return fail(st);
-            } else if (nav::Status st = random_pairs(*bake->navmesh, npaths, seed, pairs); !st) {
-                return fail(st);
-            }
+            if (nav::Status st = collect_pairs(*bake->navmesh, pairs_path, npaths, seed, pairs); !st) return fail(st);
             if (nav::Status st = run_paths(*bake->navmesh, pairs, bake->params.path_mode(), compare_optimal, paths); !st)
                 return fail(st);
         }
