@@ -19,7 +19,7 @@ constexpr uint32_t kAllUnconnected = static_cast<uint32_t>(kNotConnected) |
 }  // namespace
 
 Status build_compact_heightfield(int walkable_height, int walkable_climb, const Heightfield& hf,
-                                 CompactHeightfield& out) {
+                                 CompactHeightfield& out, const CancelFlag* cancel) {
     const int w = hf.width, h = hf.height;
     const size_t ncols = static_cast<size_t>(w) * static_cast<size_t>(h);
     if (hf.columns.size() != ncols)
@@ -48,6 +48,7 @@ Status build_compact_heightfield(int walkable_height, int walkable_climb, const 
     uint8_t* areas = out.areas.data();
     uint32_t idx = 0;
     for (size_t col = 0; col < ncols; ++col) {
+        if (col % (1u << 14) == 0 && is_cancelled(cancel)) return Status::cancelled();
         CompactCell& cell = out.cells[col];
         cell.index = idx;
         for (uint32_t i = hf.columns[col]; i != kNullSpan;) {
@@ -79,6 +80,7 @@ Status build_compact_heightfield(int walkable_height, int walkable_climb, const 
     // rise through a cell, so the scan stops at the first floor above ours + walkable_climb.
     const CompactCell* cells = out.cells.data();
     for (int z = 0; z < h; ++z) {
+        if (is_cancelled(cancel)) return Status::cancelled();
         for (int x = 0; x < w; ++x) {
             const size_t ci = static_cast<size_t>(x) + static_cast<size_t>(z) * static_cast<size_t>(w);
             const CompactCell c = cells[ci];

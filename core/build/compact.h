@@ -52,8 +52,8 @@ Status validate_compact_input(const CompactHeightfield& chf, size_t per_span_cou
 // Builds the compact heightfield from the walkable spans of hf (spans with area != kNullArea).
 // Two open spans link when their floors differ by at most walkable_climb and the gap between
 // them is at least walkable_height. Fails (BadInput) when a column has more layers than a link
-// can address.
+// can address. Polls cancel every few thousand cells (Status::cancelled, out then unusable).
 Status build_compact_heightfield(int walkable_height, int walkable_climb, const Heightfield& hf,
-                                 CompactHeightfield& out);
+                                 CompactHeightfield& out, const CancelFlag* cancel = nullptr);
 
 }  // namespace nav

@@ -25,7 +25,7 @@ inline uint32_t con_of(uint32_t con, unsigned dir) { return (con >> (dir * 6u)) 
 }  // namespace
 
 Status erode_walkable_area(int radius, const CompactHeightfield& chf, std::vector<uint8_t>& areas,
-                           std::vector<uint8_t>& scratch) {
+                           std::vector<uint8_t>& scratch, const CancelFlag* cancel) {
     if (radius < 0)
         return Status::bad_input("erode: walkable radius must be >= 0 cells, got " + std::to_string(radius));
     const int w = chf.width, h = chf.height;
@@ -45,6 +45,7 @@ Status erode_walkable_area(int radius, const CompactHeightfield& chf, std::vecto
     // Forward sweep: boundary test, then the (-1,0), (0,-1) neighbours (+2) and the (-1,-1),
     // (+1,-1) diagonals (+3), the diagonals reached through the orthogonal neighbour as Recast does.
     for (int z = 0; z < h; ++z) {
+        if (is_cancelled(cancel)) return Status::cancelled();
         const size_t row = static_cast<size_t>(z) * static_cast<size_t>(w);
         for (int x = 0; x < w; ++x) {
             const size_t ci = row + static_cast<size_t>(x);
@@ -78,6 +79,7 @@ Status erode_walkable_area(int radius, const CompactHeightfield& chf, std::vecto
     // Backward sweep: the (+1,0), (0,+1) neighbours and the (+1,+1), (-1,+1) diagonals, then the
     // threshold. A span with a non-zero value is not a boundary, so it has all four links.
     for (int z = h - 1; z >= 0; --z) {
+        if (is_cancelled(cancel)) return Status::cancelled();
         const size_t row = static_cast<size_t>(z) * static_cast<size_t>(w);
         for (int x = w - 1; x >= 0; --x) {
             const size_t ci = row + static_cast<size_t>(x);

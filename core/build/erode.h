@@ -9,8 +9,9 @@
 
 namespace nav {
 
-// areas: per compact span, modified in place. scratch is resized and reused.
+// areas: per compact span, modified in place. scratch is resized and reused. Polls cancel once a
+// row (Status::cancelled, areas then partly eroded).
 Status erode_walkable_area(int radius, const CompactHeightfield& chf, std::vector<uint8_t>& areas,
-                           std::vector<uint8_t>& scratch);
+                           std::vector<uint8_t>& scratch, const CancelFlag* cancel = nullptr);
 
 }  // namespace nav

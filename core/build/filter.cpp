@@ -12,11 +12,15 @@ namespace nav {
 namespace {
 // The open space above the top span of a column reaches this height (Recast's 0xffff).
 constexpr int kOpenTop = kSpanMaxHeight;
+// Columns between two looks at the cancel flag.
+constexpr size_t kCancelPoll = 1u << 14;
 }  // namespace
 
-void filter_low_hanging_obstacles(int walkable_climb, Heightfield& hf) {
+void filter_low_hanging_obstacles(int walkable_climb, Heightfield& hf, const CancelFlag* cancel) {
     Span* pool = hf.pool.data();
-    for (const uint32_t head : hf.columns) {
+    for (size_t col = 0; col < hf.columns.size(); ++col) {
+        if (col % kCancelPoll == 0 && is_cancelled(cancel)) return;
+        const uint32_t head = hf.columns[col];
         bool prev_walkable = false;
         uint8_t prev_area = kNullArea;
         int prev_top = 0;
@@ -35,7 +39,7 @@ void filter_low_hanging_obstacles(int walkable_climb, Heightfield& hf) {
     }
 }
 
-void filter_ledge_spans(int walkable_height, int walkable_climb, Heightfield& hf) {
+void filter_ledge_spans(int walkable_height, int walkable_climb, Heightfield& hf, const CancelFlag* cancel) {
     const int w = hf.width, h = hf.height;
     Span* pool = hf.pool.data();
     const uint32_t* cols = hf.columns.data();
@@ -44,6 +48,7 @@ void filter_ledge_spans(int walkable_height, int walkable_climb, Heightfield& hf
     const int stop_offset = walkable_height >= 0 ? 0 : 4 * kOpenTop;
 
     for (int z = 0; z < h; ++z) {
+        if (is_cancelled(cancel)) return;
         for (int x = 0; x < w; ++x) {
             const size_t col = static_cast<size_t>(x) + static_cast<size_t>(z) * static_cast<size_t>(w);
             uint32_t i = cols[col];
@@ -105,9 +110,11 @@ void filter_ledge_spans(int walkable_height, int walkable_climb, Heightfield& hf
     }
 }
 
-void filter_walkable_low_height_spans(int walkable_height, Heightfield& hf) {
+void filter_walkable_low_height_spans(int walkable_height, Heightfield& hf, const CancelFlag* cancel) {
     Span* pool = hf.pool.data();
-    for (const uint32_t head : hf.columns) {
+    for (size_t col = 0; col < hf.columns.size(); ++col) {
+        if (col % kCancelPoll == 0 && is_cancelled(cancel)) return;
+        const uint32_t head = hf.columns[col];
         for (uint32_t i = head; i != kNullSpan;) {
             Span& s = pool[i];
             const int floor = s.smax;

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/build/erode.h"
+#include "core/build/filter.h"
 #include "core/build/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
@@ -279,4 +281,40 @@ TEST_CASE("pipeline: a change that leaves every derived voxel value unchanged re
     const int cells = static_cast<int>(std::ceil(h / ch - 1e-9));
     REQUIRE(p.set_param(ParamId::agent_height, (cells - 0.5) * ch));
     CHECK(p.first_dirty() == static_cast<Stage>(kStageCount));
+}
+
+TEST_CASE("pipeline: the filter, compact and erode stages stop inside at a set cancel flag") {
+    Pipeline p;
+    REQUIRE(p.set_mesh(small_scene()));
+    REQUIRE(p.run(Stage::Compact));
+    const auto b = p.snapshot();
+    REQUIRE(b->solid);
+    REQUIRE(b->filtered);
+    REQUIRE(b->compact);
+    CancelFlag stop{true};
+    const BakeConfig& c = b->config;
+
+    // The filters return before touching a column: the heightfield keeps every unfiltered area.
+    Heightfield hf = *b->solid;
+    filter_low_hanging_obstacles(c.walkable_climb, hf, &stop);
+    filter_ledge_spans(c.walkable_height, c.walkable_climb, hf, &stop);
+    filter_walkable_low_height_spans(c.walkable_height, hf, &stop);
+    int64_t changed = 0, walkable = 0;
+    for (size_t i = 0; i < hf.pool.size(); ++i) {
+        changed += hf.pool[i].area != b->solid->pool[i].area;
+        walkable += b->solid->pool[i].area != kNullArea;
+    }
+    CHECK(walkable > 0);
+    CHECK(changed == 0);
+    // ... while without the flag the ledge filter clears the grid's edge spans.
+    filter_ledge_spans(c.walkable_height, c.walkable_climb, hf, nullptr);
+    for (size_t i = 0; i < hf.pool.size(); ++i) changed += hf.pool[i].area != b->solid->pool[i].area;
+    CHECK(changed > 0);
+
+    CompactHeightfield chf;
+    CHECK(build_compact_heightfield(c.walkable_height, c.walkable_climb, *b->filtered, chf, &stop).code ==
+          Status::Code::Cancelled);
+    std::vector<uint8_t> areas = b->compact->areas, scratch;
+    CHECK(erode_walkable_area(c.walkable_radius, *b->compact, areas, scratch, &stop).code == Status::Code::Cancelled);
+    CHECK(erode_walkable_area(c.walkable_radius, *b->compact, areas, scratch, nullptr));
 }
