@@ -175,13 +175,14 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
     return st;
 }
 
-Status run_filter(Unit& u, const Ctx&, StageStats& stats) {
+Status run_filter(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
     auto& hf = writable(u.filtered);
     hf = *u.solid;  // copy-assign keeps hf's capacity
-    if (c.filter_low_hanging) filter_low_hanging_obstacles(c.walkable_climb, hf);
-    if (c.filter_ledge) filter_ledge_spans(c.walkable_height, c.walkable_climb, hf);
-    if (c.filter_low_height) filter_walkable_low_height_spans(c.walkable_height, hf);
+    if (c.filter_low_hanging) filter_low_hanging_obstacles(c.walkable_climb, hf, x.cancel);
+    if (c.filter_ledge) filter_ledge_spans(c.walkable_height, c.walkable_climb, hf, x.cancel);
+    if (c.filter_low_height) filter_walkable_low_height_spans(c.walkable_height, hf, x.cancel);
+    if (is_cancelled(x.cancel)) return Status::cancelled();
     int64_t walkable = 0, ledge = 0, low = 0;
     for (uint32_t col : hf.columns)
         for (uint32_t i = col; i != kNullSpan; i = hf.pool[i].next) {
@@ -193,17 +194,17 @@ Status run_filter(Unit& u, const Ctx&, StageStats& stats) {
     return Status::ok();
 }
 
-Status run_compact(Unit& u, const Ctx&, StageStats& stats) {
+Status run_compact(Unit& u, const Ctx& x, StageStats& stats) {
     auto& chf = writable(u.compact);
-    Status st = build_compact_heightfield(u.config.walkable_height, u.config.walkable_climb, *u.filtered, chf);
+    Status st = build_compact_heightfield(u.config.walkable_height, u.config.walkable_climb, *u.filtered, chf, x.cancel);
     stats.counts = {{"compact_spans", chf.span_count}};
     return st;
 }
 
-Status run_erode(Unit& u, const Ctx&, StageStats& stats) {
+Status run_erode(Unit& u, const Ctx& x, StageStats& stats) {
     auto& a = writable(u.eroded);
     a = u.compact->areas;
-    Status st = erode_walkable_area(u.config.walkable_radius, *u.compact, a, u.erode_scratch);
+    Status st = erode_walkable_area(u.config.walkable_radius, *u.compact, a, u.erode_scratch, x.cancel);
     stats.counts = {{"walkable_spans", count_if_not_null(a)}};
     return st;
 }
@@ -211,7 +212,10 @@ Status run_erode(Unit& u, const Ctx&, StageStats& stats) {
 Status run_areas(Unit& u, const Ctx& x, StageStats& stats) {
     auto& a = writable(u.areas);
     a = *u.eroded;
-    for (const ConvexVolume& v : x.volumes) mark_convex_volume(*u.compact, v, a);
+    for (const ConvexVolume& v : x.volumes) {
+        if (is_cancelled(x.cancel)) return Status::cancelled();
+        mark_convex_volume(*u.compact, v, a);
+    }
     int64_t marked = 0;
     for (uint8_t v : a) marked += v != kNullArea && v != kWalkableArea;
     stats.counts = {{"volumes", static_cast<int64_t>(x.volumes.size())}, {"volume_spans", marked}};
@@ -590,18 +594,26 @@ Stage Pipeline::first_dirty() const {
     return static_cast<Stage>(d);
 }
 
-uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
+namespace {
+
+// Raw spans a grid gets from triangles `tris` of m (all of them when tris is empty): one per column
+// a triangle touches. A triangle touches at most its xz area in cells plus its L1 perimeter in
+// cells (the partly covered ones) plus its corners, and never more than its bounding box clipped
+// to the grid. Computed in double: no overflow on any bounds.
+double estimate_raw_spans(const InputMesh& m, const BakeConfig& c, std::span<const int> tris) {
     const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
-    // Raw spans: one per column a triangle touches. A triangle touches at most its xz area in
-    // cells plus its L1 perimeter in cells (the partly covered ones) plus its corners, and never
-    // more than its bounding box. Computed in double: no overflow on any bounds.
     double spans = 0;
     const double inv = 1.0 / c.cs;
-    for (int t = 0; t < m.tri_count(); ++t) {
+    const int n = tris.empty() ? m.tri_count() : static_cast<int>(tris.size());
+    for (int i = 0; i < n; ++i) {
+        const int t = tris.empty() ? i : tris[static_cast<size_t>(i)];
         const float* v[3];
         for (int k = 0; k < 3; ++k) v[k] = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(t * 3 + k)]) * 3];
-        const double x0 = std::min({v[0][0], v[1][0], v[2][0]}), x1 = std::max({v[0][0], v[1][0], v[2][0]});
-        const double z0 = std::min({v[0][2], v[1][2], v[2][2]}), z1 = std::max({v[0][2], v[1][2], v[2][2]});
+        const double x0 = std::max<double>(std::min({v[0][0], v[1][0], v[2][0]}), c.bmin[0]);
+        const double x1 = std::min<double>(std::max({v[0][0], v[1][0], v[2][0]}), c.bmax[0]);
+        const double z0 = std::max<double>(std::min({v[0][2], v[1][2], v[2][2]}), c.bmin[2]);
+        const double z1 = std::min<double>(std::max({v[0][2], v[1][2], v[2][2]}), c.bmax[2]);
+        if (!(x1 >= x0) || !(z1 >= z0)) continue;
         const double box = ((x1 - x0) * inv + 2.0) * ((z1 - z0) * inv + 2.0);
         const double area = 0.5 * std::fabs((double(v[1][0]) - v[0][0]) * (double(v[2][2]) - v[0][2]) -
                                             (double(v[2][0]) - v[0][0]) * (double(v[1][2]) - v[0][2])) * inv * inv;
@@ -610,14 +622,51 @@ uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
             perim += std::fabs(double(v[(k + 1) % 3][0]) - v[k][0]) + std::fabs(double(v[(k + 1) % 3][2]) - v[k][2]);
         spans += std::min(box, area + perim * inv + 4.0);
     }
-    spans = std::min(spans, double(cells) * 64.0);
+    return std::min(spans, double(cells) * 64.0);
+}
+
+// Bytes per cell and per raw span of one grid's stages (see estimate_bake_memory).
+double grid_bytes(const BakeConfig& c, double spans) {
+    const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
+    return double(cells) * (4 + 4 + 8) + spans * (24 + 12 + 8 + 7 + 25);
+}
+
+uint64_t to_bytes(double bytes) {
+    return bytes >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(bytes);
+}
+
+}  // namespace
+
+uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
+                               int threads, bool keep_all, uint64_t* largest_tile) {
+    // Per tile: its grid's stages, and its triangles as the small indexed list it rasterizes
+    // (3 vertices and 3 indices each at most). Kept intermediates: every tile's at once (the
+    // debugger); otherwise the tiles baking at one time, each at the largest tile's need, and the
+    // outputs (polygon and detail meshes, far smaller than the spans they come from).
+    double sum = 0, most = 0;
+    for (int tz = 0; tz < L.rows; ++tz)
+        for (int tx = 0; tx < L.cols; ++tx) {
+            const BakeConfig tc = tile_config(c, L, tx, tz);
+            const std::span<const int> tris = bins.tile(tx, tz);
+            if (tris.empty()) continue;
+            const double b = grid_bytes(tc, estimate_raw_spans(m, tc, tris)) + double(tris.size()) * (36 + 12);
+            sum += b;
+            most = std::max(most, b);
+        }
+    if (largest_tile) *largest_tile = to_bytes(most);
+    const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
+    const double baking = keep_all ? sum : most * std::min(std::max(threads, 1), std::max(L.count(), 1));
+    return to_bytes(mesh + double(bins.memory_bytes()) + baking);
+}
+
+uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
+    const double spans = estimate_raw_spans(m, c, {});
     // Per cell: two column heads (solid, filtered), a compact cell. Per raw span, measured on
     // stacked floors and wide grids (tests/unit/test_hostile.cpp): the rasterized pool keeps the
     // capacity of its sort buffer (2 x 12 bytes), the filtered copy 12, the compact span 8, three
     // area arrays, distance and region ids 7, and the regions / contour stages' scratch about 25.
     const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
-    const double bytes = double(cells) * (4 + 4 + 8) + spans * (24 + 12 + 8 + 7 + 25) + mesh;
-    return bytes >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(bytes);
+    return to_bytes(grid_bytes(c, spans) + mesh);
 }
 
 uint64_t Pipeline::estimate_memory() const {
@@ -832,14 +881,31 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
             t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
         first = std::min(first, t->dirty_from);
     }
+    const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
     if (first <= static_cast<int>(Stage::Rasterize)) {
-        if (Status st = check_grid(c, params_, estimate_bake_memory(m, c), memory_limit_, true); !st) {
+        // The whole grid's sides and height first (no memory figure yet: a tiled bake never holds
+        // the whole grid), then the tiles' memory from the triangles each one gets.
+        if (Status st = check_grid(c, params_, 0, memory_limit_, true); !st) {
             error_stage = static_cast<int>(Stage::Rasterize);
             return st;
         }
         if (!I.bins_current) {
             I.bins.build(m, c, L);
             I.bins_current = true;
+        }
+        uint64_t largest = 0;
+        const uint64_t need = estimate_tiled_memory(m, c, L, I.bins, threads, keep_intermediates_, &largest);
+        if (need > memory_limit_) {
+            error_stage = static_cast<int>(Stage::Rasterize);
+            return Status::bad_input(
+                "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
+                std::to_string(need >> 20) + " MiB (" +
+                (keep_intermediates_ ? std::string("every tile's intermediates kept")
+                                     : std::to_string(std::min(std::max(threads, 1), L.count())) +
+                                           " tiles at once, the largest about " + std::to_string(largest >> 20) +
+                                           " MiB") +
+                "), over the memory limit of " + std::to_string(memory_limit_ >> 20) + " MiB; raise cell_size (now " +
+                params_.to_string(ParamId::cell_size) + " m), lower tile_size or threads, or raise the limit");
         }
     }
     const int last = std::min(static_cast<int>(to), kLastTileStage);
@@ -925,7 +991,6 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
             on_tile_(std::move(b));
         }
     };
-    const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
     // The hand-over to and from the bake threads goes through our own atomics as well as through
     // oneTBB's join: the tiles' state is written here, read there and back.
     std::atomic<int> workers_done{0};

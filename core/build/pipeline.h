@@ -204,6 +204,11 @@ private:
 
 // Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
 uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
+// Estimated bytes a tiled bake needs: the input, the triangle bins, and every tile's stages when
+// keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned
+// in *largest_tile when not null). The memory limit of a tiled bake is checked against this.
+uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
+                               int threads, bool keep_all, uint64_t* largest_tile);
 // The mesh fix the mesh_* parameters ask for.
 MeshFix mesh_fix(const Params& p);
 

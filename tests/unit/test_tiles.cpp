@@ -392,3 +392,54 @@ TEST_CASE("tiles: without intermediates a tile keeps only its output, and a late
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Rasterize);
 }
+
+TEST_CASE("tiles: the memory limit of a tiled bake counts the tiles baking at once, not the whole grid") {
+    // A wide floor: the solo grid is large, each tile small. A limit between the tiled bake's need
+    // (2 tiles at once, no intermediates) and the solo grid's refuses the solo bake and admits the
+    // tiled one; keeping every tile's intermediates needs about the whole grid again.
+    InputMesh m;
+    navtest::add_floor(m, 0, 0, 300, 300, 0);
+    navtest::add_box(m, 100, 0, 100, 120, 3, 140);
+    m.compute_bounds();
+    const BakeConfig c = derive_config(Params{}, m.bmin, m.bmax);
+    const uint64_t solo = estimate_bake_memory(m, c);
+
+    Params tp;
+    REQUIRE(tp.set(ParamId::tile_size, 64));
+    const BakeConfig tc = derive_config(tp, m.bmin, m.bmax);
+    TileLayout L;
+    REQUIRE(make_tile_layout(tc, L));
+    TriangleBins bins;
+    bins.build(m, tc, L);
+    uint64_t largest = 0;
+    const uint64_t two = estimate_tiled_memory(m, tc, L, bins, 2, false, &largest);
+    const uint64_t all = estimate_tiled_memory(m, tc, L, bins, 2, true, nullptr);
+    INFO("solo ", solo, " tiled (2 at once) ", two, " largest tile ", largest, " all tiles kept ", all);
+    CHECK(largest > 0);
+    CHECK(two < solo / 4);
+    CHECK(all > two);
+    CHECK(all > solo / 2);  // the tiles' bordered grids overlap: together about the whole grid or more
+
+    const uint64_t limit = (two + solo / 4) / 2;
+    Pipeline p;
+    REQUIRE(p.set_mesh(m));
+    p.set_memory_limit(limit);
+    const Status solo_st = p.run();
+    CHECK(solo_st.code == Status::Code::BadInput);
+    CHECK(solo_st.message.find("memory limit") != std::string::npos);
+
+    REQUIRE(p.set_param(ParamId::tile_size, 64));
+    REQUIRE(p.set_param(ParamId::threads, 2));
+    p.set_keep_intermediates(false);
+    CHECK(p.run());
+    CHECK(p.snapshot()->tiles_done > 0);
+
+    Pipeline keep;
+    REQUIRE(keep.set_mesh(m));
+    REQUIRE(keep.set_param(ParamId::tile_size, 64));
+    REQUIRE(keep.set_param(ParamId::threads, 2));
+    keep.set_memory_limit(limit);
+    const Status keep_st = keep.run();
+    CHECK(keep_st.code == Status::Code::BadInput);
+    CHECK(keep_st.message.find("intermediates") != std::string::npos);
+}
