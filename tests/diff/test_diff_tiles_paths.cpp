@@ -4,9 +4,13 @@
 // each Recast tile turned into Detour data (dtCreateNavMeshData, tileX / tileY) and added to one
 // dtNavMesh, which links the tiles itself (connectExtLinks). The same random pairs (on our mesh)
 // go to both; the verdicts (reached or not) must agree on at least 99% of the pairs where both sides
-// found both end polygons, and over the pairs both reach the mean of ours / Detour's straight-path
-// length must lie within 1% of 1 (as the solo comparison in test_diff_paths.cpp measures it); the
-// mean absolute difference is printed beside it.
+// found both end polygons; over the pairs both reach whose Detour path is at least 1 m long (as the
+// solo comparison in test_diff_paths.cpp; a centimetre of height on a 20 cm path is 5%), the mean
+// of ours / Detour's straight-path length must lie within 1% of 1. The mean |length difference| is
+// bounded more loosely (2%): on a tiled mesh the two A* searches can pick different corridors where
+// a tile border splits a portal (Detour costs the split piece's midpoint, we cost ours), which moves
+// single paths by a few percent either way; measured 0.10% (dungeon), 0.25% (nav_test) and 1.07%
+// (undulating, 98 of 1000 pairs over 3%, about as many shorter as longer; solo they agree exactly).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -122,8 +126,9 @@ void diff_tiled_paths(const char* file, int tile_size) {
     constexpr int kPairs = 1000;
     REQUIRE(navdiff::make_pairs(q, 20261125, kPairs, pts));
     navdiff::DetourRoutes dr(dt);
-    int compared = 0, agree = 0, both_reached = 0;
-    double rel_sum = 0, ratio_sum = 0;
+    constexpr double kMinLength = 1.0;  // metres: shorter paths are counted, not measured
+    int compared = 0, agree = 0, both_reached = 0, measured = 0;
+    double rel_sum = 0, ratio_sum = 0, ours_total = 0, detour_total = 0;
     for (int i = 0; i < kPairs; ++i) {
         const float* s = &pts[static_cast<size_t>(i) * 6];
         const float* e = s + 3;
@@ -137,23 +142,31 @@ void diff_tiled_paths(const char* file, int tile_size) {
         if (!a.start_found || !a.end_found || !b.start_found || !b.end_found) continue;
         ++compared;
         agree += a.reached == b.reached;
-        if (a.reached && b.reached && b.length > 0) {
+        if (a.reached && b.reached) {
             ++both_reached;
+            ours_total += a.length;
+            detour_total += b.length;
+        }
+        if (a.reached && b.reached && b.length >= kMinLength) {
+            ++measured;
             rel_sum += std::fabs(a.length - b.length) / b.length;
             ratio_sum += a.length / b.length;
         }
     }
     const double agree_share = compared ? static_cast<double>(agree) / compared : 0.0;
-    const double mean_rel = both_reached ? rel_sum / both_reached : 0.0;
-    const double mean_ratio = both_reached ? ratio_sum / both_reached : 1.0;
+    const double mean_rel = measured ? rel_sum / measured : 0.0;
+    const double mean_ratio = measured ? ratio_sum / measured : 1.0;
     std::printf("tiled paths %s ts=%d: tiles ours %d / Detour %d, polys %d, pairs compared %d, verdicts agree %.2f%%, "
-                "both reached %d, mean length ours / Detour %.4f, mean |length difference| %.3f%%\n",
+                "both reached %d (%d of at least %.0f m measured), mean length ours / Detour %.4f, mean |length "
+                "difference| %.3f%%, total %.1f m / %.1f m\n",
                 file, tile_size, ours.ntiles, dt_tiles, ours.npolys, compared, 100.0 * agree_share, both_reached,
-                mean_ratio, 100.0 * mean_rel);
+                measured, kMinLength, mean_ratio, 100.0 * mean_rel, ours_total, detour_total);
     CHECK(compared >= kPairs * 9 / 10);
     CHECK(agree_share >= 0.99);
-    CHECK(both_reached > 0);
+    CHECK(measured >= both_reached * 8 / 10);
+    CHECK(measured > 0);
     CHECK(std::fabs(mean_ratio - 1.0) <= 0.01);
+    CHECK(mean_rel <= 0.02);
 }
 
 }  // namespace
