@@ -20,7 +20,6 @@
 #include "core/build/pipeline.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"
-#include "core/runtime/polyanya.h"
 #include "core/runtime/query.h"
 
 namespace {
@@ -159,91 +158,100 @@ nav::Status read_pairs(const std::string& path, Sink&& sink) {
     return nav::Status::ok();
 }
 
-double polyline_length(const std::vector<float>& pts) {
-    double len = 0;
-    for (size_t k = 3; k + 2 < pts.size(); k += 3)
-        len += std::sqrt(double(pts[k] - pts[k - 3]) * (pts[k] - pts[k - 3]) +
-                         double(pts[k + 1] - pts[k - 2]) * (pts[k + 1] - pts[k - 2]) +
-                         double(pts[k + 2] - pts[k - 1]) * (pts[k + 2] - pts[k - 1]));
-    return len;
-}
-
-// Runs nearest polygon + A* + funnel (path_mode funnel) or nearest polygon + Polyanya (optimal)
-// for every pair; items as in the JSON contract. With `compare` both run and each item gets
-// length_funnel and length_optimal.
+// Runs NavQuery::find_route for every pair: A* + funnel (path_mode funnel) or Polyanya (optimal);
+// items as in the JSON contract. With `compare` both run and each item gets length_funnel and
+// length_optimal (3D polyline lengths) and length_funnel_xz and length_optimal_xz (in the xz
+// projection, where Polyanya is shortest); `compare` sums them up for the pairs both reached.
 nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs, nav::PathMode mode, bool compare,
                       json& out) {
     nav::NavQuery q;
     q.init(&nm);
     const nav::QueryFilter filter;
-    const nav::StraightPathOptions opts;
     const float ext[3] = {2.0f, 4.0f, 2.0f};  // search box half extents around each end point, metres
     const bool run_funnel = mode == nav::PathMode::Funnel || compare;
     const bool run_optimal = mode == nav::PathMode::Optimal || compare;
-    std::vector<nav::Route> routes(pairs.size());
-    std::vector<nav::PolyanyaPath> optimal(run_optimal ? pairs.size() : 0);
-    std::vector<uint8_t> opt_ends(run_optimal ? pairs.size() : 0, 0);  // 1 start off mesh, 2 end off mesh
+    std::vector<nav::Route> routes(run_funnel ? pairs.size() : 0), optimal(run_optimal ? pairs.size() : 0);
     double secs = 0;
-    if (run_funnel) {
+    for (int pass = 0; pass < 2; ++pass) {
+        const bool opt = pass == 1;
+        if (!(opt ? run_optimal : run_funnel)) continue;
+        nav::RouteOptions ro;
+        ro.optimal = opt;
+        std::vector<nav::Route>& rs = opt ? optimal : routes;
         const auto t0 = std::chrono::steady_clock::now();
         for (size_t i = 0; i < pairs.size(); ++i)
-            if (nav::Status st = q.find_route(pairs[i].s, pairs[i].e, ext, filter, opts, routes[i]); !st) return st;
-        secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
-    if (run_optimal) {
-        nav::PolyanyaMesh pm;
-        if (nav::Status st = nav::polyanya_mesh_from_navmesh(nm, pm); !st) return st;
-        const auto t0 = std::chrono::steady_clock::now();
-        for (size_t i = 0; i < pairs.size(); ++i) {
-            nav::NearestPoly a, b;
-            if (nav::Status st = q.find_nearest_poly(pairs[i].s, ext, filter, a); !st) return st;
-            if (nav::Status st = q.find_nearest_poly(pairs[i].e, ext, filter, b); !st) return st;
-            if (a.poly == nav::kNoRef) { opt_ends[i] = 1; continue; }
-            if (b.poly == nav::kNoRef) { opt_ends[i] = 2; continue; }
-            if (nav::Status st = nav::polyanya_find_path(pm, nm.poly_index(a.poly), a.point, nm.poly_index(b.poly),
-                                                         b.point, optimal[i]);
-                !st)
-                return st;
-        }
-        const double s_opt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (mode == nav::PathMode::Optimal) secs = s_opt;
-        if (compare) out["queries_per_sec_optimal"] = s_opt > 0 ? static_cast<double>(pairs.size()) / s_opt : 0.0;
+            if (nav::Status st = q.find_route(pairs[i].s, pairs[i].e, ext, filter, ro, rs[i]); !st) return st;
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (opt == (mode == nav::PathMode::Optimal)) secs = s;
+        if (compare) out[opt ? "queries_per_sec_optimal" : "queries_per_sec_funnel"] = s > 0 ? double(pairs.size()) / s : 0.0;
     }
     json items = json::array();
-    int64_t found = 0;
+    int64_t found = 0, both = 0;
+    double sum_f = 0, sum_o = 0, sum_f3 = 0, sum_o3 = 0, ratio_max = 0;
     for (size_t i = 0; i < pairs.size(); ++i) {
-        const nav::Route& r = routes[i];
-        const bool funnel_reached = run_funnel && r.found() && r.path.reached && !r.straight.partial;
-        const bool optimal_reached = run_optimal && optimal[i].found;
         const bool optimal_mode = mode == nav::PathMode::Optimal;
-        const bool reached = optimal_mode ? optimal_reached : funnel_reached;
-        found += reached;
+        const nav::Route& r = optimal_mode ? optimal[i] : routes[i];
+        auto reached = [](const nav::Route& x) { return x.found() && x.path.reached && !x.straight.partial; };
+        found += reached(r);
         json pts = json::array();
-        const std::vector<float>& p = optimal_mode ? optimal[i].points : r.straight.points;
+        const std::vector<float>& p = r.straight.points;
         for (size_t k = 0; k + 2 < p.size(); k += 3) pts.push_back({p[k], p[k + 1], p[k + 2]});
         json item = {{"start", {pairs[i].s[0], pairs[i].s[1], pairs[i].s[2]}},
                      {"end", {pairs[i].e[0], pairs[i].e[1], pairs[i].e[2]}},
                      {"points", pts},
-                     {"length", optimal_mode ? (optimal_reached ? polyline_length(p) : 0.0)
-                                             : (r.found() ? double(r.straight.length()) : 0.0)},
-                     {"reached", reached}};
+                     {"length", r.found() ? double(r.straight.length()) : 0.0},
+                     {"reached", reached(r)}};
         if (!optimal_mode) item["polys"] = r.path.polys.size();
         if (compare) {
-            item["length_funnel"] = funnel_reached ? double(r.straight.length()) : 0.0;
-            item["length_optimal"] = optimal_reached ? polyline_length(optimal[i].points) : 0.0;
+            const bool fr = reached(routes[i]), orr = reached(optimal[i]);
+            item["length_funnel"] = fr ? double(routes[i].straight.length()) : 0.0;
+            item["length_optimal"] = orr ? double(optimal[i].straight.length()) : 0.0;
+            item["length_funnel_xz"] = fr ? routes[i].length_xz() : 0.0;
+            item["length_optimal_xz"] = orr ? optimal[i].length_xz() : 0.0;
+            if (fr && orr) {
+                ++both;
+                sum_f += routes[i].length_xz(), sum_o += optimal[i].length_xz();
+                sum_f3 += routes[i].straight.length(), sum_o3 += optimal[i].straight.length();
+                if (optimal[i].length_xz() > 0) ratio_max = std::max(ratio_max, routes[i].length_xz() / optimal[i].length_xz());
+            }
         }
-        const bool start_off = optimal_mode ? opt_ends[i] == 1 : r.start.poly == nav::kNoRef;
-        const bool end_off = optimal_mode ? opt_ends[i] == 2 : (r.start.poly != nav::kNoRef && r.end.poly == nav::kNoRef);
-        if (start_off) item["error"] = "start is not on the navmesh";
-        else if (end_off) item["error"] = "end is not on the navmesh";
+        if (r.start.poly == nav::kNoRef) item["error"] = "start is not on the navmesh";
+        else if (r.end.poly == nav::kNoRef) item["error"] = "end is not on the navmesh";
         items.push_back(item);
     }
     out["count"] = pairs.size();
     out["found"] = found;
     out["path_mode"] = std::string(nav::kPathModeNames[static_cast<size_t>(mode)]);
     out["queries_per_sec"] = secs > 0 ? static_cast<double>(pairs.size()) / secs : 0.0;
+    if (compare)
+        out["compare"] = {{"pairs", both},
+                          {"length_funnel_xz", sum_f},
+                          {"length_optimal_xz", sum_o},
+                          {"length_funnel", sum_f3},
+                          {"length_optimal", sum_o3},
+                          {"ratio_xz_total", sum_o > 0 ? sum_f / sum_o : 1.0},
+                          {"ratio_xz_max", ratio_max}};
     out["items"] = items;
     return nav::Status::ok();
+}
+
+// Text mode of --compare-optimal: the summed lengths, and per pair for the first few.
+void print_compare(const json& paths) {
+    if (!paths.contains("compare")) return;
+    const json& c = paths["compare"];
+    std::printf("compare: %lld pairs reached by both; xz length funnel %.3f m, optimal %.3f m (funnel/optimal %.4f, max "
+                "%.4f); 3D length funnel %.3f m, optimal %.3f m; %.0f vs %.0f queries/s\n",
+                static_cast<long long>(c["pairs"].get<int64_t>()), c["length_funnel_xz"].get<double>(),
+                c["length_optimal_xz"].get<double>(), c["ratio_xz_total"].get<double>(), c["ratio_xz_max"].get<double>(),
+                c["length_funnel"].get<double>(), c["length_optimal"].get<double>(),
+                paths["queries_per_sec_funnel"].get<double>(), paths["queries_per_sec_optimal"].get<double>());
+    const json& items = paths["items"];
+    const size_t shown = std::min<size_t>(items.size(), 20);
+    for (size_t i = 0; i < shown; ++i)
+        std::printf("  pair %zu: xz funnel %.3f m, optimal %.3f m; 3D funnel %.3f m, optimal %.3f m\n", i,
+                    items[i]["length_funnel_xz"].get<double>(), items[i]["length_optimal_xz"].get<double>(),
+                    items[i]["length_funnel"].get<double>(), items[i]["length_optimal"].get<double>());
+    if (items.size() > shown) std::printf("  ... %zu more pairs (--json lists them all)\n", items.size() - shown);
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -331,6 +339,7 @@ int run_map2d(const std::string& path, const nav::Params& params, bool as_json, 
             std::printf("paths: %d of %d reached, %.0f queries/s (%s)\n", paths["found"].get<int>(),
                         paths["count"].get<int>(), paths["queries_per_sec"].get<double>(),
                         paths["path_mode"].get<std::string>().c_str());
+        if (!paths.is_null()) print_compare(paths);
     }
     return 0;
 }
@@ -616,6 +625,7 @@ int main(int argc, char** argv) {
                             static_cast<long long>(paths["found"].get<int64_t>()),
                             static_cast<long long>(paths["count"].get<int64_t>()), paths["queries_per_sec"].get<double>(),
                             paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel");
+            if (!paths.is_null()) print_compare(paths);
         }
         return 0;
     } catch (const std::bad_alloc&) {

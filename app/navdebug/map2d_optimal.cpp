@@ -22,12 +22,6 @@ constexpr uint32_t kCurrent = r::rgba(255, 90, 40);              // the node at 
 constexpr uint32_t kCone = r::rgba(255, 120, 60, 90);            // its cone from the root
 constexpr float kLift = 0.12f;                                   // above the navmesh and the path layer
 
-double xz_length(const std::vector<float>& p) {
-    double len = 0;
-    for (size_t i = 3; i + 2 < p.size(); i += 3) len += std::hypot(double(p[i]) - p[i - 3], double(p[i + 2]) - p[i - 1]);
-    return len;
-}
-
 }  // namespace
 
 void OptimalPath::update(const std::shared_ptr<const nav::NavMesh>& mesh, bool has_start, const glm::vec3& start,
@@ -49,24 +43,23 @@ void OptimalPath::run() {
     ran_ = false;
     path_ = {};
     trace_.clear();
-    funnel_xz_ = 0;
+    funnel_xz_ = optimal_xz_ = 0;
     status_ = nav::Status::ok();
     if (!mesh_ || !has_start_ || !has_end_) return;
-    if (pm_for_ != mesh_) {
-        status_ = nav::polyanya_mesh_from_navmesh(*mesh_, pm_);
-        if (!status_) return;
-        pm_for_ = mesh_;
+    if (q_for_ != mesh_) {
+        q_.init(mesh_.get());
+        q_for_ = mesh_;
     }
-    nav::NavQuery q;
-    q.init(mesh_.get());
     const nav::QueryFilter filter;
-    status_ = q.find_route(&start_.x, &end_.x, kPickHalfExtents, filter, nav::StraightPathOptions{}, route_);
+    status_ = q_.find_route(&start_.x, &end_.x, kPickHalfExtents, filter, nav::StraightPathOptions{}, route_);
     if (!status_) return;
     ran_ = true;
-    if (route_.start.poly == nav::kNoRef || route_.end.poly == nav::kNoRef) return;
-    funnel_xz_ = route_.found() ? xz_length(route_.straight.points) : 0.0;
-    status_ = nav::polyanya_find_path(pm_, mesh_->poly_index(route_.start.poly), route_.start.point,
-                                      mesh_->poly_index(route_.end.poly), route_.end.point, path_, &trace_);
+    if (!route_.found()) return;
+    funnel_xz_ = route_.length_xz();
+    nav::RouteOptions ro;
+    ro.optimal = true;
+    status_ = q_.find_route(&start_.x, &end_.x, kPickHalfExtents, filter, ro, path_, &trace_);
+    optimal_xz_ = path_.path.reached ? path_.length_xz() : 0.0;
 }
 
 void OptimalPath::ui() {
@@ -83,14 +76,14 @@ void OptimalPath::ui() {
         ImGui::TextDisabled("set both points to compare");
         return;
     }
-    if (!path_.found) {
-        ImGui::TextDisabled("Polyanya: no path (%d nodes expanded)", path_.expanded);
+    if (!path_.path.reached) {
+        ImGui::TextDisabled("Polyanya: no path (%d nodes expanded)", path_.path.expanded);
         return;
     }
-    ImGui::Text("optimal %.3f m, A*+funnel %.3f m (xz)", path_.length_xz, funnel_xz_);
-    if (funnel_xz_ > 0 && path_.length_xz > 0)
-        ImGui::Text("funnel / optimal = %.4f", funnel_xz_ / path_.length_xz);
-    ImGui::Text("expanded %d, generated %d", path_.expanded, path_.generated);
+    ImGui::Text("optimal %.3f m, A*+funnel %.3f m (xz)", optimal_xz_, funnel_xz_);
+    if (funnel_xz_ > 0 && optimal_xz_ > 0)
+        ImGui::Text("funnel / optimal = %.4f", funnel_xz_ / optimal_xz_);
+    ImGui::Text("expanded %d search nodes", path_.path.expanded);
     if (ImGui::Checkbox("show search", &show_search_)) redraw_ = true;
     if (show_search_) {
         const int n = static_cast<int>(trace_.expanded.size());
@@ -112,8 +105,8 @@ void OptimalPath::rebuild() {
     search_cpu_.line_width = 2.0f;
     search_cpu_.point_size = 7.0f;
     search_cpu_.depth_test = false;
-    if (!enabled_ || !path_.found) return;
-    const std::vector<float>& p = path_.points;
+    if (!enabled_ || !path_.path.reached) return;
+    const std::vector<float>& p = path_.straight.points;
     for (size_t i = 0; i + 2 < p.size(); i += 3) {
         const float a[3] = {p[i], p[i + 1] + kLift, p[i + 2]};
         if (i + 5 < p.size()) {

@@ -42,12 +42,14 @@ private:
     bool has_start_ = false, has_end_ = false;
     glm::vec3 start_{0.0f}, end_{0.0f};
 
-    nav::PolyanyaMesh pm_;
-    std::shared_ptr<const nav::NavMesh> pm_for_;  // the navmesh pm_ was made from
-    nav::PolyanyaPath path_;
+    // both paths through the query layer (find_route, with and without RouteOptions::optimal);
+    // q_ keeps Polyanya's search mesh while the navmesh stays the same
+    nav::NavQuery q_;
+    std::shared_ptr<const nav::NavMesh> q_for_;  // the navmesh q_ is bound to
+    nav::Route path_;   // the optimal route
     nav::PolyanyaTrace trace_;
-    nav::Route route_;
-    double funnel_xz_ = 0;  // A* + funnel length in the xz projection
+    nav::Route route_;  // A* + funnel
+    double optimal_xz_ = 0, funnel_xz_ = 0;  // lengths in the xz projection
     nav::Status status_;
     bool ran_ = false;
 

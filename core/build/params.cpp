@@ -71,6 +71,7 @@ const ParamDef kTable[kParamCount] = {
      "(ceil(agent_radius / cell_size) + 3 cells) and at most the grid.", {}},
     {ParamId::threads, "threads", "threads", "", K::Int, 0, 0, 256, Stage::Rasterize, V::None,
      "Tiles baked at once (0: all cores). The result is the same for any number.", {}},
+    // Read by the path queries only: dirties no stage (dirties_no_stage), listed with the navmesh.
     {ParamId::path_mode, "path_mode", "path mode", "", K::Enum, 0, 0, 1, Stage::Navmesh, V::None,
      "How path queries find paths: funnel (A* over polygons, then the funnel) or optimal (Polyanya: the "
      "Euclidean-shortest path).",
@@ -234,7 +235,9 @@ std::string params_help() {
     for (const ParamDef& d : kTable) {
         Params defaults;
         s += "  " + std::string(d.name) + " (" + range_text(d) + ", default " + defaults.to_string(d.id) +
-             ", rebuilds from " + std::string(stage_name(d.stage)) + ")\n      " + std::string(d.help) + "\n";
+             (dirties_no_stage(d.id) ? std::string(", rebuilds nothing")
+                                     : ", rebuilds from " + std::string(stage_name(d.stage))) +
+             ")\n      " + std::string(d.help) + "\n";
     }
     return s;
 }

@@ -72,7 +72,7 @@ struct ParamDef {
     std::string_view unit;   // "m", "deg", "cells", ""
     ParamKind kind;
     double def, min, max;
-    Stage stage;  // the earliest stage that reads it
+    Stage stage;  // the earliest stage that reads it (for dirties_no_stage(id): its UI group only)
     VoxelRule voxel;
     std::string_view help;
     std::span<const std::string_view> enum_names;  // for ParamKind::Enum
@@ -86,6 +86,9 @@ constexpr bool is_mesh_fix(ParamId id) {
 }
 // Parameters read by the path queries only (navbake --paths / --pairs), not by the bake.
 constexpr bool is_query_param(ParamId id) { return id == ParamId::path_mode; }
+// Parameters that change no bake result, so setting them dirties no stage: threads (how many tiles
+// bake at once) and the query parameters. Their `stage` in the table only groups them in the UI.
+constexpr bool dirties_no_stage(ParamId id) { return id == ParamId::threads || is_query_param(id); }
 const ParamDef& param_def(ParamId id);
 const ParamDef* find_param(std::string_view name);
 

@@ -522,8 +522,8 @@ void Pipeline::set_params(const Params& p) {
     const bool same_voxels =
         mesh && same_voxel_values(derive_config(params_, mesh->bmin, mesh->bmax), derive_config(p, mesh->bmin, mesh->bmax));
     for (const ParamDef& d : param_table())
-        if (d.id != ParamId::threads && p.get(d.id) != params_.get(d.id) && !(same_voxels && rounded_to_voxels(d.voxel)))
-            mark_dirty(d.stage);  // threads: same result
+        if (!dirties_no_stage(d.id) && p.get(d.id) != params_.get(d.id) && !(same_voxels && rounded_to_voxels(d.voxel)))
+            mark_dirty(d.stage);  // threads, path_mode: same bake
     const bool refix = !(mesh_fix(p) == mesh_fix(params_));
     params_ = p;
     if (refix) refresh_mesh();

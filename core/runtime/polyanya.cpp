@@ -5,10 +5,12 @@
 #include <cmath>
 #include <queue>
 #include <string>
+#include <tuple>
 
 namespace nav {
 
-Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out) {
+Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out, uint16_t include_flags, uint16_t exclude_flags) {
+    auto passes = [&](uint32_t p) { return (mesh.flags[p] & include_flags) != 0 && (mesh.flags[p] & exclude_flags) == 0; };
     out = PolyanyaMesh{};
     const uint32_t np = uint32_t(mesh.npolys), nv = uint32_t(mesh.nverts);
     out.verts.assign(mesh.verts.begin(), mesh.verts.end());
@@ -41,8 +43,7 @@ Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out) {
         const uint32_t s = slot_of_edge[e];
         const uint32_t q = mesh.edge_nei[e];
         const uint32_t p = mesh.edge_poly[e];
-        const bool open = q != kNoPoly && mesh.edge_opp[e] != kNoEdge && !(mesh.flags[p] & kPolyFlagDisabled) &&
-                          !(mesh.flags[q] & kPolyFlagDisabled);
+        const bool open = q != kNoPoly && mesh.edge_opp[e] != kNoEdge && passes(p) && passes(q);
         if (open) {
             out.poly_nei[s] = q;
             out.slot_opp[s] = slot_of_edge[mesh.edge_opp[e]];
@@ -50,6 +51,19 @@ Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out) {
             out.corner[mesh.edge_vert[e]] = 1;
             out.corner[mesh.edge_vert[mesh.next_edge(e)]] = 1;
         }
+    }
+    // A tiled mesh keeps a copy of a vertex per tile (and split vertices on tile borders): the
+    // walls at a corner may all lie in the other tile's polygons. A corner is a corner in every copy.
+    std::vector<uint32_t> order(nv);
+    for (uint32_t v = 0; v < nv; ++v) order[v] = v;
+    auto key = [&](uint32_t v) { return std::tie(out.verts[3 * size_t(v)], out.verts[3 * size_t(v) + 2], out.verts[3 * size_t(v) + 1]); };
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+    for (uint32_t i = 0; i < nv;) {
+        uint32_t j = i;
+        uint8_t c = 0;
+        for (; j < nv && key(order[j]) == key(order[i]); ++j) c |= out.corner[order[j]];
+        for (uint32_t k = i; k < j; ++k) out.corner[order[k]] = c;
+        i = j;
     }
     return Status::ok();
 }
@@ -77,7 +91,8 @@ struct Search {
     const PolyanyaMesh& m;
     double sx, sz, tx, tz;
     uint32_t goal_poly;
-    double eps;  // orientation tolerance
+    double eps;   // orientation tolerance
+    double snap;  // length tolerance: sqrt(eps), 1e-6 of the mesh's extent
     std::vector<Node> nodes;
     std::vector<double> best;  // per vertex: best g as a root
     std::vector<uint32_t> pending;  // successors of the node being expanded
@@ -127,10 +142,16 @@ struct Search {
     // Successor on slot j of polygon p, parameters [t0, t1] along vertex j -> j+1.
     void push(uint32_t p, uint32_t j, double t0, double t1, uint32_t root, double g, uint32_t parent) {
         const uint32_t q = m.poly_nei[j];
-        if (q == kNoPoly || t1 - t0 <= 1e-12) return;
+        if (q == kNoPoly) return;
         const uint32_t a = m.poly_verts[j], b = m.poly_verts[next_slot(j, p)];
-        if (t0 < 1e-12) t0 = 0;
-        if (t1 > 1 - 1e-12) t1 = 1;
+        // Ends within `snap` (1e-6 of the mesh's extent) of a vertex are that vertex, so a turn
+        // there is seen (the clip's rounding leaves t0 a hair above 0 where a ray grazes a corner,
+        // e.g. a corner whose copy in the next tile was the interval's end); slivers that short
+        // carry no path a turn at that vertex does not.
+        const double len = std::hypot(vx(b) - vx(a), vz(b) - vz(a));
+        if (t0 * len <= snap) t0 = 0;
+        if ((1 - t1) * len <= snap) t1 = 1;
+        if ((t1 - t0) * len <= snap) return;
         if (prune_root(root, g)) return;
         Node n;
         // in q the entry slot runs b -> a: left end near b, right end near a
@@ -249,18 +270,23 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
     for (int k = 0; k < 3; ++k)
         if (!std::isfinite(start[k]) || !std::isfinite(goal[k]))
             return Status::bad_input("polyanya: start or goal is not finite");
-    Search S{m, start[0], start[2], goal[0], goal[2], goal_poly, 0, {}, {}, {}, {}};
+    Search S{m, start[0], start[2], goal[0], goal[2], goal_poly, 0, 0, {}, {}, {}, {}};
     S.eps = m.eps;
+    S.snap = std::sqrt(m.eps);
     S.best.assign(m.verts.size() / 3, HUGE_VAL);
-    auto finish = [&](const std::vector<uint32_t>& roots) {
+    auto finish = [&](const std::vector<uint32_t>& roots, const std::vector<uint32_t>& root_polys) {
         // roots from the goal back to the start
         out.points.clear();
+        out.polys.clear();
         out.points.insert(out.points.end(), {start[0], start[1], start[2]});
+        out.polys.push_back(start_poly);
         for (size_t k = roots.size(); k-- > 0;) {
             const uint32_t v = roots[k];
             out.points.insert(out.points.end(), {float(m.verts[3 * v]), float(m.verts[3 * v + 1]), float(m.verts[3 * v + 2])});
+            out.polys.push_back(root_polys[k]);
         }
         out.points.insert(out.points.end(), {goal[0], goal[1], goal[2]});
+        out.polys.push_back(goal_poly);
         out.length_xz = 0;
         double px = start[0], pz = start[2];
         for (size_t k = 1; k < out.points.size() / 3; ++k) {
@@ -270,7 +296,7 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
         out.found = true;
     };
     if (start_poly == goal_poly) {
-        finish({});
+        finish({}, {});
         return Status::ok();
     }
     if (m.poly_island[start_poly] != m.poly_island[goal_poly]) return Status::ok();  // not connected
@@ -285,11 +311,16 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
         const Node& n = S.nodes[ni];
         if (n.root != kStartRoot && n.g > S.best[n.root] * (1 + 1e-12) + 1e-12) continue;
         if (n.goal) {
-            std::vector<uint32_t> roots;
-            for (uint32_t k = ni; k != kNone; k = S.nodes[k].parent)
-                if (S.nodes[k].root != kStartRoot && (roots.empty() || roots.back() != S.nodes[k].root))
-                    roots.push_back(S.nodes[k].root);
-            finish(roots);
+            // a root became one when its earliest node was generated, by expanding the parent's
+            // polygon, whose entry edge ends at the root: that polygon has the root as a corner
+            std::vector<uint32_t> roots, root_polys;
+            for (uint32_t k = ni; k != kNone; k = S.nodes[k].parent) {
+                const Node& nk = S.nodes[k];
+                if (nk.root == kStartRoot) continue;
+                if (roots.empty() || roots.back() != nk.root) roots.push_back(nk.root), root_polys.push_back(kNone);
+                if (nk.parent != kNone) root_polys.back() = S.nodes[nk.parent].poly;
+            }
+            finish(roots, root_polys);
             break;
         }
         // expand; a node with a single successor that is not the goal is expanded at once

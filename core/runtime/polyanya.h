@@ -8,7 +8,9 @@
 // non-observable successors rooted at that corner. Root-level pruning: a node whose root already
 // has a smaller g is dropped. The first goal node popped gives the Euclidean-shortest path in the
 // (x, z) projection, along polygon adjacency only, so stacked floors of a 3D navmesh never see
-// each other; heights of the turning points are their vertices', of the end points the caller's.
+// each other; the path's points carry the polygon each lies in (a turning point: a polygon it is a
+// corner of), so a caller can lift them onto that polygon's detail surface (NavQuery::find_route
+// with RouteOptions::optimal does); the heights here are the vertices', of the end points the caller's.
 //
 // The search runs over PolyanyaMesh, a small adapter of its own (polygons counter-clockwise in xz,
 // a neighbour per edge, corner flags per vertex) filled from the NavMesh by one function, so a
@@ -34,9 +36,11 @@ struct PolyanyaMesh {
     uint32_t npolys() const { return poly_first.empty() ? 0 : uint32_t(poly_first.size() - 1); }
 };
 
-// The adapter, from the dense NavMesh: polygons reversed to counter-clockwise, polygons with
-// kPolyFlagDisabled left without neighbours (walls to everyone else).
-Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out);
+// The adapter, from the dense NavMesh: polygons reversed to counter-clockwise, polygons that fail
+// the flag masks (a QueryFilter's rule: some include flag, no exclude flag; by default those with
+// kPolyFlagDisabled) left without neighbours (walls to everyone else).
+Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out, uint16_t include_flags = 0xffff,
+                                  uint16_t exclude_flags = kPolyFlagDisabled);
 
 // One search node as the trace records it (in expansion order): the interval's ends (x, z), the
 // root (x, z), the polygon the node looks into, f and g.
@@ -53,6 +57,7 @@ struct PolyanyaTrace {
 
 struct PolyanyaPath {
     std::vector<float> points;  // x, y, z per turning point, start first, goal last
+    std::vector<uint32_t> polys; // per point: the polygon it lies in (start_poly, a polygon the turning point is a corner of, goal_poly)
     double length_xz = 0;       // length of the path in the (x, z) projection
     bool found = false;
     int expanded = 0, generated = 0;

@@ -174,6 +174,14 @@ float StraightPath::length() const {
     return len;
 }
 
+double Route::length_xz() const {
+    double len = 0;
+    for (size_t i = 1; i < straight.flags.size(); ++i)
+        len += std::hypot(double(straight.points[i * 3]) - straight.points[i * 3 - 3],
+                          double(straight.points[i * 3 + 2]) - straight.points[i * 3 - 1]);
+    return len;
+}
+
 void NavQuery::init(const NavMesh* mesh, int max_nodes) {
     mesh_ = mesh;
     max_nodes_ = std::max(0, max_nodes);
@@ -182,6 +190,7 @@ void NavQuery::init(const NavMesh* mesh, int max_nodes) {
     heap_.clear();
     poly_heap_.clear();
     stamp_ = poly_stamp_ = 0;
+    pmesh_valid_ = false;
 }
 
 void NavQuery::prepare_nodes() {
@@ -1240,7 +1249,11 @@ Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& 
 // ---------------------------------------------------------------------------------------------
 
 Status NavQuery::find_route(const float* start_pos, const float* end_pos, const float* half_extents, const QueryFilter& filter,
-                            const StraightPathOptions& options, Route& out) {
+                            const RouteOptions& options, Route& out, PolyanyaTrace* trace) {
+    out.optimal = options.optimal;
+    out.path.expanded = 0;
+    out.path.out_of_nodes = false;
+    out.straight.partial = false;
     out.path.polys.clear();
     out.path.reached = false;
     out.path.cost = 0;
@@ -1249,9 +1262,35 @@ Status NavQuery::find_route(const float* start_pos, const float* end_pos, const 
     out.straight.polys.clear();
     if (Status s = find_nearest_poly(start_pos, half_extents, filter, out.start); !s) return s;
     if (Status s = find_nearest_poly(end_pos, half_extents, filter, out.end); !s) return s;
+    if (trace) trace->clear();
     if (out.start.poly == kNoPoly || out.end.poly == kNoPoly) return Status::ok();
-    if (Status s = find_path(out.start.poly, out.end.poly, out.start.point, out.end.point, filter, out.path); !s) return s;
-    return find_straight_path(out.start.point, out.end.point, out.path.polys, options, out.straight);
+    if (!options.optimal) {
+        if (Status s = find_path(out.start.poly, out.end.poly, out.start.point, out.end.point, filter, out.path); !s) return s;
+        return find_straight_path(out.start.point, out.end.point, out.path.polys, options.straight, out.straight);
+    }
+    const NavMesh& m = *mesh_;
+    if (!pmesh_valid_ || pmesh_include_ != filter.include_flags || pmesh_exclude_ != filter.exclude_flags) {
+        if (Status s = polyanya_mesh_from_navmesh(m, pmesh_, filter.include_flags, filter.exclude_flags); !s) return s;
+        pmesh_valid_ = true;
+        pmesh_include_ = filter.include_flags;
+        pmesh_exclude_ = filter.exclude_flags;
+    }
+    const uint32_t sp = m.poly_index(out.start.poly), ep = m.poly_index(out.end.poly);
+    if (Status s = polyanya_find_path(pmesh_, sp, out.start.point, ep, out.end.point, ppath_, trace); !s) return s;
+    out.path.reached = ppath_.found;
+    out.path.expanded = ppath_.expanded;
+    if (!ppath_.found) return Status::ok();
+    // The turning points onto the detail surface of the polygon each is a corner of (the end
+    // points are already on theirs: find_nearest_poly put them there).
+    const size_t n = ppath_.polys.size();
+    for (size_t i = 0; i < n; ++i) {
+        float* p = &ppath_.points[i * 3];
+        if (i > 0 && i + 1 < n && ppath_.polys[i] < uint32_t(m.npolys)) m.poly_height(ppath_.polys[i], p[0], p[2], &p[1]);
+        out.straight.points.insert(out.straight.points.end(), p, p + 3);
+        out.straight.flags.push_back(i == 0 ? kStraightStart : i + 1 == n ? kStraightEnd : 0);
+        out.straight.polys.push_back(i + 1 == n ? kNoRef : m.ref(ppath_.polys[i]));
+    }
+    return Status::ok();
 }
 
 }  // namespace nav

@@ -36,6 +36,7 @@
 
 #include "core/common.h"
 #include "core/runtime/navmesh.h"
+#include "core/runtime/polyanya.h"
 
 namespace nav {
 
@@ -143,13 +144,31 @@ struct RandomPoint {
     float point[3] = {0, 0, 0};
 };
 
+// How find_route finds its path.
+struct RouteOptions {
+    RouteOptions() = default;
+    RouteOptions(const StraightPathOptions& s) : straight(s) {}  // NOLINT: implicit, A* + funnel with these options
+    StraightPathOptions straight;  // the funnel's options (A* + funnel only)
+    // Polyanya (core/runtime/polyanya.h) instead of A* + funnel: the Euclidean-shortest path in the
+    // xz projection, along polygon adjacency, through polygons passing the filter's flag masks
+    // (area costs do not apply: the length is what is minimised). Turning points are lifted onto
+    // the detail surface of a polygon they are a corner of, as the end points lie on theirs.
+    bool optimal = false;
+};
+
 // Nearest polygons of both end points, the corridor, and the straight path: what a caller
 // that just wants "a path from here to there" needs.
 struct Route {
     NearestPoly start, end;        // start.poly / end.poly = kNoRef when an end point is off the mesh
-    PathResult path;               // empty when an end point is off the mesh
-    StraightPath straight;         // from start.point to end.point (or toward it when partial)
-    bool found() const { return !path.polys.empty(); }
+    // A* + funnel: the corridor, empty when an end point is off the mesh. Optimal: no corridor
+    // (polys empty); reached = a path was found, expanded = Polyanya's search nodes expanded.
+    PathResult path;
+    // From start.point to end.point (or, A* + funnel only, toward it when partial). Optimal: the
+    // turning points, polys = the polygon each lies in (kNoRef for the end); empty when no path.
+    StraightPath straight;
+    bool optimal = false;          // made with RouteOptions::optimal
+    bool found() const { return optimal ? start.poly != kNoRef && end.poly != kNoRef : !path.polys.empty(); }
+    double length_xz() const;      // length of `straight` in the xz projection
 };
 
 // A* trace: one step per state popped from the heap (the start first; when the goal is reached,
@@ -251,9 +270,13 @@ public:
     // A point uniformly distributed over the area of the polygons passing the filter.
     Status random_point(const QueryFilter& filter, Rng& rng, RandomPoint& out) const;
 
-    // find_nearest_poly for both points, find_path, then find_straight_path.
+    // find_nearest_poly for both points, find_path, then find_straight_path (a StraightPathOptions
+    // converts to RouteOptions for this); with options.optimal find_nearest_poly for both points then Polyanya (its
+    // search mesh made on the first optimal query and kept until init or other flag masks;
+    // `trace` records its search nodes). options.optimal = false ignores `trace`.
     Status find_route(const float* start_pos, const float* end_pos, const float* half_extents,
-                      const QueryFilter& filter, const StraightPathOptions& options, Route& out);
+                      const QueryFilter& filter, const RouteOptions& options, Route& out,
+                      PolyanyaTrace* trace = nullptr);
 
 private:
     // The queries on dense polygon indices (NavMesh's numbering); the public ones above resolve
@@ -326,6 +349,11 @@ private:
     Heap poly_heap_;
     std::vector<uint32_t> scratch_;
     mutable std::vector<uint32_t> corridor_;  // find_straight_path's corridor as dense indices
+    // find_route's optimal search mesh, for this mesh_ and these flag masks
+    PolyanyaMesh pmesh_;
+    bool pmesh_valid_ = false;
+    uint16_t pmesh_include_ = 0, pmesh_exclude_ = 0;
+    PolyanyaPath ppath_;
 };
 
 }  // namespace nav

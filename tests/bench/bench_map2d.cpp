@@ -2,9 +2,9 @@
 //  1. CDT build time, ours (core/map2d/cdt) against CGAL's Constrained_Delaunay_triangulation_2,
 //     same points and constraints (the free space of random maps of growing size);
 //  2. path queries per second on the same pairs: A* + funnel (NavQuery) against Polyanya, on
-//     2D maps and the shared 3D meshes, with the distribution of how much longer the funnel path
+//     the random 2D maps, the generated ones (assets/map2d_*.json) and the shared 3D meshes, with the distribution of how much longer the funnel path
 //     is than the optimal one (xz lengths).
-// Usage: navbench2d [--pairs N] [--reps N]
+// Usage: navbench2d [--pairs N] [--reps N]   (tests/bench/run_map2d.sh builds and runs it)
 #include <CGAL/Constrained_Delaunay_triangulation_2.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 
@@ -180,6 +180,17 @@ int main(int argc, char** argv) {
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     const char* names[] = {"2D map, 25 obstacles", "2D map, 100 obstacles", "2D map, 400 obstacles", "2D map, 1600 obstacles"};
     for (size_t k = 0; k < maps.size(); ++k) bench_paths(names[k], maps[k], npairs);
+    for (const char* f : {"map2d_rooms.json", "map2d_maze.json", "map2d_obstacles.json", "map2d_grid.json"}) {
+        Map2D m;
+        Map2DResult r;
+        nav::NavMesh nm;
+        if (!load_map2d(std::string(NAV_SOURCE_DIR) + "/assets/" + f, m) || !build_map2d(m, Map2DOptions{}, r) ||
+            !build_map2d_navmesh(r.mesh, nm)) {
+            std::printf("| %s | (not built) |\n", f);
+            continue;
+        }
+        bench_paths(f, nm, npairs);
+    }
     for (const char* f : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
         nav::Pipeline pipe;
         const std::string path = std::string(NAV_SHARED_MESHES) + "/" + f;

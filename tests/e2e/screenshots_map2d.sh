@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 2D maps under Xvfb (app/navdebug/map2d_*.cpp, render/map2d_draw.h): a .json map opens in the
-# orthographic top view with its triangulation (constraint edges yellow), the Weiler-Atherton
+# orthographic top view with its triangulation (constraint edges yellow), the clipped free space
+# (outer rings green, holes red), the merged convex polygons (a hue each), the Weiler-Atherton
 # trace at a step (intersection lists: entering green, leaving red; later the result rings cyan),
 # the CDT after a step (the step's edge magenta), the path tool with Polyanya's optimal path
 # (green) beside the A* + funnel path (magenta) and its search (intervals yellow), a .mesh file;
@@ -11,11 +12,17 @@ source "$src/tests/e2e/shot_lib.sh"
 
 # render/map2d_draw.h map2d_colors and map2d_optimal.cpp
 constraint=255,210,40 entering=60,230,90 leaving=240,50,60 ring=40,240,250 stepmark=255,60,230
+free_outer=60,220,110 free_hole=240,60,70
 optimal=20,255,120 funnel=255,50,190 interval=250,250,40
 
 SHOT_MESH=$src/assets/map2d_obstacles.json
 shot map_navmesh navmesh
 shot map_cdt navmesh,map_cdt --color $constraint:0.004 --differs "$out/map_navmesh.png:0.01"
+# the clipped free space: the outline's ring green, the 26 obstacle holes red; no triangulation
+shot map_clipped navmesh,map_clipped --color $free_outer:0.002 --color $free_hole:0.004 \
+  --max-color $constraint:0.0005 --differs "$out/map_navmesh.png:0.005"
+# the merged convex polygons (132 on this map), each filled with its own hue, over nothing else
+shot map_merged map_merged --hues 8 --differs "$out/map_cdt.png:0.05"
 # Weiler-Atherton, union of the obstacles: step 12 has intersection-list entries marked; the last
 # step (clamped) shows the clip's result rings
 shot map_wa_early map_input --wa-step 12 -- --color $entering:0.00005 --color $leaving:0.00005

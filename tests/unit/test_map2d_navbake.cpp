@@ -4,9 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <string>
 
 #include "test_files.h"
+#include "test_scenes.h"
 
 using navtest::run_cmd;
 using navtest::TempFile;
@@ -48,6 +50,59 @@ TEST_CASE("navbake map2d: a .json map, optimal paths never longer than the funne
     r = run_cmd(navbake() + " '" + map.path() + "' --paths 10 --set path_mode=optimal");
     CHECK(r.code == 0);
     CHECK(r.out.find("10 of 10 reached") != std::string::npos);
+}
+
+TEST_CASE("navbake --compare-optimal: lengths in xz and 3D, named, summed, and printed in text mode") {
+    TempFile map(".json", kMap);
+    auto r = run_cmd(navbake() + " '" + map.path() + "' --json --paths 40 --seed 5 --compare-optimal", false);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& c = j["paths"]["compare"];
+    double sf = 0, so = 0;
+    for (const auto& it : j["paths"]["items"]) {
+        // a flat map: xz and 3D lengths agree
+        CHECK(it["length_funnel_xz"].get<double>() == doctest::Approx(it["length_funnel"].get<double>()).epsilon(1e-5));
+        CHECK(it["length_optimal_xz"].get<double>() == doctest::Approx(it["length_optimal"].get<double>()).epsilon(1e-5));
+        sf += it["length_funnel_xz"].get<double>(), so += it["length_optimal_xz"].get<double>();
+    }
+    CHECK(c["pairs"] == 40);
+    CHECK(c["length_funnel_xz"].get<double>() == doctest::Approx(sf));
+    CHECK(c["length_optimal_xz"].get<double>() == doctest::Approx(so));
+    CHECK(so <= sf);
+    CHECK(c["ratio_xz_total"].get<double>() == doctest::Approx(sf / so));
+    CHECK(c["ratio_xz_max"].get<double>() >= 1.0);
+    // text mode prints the same sums and the first pairs' lengths
+    r = run_cmd(navbake() + " '" + map.path() + "' --paths 40 --seed 5 --compare-optimal");
+    REQUIRE(r.code == 0);
+    char want[128];
+    std::snprintf(want, sizeof want, "xz length funnel %.3f m, optimal %.3f m", sf, so);
+    INFO(r.out);
+    CHECK(r.out.find(want) != std::string::npos);
+    CHECK(r.out.find("  pair 0: xz funnel ") != std::string::npos);
+    CHECK(r.out.find("  pair 19: ") != std::string::npos);
+    CHECK(r.out.find("  pair 20: ") == std::string::npos);
+    CHECK(r.out.find("... 20 more pairs") != std::string::npos);
+}
+
+TEST_CASE("navbake --compare-optimal on a sloped 3D bake: optimal is shortest in xz, 3D lengths named apart") {
+    const std::string obj = navtest::shared_mesh_or_skip("undulating.obj");
+    if (obj.empty()) return;
+    auto r = run_cmd(navbake() + " '" + obj + "' --json --paths 60 --seed 2 --compare-optimal", false);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    int both = 0, sloped = 0;
+    for (const auto& it : j["paths"]["items"]) {
+        const double fx = it["length_funnel_xz"], ox = it["length_optimal_xz"], f3 = it["length_funnel"], o3 = it["length_optimal"];
+        if (fx == 0 || ox == 0) continue;
+        ++both;
+        CHECK(ox <= fx * (1 + 1e-5) + 1e-4);        // Polyanya minimises the xz length
+        CHECK(f3 >= fx * (1 - 1e-6));               // a 3D polyline is never shorter than its projection
+        CHECK(o3 >= ox * (1 - 1e-6));
+        sloped += f3 > fx * (1 + 1e-4);
+    }
+    CHECK(both > 30);
+    CHECK(sloped > 0);  // the terrain is not flat: the two measures differ
+    CHECK(j["paths"]["compare"]["pairs"] == both);
 }
 
 TEST_CASE("navbake map2d: --mesh-out writes Polyanya's format, which navbake reads back") {

@@ -103,6 +103,32 @@ TEST_CASE("pipeline: a parameter change re-runs only from the stage that reads i
     CHECK(p.snapshot()->count("volume_spans") > 0);
 }
 
+TEST_CASE("pipeline: path_mode and threads dirty no stage (the queries and the scheduler read them, not the bake)") {
+    Pipeline p;
+    REQUIRE(p.set_mesh(small_scene()));
+    REQUIRE(p.run());
+    const auto before = p.snapshot();
+    REQUIRE(p.set_param("path_mode", "optimal"));
+    CHECK(p.first_dirty() == Stage::Count);
+    REQUIRE(p.set_param(ParamId::threads, 3));
+    CHECK(p.first_dirty() == Stage::Count);
+    REQUIRE(p.run());
+    const auto after = p.snapshot();
+    CHECK(after->stages_run.empty());
+    CHECK(after->params.path_mode() == PathMode::Optimal);  // the bake carries the new value
+    CHECK(after->navmesh == before->navmesh);               // the very same navmesh
+    // the whole parameter set at once (the debugger's worker path) too
+    Params q = after->params;
+    REQUIRE(q.set(ParamId::path_mode, 0));
+    p.set_params(q);
+    CHECK(p.first_dirty() == Stage::Count);
+    // and the help says so
+    const std::string help = params_help();
+    const size_t at = help.find("  path_mode ");
+    REQUIRE(at != std::string::npos);
+    CHECK(help.substr(at, help.find('\n', at) - at).find("rebuilds nothing") != std::string::npos);
+}
+
 TEST_CASE("pipeline: run to a chosen stage, then continue") {
     Pipeline p;
     REQUIRE(p.set_mesh(small_scene()));
