@@ -514,7 +514,7 @@ void build_span_overlay(const CompactHeightfield& chf, const SpanRef& s, DrawLis
 std::optional<Layer> top_pick_layer(const Bake& bake, const LayerMask& enabled) {
     for (int i = kLayerCount - 1; i >= 0; --i) {
         const auto l = static_cast<Layer>(i);
-        if (l == Layer::Path || !enabled[static_cast<size_t>(i)]) continue;
+        if (l == Layer::Path || l == Layer::Tiles || !enabled[static_cast<size_t>(i)]) continue;  // tiles: an overlay
         if (layer_available(l, bake)) return l;
     }
     return std::nullopt;

@@ -85,7 +85,7 @@ struct Element {
 };
 
 // The layer the inspector looks at: the highest enabled layer (in Layer order) the bake holds,
-// ignoring `path` (islands counts as it draws the navmesh); nullopt when none.
+// ignoring `path` and the `tiles` overlay (islands counts as it draws the navmesh); nullopt when none.
 std::optional<Layer> top_pick_layer(const Bake& bake, const LayerMask& enabled);
 
 // The element of layer `l` nearest along the ray orig + t * dir (t >= 0), cast against what the
