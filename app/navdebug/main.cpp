@@ -364,6 +364,7 @@ int main(int argc, char** argv) {
 
     // seeing inside: the session's view, then the flags
     if (session.view) opts.view = *session.view;
+    if (session.tile_select && !opts.tile_select) opts.tile_select = session.tile_select, opts.tile_only = session.tile_only;
     for (auto [text, flag, dst] : {std::tuple{&cull_text, "--cull", &opts.view.cull},
                                    std::tuple{&ceilings_text, "--hide-ceilings", &opts.view.hide_ceilings}}) {
         if (text->empty()) continue;

@@ -39,6 +39,13 @@ if msg=$($px inside "$out/tile_only.png" $sel_rgb 0.25 0.05 0.02); then ok "tile
 else bad "tile_only_inside: $msg"; fi
 if msg=$($px outside "$out/tile_selected_all.png" $sel_rgb 0.25 0.30); then ok "all_tiles_outside: $msg"
 else bad "all_tiles_outside: $msg"; fi
+# the selection is kept in sessions ("tile": {"select", "only"}): saved, then loaded without the
+# flags, the same picture
+shot tile_session_save regions $tiled $near_11 --no-ui --tile-select 1,1 --tile-only \
+  --save-session "$out/tile_session.json" -- --hues 2
+if grep -q '"only": true' "$out/tile_session.json"; then ok "tile_session_json: tile saved"
+else bad "tile_session_json: no \"tile\" in $(cat "$out/tile_session.json")"; fi
+shot tile_session_load regions $tiled --no-ui --session "$out/tile_session.json" -- --same "$out/tile_only.png"
 
 # A bake half done: --hold-tiles N (test only) stops the first tiled bake after N tiles (one
 # thread, so exactly N) and the screenshot is taken while it waits. The status box at the top of
