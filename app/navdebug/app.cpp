@@ -639,7 +639,9 @@ void App::track_worker_state() {
 
 bool App::view_stale() const {
     // an earlier result is on screen (more than the input) while a newer one is wanted
-    return raw_bake_ && raw_bake_->built_through > 0 && (worker_.busy() || cancelled_);
+    // (or a tiled bake's partial snapshot is left on screen by a cancel)
+    return raw_bake_ && ((raw_bake_->built_through > 0 && (worker_.busy() || cancelled_)) ||
+                         (raw_bake_->partial && cancelled_ && !worker_.busy()));
 }
 
 void App::ui_bake_status(bool panel) {
@@ -648,7 +650,8 @@ void App::ui_bake_status(bool panel) {
     const Clock::time_point now = Clock::now();
     auto secs = [&](Clock::time_point since) { return std::chrono::duration<double>(now - since).count(); };
     const char* head = nullptr;
-    if (stale) head = cancelled_ && !busy ? "STALE - bake cancelled: the view shows the last bake"
+    if (stale) head = cancelled_ && !busy ? (raw_bake_->partial ? "STALE - bake cancelled: only the tiles done by then are shown"
+                                                                 : "STALE - bake cancelled: the view shows the last bake")
                                           : "STALE, re-baking: the view shows the last bake";
     else if (raw_bake_ && raw_bake_->partial) head = "tiled bake: the tiles done so far are shown, the rest fill in";
     else if (raw_bake_ && raw_bake_->built_through == 0) head = "first bake: the input is shown, the rest is being built";
