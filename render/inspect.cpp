@@ -266,9 +266,28 @@ void navmesh_poly_loop(const NavMesh& m, uint32_t p, const Pen& pen, uint32_t co
     }
 }
 
+// The grid an element's indices are in: its tile's (as a solo bake, in `scratch`) on a tiled
+// bake, else the bake itself; null when the tile is not there.
+const Bake* grid_of(const Bake& b, const Element& e, Bake& scratch) {
+    if (e.tile < 0) return &b;
+    if (!b.tiled() || static_cast<size_t>(e.tile) >= b.tiles.size() || !b.tiles[static_cast<size_t>(e.tile)])
+        return nullptr;
+    scratch = tile_view(b, *b.tiles[static_cast<size_t>(e.tile)]);
+    return &scratch;
+}
+
+bool element_exists_in(const Bake& b, const Element& e);
+
 }  // namespace
 
-bool element_exists(const Bake& b, const Element& e) {
+bool element_exists(const Bake& bake, const Element& e) {
+    Bake scratch;
+    const Bake* g = grid_of(bake, e, scratch);
+    return g && element_exists_in(*g, e);
+}
+
+namespace {
+bool element_exists_in(const Bake& b, const Element& e) {
     switch (e.kind) {
         case ElementKind::None: return false;
         case ElementKind::InputTri: return b.mesh && e.index < static_cast<uint32_t>(b.mesh->tri_count());
@@ -292,10 +311,13 @@ bool element_exists(const Bake& b, const Element& e) {
     }
     return false;
 }
+}  // namespace
 
-void element_anchor(const Bake& b, const Element& e, float* p) {
+void element_anchor(const Bake& bake, const Element& e, float* p) {
     for (int i = 0; i < 3; ++i) p[i] = e.point[i];
-    if (!element_exists(b, e)) return;
+    if (!element_exists(bake, e)) return;
+    Bake scratch;
+    const Bake& b = *grid_of(bake, e, scratch);
     if (e.kind == ElementKind::Span) {
         const Heightfield& hf = e.layer == Layer::Voxels ? *b.solid : *b.filtered;
         const Span& s = hf.pool[e.index];
@@ -309,8 +331,12 @@ void element_anchor(const Bake& b, const Element& e, float* p) {
     }
 }
 
-ElementText describe_element(const Bake& bake, const Element& e) {
+ElementText describe_element(const Bake& whole, const Element& e) {
     ElementText t;
+    Bake scratch;
+    const Bake* g = grid_of(whole, e, scratch);
+    if (!g) return t;
+    const Bake& bake = *g;
     switch (e.kind) {
         case ElementKind::None: break;
         case ElementKind::InputTri: describe_input(bake, e, t); break;
@@ -320,6 +346,10 @@ ElementText describe_element(const Bake& bake, const Element& e) {
         case ElementKind::Polygon: describe_polygon(bake, e, t); break;
         case ElementKind::DetailTri: describe_detail(bake, e, t); break;
         case ElementKind::NavPoly: describe_navpoly(bake, e, t); break;
+    }
+    if (e.tile >= 0 && !t.title.empty()) {
+        const TileBake& tb = *whole.tiles[static_cast<size_t>(e.tile)];
+        t.title = "tile " + std::to_string(tb.tx) + "," + std::to_string(tb.tz) + ": " + t.title;
     }
     return t;
 }
@@ -333,8 +363,10 @@ std::string element_text(const ElementText& t) {
     return s;
 }
 
-void build_element_overlay(const Bake& b, const Element& e, bool pinned, DrawList& out) {
-    if (!element_exists(b, e)) return;
+void build_element_overlay(const Bake& bake, const Element& e, bool pinned, DrawList& out) {
+    if (!element_exists(bake, e)) return;
+    Bake scratch;
+    const Bake& b = *grid_of(bake, e, scratch);
     const uint32_t color = pinned ? colors::kInspectPinned : colors::kInspectHover;
     const float cs = b.config.cs > 0.0f ? b.config.cs : 0.3f;
     const Pen pen{out, pinned, 0.22f * cs};

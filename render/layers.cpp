@@ -174,15 +174,7 @@ std::shared_ptr<const void> as_void(const std::shared_ptr<const T>& p) {
 namespace {
 // Layers that draw one grid's stage results: a tiled bake draws them tile by tile.
 bool per_grid(Layer l) { return l >= Layer::Voxels && l <= Layer::Detail; }
-// One tile of a tiled bake seen as a bake: its results and its bordered grid.
-Bake tile_view(const Bake& b, const TileBake& t) {
-    Bake v;
-    static_cast<StageResults<true>&>(v) = static_cast<const StageResults<true>&>(t);
-    v.mesh = b.mesh;
-    v.params = b.params;
-    v.config = t.config;
-    return v;
-}
+// One tile of a tiled bake seen as a bake: nav::tile_view (core/build/pipeline.h).
 void append(DrawList& dst, const DrawList& src) {
     const auto base = static_cast<uint32_t>(dst.tri_verts.size());
     dst.tri_verts.insert(dst.tri_verts.end(), src.tri_verts.begin(), src.tri_verts.end());

@@ -267,7 +267,7 @@ Element pick_contour_vertex(const ContourSet& cset, Layer l, const float* o, con
     return best;
 }
 
-Element pick(const Bake& b, Layer l, const float* o, const float* d, const float* point) {
+Element pick_grid(const Bake& b, Layer l, const float* o, const float* d, const float* point) {
     Best best;
     if (point) {
         best.point_mode = true;
@@ -309,6 +309,38 @@ Element pick(const Bake& b, Layer l, const float* o, const float* d, const float
         case Layer::Count: break;
     }
     return best.e;
+}
+
+bool per_grid(Layer l) { return l >= Layer::Voxels && l <= Layer::Detail; }
+
+// A tiled bake's per-grid layers: the pick in each tile's grid, the nearest along the ray (point
+// mode: nearest p's height) among the tiles whose own box holds the hit, else among all.
+Element pick(const Bake& b, Layer l, const float* o, const float* d, const float* point) {
+    if (!b.tiled() || !per_grid(l)) return pick_grid(b, l, o, d, point);
+    Element best;
+    float best_key = 0.0f;
+    bool best_inside = false;
+    const float dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    for (size_t i = 0; i < b.tiles.size(); ++i) {
+        const TileBake* t = b.tiles[i].get();
+        if (!t) continue;
+        const Bake v = tile_view(b, *t);
+        Element e = pick_grid(v, l, o, d, point);
+        if (!e.valid()) continue;
+        e.tile = static_cast<int>(i);
+        float box[4];
+        tile_box(b.config, b.layout, t->tx, t->tz, box);
+        const bool inside = e.point[0] >= box[0] && e.point[0] <= box[2] && e.point[2] >= box[1] && e.point[2] <= box[3];
+        const float key = point ? std::fabs(e.point[1] - point[1])
+                                : ((e.point[0] - o[0]) * d[0] + (e.point[1] - o[1]) * d[1] + (e.point[2] - o[2]) * d[2]) /
+                                      std::max(dd, 1e-12f);
+        if (!best.valid() || (inside && !best_inside) || (inside == best_inside && key < best_key)) {
+            best = e;
+            best_key = key;
+            best_inside = inside;
+        }
+    }
+    return best;
 }
 
 }  // namespace
@@ -482,7 +514,7 @@ void build_span_overlay(const CompactHeightfield& chf, const SpanRef& s, DrawLis
 std::optional<Layer> top_pick_layer(const Bake& bake, const LayerMask& enabled) {
     for (int i = kLayerCount - 1; i >= 0; --i) {
         const auto l = static_cast<Layer>(i);
-        if (l == Layer::Path || !enabled[static_cast<size_t>(i)]) continue;
+        if (l == Layer::Path || l == Layer::Tiles || !enabled[static_cast<size_t>(i)]) continue;  // tiles: an overlay
         if (layer_available(l, bake)) return l;
     }
     return std::nullopt;
@@ -497,6 +529,7 @@ Element pick_point(const Bake& bake, Layer l, const float* p) {
     float top = p[1];
     if (bake.mesh) top = std::max(top, bake.mesh->bmax[1]);
     if (bake.solid) top = std::max(top, bake.solid->bmax[1]);
+    if (bake.tiled()) top = std::max(top, bake.config.bmax[1]);
     top += 2.0f;
     const float o[3] = {p[0], top, p[2]}, d[3] = {0.0f, -1.0f, 0.0f};
     return pick(bake, l, o, d, p);

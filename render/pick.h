@@ -73,21 +73,27 @@ struct Element {
     uint32_t index = 0;
     uint32_t sub = 0;
     float point[3] = {0, 0, 0};  // world point on the drawn element where the pick hit it
+    // Tiled bakes: the tile (index in Bake::tiles) whose grid the indices are in; -1 for a solo
+    // bake and for the whole-mesh layers (input, navmesh, islands).
+    int tile = -1;
     bool valid() const { return kind != ElementKind::None; }
-    // The same element (kind, layer and indices; the hit point may differ).
+    // The same element (kind, layer, tile and indices; the hit point may differ).
     bool same(const Element& o) const {
-        return kind == o.kind && layer == o.layer && x == o.x && z == o.z && index == o.index && sub == o.sub;
+        return kind == o.kind && layer == o.layer && tile == o.tile && x == o.x && z == o.z && index == o.index &&
+               sub == o.sub;
     }
 };
 
 // The layer the inspector looks at: the highest enabled layer (in Layer order) the bake holds,
-// ignoring `path` (islands counts as it draws the navmesh); nullopt when none.
+// ignoring `path` and the `tiles` overlay (islands counts as it draws the navmesh); nullopt when none.
 std::optional<Layer> top_pick_layer(const Bake& bake, const LayerMask& enabled);
 
 // The element of layer `l` nearest along the ray orig + t * dir (t >= 0), cast against what the
 // layer draws: span boxes, compact-span floors, contour vertices (nearest to the ray within about
 // a cell or a few pixels), polygons, detail triangles, navmesh polygons or input triangles, at
-// the heights layers.cpp draws them. Invalid when nothing is hit.
+// the heights layers.cpp draws them. Invalid when nothing is hit. On a tiled bake the per-grid
+// layers are picked in every tile's grid (Element::tile); where tiles overlap (their borders) the
+// tile whose own box holds the hit wins.
 Element pick_ray(const Bake& bake, Layer l, const float* orig, const float* dir);
 
 // The element of layer `l` at world point p: on the vertical through p, the element whose drawn

@@ -76,6 +76,12 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
         tool_ = Tool::Inspect;
     }
     if (opts_.prune) islands_.prune_at(*opts_.prune);
+    if (opts_.tile_select) {
+        sel_tile_ = opts_.tile_select;
+        tool_ = Tool::Tile;
+    }
+    tile_only_ = opts_.tile_only && sel_tile_;
+    worker_.set_tile_only(tile_only_ ? sel_tile_ : std::nullopt);
     if (!opts_.replay.empty()) {
         std::string err;
         if (!replay_.parse_flag(opts_.replay, err)) log_.error(err);
@@ -207,6 +213,7 @@ std::shared_ptr<const nav::Bake> App::trimmed(const std::shared_ptr<const nav::B
 }
 
 void App::on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next) {
+    if (next->partial) return;  // tiles still filling in: timings and changes count finished bakes
     timings_.record(*next);
     if (!highlight_changes_ || !prev) return;
     // keep the last highlight when the new bake has nothing to compare (e.g. stopped before regions)
@@ -245,14 +252,25 @@ void App::poll_worker() {
     worker_.set_region_trace(replay_.wants_trace());
     // the bake and the draw lists the worker built for it, taken together (a 2D map: its own bake,
     // drawn from layers built here)
-    auto [latest, built] = worker_.latest_with_layers();
-    if (map2d_.scene()) latest = map2d_.scene()->bake, built = nullptr;
-    if (latest) raw_layers_ = std::move(built);
+    auto [latest, view, built, view_tile] = worker_.latest_published();
+    if (map2d_.scene()) latest = map2d_.scene()->bake, view = latest, built = nullptr, view_tile.reset();
+    if (latest) {
+        raw_layers_ = std::move(built);
+        raw_view_ = std::move(view);
+        raw_view_tile_ = view_tile;
+    }
     if (latest && latest != raw_bake_) {
         on_new_bake(raw_bake_, latest);
         raw_bake_ = std::move(latest);
     }
     bake_ = trimmed(islands_.apply(raw_bake_));
+    // what the layers draw: the whole bake, or its "only selected tile" view (the worker's when it
+    // is of this very bake and tile, so its draw lists fit)
+    worker_.set_tile_only(tile_only_ ? sel_tile_ : std::nullopt);
+    if (tile_only_ && sel_tile_ && bake_ && bake_->tiled())
+        draw_bake_ = bake_ == raw_bake_ && raw_view_tile_ == sel_tile_ ? raw_view_ : ui_tile_view_.make(bake_, *sel_tile_);
+    else
+        draw_bake_ = bake_;
     warnings_.update(bake_.get(), desired_, log_);
     // the newest desired state goes to the worker whenever it differs from what was asked last
     const bool vol_changed = volumes_ != requested_volumes_;
@@ -304,8 +322,9 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
         view_proj_ = projection();
         update_hover(W, H);
     } else {
-        inspector_.update(bake_, opts_.layers, nullptr, false);
+        inspector_.update(draw_bake_, opts_.layers, nullptr, false);
     }
+    update_focus();
     if (!opts_.headless) handle_shortcuts();
     undo_keys_and_commit();
     ui_overlays(W, H);
@@ -382,6 +401,18 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
             const glm::vec3 n = glm::normalize(see_.section->second);
             // one view height of mouse travel moves the plane about the distance to it
             see_.section->first -= n * (io.MouseDelta.y * dist / std::max(H, 1.0f));
+        }
+    }
+    if (tool_ == Tool::Tile && drag_ == Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit) && bake_) {
+            if (const auto t = tile_at(*bake_, hit.x, hit.z)) {
+                sel_tile_ = t;
+                log_.info("selected tile " + std::to_string(t->first) + "," + std::to_string(t->second));
+            } else {
+                log_.info(bake_->tiled() ? "no tile there" : "tile select: the bake is not tiled (set tile_size)");
+            }
         }
     }
     if (tool_ == Tool::Path && drag_ == Drag::None && mouse_free && !io.KeyAlt &&
@@ -472,7 +503,7 @@ void App::update_hover(float W, float H) {
         float t = 0;
         if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t, pick_visibility())) node_tip_ = path_.node_tooltip(o + d * t);
         if (!node_tip_.empty()) {
-            inspector_.update(bake_, opts_.layers, nullptr, false);
+            inspector_.update(draw_bake_, opts_.layers, nullptr, false);
             return;
         }
     }
@@ -482,7 +513,7 @@ void App::update_hover(float W, float H) {
     const bool can_hover = inspect_ && !io.WantCaptureMouse && drag_ == Drag::None && !path_.dragging() && in_view;
     if (can_hover) cam_.ray(view_proj_, io.MousePos.x, io.MousePos.y, W, H, ray.o, ray.d);
     const bool click = can_hover && tool_ == Tool::Inspect && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
-    inspector_.update(bake_, opts_.layers, can_hover ? &ray : nullptr, click);
+    inspector_.update(draw_bake_, opts_.layers, can_hover ? &ray : nullptr, click);
 }
 
 void App::ui_layers() {
@@ -608,7 +639,9 @@ void App::track_worker_state() {
 
 bool App::view_stale() const {
     // an earlier result is on screen (more than the input) while a newer one is wanted
-    return raw_bake_ && raw_bake_->built_through > 0 && (worker_.busy() || cancelled_);
+    // (or a tiled bake's partial snapshot is left on screen by a cancel)
+    return raw_bake_ && ((raw_bake_->built_through > 0 && (worker_.busy() || cancelled_)) ||
+                         (raw_bake_->partial && cancelled_ && !worker_.busy()));
 }
 
 void App::ui_bake_status(bool panel) {
@@ -617,8 +650,10 @@ void App::ui_bake_status(bool panel) {
     const Clock::time_point now = Clock::now();
     auto secs = [&](Clock::time_point since) { return std::chrono::duration<double>(now - since).count(); };
     const char* head = nullptr;
-    if (stale) head = cancelled_ && !busy ? "STALE - bake cancelled: the view shows the last bake"
+    if (stale) head = cancelled_ && !busy ? (raw_bake_->partial ? "STALE - bake cancelled: only the tiles done by then are shown"
+                                                                 : "STALE - bake cancelled: the view shows the last bake")
                                           : "STALE, re-baking: the view shows the last bake";
+    else if (raw_bake_ && raw_bake_->partial) head = "tiled bake: the tiles done so far are shown, the rest fill in";
     else if (raw_bake_ && raw_bake_->built_through == 0) head = "first bake: the input is shown, the rest is being built";
     if (head) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
@@ -636,7 +671,16 @@ void App::ui_bake_status(bool panel) {
         ImGui::SameLine();
         const int st = worker_.building_stage();
         char line[256];
-        if (st >= 0) {
+        const nav::Bake* pb = raw_bake_ && raw_bake_->partial ? raw_bake_.get() : nullptr;
+        if (pb && st >= static_cast<int>(nav::Stage::Rasterize)) {
+            // tiles publish as they finish: tiles done of all, and the time so far
+            const int done = tiles_present(*pb), all = pb->layout.count();
+            std::snprintf(line, sizeof line, "tiles %d / %d", done, all);
+            ImGui::ProgressBar(static_cast<float>(done) / static_cast<float>(std::max(all, 1)), ImVec2(panel ? -1.0f : 180.0f, 0.0f),
+                               line);
+            if (!panel) ImGui::SameLine();
+            std::snprintf(line, sizeof line, "baking tiles, nearest the camera first  %.1f s", secs(busy_since_));
+        } else if (st >= 0) {
             // stage-level progress: no stage reports progress within itself yet
             const int first = std::max(run_first_stage_, 0), last = std::max(static_cast<int>(run_to_), st);
             const int n = last - first + 1, k = st - first + 1;
@@ -1072,6 +1116,18 @@ void App::ui_right_panel(float W, float H) {
         ImGui::PushID("timeline");
         timeline_.panel(in, run_to_);
         ImGui::PopID();
+        if (raw_bake_ && raw_bake_->tiled()) {
+            const TileTimes tt = tile_times(*raw_bake_);
+            if (tt.count > 0) {
+                ImGui::Text("per tile (%d / %d tiles):", tt.count, raw_bake_->layout.count());
+                ImGui::Text("  min %.2f  median %.2f  max %.2f ms", tt.min_ms, tt.median_ms, tt.max_ms);
+                ImGui::TextColored(kDimColor, "slowest tile %d,%d; sum of tile times %.1f ms", tt.slowest.first,
+                                   tt.slowest.second, tt.sum_ms);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("Each tile's wall time for the stages it ran in its last bake; tiles bake in\n"
+                                      "parallel (threads), so the sum exceeds the bake's wall time.");
+            }
+        }
     }
     if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("timings");
@@ -1103,7 +1159,18 @@ void App::ui_right_panel(float W, float H) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Left click puts a section plane through the surface there, facing you: what is in\n"
                               "front of it is cut away. Drag up / down to move it away / closer.");
+        ImGui::TextUnformatted("      ");
+        ImGui::SameLine();
+        ImGui::RadioButton("tile", &t, static_cast<int>(Tool::Tile));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Tiled bakes: left click selects the tile under the cursor (Tile panel).");
         tool_ = static_cast<Tool>(t);
+    }
+    if (raw_bake_ && raw_bake_->tiled() &&
+        ImGui::CollapsingHeader("Tile", sel_tile_ ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+        ImGui::PushID("tile");
+        ui_tile_panel();
+        ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("inspector");
@@ -1189,6 +1256,7 @@ void App::ui_overlays(float W, float H) {
         ImGui::PopStyleVar();
         ImGui::PopStyleColor(2);
     }
+    tile_labels(fg, W, H);
     // hover inspection tooltip
     if (!node_tip_.empty()) {
         ImGui::BeginTooltip();
@@ -1214,6 +1282,7 @@ void App::ui_overlays(float W, float H) {
                               : tool_ == Tool::Prune ? "LMB keep only the island under the cursor"
                               : tool_ == Tool::ClipFloor ? "LMB clip to the floor under the cursor"
                               : tool_ == Tool::Section ? "LMB section plane here  drag up/down to move it"
+                              : tool_ == Tool::Tile ? "LMB select the tile under the cursor"
                                                      : "LMB path end  Shift+LMB start  drag markers";
     std::vector<std::string> lines;
     if (!have) {
@@ -1257,7 +1326,7 @@ void App::render_scene(int fb_w, int fb_h) {
     r::LayerMask shown = opts_.layers;
     if (replay_.active()) shown[static_cast<size_t>(r::Layer::Regions)] = false;
     worker_.set_layers(shown);
-    layers_.update(bake_, shown, raw_layers_.get());
+    layers_.update(draw_bake_, shown, raw_layers_.get());
 
     if (bake_ && bake_->mesh != ground_mesh_) {
         ground_mesh_ = bake_->mesh;
@@ -1270,6 +1339,7 @@ void App::render_scene(int fb_w, int fb_h) {
     overlay_cpu_.point_size = 9.0f;
     overlay_cpu_.depth_test = false;
     inspector_.draw_overlay(overlay_cpu_);
+    tile_overlay(overlay_cpu_);
     overlay_gpu_.upload(overlay_cpu_);
 
     r::FrameParams fp{};
@@ -1320,6 +1390,130 @@ void App::render_scene(int fb_w, int fb_h) {
     }
     renderer_.draw(overlay_gpu_);
     renderer_.end();
+}
+
+// ---- tiles ----------------------------------------------------------------------------------
+
+void App::update_focus() {
+    // where the view looks: the centre ray met with the level's mid height, else the eye
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    if (!mesh) return;
+    const float y = 0.5f * (mesh->bmin[1] + mesh->bmax[1]);
+    const glm::vec3 f = cam_.forward();
+    glm::vec3 p = cam_.eye;
+    if (std::fabs(f.y) > 1e-3f) {
+        const float t = (y - cam_.eye.y) / f.y;
+        if (t > 0.0f) p = cam_.eye + f * t;
+    }
+    p.x = std::clamp(p.x, mesh->bmin[0], mesh->bmax[0]);
+    p.z = std::clamp(p.z, mesh->bmin[2], mesh->bmax[2]);
+    worker_.set_focus(p.x, p.z);
+}
+
+void App::ui_tile_panel() {
+    const nav::Bake& b = *raw_bake_;
+    const int idx = sel_tile_ ? tile_index(b, *sel_tile_) : -1;
+    if (ImGui::Checkbox("only selected tile", &tile_only_) && tile_only_ && idx < 0)
+        log_.warn("only selected tile: select a tile first (Click: tile)");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Draw every per-grid layer (voxels .. detail) for the selected tile only, on its\n"
+                          "bordered grid; the input, navmesh, islands and tiles layers stay whole.");
+    if (idx < 0) {
+        ImGui::TextWrapped(sel_tile_ ? "The selected tile is outside this bake's %d x %d tiles."
+                                     : "No tile selected: choose Click: tile and click the level (%d x %d tiles).",
+                           b.layout.cols, b.layout.rows);
+        return;
+    }
+    const nav::TileBake* t = b.tiles[static_cast<size_t>(idx)].get();
+    ImGui::Text("tile %d,%d  (index %d of %d x %d)", sel_tile_->first, sel_tile_->second, idx, b.layout.cols, b.layout.rows);
+    float box[4];
+    nav::tile_box(b.config, b.layout, sel_tile_->first, sel_tile_->second, box);
+    ImGui::TextColored(kDimColor, "box x %.1f..%.1f  z %.1f..%.1f m, border %d cells", box[0], box[2], box[1], box[3],
+                       b.layout.border);
+    const bool busy = worker_.busy();
+    if (ImGui::Button("Rebuild tile")) {
+        worker_.rebuild_tile(*sel_tile_);
+        log_.info("rebuilding tile " + std::to_string(sel_tile_->first) + "," + std::to_string(sel_tile_->second));
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Re-bake this tile alone, every stage from rasterize on.");
+    if (!t) {
+        ImGui::TextColored(kWarnColor, "%s", busy ? "not baked yet (baking)" : "not baked");
+        return;
+    }
+    ImGui::SameLine();
+    ImGui::Text("last bake %.2f ms", t->ms);
+    ImGui::Text("spans %lld  regions %lld  polys %lld", static_cast<long long>(t->count("solid_spans")),
+                static_cast<long long>(t->count("regions")), static_cast<long long>(t->count("polys")));
+    ImGui::TextColored(kDimColor, "compact spans %lld  contours %lld  detail tris %lld",
+                       static_cast<long long>(t->count("compact_spans")), static_cast<long long>(t->count("contours")),
+                       static_cast<long long>(t->count("detail_tris")));
+    if (b.error_tile == idx) ImGui::TextColored(kErrorColor, "this tile failed: %s", b.error.message.c_str());
+    if (ImGui::BeginTable("tile_stages", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+        for (int s = static_cast<int>(nav::Stage::Rasterize); s <= static_cast<int>(nav::kLastStage); ++s) {
+            const nav::StageStats& st = t->stats[static_cast<size_t>(s)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(std::string(nav::kStageNames[static_cast<size_t>(s)]).c_str());
+            ImGui::TableNextColumn();
+            if (st.built) ImGui::Text("%.2f ms", st.ms);
+            else ImGui::TextColored(kDimColor, "-");
+        }
+        ImGui::EndTable();
+    }
+}
+
+void App::tile_overlay(r::DrawList& out) const {
+    if (!sel_tile_ || !bake_ || !bake_->tiled()) return;
+    const nav::Bake& b = *bake_;
+    if (tile_index(b, *sel_tile_) < 0) return;
+    const nav::BakeConfig& c = b.config;
+    const float y0 = c.bmin[1], y1 = c.bmax[1] + 0.02f * std::max(1.0f, c.bmax[1] - c.bmin[1]);
+    auto rect = [&](float x0, float z0, float x1, float z1, float y, uint32_t col) {
+        out.add_line(x0, y, z0, x1, y, z0, col);
+        out.add_line(x1, y, z0, x1, y, z1, col);
+        out.add_line(x1, y, z1, x0, y, z1, col);
+        out.add_line(x0, y, z1, x0, y, z0, col);
+    };
+    float box[4];
+    nav::tile_box(c, b.layout, sel_tile_->first, sel_tile_->second, box);
+    const uint32_t own = r::rgba(255, 200, 40), border = r::rgba(255, 200, 40, 120);
+    // the tile's own box (top, bottom and the corners between) and its bordered box at the top
+    rect(box[0], box[1], box[2], box[3], y1, own);
+    rect(box[0], box[1], box[2], box[3], y0, own);
+    for (const float x : {box[0], box[2]})
+        for (const float z : {box[1], box[3]}) out.add_line(x, y0, z, x, y1, z, own);
+    const nav::BakeConfig tc = nav::tile_config(c, b.layout, sel_tile_->first, sel_tile_->second);
+    rect(tc.bmin[0], tc.bmin[2], tc.bmax[0], tc.bmax[2], y1, border);
+}
+
+void App::tile_labels(ImDrawList* fg, float W, float H) const {
+    // tile ids over the tiles layer, where a tile is wide enough on screen to hold its label
+    if (!opts_.layers[static_cast<size_t>(r::Layer::Tiles)] || !bake_ || !bake_->tiled()) return;
+    const nav::Bake& b = *bake_;
+    const nav::BakeConfig& c = b.config;
+    const float y = c.bmax[1] + 0.02f * std::max(1.0f, c.bmax[1] - c.bmin[1]);
+    auto screen = [&](float x, float z, ImVec2& p) {
+        const glm::vec4 q = view_proj_ * glm::vec4(x, y, z, 1.0f);
+        if (q.w <= 0.0f) return false;
+        p = ImVec2((q.x / q.w * 0.5f + 0.5f) * W, (0.5f - q.y / q.w * 0.5f) * H);
+        return true;
+    };
+    for (int tz = 0; tz < b.layout.rows; ++tz)
+        for (int tx = 0; tx < b.layout.cols; ++tx) {
+            float box[4];
+            nav::tile_box(c, b.layout, tx, tz, box);
+            ImVec2 a, e, m;
+            if (!screen(box[0], box[1], a) || !screen(box[2], box[3], e) ||
+                !screen(0.5f * (box[0] + box[2]), 0.5f * (box[1] + box[3]), m))
+                continue;
+            char id[24];
+            std::snprintf(id, sizeof id, "%d,%d", tx, tz);
+            const ImVec2 ts = ImGui::CalcTextSize(id);
+            if (std::hypot(e.x - a.x, e.y - a.y) < 2.0f * ts.x || m.x < view_.x || m.x > view_.x + view_.w) continue;
+            const bool sel = sel_tile_ && sel_tile_->first == tx && sel_tile_->second == tz;
+            fg->AddText(ImVec2(m.x - ts.x * 0.5f + 1, m.y - ts.y * 0.5f + 1), IM_COL32(0, 0, 0, 200), id);
+            fg->AddText(ImVec2(m.x - ts.x * 0.5f, m.y - ts.y * 0.5f), sel ? IM_COL32(255, 200, 40, 255) : IM_COL32(240, 240, 248, 230), id);
+        }
 }
 
 }  // namespace navdebug

@@ -28,9 +28,12 @@
 #include "session.h"
 #include "timeline.h"
 #include "undo.h"
+#include "tile_tool.h"
 #include "timings.h"
 #include "warnings_panel.h"
 #include "worker.h"
+
+struct ImDrawList;
 
 namespace navdebug {
 
@@ -61,6 +64,8 @@ struct AppOptions {
     bool top_view = false;
     bool optimal = false;    // --path-mode optimal: Polyanya beside A* + funnel
     int polyanya_step = -1;  // --polyanya-step N: Polyanya's search layer at step N
+    std::optional<TileXZ> tile_select;  // --tile-select X,Y: the Tile panel's selected tile
+    bool tile_only = false;             // --tile-only: per-grid layers for the selected tile only
 };
 
 // What undo / redo restores: the edits that change the bake or what is drawn of it.
@@ -190,7 +195,18 @@ private:
     std::string node_tip_;  // A* node under the cursor (path tool, "show A* nodes")
 
     // What a left click in the view does.
-    enum class Tool { Path, Inspect, Prune, ClipFloor, Section } tool_ = Tool::Path;
+    enum class Tool { Path, Inspect, Prune, ClipFloor, Section, Tile } tool_ = Tool::Path;
+    // Tiles (tile_tool.h): the selected tile, "only selected tile", the panel and its overlays.
+    std::optional<TileXZ> sel_tile_;
+    bool tile_only_ = false;
+    TileOnlyView ui_tile_view_;  // the view made here when the worker's does not fit (prune, trim)
+    std::shared_ptr<const nav::Bake> draw_bake_;  // what the layers draw: bake_ or its tile-only view
+    std::shared_ptr<const nav::Bake> raw_view_;   // the worker's view of raw_bake_ (published with it)
+    std::optional<TileXZ> raw_view_tile_;
+    void ui_tile_panel();
+    void tile_overlay(nav::render::DrawList& out) const;  // the selected tile's box and its border
+    void tile_labels(ImDrawList* fg, float W, float H) const;  // tile ids over the tiles layer
+    void update_focus();  // the camera's focus to the worker (tiles nearest it bake first)
     using Clock = std::chrono::steady_clock;
     Clock::time_point busy_since_{}, stage_since_{};
     bool was_busy_ = false;

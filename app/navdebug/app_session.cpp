@@ -21,6 +21,8 @@ bool App::save_session(const std::string& path, std::string& err) const {
     s.camera = std::make_pair(cam_.eye, cam_.eye + cam_.forward() * 10.0f);
     s.layers = opts_.layers;
     s.view = see_;
+    s.tile_select = sel_tile_;
+    s.tile_only = tile_only_;
     const nav::Status st = save_session_file(path, s);
     if (!st) {
         err = st.message;
@@ -44,6 +46,8 @@ void App::load_session(const std::string& path) {
     }
     if (s.layers) opts_.layers = *s.layers;
     if (s.view) see_ = *s.view;
+    if (s.tile_select) sel_tile_ = s.tile_select;
+    tile_only_ = s.tile_only && sel_tile_;
     if (s.path) {
         path_.set_start(s.path->first);
         path_.set_end(s.path->second);

@@ -9,6 +9,7 @@
 //            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
 //            [--stress-sliders N [--seed S] [--stress-per-frame K] --stress-report OUT.json]
 //            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
+//            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -245,6 +246,16 @@ int main(int argc, char** argv) {
                    "and 2 the stale mark")
         ->check(CLI::Range(1, 1000))
         ->needs(shot_opt);
+    std::string tile_select_text;
+    cli.add_option("--tile-select", tile_select_text, "tiled bakes: select tile X,Y (column, row) in the Tile panel");
+    bool tile_only = false;
+    cli.add_flag("--tile-only", tile_only, "tiled bakes: draw the per-grid layers for the selected tile only");
+    int hold_tiles = 0;
+    cli.add_option("--hold-tiles", hold_tiles,
+                   "test only: the first tiled bake stops once N tiles are done, and the screenshot is taken while "
+                   "it waits (the bake half done, its progress shown)")
+        ->check(CLI::Range(1, 1000000))
+        ->needs(shot_opt);
     navdebug::StressOptions stress_opts;
     auto* stress_opt = cli.add_option("--stress-sliders", stress_opts.moves,
                                       "test mode: move N random sliders (1..100000), one per frame, then write "
@@ -318,6 +329,16 @@ int main(int argc, char** argv) {
             return fail(kExitBadInput, std::string(flag) + ": expected three numbers x,y,z, got '" + *text + "'");
         *dst = glm::vec3(v[0], v[1], v[2]);
     }
+    if (!tile_select_text.empty()) {
+        std::vector<float> v;
+        if (!parse_floats(tile_select_text, v) || v.size() != 2 || v[0] < 0 || v[1] < 0 || v[0] != std::floor(v[0]) ||
+            v[1] != std::floor(v[1]))
+            return fail(kExitBadInput, "--tile-select: expected a column and a row X,Y (whole numbers from 0), got '" +
+                                           tile_select_text + "'");
+        opts.tile_select = std::make_pair(static_cast<int>(v[0]), static_cast<int>(v[1]));
+    }
+    opts.tile_only = tile_only;
+    if (opts.tile_only && !opts.tile_select) return fail(kExitBadInput, "--tile-only needs --tile-select X,Y");
 
     if (!opacity_text.empty()) {
         std::stringstream ss(opacity_text);
@@ -343,6 +364,7 @@ int main(int argc, char** argv) {
 
     // seeing inside: the session's view, then the flags
     if (session.view) opts.view = *session.view;
+    if (session.tile_select && !opts.tile_select) opts.tile_select = session.tile_select, opts.tile_only = session.tile_only;
     for (auto [text, flag, dst] : {std::tuple{&cull_text, "--cull", &opts.view.cull},
                                    std::tuple{&ceilings_text, "--hide-ceilings", &opts.view.hide_ceilings}}) {
         if (text->empty()) continue;
@@ -557,10 +579,11 @@ int main(int argc, char** argv) {
         glfwSetDropCallback(window.win, drop_callback);
         worker.set_region_trace(!opts.replay.empty());
         if (hold_bake > 0) worker.hold_before_run(hold_bake);
+        if (hold_tiles > 0) worker.hold_after_tiles(hold_tiles);
         worker.start();
-        // --hold-bake: settle where the worker stops instead of when it is done
+        // --hold-bake, --hold-tiles: settle where the worker stops instead of when it is done
         auto settle = [&] {
-            if (hold_bake > 0) worker.wait_held_or_idle();
+            if (hold_bake > 0 || hold_tiles > 0) worker.wait_held_or_idle();
             else worker.wait_idle();
         };
         if (opts.map2d) {}  // nothing to bake

@@ -172,9 +172,26 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
             const nav::Status st = parse_view_json(v, file + ": view", vs);
             if (!st) return st;
             s.view = vs;
+        } else if (key == "tile") {
+            const std::string where = file + ": tile";
+            if (!v.is_object()) return nav::Status::bad_input(where + ": expected {\"select\": [x, z], \"only\": bool}");
+            for (auto t = v.begin(); t != v.end(); ++t) {
+                const Json& tv = t.value();
+                if (t.key() == "select") {
+                    if (!tv.is_array() || tv.size() != 2 || !tv[0].is_number_unsigned() || !tv[1].is_number_unsigned() ||
+                        tv[0].get<uint64_t>() > 65535 || tv[1].get<uint64_t>() > 65535)
+                        return nav::Status::bad_input(where + ".select: expected [column, row] (whole numbers from 0)");
+                    s.tile_select = std::make_pair(tv[0].get<int>(), tv[1].get<int>());
+                } else if (t.key() == "only") {
+                    if (!tv.is_boolean()) return nav::Status::bad_input(where + ".only: expected true or false");
+                    s.tile_only = tv.get<bool>();
+                } else {
+                    return nav::Status::bad_input(where + ": unknown key \"" + t.key() + "\" (known: select, only)");
+                }
+            }
         } else if (key != "volumes") {
             return nav::Status::bad_input(file + ": unknown key \"" + key +
-                                          "\" (known: mesh, config, volumes, path, camera, layers, view)");
+                                          "\" (known: mesh, config, volumes, path, camera, layers, view, tile)");
         }
     }
     // top-level volumes replace the config's
@@ -228,6 +245,8 @@ std::string session_to_json(const Session& s) {
         jv["floor_height"] = short_decimal(v.floor_height);
         j["view"] = jv;
     }
+    if (s.tile_select)
+        j["tile"] = Json{{"select", Json::array({s.tile_select->first, s.tile_select->second})}, {"only", s.tile_only}};
     return j.dump(2) + "\n";
 }
 

@@ -8,6 +8,7 @@
 //   "view":    {"cull": true, "hide_ceilings": true, "clip": [ymin, ymax], "section": {"point": [x,y,z],
 //               "normal": [x,y,z]}, "floor_tint": false, "floor_height": 3.0} (every key optional;
 //               no "clip" / "section": off)
+//   "tile":    {"select": [x, z], "only": false} (tiled bakes: the selected tile, only it drawn)
 // Unknown keys and malformed values are errors naming the file and the key.
 #pragma once
 #include <glm/glm.hpp>
@@ -52,6 +53,8 @@ struct Session {
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target
     std::optional<nav::render::LayerMask> layers;
     std::optional<ViewSettings> view;
+    std::optional<std::pair<int, int>> tile_select;  // "tile": column, row of the selected tile
+    bool tile_only = false;                          // "tile": "only"
 };
 
 // Parses a "view" object (sessions); `where` names it in errors.

@@ -34,6 +34,7 @@ BakeWorker::BakeWorker(std::unique_ptr<nav::Pipeline> pipeline, Log& log) : pipe
     volumes_ = pipe_->volumes();
     latest_ = pipe_->snapshot();
     pipe_->set_progress(&building_);
+    pipe_->set_on_tile([this](std::shared_ptr<const nav::Bake> b) { on_tile(std::move(b)); });
 }
 
 BakeWorker::~BakeWorker() {
@@ -100,6 +101,62 @@ void BakeWorker::init_layers(const nav::render::LayerMask& shown) {
     layers_ = shown;
 }
 
+void BakeWorker::set_focus(float x, float z) {
+    std::lock_guard lk(m_);
+    focus_[0] = x;
+    focus_[1] = z;
+}
+
+void BakeWorker::rebuild_tile(TileXZ tile) {
+    {
+        std::lock_guard lk(m_);
+        rebuild_.push_back(tile);
+        ++requested_;
+        if (working_) cancel_.store(true);
+    }
+    cv_.notify_all();
+}
+
+void BakeWorker::set_tile_only(std::optional<TileXZ> tile) {
+    {
+        std::lock_guard lk(m_);
+        if (tile_only_ == tile) return;
+        tile_only_ = tile;
+        ++requested_;  // a run with nothing dirty re-publishes the latest bake with the new view
+    }
+    cv_.notify_all();
+}
+
+BakeWorker::Published BakeWorker::latest_published() const {
+    std::lock_guard lk(m_);
+    return {latest_, latest_view_, latest_layers_, latest_view_ != latest_ ? view_tile_only_ : std::nullopt};
+}
+
+void BakeWorker::hold_after_tiles(int n) {
+    std::lock_guard lk(m_);
+    hold_tiles_ = n;
+}
+
+void BakeWorker::on_tile(std::shared_ptr<const nav::Bake> partial) {
+    constexpr double kPartialMs = 50.0;
+    if (cancel_.load()) return;  // a newer request: its own run publishes
+    const auto now = std::chrono::steady_clock::now();
+    bool hold = false;
+    {
+        std::lock_guard lk(m_);
+        ++run_tiles_;
+        hold = hold_tiles_ > 0 && run_tiles_ >= hold_tiles_;
+        if (!hold && std::chrono::duration<double, std::milli>(now - last_partial_).count() < kPartialMs) return;
+        last_partial_ = now;
+    }
+    publish(std::move(partial));
+    if (!hold) return;
+    std::unique_lock lk(m_);
+    held_ = true;
+    idle_cv_.notify_all();
+    cv_.wait(lk, [&] { return stop_ || !held_; });
+}
+
 std::shared_ptr<const nav::Bake> BakeWorker::latest() const {
     std::lock_guard lk(m_);
     return latest_;
@@ -142,6 +199,7 @@ void BakeWorker::release_hold() {
     {
         std::lock_guard lk(m_);
         hold_at_ = 0;
+        hold_tiles_ = 0;
         held_ = false;
     }
     cv_.notify_all();
@@ -160,18 +218,24 @@ void BakeWorker::event(WorkerEvent::Kind kind, std::string text) {
 void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
     nav::render::LayerMask shown;
     std::shared_ptr<const nav::render::BuiltLayers> prev;
+    std::optional<TileXZ> only;
     {
         std::lock_guard lk(m_);
         shown = layers_;
         prev = latest_layers_;
+        only = tile_only_;
     }
-    // the bake's data is immutable: the draw lists are built here, off the UI thread
+    // the bake's data is immutable: the draw lists are built here, off the UI thread (from the
+    // "only selected tile" view while that is on)
+    std::shared_ptr<const nav::Bake> view = bake && only && bake->tiled() ? tile_view_.make(bake, *only) : bake;
     std::shared_ptr<const nav::render::BuiltLayers> built;
-    if (bake) built = nav::render::build_layers(*bake, shown, prev.get());
+    if (view) built = nav::render::build_layers(*view, shown, prev.get());
     prev.reset();
     {
         std::lock_guard lk(m_);
         latest_ = std::move(bake);
+        latest_view_ = std::move(view);
+        view_tile_only_ = only;
         latest_layers_ = std::move(built);
     }
     if (wake_) wake_();
@@ -185,6 +249,7 @@ void BakeWorker::loop() {
         std::string mesh_path;
         bool trace = false;
         uint64_t seq;
+        std::vector<TileXZ> rebuild;
         {
             std::unique_lock lk(m_);
             cv_.wait(lk, [&] { return stop_ || requested_ != handled_; });
@@ -197,7 +262,16 @@ void BakeWorker::loop() {
             seq = requested_;
             working_ = true;
             cancel_.store(false);
+            rebuild.swap(rebuild_);
+            pipe_->set_focus(focus_[0], focus_[1]);
+            run_tiles_ = 0;
+            last_partial_ = std::chrono::steady_clock::now();
         }
+        rebuilding_ = rebuild;
+        for (const TileXZ& t : rebuild)
+            if (!pipe_->mark_tile_dirty(t.first, t.second))
+                log_.warn("rebuild tile " + std::to_string(t.first) + "," + std::to_string(t.second) +
+                          ": no such tile in the current bake");
 
         try {
             handle(params, volumes, to, mesh_path, trace);
@@ -299,6 +373,11 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                     log_.error(where + " failed: " + st.message);
                     event(WorkerEvent::Kind::BakeFailed, where + " failed: " + st.message);
                 }
+                if (!rebuilding_.empty() && snap->tiled())
+                    for (const TileXZ& t : rebuilding_)
+                        if (const int i = tile_index(*snap, t); i >= 0 && snap->tiles[static_cast<size_t>(i)])
+                            log_.info("rebuilt tile " + std::to_string(t.first) + "," + std::to_string(t.second) +
+                                      " in " + fmt_ms(snap->tiles[static_cast<size_t>(i)]->ms));
                 publish(std::move(snap));
             }
         } else if (mesh_changed) {
@@ -312,11 +391,13 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                 std::lock_guard lk(m_);
                 b = latest_;
                 shown = layers_;
+                // "only selected tile" switched or moved: the layers must be built from the new view
+                missing = b && b->tiled() && tile_only_ != view_tile_only_;
                 for (int li = 0; b && li < nav::render::kLayerCount; ++li) {
                     const auto l = static_cast<nav::render::Layer>(li);
                     missing = missing || (shown[static_cast<size_t>(li)] && nav::render::layer_from_bake(l) &&
                                           nav::render::layer_available(l, *b) &&
-                                          !(latest_layers_ && latest_layers_->find(l, *b)));
+                                          !(latest_layers_ && latest_view_ && latest_layers_->find(l, *latest_view_)));
                 }
             }
             if (missing) publish(std::move(b));

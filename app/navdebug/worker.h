@@ -4,6 +4,8 @@
 // snapshot of every run that was not cancelled. The UI reads latest() and never blocks.
 #pragma once
 #include <atomic>
+#include <chrono>
+#include <optional>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -16,6 +18,7 @@
 #include "core/build/pipeline.h"
 #include "log.h"
 #include "render/layers.h"
+#include "tile_tool.h"
 
 namespace navdebug {
 
@@ -49,7 +52,23 @@ public:
     // The same before start(), without a request of its own (the first bake builds them).
     void init_layers(const nav::render::LayerMask& shown);
 
+    // Tiled bakes: tiles nearest (x, z) (the camera's focus) bake first, from the next run on.
+    void set_focus(float x, float z);
+    // Tiled bakes: re-bake tile (tx, tz) alone (the Tile panel's Rebuild tile).
+    void rebuild_tile(TileXZ tile);
+    // "Only selected tile": the per-grid layers are built for that tile alone (nullopt: all
+    // tiles); a change re-publishes the latest bake with its layers.
+    void set_tile_only(std::optional<TileXZ> tile);
+
     std::shared_ptr<const nav::Bake> latest() const;
+    // The bake the published layers were built from: latest() itself, or its "only selected
+    // tile" view (TileOnlyView) while set_tile_only is on; taken with latest() and the layers.
+    struct Published {
+        std::shared_ptr<const nav::Bake> bake, view;
+        std::shared_ptr<const nav::render::BuiltLayers> layers;
+        std::optional<TileXZ> view_tile;  // the tile `view` keeps alone, nullopt: view == bake
+    };
+    Published latest_published() const;
     // latest() and the draw lists built for it, taken together as they were published (entries
     // are matched to the drawn bake by the identity of the stage data they were built from).
     std::pair<std::shared_ptr<const nav::Bake>, std::shared_ptr<const nav::render::BuiltLayers>> latest_with_layers() const;
@@ -66,6 +85,10 @@ public:
     // after the input is published) until release_hold(); wait_held_or_idle() blocks until it
     // stopped there or has nothing to do.
     void hold_before_run(int n);
+    // Test only (navdebug --hold-tiles N): in the next tiled run the worker publishes the bake as
+    // it is after N tiles are done and stops there until release_hold() (wait_held_or_idle() as
+    // for hold_before_run). With threads > 1 a tile or so more may finish meanwhile, unpublished.
+    void hold_after_tiles(int n);
     void release_hold();
     void wait_held_or_idle();
 
@@ -81,6 +104,9 @@ private:
     // then publishes both.
     void publish(std::shared_ptr<const nav::Bake> bake);
     void event(WorkerEvent::Kind kind, std::string text);
+    // Pipeline::set_on_tile: a tile finished (a bake thread); publishes the partial bake now and
+    // then (at most every kPartialMs), or holds there (hold_after_tiles).
+    void on_tile(std::shared_ptr<const nav::Bake> partial);
 
     std::unique_ptr<nav::Pipeline> pipe_;
     Log& log_;
@@ -105,7 +131,17 @@ private:
     std::shared_ptr<const nav::Bake> latest_;
     nav::render::LayerMask layers_{};  // what the view shows (set_layers)
     std::shared_ptr<const nav::render::BuiltLayers> latest_layers_;
+    std::shared_ptr<const nav::Bake> latest_view_;  // what latest_layers_ were built from
     std::vector<WorkerEvent> events_;
+    float focus_[2] = {0, 0};
+    std::vector<TileXZ> rebuild_;           // tiles to re-bake alone before the next run
+    std::vector<TileXZ> rebuilding_;        // those of the current run (worker thread only)
+    std::optional<TileXZ> tile_only_;       // set_tile_only
+    std::optional<TileXZ> view_tile_only_;  // what latest_view_ was made with
+    TileOnlyView tile_view_;
+    int hold_tiles_ = 0;     // hold_after_tiles
+    int run_tiles_ = 0;      // tiles published by on_tile in the current run
+    std::chrono::steady_clock::time_point last_partial_{};
 };
 
 // "input 0.4 ms, rasterize 12.1 ms, ..." for the stages a run executed.

@@ -402,6 +402,18 @@ int64_t TileBake::count(std::string_view name) const {
     return 0;
 }
 
+Bake tile_view(const Bake& b, const TileBake& t) {
+    Bake v;
+    static_cast<StageResults<true>&>(v) = static_cast<const StageResults<true>&>(t);
+    v.mesh = b.mesh;
+    v.params = b.params;
+    v.config = t.config;
+    v.generation = b.generation;
+    v.stats = t.stats;
+    v.built_through = t.built_through;
+    return v;
+}
+
 void Bake::drop_after(int stage) {
     drop_results_after(*this, stage);
     for (auto& t : tiles) {
@@ -579,6 +591,19 @@ void Pipeline::mark_dirty(Stage from) {
     };
     lower(I.solo);
     for (auto& t : I.tiles) lower(*t);
+}
+
+bool Pipeline::mark_tile_dirty(int tx, int tz, Stage from) {
+    Impl& I = *impl_;
+    const int s = std::max(static_cast<int>(from), static_cast<int>(Stage::Rasterize));
+    for (auto& t : I.tiles) {
+        if (t->tx != tx || t->tz != tz) continue;
+        if (t->trimmed) t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
+        t->dirty_from = std::min(t->dirty_from, s);
+        for (int k = t->dirty_from; k < kStageCount; ++k) t->stats[static_cast<size_t>(k)].built = false;
+        return true;
+    }
+    return false;
 }
 
 Stage Pipeline::first_dirty() const {
@@ -972,22 +997,32 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
             t.trimmed = true;
         }
         if (!t.error.is_ok()) return;
-        std::lock_guard lk(I.snap_mutex);
-        t.published = publish_tile(t, trace);
-        if (on_tile_) {
-            auto b = std::make_shared<Bake>();
-            b->params = params_;
-            b->config = c;
-            b->volumes = volumes_;
-            b->mesh = I.mesh;
-            b->layout = L;
-            b->partial = true;
-            b->generation = I.generation + 1;
-            b->built_through = -1;
-            for (auto& u : I.tiles) {
-                b->tiles.push_back(u->published);
-                b->tiles_done += u->published != nullptr && u->published->built_through >= kLastTileStage;
+        std::shared_ptr<Bake> b;
+        {
+            std::lock_guard lk(I.snap_mutex);
+            t.published = publish_tile(t, trace);
+            if (on_tile_) {
+                b = std::make_shared<Bake>();
+                b->params = params_;
+                b->config = c;
+                b->volumes = volumes_;
+                b->mesh = I.mesh;
+                b->tri_areas = I.solo.tri_areas;  // the input stays drawn while the tiles fill in
+                b->stats[static_cast<size_t>(Stage::Input)] = I.solo.stats[static_cast<size_t>(Stage::Input)];
+                b->layout = L;
+                b->partial = true;
+                b->generation = I.generation + 1;
+                b->built_through = I.solo.tri_areas ? static_cast<int>(Stage::Input) : -1;
+                for (auto& u : I.tiles) {
+                    b->tiles.push_back(u->published);
+                    b->tiles_done += u->published != nullptr && u->published->built_through >= kLastTileStage;
+                }
             }
+        }
+        // outside the snapshot lock: the callback may take its time (draw lists) while the other
+        // tiles go on baking and publishing
+        if (b) {
+            std::lock_guard lk(on_tile_mutex_);
             on_tile_(std::move(b));
         }
     };

@@ -132,6 +132,11 @@ struct Bake : StageResults<true> {
     std::vector<std::string> warnings() const;   // stage warnings (contours dropped, polygons not triangulated)
 };
 
+// One tile of a tiled bake seen as a solo bake: the tile's stage results on its bordered grid
+// (config = the tile's), with the whole bake's mesh and parameters. What draws, picks or inspects
+// one grid's results works on a tile through it.
+Bake tile_view(const Bake& b, const TileBake& t);
+
 class Pipeline {
 public:
     Pipeline();
@@ -162,6 +167,9 @@ public:
     // The earliest stage that must be rebuilt, or Stage::Count when every stage is current.
     Stage first_dirty() const;
     void mark_dirty(Stage from);
+    // Tiled bakes: marks tile (tx, tz) dirty from `from` (at least rasterize), so the next run()
+    // re-bakes that tile only (the debugger's "Rebuild tile"). False when no such tile is laid out.
+    bool mark_tile_dirty(int tx, int tz, Stage from = Stage::Rasterize);
 
     // Builds from the earliest dirty stage through `to`. On failure or cancel the stages before
     // the failing one keep their results; the snapshot records the error and the failing stage.
@@ -171,8 +179,10 @@ public:
     void set_progress(std::atomic<int>* stage) { progress_ = stage; }
     // Tiled bakes: tiles are baked nearest (x, z) first (the camera's focus).
     void set_focus(float x, float z) { focus_[0] = x; focus_[1] = z; }
-    // Tiled bakes: called (from a bake thread, one call at a time) each time a tile finishes, with
-    // a snapshot holding the tiles done so far (Bake::partial set). Null: none.
+    // Tiled bakes: called (from a bake thread, one call at a time, outside the snapshot lock, so it
+    // may build draw lists while other tiles bake) each time a tile finishes, with a snapshot
+    // holding the tiles done so far (Bake::partial set; the input stage's results and stats, no
+    // navmesh). Null: none.
     void set_on_tile(std::function<void(std::shared_ptr<const Bake>)> fn) { on_tile_ = std::move(fn); }
     // Tiled bakes: keep every tile's intermediate results (the debugger draws them). Off: a tile
     // keeps only its polymesh and detail once done, so the peak is about threads x one tile.
@@ -198,6 +208,7 @@ private:
     std::atomic<int>* progress_ = nullptr;
     float focus_[2] = {0, 0};
     std::function<void(std::shared_ptr<const Bake>)> on_tile_;
+    std::mutex on_tile_mutex_;  // one on_tile_ call at a time
     bool keep_intermediates_ = true;
     int only_tile_[2] = {-1, -1};
 };

@@ -321,6 +321,73 @@ TEST_CASE("inspect: element_anchor picks the same element again from its point")
     }
 }
 
+TEST_CASE("pick: a tiled bake picks the per-grid layers through its tiles, and inspects them") {
+    // the same scene in 16-cell tiles (3 x 3 of them over the 40 x 40 cell grid)
+    Pipeline pipe;
+    InputMesh m;
+    navtest::add_floor(m, 0, 0, 12, 12, 0);
+    navtest::add_box(m, 5, 0, 5, 7, 3, 7);
+    navtest::add_box(m, 8, 3.0f, 8, 11, 3.4f, 11);
+    REQUIRE(pipe.set_mesh(std::move(m)));
+    REQUIRE(pipe.set_param("tile_size", "16"));
+    REQUIRE(pipe.run());
+    const auto b = pipe.snapshot();
+    REQUIRE(b->tiled());
+    REQUIRE(b->layout.count() > 1);
+    REQUIRE(b->solid == nullptr);  // the solo fields stay null: picking must go through the tiles
+    REQUIRE(b->polymesh == nullptr);
+    const float x = 2.0f, z = 9.5f;  // on the floor, in the tile at column 0, row 2
+    for (Layer l : {Layer::Voxels, Layer::Filtered, Layer::Compact, Layer::Eroded, Layer::Areas, Layer::Distance,
+                    Layer::Regions, Layer::Polymesh, Layer::Detail}) {
+        CAPTURE(layer_name(l));
+        const Element e = down(*b, l, x, z);
+        REQUIRE(e.valid());
+        REQUIRE(e.tile >= 0);
+        const TileBake& t = *b->tiles[static_cast<size_t>(e.tile)];
+        float box[4];
+        tile_box(b->config, b->layout, t.tx, t.tz, box);
+        CHECK(x >= box[0]);  // the tile whose own box holds the point, not a neighbour's border
+        CHECK(x <= box[2]);
+        CHECK(z >= box[1]);
+        CHECK(z <= box[3]);
+        CHECK(std::fabs(e.point[1]) < 1.0f);  // on the floor, not the deck or the box
+        CHECK(element_exists(*b, e));
+        const ElementText text = describe_element(*b, e);
+        CHECK(text.title.rfind("tile " + std::to_string(t.tx) + "," + std::to_string(t.tz) + ": ", 0) == 0);
+        // the element in the tile's own grid, described as in a solo bake of that tile
+        const Bake v = tile_view(*b, t);
+        Element solo = e;
+        solo.tile = -1;
+        CHECK(describe_element(v, solo).lines == text.lines);
+        DrawList hi;
+        build_element_overlay(*b, e, true, hi);
+        CHECK_FALSE(hi.empty());
+        float a[3];
+        element_anchor(*b, e, a);
+        CHECK(pick_point(*b, l, a).same(e));
+    }
+    // the polygon under the point lies around it in world units
+    const Element pe = down(*b, Layer::Polymesh, x, z);
+    REQUIRE(pe.kind == ElementKind::Polygon);
+    const PolyMesh& pm = *b->tiles[static_cast<size_t>(pe.tile)]->polymesh;
+    const uint16_t* p = pm.poly(static_cast<int>(pe.index));
+    const int n = pm.poly_vert_count(static_cast<int>(pe.index));
+    float v[kMaxVertsPerPoly][3];
+    for (int k = 0; k < n; ++k)
+        for (int ax = 0; ax < 3; ++ax)
+            v[k][ax] = pm.bmin[ax] + pm.verts[static_cast<size_t>(p[k]) * 3 + static_cast<size_t>(ax)] * (ax == 1 ? pm.ch : pm.cs);
+    CHECK(inside(v, n, x, z));
+    // the whole-mesh layers keep no tile
+    const Element nav = down(*b, Layer::Navmesh, x, z);
+    REQUIRE(nav.valid());
+    CHECK(nav.tile == -1);
+    // an element whose tile is gone is not there
+    Element gone = pe;
+    gone.tile = b->layout.count();
+    CHECK_FALSE(element_exists(*b, gone));
+    CHECK(describe_element(*b, gone).title.empty());
+}
+
 #endif  // NAV_HAVE_RENDER
 
 TEST_CASE("pick: clicks go through what the view does not draw (culled, ceilings, clip, section)") {

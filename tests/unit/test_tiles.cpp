@@ -327,6 +327,36 @@ TEST_CASE("tiles: a convex-volume edit re-bakes only the tiles under it") {
     CHECK(mesh_bytes(*p.snapshot()) == mesh_bytes(*before));
 }
 
+TEST_CASE("tiles: mark_tile_dirty re-bakes that one tile (the debugger's Rebuild tile)") {
+    Pipeline p;
+    setup(p, 32);
+    REQUIRE(p.run());
+    const auto before = p.snapshot();
+    REQUIRE(before->layout.cols > 2);
+    CHECK_FALSE(p.mark_tile_dirty(before->layout.cols, 0));  // outside the grid
+    CHECK(p.first_dirty() == Stage::Count);
+    REQUIRE(p.mark_tile_dirty(2, 1));
+    CHECK(p.first_dirty() == Stage::Rasterize);
+    std::vector<std::shared_ptr<const Bake>> partial;
+    p.set_on_tile([&](std::shared_ptr<const Bake> b) { partial.push_back(std::move(b)); });
+    REQUIRE(p.run());
+    const auto b = p.snapshot();
+    const int idx = 2 + 1 * b->layout.cols;
+    CHECK(b->tiles_rebaked == std::vector<int>{idx});
+    for (size_t i = 0; i < b->tiles.size(); ++i) {
+        if (static_cast<int>(i) == idx) CHECK(b->tiles[i] != before->tiles[i]);
+        else CHECK(b->tiles[i] == before->tiles[i]);
+    }
+    CHECK(mesh_bytes(*b) == mesh_bytes(*before));  // the same result, baked again
+    // the partial snapshot keeps the input drawn and its stats while the tile bakes
+    REQUIRE(partial.size() == 1);
+    CHECK(partial[0]->partial);
+    CHECK(partial[0]->tri_areas == before->tri_areas);
+    CHECK(partial[0]->built_through == static_cast<int>(Stage::Input));
+    CHECK(partial[0]->count("walkable_tris") == before->count("walkable_tris"));
+    CHECK(partial[0]->count("walkable_tris") > 0);
+}
+
 TEST_CASE("tiles: cancel stops every tile; the next run bakes only what is left") {
     Pipeline p;
     setup(p, 24, 2);
