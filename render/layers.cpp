@@ -410,9 +410,10 @@ std::span<const LegendEntry> layer_legend(Layer l) {
                                          {colors::kDetailInternal, "internal edge"}};
     static const LegendEntry navmesh[] = {{area_color(kWalkableArea), "ground"},  {area_color(kAreaWater), "water"},
                                           {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"},
-                                          {colors::kNavDisabled, "disabled (pruned)"}};
+                                          {colors::kNavDisabled, "pruned (hatched)"}};
     static const LegendEntry islands[] = {{island_color(0), "island 0"}, {island_color(1), "island 1"},
-                                          {colors::kNavDisabled, "disabled (pruned)"}, {colors::kNavBoundary, "boundary edge"}};
+                                          {colors::kNavDisabled, "pruned (hatched)"},
+                                          {colors::kNavBoundary, "boundary edge"}};
     static const LegendEntry tiles[] = {{colors::kTileFast, "fastest bake"}, {colors::kTileSlow, "slowest bake"},
                                         {colors::kTilePending, "not baked yet"}, {colors::kTileEmpty, "no polygons"}};
     static const LegendEntry path[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
@@ -695,6 +696,35 @@ void add_navmesh_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lif
         out.tri_indices.push_back(base);
         out.tri_indices.push_back(base + static_cast<uint32_t>(k));
         out.tri_indices.push_back(base + static_cast<uint32_t>(k + 1));
+    }
+}
+
+void add_navmesh_hatch(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out) {
+    const int n = mesh.poly_vert_count(p);
+    if (n < 3) return;
+    const auto v = [&](int k) { return mesh.vert(mesh.edge_vert[mesh.poly_first[p] + static_cast<uint32_t>(k % n)]); };
+    float lo = 1e30f, hi = -1e30f;
+    for (int k = 0; k < n; ++k) {
+        lo = std::min(lo, v(k)[0] + v(k)[2]);
+        hi = std::max(hi, v(k)[0] + v(k)[2]);
+    }
+    const float step = colors::kHatchStep;
+    // the polygon is convex: each stripe x + z = c crosses its outline at two points (vertices
+    // count on the side s <= 0 only, so a stripe through one is met once per side)
+    for (float c = std::ceil(lo / step) * step; c <= hi; c += step) {
+        float pts[2][3];
+        int found = 0;
+        for (int k = 0; k < n && found < 2; ++k) {
+            const float* a = v(k);
+            const float* b = v(k + 1);
+            const float sa = a[0] + a[2] - c, sb = b[0] + b[2] - c;
+            if ((sa <= 0.0f) == (sb <= 0.0f)) continue;
+            const float t = sa / (sa - sb);
+            for (int i = 0; i < 3; ++i) pts[found][i] = a[i] + t * (b[i] - a[i]);
+            pts[found][1] += lift;
+            ++found;
+        }
+        if (found == 2) out.add_line(pts[0], pts[1], color);
     }
 }
 

@@ -92,7 +92,12 @@ constexpr uint32_t kDetailPolyEdge = rgba(10, 12, 18, 190);
 // runtime navmesh (fill by area colour, kPolyFillAlpha)
 constexpr uint32_t kNavBoundary = rgba(14, 16, 24, 235);
 constexpr uint32_t kNavPortal = rgba(16, 20, 40, 130);
-constexpr uint32_t kNavDisabled = rgba(22, 22, 26, 225);  // polygons a prune disabled
+// Polygons a prune disabled: a muted olive, hatched with pale stripes (kNavDisabledHatch). Not dark
+// (the background is), not a region or island colour (those are saturated: hash_color's saturation
+// is at least 0.5, this one's 0.46 and dim), and the stripes mark it on any base.
+constexpr uint32_t kNavDisabled = rgba(140, 128, 76, 235);
+constexpr uint32_t kNavDisabledHatch = rgba(240, 232, 196, 230);
+constexpr float kHatchStep = 0.6f;  // metres between the stripes (along x + z)
 // islands (render/islands_draw.h): island_color per island, more opaque than the area fill so
 // each island's colour reads as the swatch in the Islands panel; walls as the navmesh's
 constexpr int kIslandFillAlpha = 210;
@@ -160,15 +165,20 @@ void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges);
 // Shared by the navmesh-family builders: polygon p filled in `color` over its detail triangles
 // (a fan of its own vertices when it has none), lifted by `lift`.
 void add_navmesh_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out);
-// Every polygon filled at kNavmeshLift: those a prune disabled in colors::kNavDisabled, the others
-// in fill(p) (the navmesh layer by area, the islands layer by island).
+// Diagonal stripes (x + z = k * colors::kHatchStep) across polygon p's outline in `color`, lifted
+// by `lift`: the pruned polygons' hatching.
+void add_navmesh_hatch(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out);
+// Every polygon filled at kNavmeshLift: those a prune disabled in colors::kNavDisabled and hatched,
+// the others in fill(p) (the navmesh layer by area, the islands layer by island).
 template <class Fill>
 void add_navmesh_fills(const NavMesh& mesh, Fill&& fill, DrawList& out) {
     out.tri_verts.reserve(mesh.dtris.size() / 3 + mesh.verts.size() / 3);
     out.tri_indices.reserve(mesh.dtris.size() / 3);
-    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p)
-        add_navmesh_poly(mesh, p, (mesh.flags[p] & kPolyFlagDisabled) != 0 ? colors::kNavDisabled : fill(p),
-                         kNavmeshLift, out);
+    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p) {
+        const bool disabled = (mesh.flags[p] & kPolyFlagDisabled) != 0;
+        add_navmesh_poly(mesh, p, disabled ? colors::kNavDisabled : fill(p), kNavmeshLift, out);
+        if (disabled) add_navmesh_hatch(mesh, p, colors::kNavDisabledHatch, kNavmeshLift + 0.02f, out);
+    }
 }
 // The navmesh's edges lifted by `lift`: walls (no neighbour) in `wall_color` into `walls`, and
 // when `portals` is not null each portal once in `portal_color` into it.
