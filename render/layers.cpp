@@ -1075,6 +1075,7 @@ void LayerCache::draw(Renderer& r, const LayerMask& enabled, const LayerDrawOpti
             s.xray = opt.xray;
             s.cull = static_cast<Layer>(li) == Layer::Input && opt.cull_input;
             s.hide_ceilings = static_cast<Layer>(li) == Layer::Input && opt.hide_ceilings;
+            s.grey = opt.grey_base ? 1.0f : 0.0f;
             r.set_style(s);
             r.draw(pass == 0 ? e.gpu : e.gpu_extra);
         }

@@ -216,6 +216,7 @@ struct LayerDrawOptions {
     bool xray = false;       // line batches also drawn faint without depth test
     bool cull_input = true;     // the input layer's back faces are not drawn (see into closed rooms)
     bool hide_ceilings = true;  // the input layer's down-facing faces are not drawn where the eye is above them
+    bool grey_base = false;     // every layer in grey: the change highlight's base, so its colours read alone
     LayerDrawOptions() { opacity.fill(1.0f); }
     // The lift of each layer given the visible ones (0 for hidden layers and for input).
     std::array<float, kLayerCount> lifts(const LayerMask& enabled) const;

@@ -1286,6 +1286,8 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.cut = view_cut();
     draw_opts_.cull_input = see_.cull;
     draw_opts_.hide_ceilings = see_.hide_ceilings;
+    // under the change highlight the layers turn grey: its colours then mean "changed", never a region
+    draw_opts_.grey_base = highlight_changes_ && changes_valid_ && !diff_cpu_.empty();
     renderer_.begin(fp);
     if (show_ground_) {
         // The grid lies under everything: clearing depth after it keeps its lines (which carry a
