@@ -958,6 +958,32 @@ bool same_sources(const std::array<std::shared_ptr<const void>, 3>& a, const std
         if (a[k].get() != b[k].get()) return false;
     return true;
 }
+size_t list_bytes(const DrawList& d) {
+    return (d.tri_verts.capacity() + d.line_verts.capacity() + d.point_verts.capacity()) * sizeof(Vertex) +
+           d.tri_indices.capacity() * sizeof(uint32_t) + d.spans.capacity() * sizeof(SpanInstance);
+}
+// Bit k set when layer_legend(l)[k]'s colour (alpha aside) is one the lists draw.
+uint32_t legend_bits(Layer l, const DrawList& a, const DrawList& b) {
+    const std::span<const LegendEntry> legend = layer_legend(l);
+    const size_t n = std::min<size_t>(legend.size(), 32);
+    const uint32_t all = n == 32 ? ~0u : (1u << n) - 1u;
+    uint32_t bits = 0, last = ~0u;  // no rgb is ~0u: the first colour is always looked up
+    const auto see = [&](uint32_t c) {
+        c &= 0xffffffu;
+        if (c == last) return;
+        last = c;
+        for (size_t k = 0; k < n; ++k)
+            if ((legend[k].color & 0xffffffu) == c) bits |= 1u << k;
+    };
+    for (const DrawList* d : {&a, &b}) {
+        for (const Vertex& v : d->tri_verts) see(v.color);
+        if (bits == all) break;
+        for (const Vertex& v : d->line_verts) see(v.color);
+        for (const Vertex& v : d->point_verts) see(v.color);
+        for (const SpanInstance& s : d->spans) see(s.color);
+    }
+    return bits;
+}
 std::shared_ptr<BuiltLayer> build_one(Layer l, const Bake& bake) {
     auto out = std::make_shared<BuiltLayer>();
     const auto t0 = std::chrono::steady_clock::now();
@@ -965,14 +991,22 @@ std::shared_ptr<BuiltLayer> build_one(Layer l, const Bake& bake) {
     out->ok = build_layer(l, bake, out->cpu, out->cpu_extra);
     trim_capacity(out->cpu);
     trim_capacity(out->cpu_extra);
+    out->cpu_bytes = list_bytes(out->cpu) + list_bytes(out->cpu_extra);
+    out->legend_present = legend_bits(l, out->cpu, out->cpu_extra);
     out->build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
 }  // namespace
 
+void BuiltLayer::release_cpu() const {
+    released.store(true);
+    cpu = DrawList{};
+    cpu_extra = DrawList{};
+}
+
 const BuiltLayer* BuiltLayers::find(Layer l, const Bake& bake) const {
     const auto& e = layers[static_cast<size_t>(l)];
-    if (!e || !same_sources(e->sources, layer_sources(l, bake))) return nullptr;
+    if (!e || e->released.load() || !same_sources(e->sources, layer_sources(l, bake))) return nullptr;
     return e.get();
 }
 
@@ -982,7 +1016,10 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
         const auto l = static_cast<Layer>(li);
         const auto i = static_cast<size_t>(li);
         if (!enabled[i] || !layer_from_bake(l) || !layer_available(l, bake)) continue;
-        if (prev && prev->find(l, bake)) out->layers[i] = prev->layers[i];
+        // an unchanged layer's entry is shared even when released: the cache that released it
+        // holds its picture (and one that does not finds no entry and builds the layer)
+        const auto& p = prev ? prev->layers[i] : nullptr;
+        if (p && same_sources(p->sources, layer_sources(l, bake))) out->layers[i] = p;
         else out->layers[i] = build_one(l, bake);
     }
     return out;
@@ -1002,7 +1039,7 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             // stale and hidden: release the data now, rebuild when shown
             e.sources = {};
             e.info.built = false;
-            e.cpu.reset();
+            e.info.cpu_bytes = 0;
             continue;
         }
         std::shared_ptr<const BuiltLayer> built;
@@ -1028,7 +1065,9 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         e.info.build_ms = built->build_ms;
         e.info.upload_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         e.info.gpu_bytes = e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
-        e.cpu = std::move(built);
+        e.info.cpu_bytes = built->cpu_bytes;
+        e.info.legend_present = built->legend_present;
+        built->release_cpu();  // on the GPU now: the CPU copy goes
     }
     if (ui_built) ++ui_waits_;
     if (bake) generation_ = bake->generation;
@@ -1036,13 +1075,19 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
 
 size_t LayerCache::cpu_bytes() const {
     size_t n = 0;
-    for (const Entry& e : entries_) {
-        if (!e.cpu) continue;
-        for (const DrawList* d : {&e.cpu->cpu, &e.cpu->cpu_extra})
-            n += (d->tri_verts.capacity() + d->line_verts.capacity() + d->point_verts.capacity()) * sizeof(Vertex) +
-                 d->tri_indices.capacity() * sizeof(uint32_t) + d->spans.capacity() * sizeof(SpanInstance);
-    }
+    for (const Entry& e : entries_) n += e.info.cpu_bytes;
     return n;
+}
+
+std::vector<LegendEntry> LayerCache::legend(Layer l) const {
+    const std::span<const LegendEntry> all = layer_legend(l);
+    if (!layer_from_bake(l)) return {all.begin(), all.end()};
+    const Info& info = entries_[static_cast<size_t>(l)].info;
+    std::vector<LegendEntry> out;
+    if (!info.built) return out;
+    for (size_t k = 0; k < all.size() && k < 32; ++k)
+        if (info.legend_present & (1u << k)) out.push_back(all[k]);
+    return out;
 }
 
 size_t LayerCache::gpu_bytes() const {

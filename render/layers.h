@@ -3,12 +3,14 @@
 // LayerCache, which rebuilds and re-uploads a layer only when the data it draws has changed.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/build/pipeline.h"
 #include "render/draw_list.h"
@@ -223,13 +225,21 @@ struct LayerDrawOptions {
 };
 
 // One layer's CPU arrays built from a bake, with the stage data they were built from (compared by
-// identity). Built off the UI thread (navdebug's worker, after each bake) and shared, read only,
-// with the UI thread, which only uploads them.
+// identity). Built off the UI thread (navdebug's worker, after each bake) and shared with the UI
+// thread, which uploads them. The arrays are handed over once: the LayerCache that uploads them
+// releases them (release_cpu; the GPU holds the picture), and a released entry is no longer found
+// (BuiltLayers::find), so a cache that has not uploaded it builds the layer itself. The other
+// holders (the worker's next build_layers, which shares the entries of unchanged layers) read
+// only the fields below the arrays.
 struct BuiltLayer {
     std::array<std::shared_ptr<const void>, 3> sources;
-    DrawList cpu, cpu_extra;
+    mutable DrawList cpu, cpu_extra;  // empty once released
     bool ok = false;        // build_layer succeeded (the bake had the data)
     double build_ms = 0.0;  // CPU build time
+    size_t cpu_bytes = 0;   // of cpu and cpu_extra as built (by capacity)
+    uint32_t legend_present = 0;  // bit k: layer_legend(l)[k]'s colour is drawn by the arrays
+    mutable std::atomic<bool> released{false};
+    void release_cpu() const;
 };
 struct BuiltLayers {
     std::array<std::shared_ptr<const BuiltLayer>, kLayerCount> layers;  // null: not built
@@ -252,6 +262,8 @@ public:
         double build_ms = 0.0;   // CPU build of the last rebuild (worker or UI thread)
         double upload_ms = 0.0;  // GPU upload of the last rebuild (UI thread)
         size_t gpu_bytes = 0;
+        size_t cpu_bytes = 0;    // the CPU arrays uploaded (released after the upload)
+        uint32_t legend_present = 0;  // as BuiltLayer::legend_present
     };
 
     // `prebuilt` (may be null): layers built off the UI thread; an enabled layer whose data changed
@@ -264,14 +276,17 @@ public:
     // The main batch of every enabled layer in layer order, then their extra batches.
     void draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt = {}) const;
     const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
-    // Bytes the cache holds: CPU arrays by capacity, GPU buffers as allocated.
+    // The legend entries of what layer l draws now: those whose colour its uploaded arrays use (the
+    // whole legend for layers the cache does not build; none while it has not built the layer).
+    std::vector<LegendEntry> legend(Layer l) const;
+    // The CPU arrays of the current layers as they were uploaded, by capacity. The cache does not
+    // keep them (released after the upload); this is the count.
     size_t cpu_bytes() const;
     size_t gpu_bytes() const;
     uint64_t generation() const { return generation_; }
 
 private:
     struct Entry {
-        std::shared_ptr<const BuiltLayer> cpu;  // shared with the worker's published set
         GpuDrawList gpu, gpu_extra;
         std::array<std::shared_ptr<const void>, 3> sources;
         Info info;

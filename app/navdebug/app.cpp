@@ -518,7 +518,7 @@ void App::ui_layers() {
         const auto l = static_cast<r::Layer>(i);
         ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
         int n = 0;
-        for (const r::LegendEntry& e : r::layer_legend(l)) {
+        for (const r::LegendEntry& e : layers_.legend(l)) {  // only what the layer draws now
             if (n++ % 2) ImGui::SameLine(160.0f);
             ImGui::ColorButton(("##lg" + std::to_string(i) + "_" + std::to_string(n)).c_str(), to_imvec(e.color),
                                ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
