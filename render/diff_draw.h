@@ -1,7 +1,10 @@
 // The change highlight: what a re-bake added, removed or reshaped (core/bake_diff.h), drawn as an
 // overlay over the new bake. Regions: spans of added regions tinted green, reshaped amber, removed
 // ones (on the old bake's spans) red. Polygons: added ones outlined green, removed ones (from the
-// old mesh) outlined red. CPU side only; the app uploads the DrawList and draws it on top.
+// old mesh) outlined red. CPU side only; the app uploads the DrawList and draws it on top, over
+// layers drawn in grey (LayerDrawOptions::grey_base): region colours span every hue, so on a
+// coloured base an added region's green could be any region's; on the grey base only the
+// highlight has colour.
 #pragma once
 #include <cstdint>
 #include <string>

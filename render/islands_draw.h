@@ -1,6 +1,6 @@
 // The `islands` layer: every connected component of the navmesh (NavMesh::poly_island) filled in
 // its own colour over the detail surface, boundary edges dark; polygons flagged
-// kPolyFlagDisabled (pruned) drawn dark (colors::kNavDisabled).
+// kPolyFlagDisabled (pruned) drawn muted and hatched (colors::kNavDisabled, kNavDisabledHatch).
 #pragma once
 #include <cstdint>
 

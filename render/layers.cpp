@@ -402,9 +402,10 @@ std::span<const LegendEntry> layer_legend(Layer l) {
                                          {colors::kDetailInternal, "internal edge"}};
     static const LegendEntry navmesh[] = {{area_color(kWalkableArea), "ground"},  {area_color(kAreaWater), "water"},
                                           {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"},
-                                          {colors::kNavDisabled, "disabled (pruned)"}};
+                                          {colors::kNavDisabled, "pruned (hatched)"}};
     static const LegendEntry islands[] = {{island_color(0), "island 0"}, {island_color(1), "island 1"},
-                                          {colors::kNavDisabled, "disabled (pruned)"}, {colors::kNavBoundary, "boundary edge"}};
+                                          {colors::kNavDisabled, "pruned (hatched)"},
+                                          {colors::kNavBoundary, "boundary edge"}};
     static const LegendEntry tiles[] = {{colors::kTileFast, "fastest bake"}, {colors::kTileSlow, "slowest bake"},
                                         {colors::kTilePending, "not baked yet"}, {colors::kTileEmpty, "no polygons"}};
     static const LegendEntry path[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
@@ -690,6 +691,35 @@ void add_navmesh_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lif
     }
 }
 
+void add_navmesh_hatch(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out) {
+    const int n = mesh.poly_vert_count(p);
+    if (n < 3) return;
+    const auto v = [&](int k) { return mesh.vert(mesh.edge_vert[mesh.poly_first[p] + static_cast<uint32_t>(k % n)]); };
+    float lo = 1e30f, hi = -1e30f;
+    for (int k = 0; k < n; ++k) {
+        lo = std::min(lo, v(k)[0] + v(k)[2]);
+        hi = std::max(hi, v(k)[0] + v(k)[2]);
+    }
+    const float step = colors::kHatchStep;
+    // the polygon is convex: each stripe x + z = c crosses its outline at two points (vertices
+    // count on the side s <= 0 only, so a stripe through one is met once per side)
+    for (float c = std::ceil(lo / step) * step; c <= hi; c += step) {
+        float pts[2][3];
+        int found = 0;
+        for (int k = 0; k < n && found < 2; ++k) {
+            const float* a = v(k);
+            const float* b = v(k + 1);
+            const float sa = a[0] + a[2] - c, sb = b[0] + b[2] - c;
+            if ((sa <= 0.0f) == (sb <= 0.0f)) continue;
+            const float t = sa / (sa - sb);
+            for (int i = 0; i < 3; ++i) pts[found][i] = a[i] + t * (b[i] - a[i]);
+            pts[found][1] += lift;
+            ++found;
+        }
+        if (found == 2) out.add_line(pts[0], pts[1], color);
+    }
+}
+
 void add_navmesh_edges(const NavMesh& mesh, float lift, uint32_t wall_color, DrawList& walls, uint32_t portal_color,
                        DrawList* portals) {
     for (uint32_t e = 0; e < static_cast<uint32_t>(mesh.nedges); ++e) {
@@ -920,6 +950,32 @@ bool same_sources(const std::array<std::shared_ptr<const void>, 3>& a, const std
         if (a[k].get() != b[k].get()) return false;
     return true;
 }
+size_t list_bytes(const DrawList& d) {
+    return (d.tri_verts.capacity() + d.line_verts.capacity() + d.point_verts.capacity()) * sizeof(Vertex) +
+           d.tri_indices.capacity() * sizeof(uint32_t) + d.spans.capacity() * sizeof(SpanInstance);
+}
+// Bit k set when layer_legend(l)[k]'s colour (alpha aside) is one the lists draw.
+uint32_t legend_bits(Layer l, const DrawList& a, const DrawList& b) {
+    const std::span<const LegendEntry> legend = layer_legend(l);
+    const size_t n = std::min<size_t>(legend.size(), 32);
+    const uint32_t all = n == 32 ? ~0u : (1u << n) - 1u;
+    uint32_t bits = 0, last = ~0u;  // no rgb is ~0u: the first colour is always looked up
+    const auto see = [&](uint32_t c) {
+        c &= 0xffffffu;
+        if (c == last) return;
+        last = c;
+        for (size_t k = 0; k < n; ++k)
+            if ((legend[k].color & 0xffffffu) == c) bits |= 1u << k;
+    };
+    for (const DrawList* d : {&a, &b}) {
+        for (const Vertex& v : d->tri_verts) see(v.color);
+        if (bits == all) break;
+        for (const Vertex& v : d->line_verts) see(v.color);
+        for (const Vertex& v : d->point_verts) see(v.color);
+        for (const SpanInstance& s : d->spans) see(s.color);
+    }
+    return bits;
+}
 std::shared_ptr<BuiltLayer> build_one(Layer l, const Bake& bake) {
     auto out = std::make_shared<BuiltLayer>();
     const auto t0 = std::chrono::steady_clock::now();
@@ -927,14 +983,22 @@ std::shared_ptr<BuiltLayer> build_one(Layer l, const Bake& bake) {
     out->ok = build_layer(l, bake, out->cpu, out->cpu_extra);
     trim_capacity(out->cpu);
     trim_capacity(out->cpu_extra);
+    out->cpu_bytes = list_bytes(out->cpu) + list_bytes(out->cpu_extra);
+    out->legend_present = legend_bits(l, out->cpu, out->cpu_extra);
     out->build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
 }  // namespace
 
+void BuiltLayer::release_cpu() const {
+    released.store(true);
+    cpu = DrawList{};
+    cpu_extra = DrawList{};
+}
+
 const BuiltLayer* BuiltLayers::find(Layer l, const Bake& bake) const {
     const auto& e = layers[static_cast<size_t>(l)];
-    if (!e || !same_sources(e->sources, layer_sources(l, bake))) return nullptr;
+    if (!e || e->released.load() || !same_sources(e->sources, layer_sources(l, bake))) return nullptr;
     return e.get();
 }
 
@@ -944,7 +1008,10 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
         const auto l = static_cast<Layer>(li);
         const auto i = static_cast<size_t>(li);
         if (!enabled[i] || !layer_from_bake(l) || !layer_available(l, bake)) continue;
-        if (prev && prev->find(l, bake)) out->layers[i] = prev->layers[i];
+        // an unchanged layer's entry is shared even when released: the cache that released it
+        // holds its picture (and one that does not finds no entry and builds the layer)
+        const auto& p = prev ? prev->layers[i] : nullptr;
+        if (p && same_sources(p->sources, layer_sources(l, bake))) out->layers[i] = p;
         else out->layers[i] = build_one(l, bake);
     }
     return out;
@@ -964,7 +1031,7 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             // stale and hidden: release the data now, rebuild when shown
             e.sources = {};
             e.info.built = false;
-            e.cpu.reset();
+            e.info.cpu_bytes = 0;
             continue;
         }
         std::shared_ptr<const BuiltLayer> built;
@@ -990,7 +1057,9 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         e.info.build_ms = built->build_ms;
         e.info.upload_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         e.info.gpu_bytes = e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
-        e.cpu = std::move(built);
+        e.info.cpu_bytes = built->cpu_bytes;
+        e.info.legend_present = built->legend_present;
+        built->release_cpu();  // on the GPU now: the CPU copy goes
     }
     if (ui_built) ++ui_waits_;
     if (bake) generation_ = bake->generation;
@@ -998,13 +1067,19 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
 
 size_t LayerCache::cpu_bytes() const {
     size_t n = 0;
-    for (const Entry& e : entries_) {
-        if (!e.cpu) continue;
-        for (const DrawList* d : {&e.cpu->cpu, &e.cpu->cpu_extra})
-            n += (d->tri_verts.capacity() + d->line_verts.capacity() + d->point_verts.capacity()) * sizeof(Vertex) +
-                 d->tri_indices.capacity() * sizeof(uint32_t) + d->spans.capacity() * sizeof(SpanInstance);
-    }
+    for (const Entry& e : entries_) n += e.info.cpu_bytes;
     return n;
+}
+
+std::vector<LegendEntry> LayerCache::legend(Layer l) const {
+    const std::span<const LegendEntry> all = layer_legend(l);
+    if (!layer_from_bake(l)) return {all.begin(), all.end()};
+    const Info& info = entries_[static_cast<size_t>(l)].info;
+    std::vector<LegendEntry> out;
+    if (!info.built) return out;
+    for (size_t k = 0; k < all.size() && k < 32; ++k)
+        if (info.legend_present & (1u << k)) out.push_back(all[k]);
+    return out;
 }
 
 size_t LayerCache::gpu_bytes() const {
@@ -1037,6 +1112,7 @@ void LayerCache::draw(Renderer& r, const LayerMask& enabled, const LayerDrawOpti
             s.xray = opt.xray;
             s.cull = static_cast<Layer>(li) == Layer::Input && opt.cull_input;
             s.hide_ceilings = static_cast<Layer>(li) == Layer::Input && opt.hide_ceilings;
+            s.grey = opt.grey_base ? 1.0f : 0.0f;
             r.set_style(s);
             r.draw(pass == 0 ? e.gpu : e.gpu_extra);
         }

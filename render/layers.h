@@ -3,12 +3,14 @@
 // LayerCache, which rebuilds and re-uploads a layer only when the data it draws has changed.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/build/pipeline.h"
 #include "render/draw_list.h"
@@ -92,7 +94,12 @@ constexpr uint32_t kDetailPolyEdge = rgba(10, 12, 18, 190);
 // runtime navmesh (fill by area colour, kPolyFillAlpha)
 constexpr uint32_t kNavBoundary = rgba(14, 16, 24, 235);
 constexpr uint32_t kNavPortal = rgba(16, 20, 40, 130);
-constexpr uint32_t kNavDisabled = rgba(22, 22, 26, 225);  // polygons a prune disabled
+// Polygons a prune disabled: a muted olive, hatched with pale stripes (kNavDisabledHatch). Not dark
+// (the background is), not a region or island colour (those are saturated: hash_color's saturation
+// is at least 0.5, this one's 0.46 and dim), and the stripes mark it on any base.
+constexpr uint32_t kNavDisabled = rgba(140, 128, 76, 235);
+constexpr uint32_t kNavDisabledHatch = rgba(240, 232, 196, 230);
+constexpr float kHatchStep = 0.6f;  // metres between the stripes (along x + z)
 // islands (render/islands_draw.h): island_color per island, more opaque than the area fill so
 // each island's colour reads as the swatch in the Islands panel; walls as the navmesh's
 constexpr int kIslandFillAlpha = 210;
@@ -160,15 +167,20 @@ void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges);
 // Shared by the navmesh-family builders: polygon p filled in `color` over its detail triangles
 // (a fan of its own vertices when it has none), lifted by `lift`.
 void add_navmesh_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out);
-// Every polygon filled at kNavmeshLift: those a prune disabled in colors::kNavDisabled, the others
-// in fill(p) (the navmesh layer by area, the islands layer by island).
+// Diagonal stripes (x + z = k * colors::kHatchStep) across polygon p's outline in `color`, lifted
+// by `lift`: the pruned polygons' hatching.
+void add_navmesh_hatch(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out);
+// Every polygon filled at kNavmeshLift: those a prune disabled in colors::kNavDisabled and hatched,
+// the others in fill(p) (the navmesh layer by area, the islands layer by island).
 template <class Fill>
 void add_navmesh_fills(const NavMesh& mesh, Fill&& fill, DrawList& out) {
     out.tri_verts.reserve(mesh.dtris.size() / 3 + mesh.verts.size() / 3);
     out.tri_indices.reserve(mesh.dtris.size() / 3);
-    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p)
-        add_navmesh_poly(mesh, p, (mesh.flags[p] & kPolyFlagDisabled) != 0 ? colors::kNavDisabled : fill(p),
-                         kNavmeshLift, out);
+    for (uint32_t p = 0; p < static_cast<uint32_t>(mesh.npolys); ++p) {
+        const bool disabled = (mesh.flags[p] & kPolyFlagDisabled) != 0;
+        add_navmesh_poly(mesh, p, disabled ? colors::kNavDisabled : fill(p), kNavmeshLift, out);
+        if (disabled) add_navmesh_hatch(mesh, p, colors::kNavDisabledHatch, kNavmeshLift + 0.02f, out);
+    }
 }
 // The navmesh's edges lifted by `lift`: walls (no neighbour) in `wall_color` into `walls`, and
 // when `portals` is not null each portal once in `portal_color` into it.
@@ -206,19 +218,28 @@ struct LayerDrawOptions {
     bool xray = false;       // line batches also drawn faint without depth test
     bool cull_input = true;     // the input layer's back faces are not drawn (see into closed rooms)
     bool hide_ceilings = true;  // the input layer's down-facing faces are not drawn where the eye is above them
+    bool grey_base = false;     // every layer in grey: the change highlight's base, so its colours read alone
     LayerDrawOptions() { opacity.fill(1.0f); }
     // The lift of each layer given the visible ones (0 for hidden layers and for input).
     std::array<float, kLayerCount> lifts(const LayerMask& enabled) const;
 };
 
 // One layer's CPU arrays built from a bake, with the stage data they were built from (compared by
-// identity). Built off the UI thread (navdebug's worker, after each bake) and shared, read only,
-// with the UI thread, which only uploads them.
+// identity). Built off the UI thread (navdebug's worker, after each bake) and shared with the UI
+// thread, which uploads them. The arrays are handed over once: the LayerCache that uploads them
+// releases them (release_cpu; the GPU holds the picture), and a released entry is no longer found
+// (BuiltLayers::find), so a cache that has not uploaded it builds the layer itself. The other
+// holders (the worker's next build_layers, which shares the entries of unchanged layers) read
+// only the fields below the arrays.
 struct BuiltLayer {
     std::array<std::shared_ptr<const void>, 3> sources;
-    DrawList cpu, cpu_extra;
+    mutable DrawList cpu, cpu_extra;  // empty once released
     bool ok = false;        // build_layer succeeded (the bake had the data)
     double build_ms = 0.0;  // CPU build time
+    size_t cpu_bytes = 0;   // of cpu and cpu_extra as built (by capacity)
+    uint32_t legend_present = 0;  // bit k: layer_legend(l)[k]'s colour is drawn by the arrays
+    mutable std::atomic<bool> released{false};
+    void release_cpu() const;
 };
 struct BuiltLayers {
     std::array<std::shared_ptr<const BuiltLayer>, kLayerCount> layers;  // null: not built
@@ -241,6 +262,8 @@ public:
         double build_ms = 0.0;   // CPU build of the last rebuild (worker or UI thread)
         double upload_ms = 0.0;  // GPU upload of the last rebuild (UI thread)
         size_t gpu_bytes = 0;
+        size_t cpu_bytes = 0;    // the CPU arrays uploaded (released after the upload)
+        uint32_t legend_present = 0;  // as BuiltLayer::legend_present
     };
 
     // `prebuilt` (may be null): layers built off the UI thread; an enabled layer whose data changed
@@ -253,14 +276,17 @@ public:
     // The main batch of every enabled layer in layer order, then their extra batches.
     void draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt = {}) const;
     const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
-    // Bytes the cache holds: CPU arrays by capacity, GPU buffers as allocated.
+    // The legend entries of what layer l draws now: those whose colour its uploaded arrays use (the
+    // whole legend for layers the cache does not build; none while it has not built the layer).
+    std::vector<LegendEntry> legend(Layer l) const;
+    // The CPU arrays of the current layers as they were uploaded, by capacity. The cache does not
+    // keep them (released after the upload); this is the count.
     size_t cpu_bytes() const;
     size_t gpu_bytes() const;
     uint64_t generation() const { return generation_; }
 
 private:
     struct Entry {
-        std::shared_ptr<const BuiltLayer> cpu;  // shared with the worker's published set
         GpuDrawList gpu, gpu_extra;
         std::array<std::shared_ptr<const void>, 3> sources;
         Info info;

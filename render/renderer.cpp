@@ -300,7 +300,7 @@ bool Renderer::init(std::string& err) {
     if (!line_.load("line.vert", "line.geom", "line.frag", err)) return false;
     if (!point_.load("point.vert", "", "point.frag", err)) return false;
     if (!box_.load("box.vert", "", "tri.frag", err)) return false;
-    auto cut = [](const Program& p) { return CutLoc{p.loc("u_clip"), p.loc("u_plane"), p.loc("u_tint")}; };
+    auto cut = [](const Program& p) { return CutLoc{p.loc("u_clip"), p.loc("u_plane"), p.loc("u_tint"), p.loc("u_grey")}; };
     tl_ = {tri_.loc("u_view_proj"), tri_.loc("u_light_dir"), tri_.loc("u_eye"),   tri_.loc("u_shade"),
            tri_.loc("u_grid_origin"), tri_.loc("u_grid_cell"), tri_.loc("u_alpha"), tri_.loc("u_lift"),
            tri_.loc("u_ceilings"), cut(tri_)};
@@ -324,6 +324,7 @@ void Renderer::set_cut(const CutLoc& c) const {
         glUniform4f(c.plane, n[0], n[1], n[2], n[0] * v.point[0] + n[1] * v.point[1] + n[2] * v.point[2]);
     else glUniform4f(c.plane, 0.0f, 0.0f, 0.0f, kFar);
     glUniform3f(c.tint, v.floor_tint ? 1.0f : 0.0f, v.tint_origin, std::max(v.tint_band, 0.01f));
+    glUniform1f(c.grey, std::clamp(style_.grey, 0.0f, 1.0f));
 }
 
 void Renderer::begin(const FrameParams& frame) {

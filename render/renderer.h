@@ -95,6 +95,7 @@ struct DrawStyle {
     bool xray = false;   // depth-tested line batches are drawn a second time, faint, without depth test
     bool cull = false;   // back faces (clockwise seen from the eye) of the triangles are not drawn
     bool hide_ceilings = false;  // triangles facing down (by winding) are not drawn where the eye is above them
+    float grey = 0.0f;   // 0..1: colours mixed towards their grey level (the change highlight's base)
 };
 
 class Renderer {
@@ -116,8 +117,8 @@ private:
     Program tri_, line_, point_, box_;
     FrameParams frame_{};
     DrawStyle style_{};
-    // the cut uniforms every program has (u_clip, u_plane, u_tint: see shaders/cut.glsl)
-    struct CutLoc { GLint clip, plane, tint; };
+    // the cut uniforms every program has (u_clip, u_plane, u_tint, u_grey: see shaders/cut.glsl)
+    struct CutLoc { GLint clip, plane, tint, grey; };
     void set_cut(const CutLoc& c) const;
     struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell, alpha, lift, ceilings; CutLoc cut; } tl_{};
     struct BoxLoc { TriLoc tri; GLint origin, cell; } bl_{};

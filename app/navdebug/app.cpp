@@ -549,7 +549,7 @@ void App::ui_layers() {
         const auto l = static_cast<r::Layer>(i);
         ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
         int n = 0;
-        for (const r::LegendEntry& e : r::layer_legend(l)) {
+        for (const r::LegendEntry& e : layers_.legend(l)) {  // only what the layer draws now
             if (n++ % 2) ImGui::SameLine(160.0f);
             ImGui::ColorButton(("##lg" + std::to_string(i) + "_" + std::to_string(n)).c_str(), to_imvec(e.color),
                                ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
@@ -1356,6 +1356,8 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.cut = view_cut();
     draw_opts_.cull_input = see_.cull;
     draw_opts_.hide_ceilings = see_.hide_ceilings;
+    // under the change highlight the layers turn grey: its colours then mean "changed", never a region
+    draw_opts_.grey_base = highlight_changes_ && changes_valid_ && !diff_cpu_.empty();
     renderer_.begin(fp);
     if (show_ground_) {
         // The grid lies under everything: clearing depth after it keeps its lines (which carry a

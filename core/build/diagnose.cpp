@@ -4,8 +4,10 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "core/build/pipeline.h"
+#include "core/build/voxel_values.h"
 
 namespace nav {
 
@@ -96,7 +98,19 @@ MeshShape analyze_mesh(const InputMesh& m) {
     return s;
 }
 
+namespace {
+// Every warning on its own, each with the fix that clears it; diagnose() reconciles the fixes.
+std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const MeshShape* shape);
+}  // namespace
+
 std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshShape* shape) {
+    std::vector<Diagnostic> out = diagnose_each(p, bake, shape);
+    reconcile_fixes(out, p);
+    return out;
+}
+
+namespace {
+std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const MeshShape* shape) {
     std::vector<Diagnostic> out;
     using P = ParamId;
     const double cs = p.get(P::cell_size), ch = p.get(P::cell_height);
@@ -236,6 +250,113 @@ std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshSh
                            std::move(fix)));
     }
     return out;
+}
+}  // namespace
+
+bool fix_matters(const Params& p, const std::vector<ParamChange>& fix) {
+    Params q = p;
+    for (const ParamChange& c : fix)
+        if (!q.set(c.id, c.value)) return false;
+    bool changed = false;
+    for (const ParamDef& d : param_table()) {
+        if (q.get(d.id) == p.get(d.id)) continue;
+        if (!rounded_to_voxels(d.voxel)) return true;
+        changed = true;
+    }
+    if (!changed) return false;
+    // the voxel values these parameters derive do not depend on the bounds
+    const float bmin[3] = {0, 0, 0}, bmax[3] = {1, 1, 1};
+    return !same_voxel_values(derive_config(p, bmin, bmax), derive_config(q, bmin, bmax));
+}
+
+namespace {
+// Which warning keeps its fix when two fixes pull a parameter opposite ways: the lower rank.
+int fix_rank(WarningKind k) {
+    switch (k) {
+        // the mesh as exported: every other number is wrong until it is fixed
+        case WarningKind::MeshZUp:
+        case WarningKind::MeshCentimetres:
+        case WarningKind::MeshWoundWrong:
+        case WarningKind::NoWalkableTriangles: return 0;
+        // quality hints: the bake runs and gives polygons, a little coarser
+        case WarningKind::RadiusUnderTwoCells:
+        case WarningKind::CellSizeOverRadius:
+        case WarningKind::CellHeightOverHalfClimb: return 2;
+        // the bake stops, swamps memory or gives nothing (and any warning added later: it is
+        // presumably about the bake running at all)
+        default: return 1;
+    }
+}
+
+std::string describe_fix(const Params& p, const std::vector<ParamChange>& fix) {
+    Params q = p;
+    std::string text;
+    for (const ParamChange& c : fix) {
+        (void)q.set(c.id, c.value);
+        if (!text.empty()) text += ", ";
+        text += std::string(param_def(c.id).name) + " " + p.to_string(c.id) + " -> " + q.to_string(c.id) + unit_of(c.id);
+    }
+    return text;
+}
+
+void withdraw_fix(Diagnostic& d, const std::string& why) {
+    d.reason += " (" + d.fix_text + " is not offered: " + why + ")";
+    d.fix.clear();
+    d.fix_text.clear();
+}
+}  // namespace
+
+void reconcile_fixes(std::vector<Diagnostic>& list, const Params& p) {
+    for (Diagnostic& d : list)
+        if (!d.fix.empty() && !fix_matters(p, d.fix))
+            withdraw_fix(d, "it leaves every derived voxel value unchanged, too small to matter");
+
+    std::vector<size_t> order(list.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return fix_rank(list[a].kind) < fix_rank(list[b].kind); });
+    // per parameter, the value the kept fixes agree on and the first warning that set it
+    struct Claim {
+        double value;
+        size_t owner;
+    };
+    std::array<std::optional<Claim>, kParamCount> claims{};
+    std::vector<size_t> kept;
+    for (size_t i : order) {
+        Diagnostic& d = list[i];
+        if (d.fix.empty()) continue;
+        const Diagnostic* opposed = nullptr;
+        for (const ParamChange& c : d.fix) {
+            const auto& cl = claims[static_cast<size_t>(c.id)];
+            if (!cl || cl->value == c.value) continue;
+            const double now = p.get(c.id);
+            if ((cl->value > now) != (c.value > now) || cl->value == now || c.value == now) {
+                opposed = &list[cl->owner];
+                break;
+            }
+        }
+        if (opposed) {
+            withdraw_fix(d, "it would undo the fix of '" + opposed->title + "' (" + opposed->fix_text + "), which comes first");
+            continue;
+        }
+        for (const ParamChange& c : d.fix) {
+            auto& cl = claims[static_cast<size_t>(c.id)];
+            if (!cl) cl = Claim{c.value, i};
+            else if (std::abs(c.value - p.get(c.id)) > std::abs(cl->value - p.get(c.id))) cl->value = c.value;  // the farther
+        }
+        kept.push_back(i);
+    }
+    // one value per parameter: every kept fix takes the agreed one
+    for (size_t i : kept) {
+        Diagnostic& d = list[i];
+        bool moved = false;
+        for (ParamChange& c : d.fix) {
+            const double v = claims[static_cast<size_t>(c.id)]->value;
+            moved |= v != c.value;
+            c.value = v;
+        }
+        if (moved) d.fix_text = describe_fix(p, d.fix);
+    }
 }
 
 bool apply_fix(const Diagnostic& d, Params& p) {

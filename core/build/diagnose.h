@@ -61,6 +61,22 @@ MeshShape analyze_mesh(const InputMesh& m);
 // the bake was made with (their result is not known yet).
 std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshShape* shape);
 
+// Whether the change `fix` to `p` changes the bake: a parameter the stages read only through its
+// rounded voxel value (agent_radius, agent_height, agent_max_climb, region sizes, edge_max_len)
+// matters only when a derived voxel value moves (agent_radius 0.6 -> 0.5 m at 0.3 m cells is 2
+// cells either way: too small to matter); any other changed value matters.
+bool fix_matters(const Params& p, const std::vector<ParamChange>& fix);
+
+// The post-pass diagnose() ends with, over the whole list (so a new warning needs no change here):
+// - a fix too small to matter (fix_matters false) is not offered;
+// - two fixes moving one parameter the same way get the same value, the farther one (it satisfies
+//   both: cell_size raised to 0.45 and to 0.6 both become 0.6);
+// - two fixes moving one parameter opposite ways: the warning that ranks first keeps its fix (the
+//   mesh's own warnings, then those that stop or swamp the bake, then quality hints; ties by
+//   order in the list), the other offers none and its reason names the one it yields to.
+// Afterwards every parameter has at most one value among the offered fixes.
+void reconcile_fixes(std::vector<Diagnostic>& list, const Params& p);
+
 // Applies a diagnostic's fix to p; false (p unchanged) when it has none or a value is refused.
 bool apply_fix(const Diagnostic& d, Params& p);
 

@@ -18,6 +18,7 @@
 
 #include "core/build/erode.h"
 #include "core/build/filter.h"
+#include "core/build/voxel_values.h"
 
 namespace nav {
 
@@ -513,19 +514,6 @@ Status Pipeline::set_param(std::string_view name, std::string_view value) {
     set_params(p);
     return Status::ok();
 }
-
-namespace {
-// The parameters the stages read only through their rounded voxel value in BakeConfig.
-bool rounded_to_voxels(VoxelRule r) {
-    return r == VoxelRule::CeilByCellHeight || r == VoxelRule::FloorByCellHeight || r == VoxelRule::CeilByCellSize ||
-           r == VoxelRule::FloorByCellSize || r == VoxelRule::SquareCells;
-}
-bool same_voxel_values(const BakeConfig& a, const BakeConfig& b) {
-    return a.walkable_height == b.walkable_height && a.walkable_climb == b.walkable_climb &&
-           a.walkable_radius == b.walkable_radius && a.min_region_area == b.min_region_area &&
-           a.merge_region_area == b.merge_region_area && a.max_edge_len == b.max_edge_len;
-}
-}  // namespace
 
 void Pipeline::set_params(const Params& p) {
     // A change of such parameters that leaves every derived voxel value equal (agent_radius 0.6 ->

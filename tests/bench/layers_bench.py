@@ -7,7 +7,13 @@ navdebug's peak RSS; navbake's peak RSS on the same mesh and config is measured 
 markdown tables. A benchmark, not a test: nothing is asserted.
 
 usage: layers_bench.py NAVDEBUG NAVBAKE OUT_DIR [MESH.obj ...]
+       layers_bench.py --screenshot NAVDEBUG NAVBAKE OUT_DIR MESH.obj ...
        (default meshes: the three shared meshes and dungeon tiled 3 x 3 as the large scene)
+
+--screenshot: memory only, at the mesh's default parameters and memory limit (so the large
+generated level, `gen_scenes --large OUT.obj`, bakes whole): navdebug's peak RSS for one
+--screenshot with every bake layer drawn, against navbake --json on the same mesh (its own
+peak_rss_mib and the peak measured with wait4). No slider moves, no MAX_MB.
 """
 import json, os, subprocess, sys
 
@@ -41,7 +47,41 @@ def peak_kib(cmd):
     return ru.ru_maxrss, p.returncode
 
 
+def screenshot_memory(navdebug, navbake, out, meshes):
+    rows = []
+    for mesh in meshes:
+        name = os.path.splitext(os.path.basename(mesh))[0]
+        png = os.path.join(out, name + ".layers.png")
+        with open(os.path.join(out, name + ".screenshot.log"), "w") as log:
+            p = subprocess.Popen(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", navdebug, mesh, "--draw", LAYERS,
+                                  "--screenshot", png], stdout=log, stderr=subprocess.STDOUT)
+            # the wrapper's ru_maxrss covers the descendants it waited for: the largest is navdebug
+            # (Xvfb at 1280x800 holds a few tens of MiB)
+            _, status, ru = os.wait4(p.pid, 0)
+        dbg_kib, dbg_code = ru.ru_maxrss, os.waitstatus_to_exitcode(status)
+        res = subprocess.run([navbake, mesh, "--json"], capture_output=True, text=True)
+        nb_json = "?"
+        try:
+            nb_json = f"{json.loads(res.stdout)['peak_rss_mib']:.0f}"
+        except (ValueError, KeyError):
+            pass
+        nb_kib, nb_code = peak_kib([navbake, mesh])
+        rows.append(f"| {name} | {dbg_kib // 1024} (exit {dbg_code}) | {nb_json} | {nb_kib // 1024} (exit {nb_code}) | "
+                    f"{dbg_kib / max(nb_kib, 1):.1f}x |")
+    print("| mesh | navdebug --screenshot, every layer: peak RSS MiB | navbake --json peak_rss_mib | "
+          "navbake peak RSS MiB (wait4) | ratio |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))
+    return 0
+
+
 def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "--screenshot":
+        if len(sys.argv) < 6:
+            print(__doc__, file=sys.stderr)
+            return 2
+        os.makedirs(sys.argv[4], exist_ok=True)
+        return screenshot_memory(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     if len(sys.argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2

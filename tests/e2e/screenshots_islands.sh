@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Islands under Xvfb (render/islands_draw.h, app/navdebug/islands.h): the islands layer colours
 # each connected part of the navmesh (island_color); --prune at a point on the plaza keeps the
-# plaza's island and draws the unreachable platform dark, in the islands and the navmesh layers,
+# plaza's island and draws the unreachable platform disabled (a muted olive, hatched with pale
+# stripes: visible on the dark background), in the islands and the navmesh layers,
 # and opens the Islands panel; a prune point off the mesh changes nothing in the view and says
 # so in the panel; islands.obj shows one colour per platform; a bad --prune exits 2.
 # usage: screenshots_islands.sh NAVDEBUG_EXE OUT_DIR SOURCE_DIR
 exe=$1 out=$2 src=$3
 source "$src/tests/e2e/shot_lib.sh"
 
-# island_color(0..5) (render/islands_draw.cpp, hash_color(i + 1)); the disabled fill and the
-# walls are both near-black (colors::kNavDisabled, kNavBoundary), so dark is measured as a share
-# of the view that grows when the platform turns dark
+# island_color(0..5) (render/islands_draw.cpp, hash_color(i + 1)); disabled polygons are filled
+# in colors::kNavDisabled and hatched in kNavDisabledHatch. They used to be near-black, the colour
+# of the walls (kNavBoundary) and all but invisible on the background: the share of dark in the
+# view must not grow when the platform is pruned.
 isl0=103,78,204 isl1=150,225,88 isl2=220,68,124 isl3=54,229,249 isl4=189,132,49 isl5=195,52,235
+disabled=140,128,76 hatch=240,232,196
 dark=22,22,26
 # dark is counted in the 3D view above the help line, whose translucent black box also matches it
 above_help="--area 0.28,0.0,0.74,0.90"
@@ -67,22 +70,29 @@ check_not islands_near_not_dark islands_near $above_help --color $dark:0.018
 panel_pixels islands_panel_swatch0 islands_near $isl0 60
 panel_pixels islands_panel_swatch1 islands_near $isl1 60
 
-# prune from the plaza: the platform turns dark, the plaza's island keeps its colour
-shot pruned islands $near --prune $plaza -- --color $isl0:0.05 $above_help --color $dark:0.018
+check_not islands_near_no_disabled islands_near $above_help --color $disabled:0.002
+
+# prune from the plaza: the platform turns disabled (olive, hatched; not dark), the plaza's island
+# keeps its colour
+shot pruned islands $near --prune $plaza -- --color $isl0:0.05 $above_help --color $disabled:0.010 --color $hatch:0.006
+check_not pruned_not_dark pruned $above_help --color $dark:0.018
 check_not pruned_no_platform_colour pruned --color $isl1:0.0005
 check_shot pruned_differs pruned --differs "$out/islands_near.png:0.01"
 panel_pixels pruned_panel_swatch0 pruned $isl0 60
 panel_pixels pruned_panel_no_warning pruned $warn 0 0
 
-# the navmesh layer draws the pruned platform dark too; the prune opens the Islands panel
+# the navmesh layer draws the pruned platform disabled too; the prune opens the Islands panel
 shot navmesh_plain navmesh $near -- --color 0,192,255:0.03
 check_not navmesh_plain_not_dark navmesh_plain $above_help --color $dark:0.018
 panel_pixels navmesh_plain_panel_closed navmesh_plain $isl0 0 0
-shot navmesh_pruned navmesh $near --prune $plaza -- --color 0,192,255:0.03 $above_help --color $dark:0.018
+shot navmesh_pruned navmesh $near --prune $plaza -- --color 0,192,255:0.03 $above_help --color $disabled:0.010 \
+  --color $hatch:0.006
+check_not navmesh_pruned_not_dark navmesh_pruned $above_help --color $dark:0.018
 panel_pixels navmesh_pruned_panel_open navmesh_pruned $isl0 60
 
-# keeping the platform instead disables the plaza's island: most of the view turns dark
-shot pruned_platform islands $near --prune 16.5,6.1,16.2 -- --color $isl1:0.01 $above_help --color $dark:0.10
+# keeping the platform instead disables the plaza's island: most of the view turns olive, hatched
+shot pruned_platform islands $near --prune 16.5,6.1,16.2 -- --color $isl1:0.01 $above_help --color $disabled:0.08 \
+  --color $hatch:0.02
 check_not pruned_platform_plaza_dark pruned_platform --color $isl0:0.001
 
 # a prune point with no polygon near: nothing pruned (the view is the unpruned one), the panel says why

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -353,4 +354,139 @@ TEST_CASE("navbake prints the warnings with the flags that fix them, and lists t
     REQUIRE(r.code == 0);
     CHECK(r.out.find("\"name\": \"cell_height_over_half_climb\"") != std::string::npos);
     CHECK(r.out.find("\"cell_height\": 0.45") != std::string::npos);
+}
+
+// ---- the fixes offered together: never contradicting, never too small to matter ----------------
+namespace {
+// Every offered fix changes the bake, and no parameter has two different values among them.
+void check_consistent(const std::vector<Diagnostic>& list, const Params& p) {
+    std::map<ParamId, double> value;
+    for (const Diagnostic& d : list) {
+        if (d.fix.empty()) continue;
+        INFO(warning_name(d.kind) << ": " << d.fix_text);
+        CHECK(fix_matters(p, d.fix));
+        for (const ParamChange& c : d.fix) {
+            const auto [it, fresh] = value.emplace(c.id, c.value);
+            CHECK(it->second == c.value);
+            (void)fresh;
+        }
+    }
+}
+int offered(const std::vector<Diagnostic>& list) {
+    return static_cast<int>(std::count_if(list.begin(), list.end(), [](const Diagnostic& d) { return !d.fix.empty(); }));
+}
+Diagnostic hand_made(WarningKind k, const char* title, const Params& p, std::vector<ParamChange> fix) {
+    Params q = p;
+    std::string text;
+    for (const ParamChange& c : fix) {
+        REQUIRE(q.set(c.id, c.value));
+        text += std::string(param_def(c.id).name) + " " + p.to_string(c.id) + " -> " + q.to_string(c.id);
+    }
+    return Diagnostic{k, title, "reason.", std::move(fix), text};
+}
+}  // namespace
+
+TEST_CASE("diagnose: a huge grid and a radius under two cells pull cell_size opposite ways: one fix") {
+    InputMesh big;
+    navtest::add_floor(big, 0, 0, 700, 700, 0);  // 2334 x 2334 cells at 0.3 m: huge
+    const Params p = with({{"agent_radius", "0.5"}});  // 1.67 cells: the radius wants 0.25 m cells
+    const Diagnosis d = diagnose_bake(big, p, Stage::Input);
+    INFO(d.names());
+    REQUIRE(d.has(WarningKind::HugeGrid));
+    REQUIRE(d.has(WarningKind::RadiusUnderTwoCells));
+    check_consistent(d.list, p);
+    // the grid's fix stands (a finer grid would make it worse); the radius hint says why it has none
+    const Diagnostic& huge = d.get(WarningKind::HugeGrid);
+    REQUIRE(!huge.fix.empty());
+    CHECK(huge.fix.front().value > 0.3);
+    const Diagnostic& radius = d.get(WarningKind::RadiusUnderTwoCells);
+    CHECK(radius.fix.empty());
+    CHECK(radius.reason.find("the grid will be huge") != std::string::npos);
+    // each warning's own fix, alone, still clears it (the pass only withdraws)
+    CHECK(diagnose(with({{"agent_radius", "0.5"}}), nullptr, nullptr).front().fix.front().value == doctest::Approx(0.25));
+    Params fixed = p;
+    REQUIRE(apply_fix(huge, fixed));
+    CHECK(!diagnose_bake(big, fixed, Stage::Input).has(WarningKind::HugeGrid));
+}
+
+TEST_CASE("diagnose: cell size over the radius on a huge grid: the fixes agree") {
+    InputMesh big;
+    navtest::add_floor(big, 0, 0, 2000, 2000, 0);  // 2500 x 2500 cells at 0.8 m
+    const Params p = with({{"cell_size", "0.8"}});
+    const Diagnosis d = diagnose_bake(big, p, Stage::Input);
+    INFO(d.names());
+    REQUIRE(d.has(WarningKind::HugeGrid));
+    REQUIRE(d.has(WarningKind::CellSizeOverRadius));
+    check_consistent(d.list, p);
+    CHECK(offered(d.list) == 1);
+    CHECK(d.get(WarningKind::CellSizeOverRadius).fix.empty());
+    // without the huge grid the same parameters offer the radius fix
+    const Diagnosis small = diagnose_bake(room(), p);
+    REQUIRE(small.has(WarningKind::CellSizeOverRadius));
+    CHECK(!small.get(WarningKind::CellSizeOverRadius).fix.empty());
+    check_consistent(small.list, p);
+}
+
+TEST_CASE("diagnose: a fix that leaves every voxel value unchanged is not offered") {
+    // a 7 m wide corridor at 2 m cells: 4 rows, the outer two ledges (the grid's edge), the inner
+    // two eroded by one cell; halving the radius (1.5 -> 0.75 m) is still one cell, so the
+    // no-polygons warning has no fix to offer
+    InputMesh corridor;
+    navtest::add_floor(corridor, 0, 0, 40, 7, 0);
+    const Params p = with({{"cell_size", "2"}, {"agent_radius", "1.5"}});
+    const Diagnosis d = diagnose_bake(corridor, p);
+    INFO(d.names());
+    REQUIRE(d.has(WarningKind::NoPolygons));
+    REQUIRE(d.get(WarningKind::NoPolygons).reason.find("erosion") != std::string::npos);
+    const Diagnostic& none = d.get(WarningKind::NoPolygons);
+    CHECK(none.fix.empty());
+    CHECK(none.reason.find("too small to matter") != std::string::npos);
+    check_consistent(d.list, p);
+    CHECK(d.has(WarningKind::CellSizeOverRadius));  // the real fix: finer cells
+    CHECK(!d.get(WarningKind::CellSizeOverRadius).fix.empty());
+
+    // fix_matters follows the bake's rounding
+    const Params q = Params{};  // 0.3 m cells, radius 0.6 m = 2 cells
+    CHECK(!fix_matters(q, {{ParamId::agent_radius, 0.5}}));  // 2 cells either way
+    CHECK(fix_matters(q, {{ParamId::agent_radius, 0.3}}));   // 1 cell
+    CHECK(!fix_matters(q, {{ParamId::cell_size, 0.3}}));     // no change at all
+    CHECK(fix_matters(q, {{ParamId::cell_size, 0.31}}));     // the grid changes
+    CHECK(fix_matters(q, {{ParamId::mesh_z_up, 1.0}}));
+    CHECK(!fix_matters(q, {{ParamId::cell_size, 99.0}}));    // refused: no fix
+}
+
+TEST_CASE("reconcile_fixes: same way, one value (the farther); opposite ways, the first rank wins") {
+    const Params p;  // cell_size 0.3
+    std::vector<Diagnostic> list = {
+        hand_made(WarningKind::HugeGrid, "the grid will be huge", p, {{ParamId::cell_size, 0.45}}),
+        hand_made(WarningKind::NoPolygons, "another grid warning", p, {{ParamId::cell_size, 0.6}}),
+    };
+    reconcile_fixes(list, p);
+    check_consistent(list, p);
+    REQUIRE(offered(list) == 2);
+    CHECK(list[0].fix.front().value == doctest::Approx(0.6));
+    CHECK(list[0].fix_text == "cell_size 0.3 -> 0.6 m");
+    CHECK(list[1].fix.front().value == doctest::Approx(0.6));
+
+    // a quality hint listed first still yields to the grid warning after it
+    list = {hand_made(WarningKind::RadiusUnderTwoCells, "agent radius under two cells", p, {{ParamId::cell_size, 0.25}}),
+            hand_made(WarningKind::HugeGrid, "the grid will be huge", p, {{ParamId::cell_size, 0.45}})};
+    reconcile_fixes(list, p);
+    check_consistent(list, p);
+    CHECK(list[0].fix.empty());
+    CHECK(list[0].reason.find("'the grid will be huge' (cell_size 0.3 -> 0.45") != std::string::npos);
+    REQUIRE(list[1].fix.size() == 1);
+    CHECK(list[1].fix.front().value == doctest::Approx(0.45));
+
+    // a fix of two parameters loses both when one of them is contradicted; the rest stands
+    list = {hand_made(WarningKind::MeshCentimetres, "cm", p, {{ParamId::mesh_scale, 0.01}}),
+            hand_made(WarningKind::CellHeightOverHalfClimb, "ch", p, {{ParamId::cell_height, 0.1}, {ParamId::mesh_scale, 2.0}}),
+            hand_made(WarningKind::RadiusUnderTwoCells, "radius", p, {{ParamId::agent_radius, 0.5}}),
+            hand_made(WarningKind::CellSizeOverRadius, "cs", p, {{ParamId::cell_size, 0.2}})};
+    reconcile_fixes(list, p);
+    check_consistent(list, p);
+    CHECK(list[0].fix.size() == 1);
+    CHECK(list[1].fix.empty());  // mesh_scale up against the centimetres fix's down: withdrawn whole
+    CHECK(list[2].fix.empty());  // 0.6 -> 0.5 m: 2 cells either way
+    CHECK(list[3].fix.size() == 1);
 }

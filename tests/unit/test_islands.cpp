@@ -517,7 +517,7 @@ TEST_CASE("islands: after a prune of the demo scene the queries stay on the kept
 }
 
 #ifdef NAV_HAVE_RENDER
-TEST_CASE("islands layer: island colours over the detail surface, disabled polygons dark, walls only") {
+TEST_CASE("islands layer: island colours over the detail surface, disabled polygons hatched, walls only") {
     using namespace nav::render;
     navtest::Loops L = navtest::strip(2, 3);
     nav::PolyMesh pm;
@@ -540,8 +540,28 @@ TEST_CASE("islands layer: island colours over the detail surface, disabled polyg
     }
     CHECK(dark == 2 * 6);
     CHECK(lit == 3 * 6);
-    // the walls of both rows (6 + 8 unit edges) and no portal lines
-    CHECK(out.line_verts.empty());
+    // the disabled row is hatched: stripes x + z = k * kHatchStep across its two unit squares, each
+    // inside them, on the surface; nothing else draws lines into `out` (no portal lines)
+    REQUIRE(!out.line_verts.empty());
+    float lo_x = 1e30f, hi_x = -1e30f, lo_z = 1e30f, hi_z = -1e30f;
+    for (const Vertex& v : out.tri_verts)
+        if (v.color == colors::kNavDisabled) {
+            lo_x = std::min(lo_x, v.x), hi_x = std::max(hi_x, v.x);
+            lo_z = std::min(lo_z, v.z), hi_z = std::max(hi_z, v.z);
+        }
+    for (const Vertex& v : out.line_verts) {
+        CHECK(v.color == colors::kNavDisabledHatch);
+        CHECK(v.x >= lo_x - 1e-4f);
+        CHECK(v.x <= hi_x + 1e-4f);
+        CHECK(v.z >= lo_z - 1e-4f);
+        CHECK(v.z <= hi_z + 1e-4f);
+        CHECK(v.y > -2.0f + kNavmeshLift);  // over the fill
+    }
+    // a unit square spans 2 m of x + z: 2 / kHatchStep stripes each, give or take one
+    const size_t stripes = out.line_verts.size() / 2;
+    CHECK(stripes >= static_cast<size_t>(2 * (2.0f / colors::kHatchStep - 1.0f)));
+    CHECK(stripes <= static_cast<size_t>(2 * (2.0f / colors::kHatchStep + 1.0f)));
+    // the walls of both rows (6 + 8 unit edges)
     REQUIRE(edges.line_verts.size() == 2 * 14);
     for (const Vertex& v : edges.line_verts) CHECK(v.color == colors::kNavBoundary);
 
@@ -555,6 +575,16 @@ TEST_CASE("islands layer: island colours over the detail surface, disabled polyg
     }
     CHECK(first == 2 * 6);
     CHECK(second == 3 * 6);
+    CHECK(out.line_verts.empty());  // nothing pruned: no hatching
+
+    // the disabled fill reads on the view's background, rgb(42, 46, 55) (app.cpp's clear colour):
+    // far from it in each channel sum and brighter, and its hatching brighter still
+    const int bg[3] = {42, 46, 55};
+    const auto dist = [&](uint32_t c) {
+        return std::abs(color_r(c) - bg[0]) + std::abs(color_g(c) - bg[1]) + std::abs(color_b(c) - bg[2]);
+    };
+    CHECK(dist(colors::kNavDisabled) > 150);
+    CHECK(dist(colors::kNavDisabledHatch) > dist(colors::kNavDisabled) + 150);
 
     // the first islands get clearly different colours, and the legend shows the layer's colours
     for (uint32_t i = 0; i < 8; ++i)
@@ -572,7 +602,7 @@ TEST_CASE("islands layer: island colours over the detail surface, disabled polyg
     CHECK(has_disabled);
 }
 
-TEST_CASE("islands layer: the pruned demo scene draws the unreachable platform dark") {
+TEST_CASE("islands layer: the pruned demo scene draws the unreachable platform disabled") {
     using namespace nav::render;
     const auto b = bake_asset("demo.obj");
     auto pruned = std::make_shared<nav::Bake>(*b);
@@ -588,10 +618,15 @@ TEST_CASE("islands layer: the pruned demo scene draws the unreachable platform d
     CHECK(dark == 3 * (mesh->dtri_first[platform + 1] - mesh->dtri_first[platform]));
     CHECK(dark > 0);
     CHECK(out.tri_verts.size() == mesh->dtris.size() / 3);
-    // the navmesh layer draws the same polygons dark
+    size_t hatch = 0;
+    for (const Vertex& v : out.line_verts) hatch += v.color == colors::kNavDisabledHatch;
+    CHECK(hatch > 0);
+    // the navmesh layer draws the same polygons disabled, with the same hatching
     REQUIRE(build_layer(Layer::Navmesh, *pruned, out, extra));
-    size_t dark_nav = 0;
+    size_t dark_nav = 0, hatch_nav = 0;
     for (const Vertex& v : out.tri_verts) dark_nav += v.color == colors::kNavDisabled;
+    for (const Vertex& v : out.line_verts) hatch_nav += v.color == colors::kNavDisabledHatch;
     CHECK(dark_nav == dark);
+    CHECK(hatch_nav == hatch);
 }
 #endif
