@@ -17,6 +17,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "core/build/erode.h"
+#include "core/build/json_text.h"
 #include "core/build/filter.h"
 
 namespace nav {
@@ -984,11 +985,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
                          std::vector<ConvexVolume>& volumes) {
     nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e400
-        return Status::bad_input(what + ": not valid JSON (" + std::string(e.what()) + ")");
-    }
+    if (Status st = parse_json_text(text, what, j); !st) return st;
     if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
     Params p = params;
     std::vector<ConvexVolume> vols = volumes;
@@ -1075,24 +1072,8 @@ Status parse_config_json(std::string_view text, const std::string& what, Params&
 }
 
 Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status fst = fs::status(path, ec);
-    if (ec || !fs::exists(fst)) return Status::bad_input(path + ": cannot open config file (not found)");
-    if (fs::is_directory(fst)) return Status::bad_input(path + ": is a directory, expected a JSON config file");
-    if (!fs::is_regular_file(fst) && !fs::is_fifo(fst))
-        return Status::bad_input(path + ": not a regular file or a pipe, expected a JSON config file");
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return Status::bad_input(path + ": cannot open config file");
-    constexpr size_t kMaxConfigBytes = size_t(64) << 20;  // a config is a few hundred bytes
     std::string text;
-    char buf[1 << 14];
-    while (f.read(buf, sizeof buf), f.gcount() > 0) {
-        text.append(buf, static_cast<size_t>(f.gcount()));
-        if (text.size() > kMaxConfigBytes)
-            return Status::bad_input(path + ": over " + std::to_string(kMaxConfigBytes >> 20) +
-                                     " MiB, not a config file");
-    }
+    if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
     return parse_config_json(text, path, params, volumes);
 }
 
