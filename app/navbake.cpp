@@ -618,9 +618,8 @@ int main(int argc, char** argv) {
                             paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel");
         }
         return 0;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "navbake: error: out of memory\n";
-        return 1;
+    } catch (const std::bad_alloc&) {  // outside a stage (the stages report it themselves): the same contract
+        return fail(nav::out_of_memory("navbake"));
     } catch (const std::exception& e) {
         std::cerr << "navbake: internal error: " << e.what() << "\n";
         return 1;

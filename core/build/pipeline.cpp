@@ -329,6 +329,18 @@ static_assert(table_in_order(), "kStageTable lists the stages in Stage order");
 // The last stage a tiled bake builds per tile.
 constexpr int kLastTileStage = static_cast<int>(Stage::Navmesh);
 
+}  // namespace
+
+// Out of memory is bad input (exit 2): the memory a bake needs follows from the level and the
+// parameters the user gave, and the process's memory from the limits they set (ulimit, cgroups).
+Status out_of_memory(const std::string& where) {
+    return Status::bad_input(where + ": out of memory (the level at these parameters needs more memory than this "
+                                     "process may use: raise cell_size, bake in tiles with tile_size, or lower the "
+                                     "memory limit so the estimate refuses such grids before allocating)");
+}
+
+namespace {
+
 // Runs one stage of one grid, turning an exception (out of memory, anything) into a failure.
 Status run_one(Stage s, Unit& u, const Ctx& x) {
     StageStats& stats = u.stats[static_cast<size_t>(s)];
@@ -338,7 +350,7 @@ Status run_one(Stage s, Unit& u, const Ctx& x) {
     try {
         st = kStageTable[static_cast<int>(s)].run(u, x, stats);
     } catch (const std::bad_alloc&) {
-        st = Status::internal(std::string(stage_name(s)) + ": out of memory");
+        st = out_of_memory(std::string(stage_name(s)));
     } catch (const std::exception& e) {
         st = Status::internal(std::string(stage_name(s)) + ": " + e.what());
     }
@@ -781,7 +793,7 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
     try {
         st = build_navmesh(tiles, I.tiled_navmesh.get(), *nm);
     } catch (const std::bad_alloc&) {
-        st = Status::internal("navmesh: out of memory");
+        st = out_of_memory("navmesh");
     }
     I.assembly.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
     if (!st) {
@@ -950,7 +962,10 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         arena.execute([&] { tbb::parallel_for(0, arena.max_concurrency(), [&](int) { worker(); }); });
 #endif
         (void)workers_done.load(std::memory_order_acquire);
-    } catch (const std::exception& e) {  // out of memory while publishing, or the on_tile callback
+    } catch (const std::bad_alloc&) {  // out of memory while publishing
+        error_stage = static_cast<int>(Stage::Rasterize);
+        return out_of_memory("tiled bake");
+    } catch (const std::exception& e) {  // the on_tile callback
         error_stage = static_cast<int>(Stage::Rasterize);
         return Status::internal(std::string("tiled bake: ") + e.what());
     }

@@ -202,6 +202,9 @@ private:
     int only_tile_[2] = {-1, -1};
 };
 
+// The failure for std::bad_alloc at `where` (a stage name): bad input, with what to change. Out
+// of memory is exit 2 by the contract: what the bake needs follows from what the user gave.
+Status out_of_memory(const std::string& where);
 // Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
 uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
 // The mesh fix the mesh_* parameters ask for.
