@@ -219,10 +219,11 @@ std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshSh
             bool fixes = !fix.empty();
             for (const ParamChange& f : fix) fixes = fixes && q.set(f.id, f.value);
             if (!fixes || !check_grid(derive_config(q, m.bmin, m.bmax), q)) fix.clear();  // no fix in range
-            out.push_back(make(WarningKind::GridRefused, "the bake will refuse this grid",
-                               grid.message + (fix.empty() ? ". No cell size in range fixes it: scale or cut the mesh."
-                                                           : "."),
-                               p, std::move(fix)));
+            // the reason first: the fix is moved into make() (argument order is unspecified)
+            std::string reason =
+                grid.message + (fix.empty() ? ". No cell size in range fixes it: scale or cut the mesh." : ".");
+            out.push_back(make(WarningKind::GridRefused, "the bake will refuse this grid", std::move(reason), p,
+                               std::move(fix)));
             return out;  // the bake stops before rasterizing: there is no result to diagnose
         }
         const uint64_t bytes = cells > 0.0 ? estimate_bake_memory(m, c) : 0;

@@ -239,6 +239,7 @@ TEST_CASE("diagnose: a grid the bake refuses is a warning naming the limit, with
     CHECK(!d.has(WarningKind::HugeGrid));  // the stronger one only
     const Diagnostic& w = d.get(WarningKind::GridRefused);
     CHECK(w.reason.find("at most " + std::to_string(kMaxGridSide) + " cells per side") != std::string::npos);
+    CHECK(w.reason.find("No cell size in range") == std::string::npos);  // there is one: 0.39 m
     // the bake refuses it with the same words, before rasterizing
     const Diagnosis full = diagnose_bake(strip, Params{});
     CHECK(full.bake->error.code == Status::Code::BadInput);
