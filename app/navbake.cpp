@@ -136,24 +136,56 @@ struct PathPair {
     float s[3], e[3];
 };
 
+// The longest --pairs line read: six coordinates and a comment fit many times over; a longer
+// line is not a pairs file (and must not be read whole into memory).
+constexpr size_t kMaxPairLineBytes = 4096;
+
 // Reads --pairs: one "sx sy sz ex ey ez" per line (decimal numbers); blank lines and '#' comments
-// are skipped. Each pair goes to `sink` as it is read, so the caller decides what to keep.
+// are skipped. Each pair goes to `sink` as it is read, so the caller decides what to keep. The
+// file is at most max_bytes (--max-input) and each line at most kMaxPairLineBytes.
 template <class Sink>
-nav::Status read_pairs(const std::string& path, Sink&& sink) {
+nav::Status read_pairs(const std::string& path, uint64_t max_bytes, Sink&& sink) {
     if (nav::Status st = nav::check_input_file(path, "pairs file"); !st) return st;
+    const std::string limit = std::to_string(max_bytes) + " bytes (the input size limit, --max-input)";
+    std::error_code ec;
+    const uintmax_t size = std::filesystem::file_size(path, ec);  // fails for a pipe: counted while reading
+    if (!ec && size > max_bytes)
+        return nav::Status::bad_input(path + ": " + std::to_string(size) + " bytes is over " + limit);
     std::ifstream f(path, std::ios::binary);
     if (!f) return nav::Status::bad_input(path + ": cannot open pairs file");
     std::string line;
     long line_no = 0, count = 0;
-    while (std::getline(f, line)) {
+    uint64_t total = 0;
+    auto take = [&]() -> nav::Status {
         ++line_no;
         PathPair p{};
         bool has = false;
         if (nav::Status st = nav::parse_pair_line(line, path, line_no, p.s, p.e, has); !st) return st;
-        if (!has) continue;
+        line.clear();
+        if (!has) return nav::Status::ok();
         ++count;
-        if (nav::Status st = sink(p); !st) return st;
+        return sink(p);
+    };
+    char buf[1 << 16];
+    while (f.read(buf, sizeof buf), f.gcount() > 0) {
+        const auto got = static_cast<size_t>(f.gcount());
+        total += got;
+        if (total > max_bytes) return nav::Status::bad_input(path + ": more than " + limit);
+        for (size_t k = 0; k < got; ++k) {
+            if (buf[k] == '\n') {
+                if (nav::Status st = take(); !st) return st;
+            } else if (line.size() >= kMaxPairLineBytes) {
+                return nav::Status::bad_input(path + ":" + std::to_string(line_no + 1) + ": line longer than " +
+                                              std::to_string(kMaxPairLineBytes) +
+                                              " bytes (expected 'sx sy sz ex ey ez')");
+            } else {
+                line.push_back(buf[k]);
+            }
+        }
     }
+    if (f.bad()) return nav::Status::bad_input(path + ": read error");
+    if (!line.empty())
+        if (nav::Status st = take(); !st) return st;
     if (count == 0) return nav::Status::bad_input(path + ": no pairs (expected lines 'sx sy sz ex ey ez')");
     return nav::Status::ok();
 }
@@ -278,10 +310,10 @@ nav::Status random_pairs(const nav::NavMesh& nm, int n, uint64_t seed, std::vect
 }
 
 // The pairs of --pairs FILE (all of them, for JSON output), else n random ones (--paths).
-nav::Status collect_pairs(const nav::NavMesh& nm, const std::string& pairs_path, int n, uint64_t seed,
-                          std::vector<PathPair>& pairs) {
+nav::Status collect_pairs(const nav::NavMesh& nm, const std::string& pairs_path, uint64_t max_bytes, int n,
+                          uint64_t seed, std::vector<PathPair>& pairs) {
     if (pairs_path.empty()) return random_pairs(nm, n, seed, pairs);
-    return read_pairs(pairs_path, [&](const PathPair& p) {
+    return read_pairs(pairs_path, max_bytes, [&](const PathPair& p) {
         pairs.push_back(p);
         return nav::Status::ok();
     });
@@ -289,15 +321,26 @@ nav::Status collect_pairs(const nav::NavMesh& nm, const std::string& pairs_path,
 
 // A 2D map (.json: outline + obstacles, seed 002's bake) or a Polyanya .mesh file: the navmesh
 // straight from it (y = 0), then the same path queries as for a bake.
-int run_map2d(const std::string& path, const nav::Params& params, bool as_json, int npaths, uint64_t seed,
-              const std::string& pairs_path, bool compare, const std::string& mesh_out) {
+struct Map2DRun {
+    std::string pairs_path, mesh_out, obj_out;
+    int npaths = 0;
+    uint64_t seed = 1, max_bytes = uint64_t(1) << 30;  // --max-input, for the map and the pairs
+    bool as_json = false, compare = false;
+};
+
+int run_map2d(const std::string& path, const nav::Params& params, const Map2DRun& o) {
+    const bool as_json = o.as_json, compare = o.compare;
+    const int npaths = o.npaths;
+    const uint64_t seed = o.seed;
+    const std::string& pairs_path = o.pairs_path;
+    const std::string& mesh_out = o.mesh_out;
     namespace m2 = nav::map2d;
     const auto t0 = std::chrono::steady_clock::now();
     m2::PolyMesh2D mesh;
     json counts = json::object();
     if (ends_with(path, ".json")) {
         m2::Map2D map;
-        if (nav::Status st = m2::load_map2d(path, map); !st) return fail(st);
+        if (nav::Status st = m2::load_map2d(path, map, o.max_bytes); !st) return fail(st);
         m2::Map2DOptions opt;
         opt.max_verts = params.i(nav::ParamId::verts_per_poly);
         m2::Map2DResult r;
@@ -308,20 +351,25 @@ int run_map2d(const std::string& path, const nav::Params& params, bool as_json, 
                   {"free_rings", r.free.count()},
                   {"free_area", m2::rings_area(r.free)},
                   {"triangles", r.cdt.tris.size() / 3}};
-    } else if (nav::Status st = m2::read_polyanya_mesh(path, mesh); !st) {
+    } else if (nav::Status st = m2::read_polyanya_mesh(path, mesh, o.max_bytes); !st) {
         return fail(st);
     }
     if (!mesh_out.empty())
         if (nav::Status st = m2::write_polyanya_mesh(mesh_out, mesh); !st) return fail(st);
     nav::NavMesh nm;
     if (nav::Status st = m2::build_map2d_navmesh(mesh, nm); !st) return fail(nav::Status{st.code, path + ": " + st.message});
+    if (!o.obj_out.empty()) {  // the map's navmesh polygons (y = 0), as the runtime tile holds them
+        nav::NavTile tile;
+        if (nav::Status st = m2::make_map2d_tile(mesh, tile); !st) return fail(nav::Status{st.code, path + ": " + st.message});
+        if (nav::Status st = nav::write_tile_obj(o.obj_out, tile); !st) return fail(st);
+    }
     const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     counts["polys"] = nm.npolys;
     counts["verts"] = nm.nverts;
     json paths;
     if (npaths > 0 || !pairs_path.empty()) {
         std::vector<PathPair> pairs;
-        if (nav::Status st = collect_pairs(nm, pairs_path, npaths, seed, pairs); !st) return fail(st);
+        if (nav::Status st = collect_pairs(nm, pairs_path, o.max_bytes, npaths, seed, pairs); !st) return fail(st);
         if (nav::Status st = run_paths(nm, pairs, params.path_mode(), compare, paths); !st) return fail(st);
     }
     if (as_json) {
@@ -346,7 +394,7 @@ int run_map2d(const std::string& path, const nav::Params& params, bool as_json, 
 
 // Text mode: each pair of the file is read, routed and forgotten (memory stays flat for millions
 // of lines); only the totals are kept.
-nav::Status stream_pairs(const nav::NavMesh& nm, const std::string& path, json& out) {
+nav::Status stream_pairs(const nav::NavMesh& nm, const std::string& path, uint64_t max_bytes, json& out) {
     nav::NavQuery q;
     q.init(&nm);
     const nav::QueryFilter filter;
@@ -355,7 +403,7 @@ nav::Status stream_pairs(const nav::NavMesh& nm, const std::string& path, json& 
     nav::Route r;
     int64_t count = 0, found = 0;
     double secs = 0;
-    nav::Status st = read_pairs(path, [&](const PathPair& p) {
+    nav::Status st = read_pairs(path, max_bytes, [&](const PathPair& p) {
         const auto t0 = std::chrono::steady_clock::now();
         if (nav::Status s = q.find_route(p.s, p.e, ext, filter, opts, r); !s) return s;
         secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -444,7 +492,9 @@ int main(int argc, char** argv) {
     app.add_option("--mesh-out", mesh_out, "For a 2D map (.json / .mesh): write its polygons as a Polyanya .mesh (version 2)");
     app.add_flag("--compare-optimal", compare_optimal,
                  "With --paths/--pairs: run both A* + funnel and Polyanya, report length_funnel and length_optimal per item");
-    app.add_option("--obj-out", obj_out, "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ");
+    app.add_option("--obj-out", obj_out,
+                   "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ; for a 2D map its "
+                   "navmesh polygons (group navmesh, y = 0)");
     app.add_option("--incremental", incremental,
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
     std::string only_tile;
@@ -455,7 +505,7 @@ int main(int argc, char** argv) {
     app.add_option("--max-memory", max_memory_mb, "Refuse grids estimated to need more than this many MiB")
         ->check(mib_range(1.0, 1048576.0));
     double max_input_mb = 1024;
-    app.add_option("--max-input", max_input_mb, "Refuse mesh files larger than this many MiB (default 1024)")
+    app.add_option("--max-input", max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
         ->check(mib_range(1e-6, 1048576.0));
     app.footer(nav::params_help());
     try {
@@ -488,8 +538,16 @@ int main(int argc, char** argv) {
                 return fail(nav::Status::bad_input("--incremental " + incremental + ": " + st.message));
         }
 
+        const uint64_t max_input = static_cast<uint64_t>(max_input_mb * 1024.0 * 1024.0);
+        const bool map2d = ends_with(mesh_path, ".json") || ends_with(mesh_path, ".mesh");
         if (!obj_out.empty() || app.count("--obj-out") > 0)
             if (nav::Status st = check_output_path("--obj-out", obj_out); !st) return fail(st);
+        if (!mesh_out.empty() || app.count("--mesh-out") > 0) {
+            if (!map2d)
+                return fail(nav::Status::bad_input("--mesh-out writes a 2D map's polygons as a Polyanya .mesh: it needs "
+                                                   "a .json or .mesh input, not " + mesh_path + " (use --obj-out)"));
+            if (nav::Status st = check_output_path("--mesh-out", mesh_out); !st) return fail(st);
+        }
         if (!pairs_path.empty())
             if (nav::Status st = nav::check_input_file(pairs_path, "pairs file"); !st) return fail(st);
         int tile_x = -1, tile_y = -1;
@@ -505,8 +563,18 @@ int main(int argc, char** argv) {
             return fail(nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile"));
         if (tiled && !obj_out.empty())
             return fail(nav::Status::bad_input("--obj-out writes the solo polygon mesh; it needs tile_size 0"));
-        if (ends_with(mesh_path, ".json") || ends_with(mesh_path, ".mesh"))
-            return run_map2d(mesh_path, params, as_json, npaths, seed, pairs_path, compare_optimal, mesh_out);
+        if (map2d) {
+            Map2DRun run;
+            run.pairs_path = pairs_path;
+            run.mesh_out = mesh_out;
+            run.obj_out = obj_out;
+            run.npaths = npaths;
+            run.seed = seed;
+            run.max_bytes = max_input;
+            run.as_json = as_json;
+            run.compare = compare_optimal;
+            return run_map2d(mesh_path, params, run);
+        }
 
         nav::Pipeline pipe;
         pipe.set_keep_intermediates(keep_intermediates);
@@ -514,7 +582,7 @@ int main(int argc, char** argv) {
         pipe.set_memory_limit(static_cast<uint64_t>(max_memory_mb * 1024.0 * 1024.0));
         {
             nav::ObjReadOptions ropt;
-            ropt.max_bytes = static_cast<uint64_t>(max_input_mb * 1024.0 * 1024.0);
+            ropt.max_bytes = max_input;
             nav::InputMesh mesh;
             if (nav::Status st = nav::load_obj(mesh_path, mesh, ropt); !st) return fail(st);
             for (const std::string& w : mesh.warnings) std::cerr << "navbake: warning: " << w << "\n";
@@ -557,11 +625,11 @@ int main(int argc, char** argv) {
 
         json paths;
         if (!pairs_path.empty() && !as_json && !compare_optimal && bake->params.path_mode() == nav::PathMode::Funnel) {
-            if (nav::Status st = stream_pairs(*bake->navmesh, pairs_path, paths); !st) return fail(st);
+            if (nav::Status st = stream_pairs(*bake->navmesh, pairs_path, max_input, paths); !st) return fail(st);
             paths["path_mode"] = "funnel";
         } else if (npaths > 0 || !pairs_path.empty()) {
             std::vector<PathPair> pairs;
-            if (nav::Status st = collect_pairs(*bake->navmesh, pairs_path, npaths, seed, pairs); !st) return fail(st);
+            if (nav::Status st = collect_pairs(*bake->navmesh, pairs_path, max_input, npaths, seed, pairs); !st) return fail(st);
             if (nav::Status st = run_paths(*bake->navmesh, pairs, bake->params.path_mode(), compare_optimal, paths); !st)
                 return fail(st);
         }
@@ -628,9 +696,8 @@ int main(int argc, char** argv) {
             if (!paths.is_null()) print_compare(paths);
         }
         return 0;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "navbake: error: out of memory\n";
-        return 1;
+    } catch (const std::bad_alloc&) {  // outside a stage (the stages report it themselves): the same contract
+        return fail(nav::out_of_memory("navbake"));
     } catch (const std::exception& e) {
         std::cerr << "navbake: internal error: " << e.what() << "\n";
         return 1;

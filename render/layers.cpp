@@ -230,12 +230,6 @@ std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b)
 
 }  // namespace
 
-std::optional<Layer> layer_from_name(std::string_view name) {
-    for (int i = 0; i < kLayerCount; ++i)
-        if (kLayerNames[static_cast<size_t>(i)] == name) return static_cast<Layer>(i);
-    return std::nullopt;
-}
-
 Stage layer_stage(Layer l) {
     switch (l) {
         case Layer::Input: return Stage::Input;
@@ -295,39 +289,6 @@ std::string_view layer_help(Layer l) {
         case Layer::Count: break;
     }
     return "";
-}
-
-bool parse_layer_list(std::string_view list, LayerMask& out, std::string& err) {
-    out.fill(false);
-    size_t pos = 0;
-    bool any = false;
-    while (pos <= list.size()) {
-        size_t comma = list.find(',', pos);
-        if (comma == std::string_view::npos) comma = list.size();
-        std::string_view item = list.substr(pos, comma - pos);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        if (!item.empty()) {
-            const auto l = layer_from_name(item);
-            if (!l) {
-                err = "unknown draw layer '" + std::string(item) + "' (layers: ";
-                for (int i = 0; i < kLayerCount; ++i) {
-                    if (i) err += ", ";
-                    err += kLayerNames[static_cast<size_t>(i)];
-                }
-                err += ")";
-                return false;
-            }
-            out[static_cast<size_t>(*l)] = true;
-            any = true;
-        }
-        pos = comma + 1;
-    }
-    if (!any) {
-        err = "--draw needs at least one layer name";
-        return false;
-    }
-    return true;
 }
 
 uint32_t hash_color(uint32_t id) {

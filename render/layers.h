@@ -14,23 +14,12 @@
 
 #include "core/build/pipeline.h"
 #include "render/draw_list.h"
+#include "render/layer_names.h"
 #include "render/renderer.h"
 
 namespace nav::render {
 
-enum class Layer : int {
-    Input, Voxels, Filtered, Compact, Eroded, Areas, Distance, Regions,
-    RawContours, Contours, Polymesh, Detail, Navmesh, Islands, Tiles, Path,
-    Count
-};
-constexpr int kLayerCount = static_cast<int>(Layer::Count);
-
-// The names of --draw and of the UI toggles.
-constexpr std::array<std::string_view, kLayerCount> kLayerNames = {
-    "input", "voxels", "filtered", "compact", "eroded", "areas", "distance", "regions",
-    "raw_contours", "contours", "polymesh", "detail", "navmesh", "islands", "tiles", "path"};
-constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
-std::optional<Layer> layer_from_name(std::string_view name);
+// Layer, kLayerCount, kLayerNames, layer_from_name, LayerMask, parse_layer_list: render/layer_names.h
 
 // ---- Where the layers draw: picking, the inspector, the replay and the change highlight draw
 // and hit at these same heights ----
@@ -57,9 +46,6 @@ constexpr bool layer_from_bake(Layer l) { return l != Layer::Path; }
 // One-line description for tooltips.
 std::string_view layer_help(Layer l);
 
-using LayerMask = std::array<bool, kLayerCount>;
-// Parses a comma list of layer names; on failure err names the bad entry and lists the valid ones.
-bool parse_layer_list(std::string_view list, LayerMask& out, std::string& err);
 
 // ---- colours ----
 namespace colors {

@@ -7,7 +7,7 @@ PACKAGES=(
   # toolchain
   g++ cmake ninja-build pkg-config python3
   # core
-  libtinyobjloader-dev nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev
   # tiled bakes on every core: oneTBB
   libtbb-dev
   # debugger: GLFW, glad 2 generator, Dear ImGui 1.86 (with GLFW/OpenGL3 backends), glm, stb

@@ -28,9 +28,9 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 if command -v clang++ >/dev/null 2>&1; then
   echo "== fuzz (libFuzzer, ASan + UBSan + float-cast-overflow)"
   cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz -j "$jobs" --target fuzz_obj fuzz_config fuzz_pairs fuzz_pipeline
+  cmake --build --preset fuzz -j "$jobs" --target fuzz_obj fuzz_config fuzz_pairs fuzz_pipeline fuzz_session fuzz_map2d
   secs=${FUZZ_SECONDS:-40}
-  for t in obj config pairs pipeline; do
+  for t in obj config pairs pipeline session map2d; do
     work="build/fuzz/corpus_$t"  # what the run finds stays out of the tree; the seeds are in it
     mkdir -p "$work"
     log="build/fuzz/fuzz_$t.log"

@@ -1,6 +1,8 @@
 // 2D maps in the debugger; see map2d_scene.h.
 #include "map2d_scene.h"
 
+#include "core/build/input.h"
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -25,10 +27,11 @@ bool ends_with_ci(const std::string& s, const std::string& suffix) {
 bool is_map2d_path(const std::string& path) { return ends_with_ci(path, ".json") || ends_with_ci(path, ".mesh"); }
 
 bool json_is_map2d(const std::string& path) {
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+    // read as every input is (no directory, device or unbounded pipe); a file that cannot be read
+    // is not a map, and the config reader then says why
+    std::string text;
+    if (!nav::read_input_file(path, "JSON file", uint64_t(1) << 30, text)) return false;
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     return j.is_object() && j.contains("outline");
 }
 

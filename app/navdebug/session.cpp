@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/build/input.h"
+#include "core/build/json_text.h"
 #include "core/build/pipeline.h"
 
 namespace navdebug {
@@ -22,7 +24,8 @@ nav::Status read_vec3(const Json& j, const std::string& where, glm::vec3& out) {
     for (size_t i = 0; i < 3; ++i) {
         if (!j[i].is_number()) return nav::Status::bad_input(where + ": expected [x, y, z] (three numbers)");
         const double v = j[i].get<double>();
-        if (!std::isfinite(v)) return nav::Status::bad_input(where + ": coordinates must be finite");
+        if (!(std::fabs(v) <= nav::kMaxCoordinate))  // checked before the float conversion
+            return nav::Status::bad_input(where + ": coordinates must be finite and within +-1e6 m");
         out[static_cast<glm::length_t>(i)] = static_cast<float>(v);
     }
     return nav::Status::ok();
@@ -68,9 +71,9 @@ nav::Status parse_view_json(const Json& j, const std::string& where, ViewSetting
             v.floor_height = e.get<float>();
         } else if (k == "clip") {
             if (!e.is_array() || e.size() != 2 || !e[0].is_number() || !e[1].is_number() ||
-                !std::isfinite(e[0].get<double>()) || !std::isfinite(e[1].get<double>()) ||
-                e[0].get<double>() > e[1].get<double>())
-                return nav::Status::bad_input(at + ": expected [ymin, ymax] with ymin <= ymax");
+                !(std::fabs(e[0].get<double>()) <= nav::kMaxCoordinate) ||
+                !(std::fabs(e[1].get<double>()) <= nav::kMaxCoordinate) || e[0].get<double>() > e[1].get<double>())
+                return nav::Status::bad_input(at + ": expected [ymin, ymax] with ymin <= ymax, within +-1e6 m");
             v.clip = std::make_pair(e[0].get<float>(), e[1].get<float>());
         } else if (k == "section") {
             std::pair<glm::vec3, glm::vec3> pn;
@@ -119,11 +122,7 @@ Json config_json(const nav::Params& params, const std::vector<nav::ConvexVolume>
 
 nav::Status parse_session(const std::string& text, const std::string& file, Session& out) {
     Json j;
-    try {
-        j = Json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        return nav::Status::bad_input(file + ": not valid JSON (" + e.what() + ")");
-    }
+    if (nav::Status st = nav::parse_json_text(text, file, j); !st) return st;
     if (!j.is_object()) return nav::Status::bad_input(file + ": a session must be a JSON object");
     Session s;
     for (const auto& [key, v] : j.items()) {
@@ -210,11 +209,10 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
 }
 
 nav::Status load_session_file(const std::string& file, Session& out) {
-    std::ifstream f(file);
-    if (!f) return nav::Status::bad_input(file + ": cannot open the session file");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse_session(ss.str(), file, out);
+    std::string text;
+    if (nav::Status st = nav::read_input_file(file, "navdebug session (JSON)", nav::kMaxConfigBytes, text); !st)
+        return st;
+    return parse_session(text, file, out);
 }
 
 std::string session_to_json(const Session& s) {

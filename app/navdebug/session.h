@@ -9,7 +9,9 @@
 //               "normal": [x,y,z]}, "floor_tint": false, "floor_height": 3.0} (every key optional;
 //               no "clip" / "section": off)
 //   "tile":    {"select": [x, z], "only": false} (tiled bakes: the selected tile, only it drawn)
-// Unknown keys and malformed values are errors naming the file and the key.
+// Unknown keys and malformed values are errors naming the file and the key; numbers beyond double
+// (1e400) are invalid JSON, coordinates beyond +-1e6 m (nav::kMaxCoordinate) are refused before
+// the conversion to float.
 #pragma once
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
@@ -21,7 +23,7 @@
 #include "core/build/areas.h"
 #include "core/common.h"
 #include "core/build/params.h"
-#include "render/layers.h"
+#include "render/layer_names.h"
 
 namespace navdebug {
 
@@ -65,6 +67,8 @@ nlohmann::ordered_json config_json(const nav::Params& params, const std::vector<
 
 // Parses the session text; `file` names it in errors and resolves a relative mesh path.
 nav::Status parse_session(const std::string& text, const std::string& file, Session& out);
+// Reads the file as every input reader does (nav::read_input_file: regular files or pipes, at most
+// nav::kMaxConfigBytes), then parse_session. Every failure is bad input naming the file.
 nav::Status load_session_file(const std::string& file, Session& out);
 // The JSON text of a session (every present key), as save writes it.
 std::string session_to_json(const Session& s);

@@ -278,9 +278,10 @@ void BakeWorker::loop() {
         } catch (const std::exception& e) {
             // Out of memory (or any other exception) inside a stage: the failed bake is shown with
             // the last good results kept, never an abort.
-            fail_run(dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : std::string("internal error: ") + e.what());
+            fail_run(dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : std::string("internal error: ") + e.what(),
+                     dynamic_cast<const std::bad_alloc*>(&e) != nullptr);
         } catch (...) {
-            fail_run("internal error: unknown exception");
+            fail_run("internal error: unknown exception", false);
         }
 
         {
@@ -293,7 +294,7 @@ void BakeWorker::loop() {
     }
 }
 
-void BakeWorker::fail_run(const std::string& what) {
+void BakeWorker::fail_run(const std::string& what, bool out_of_memory) {
     const int stage = building_.exchange(-1, std::memory_order_relaxed);
     const std::string where = stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(stage)]) : "bake";
     const std::string msg = where + " failed: " + what +
@@ -309,7 +310,8 @@ void BakeWorker::fail_run(const std::string& what) {
         std::lock_guard lk(m_);
         if (latest_) *failed = *latest_;  // the last good results stay on screen
     }
-    failed->error = nav::Status::internal(what);
+    // out of memory is bad input by the contract (README: exit codes), as the pipeline reports it
+    failed->error = out_of_memory ? nav::Status::bad_input(msg) : nav::Status::internal(what);
     failed->error_stage = stage >= 0 ? stage : 0;
     failed->stages_run.clear();
     publish(std::move(failed));

@@ -99,7 +99,7 @@ private:
     void handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
                 const std::string& mesh_path, bool trace);
     // Publishes the last good bake marked failed with `what` at the stage that was building.
-    void fail_run(const std::string& what);
+    void fail_run(const std::string& what, bool out_of_memory);  // out of memory: bad input (exit 2)
     // Builds the shown layers' draw lists for `bake` (reusing the last set's unchanged entries),
     // then publishes both.
     void publish(std::shared_ptr<const nav::Bake> bake);

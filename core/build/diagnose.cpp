@@ -57,7 +57,8 @@ ParamChange toggle(const Params& p, ParamId id) { return {id, p.b(id) ? 0.0 : 1.
 std::string_view warning_name(WarningKind k) {
     static constexpr std::array<std::string_view, static_cast<size_t>(WarningKind::Count)> names = {
         "radius_under_two_cells", "cell_size_over_radius", "cell_height_over_half_climb", "huge_grid", "mesh_z_up",
-        "mesh_centimetres",       "mesh_wound_wrong",      "no_walkable_triangles",       "no_polygons"};
+        "mesh_centimetres",       "mesh_wound_wrong",      "no_walkable_triangles",       "no_polygons",
+        "grid_refused"};
     const auto i = static_cast<size_t>(k);
     return i < names.size() ? names[i] : std::string_view("unknown");
 }
@@ -211,6 +212,34 @@ std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const M
         }
         const BakeConfig c = derive_config(p, m.bmin, m.bmax);
         const double cells = std::max(c.grid_x, 0.0) * std::max(c.grid_z, 0.0);  // exact, not saturated
+        // The bake's own grid check (nav::check_grid): a grid it refuses is never called sane here.
+        if (const Status grid = check_grid(c, p); !grid) {
+            std::vector<ParamChange> fix;
+            // the smallest cell_size / cell_height (to the cm, up to the huge-grid target) that passes
+            const double ex = s.extent[0], ez = s.extent[2], ey = s.extent[1];
+            if (c.grid_x >= 1.0 && c.grid_z >= 1.0) {
+                const double side = std::max(ex, ez) / (0.99 * kMaxGridSide);
+                const double total = std::sqrt(ex * ez / (0.99 * static_cast<double>(kMaxGridCells)));
+                const double huge = std::sqrt(std::max(cells, 1.0) / kTargetCells) * cs;
+                const double want = std::max({cs, side, total, std::min(huge, 5.0)});
+                const bool too_wide = c.grid_x > kMaxGridSide || c.grid_z > kMaxGridSide ||
+                                      cells > static_cast<double>(kMaxGridCells);
+                if (too_wide && want > cs) fix.push_back({P::cell_size, ceil_cm(want)});
+                if (!(ey / ch < kMaxGridLayers)) fix.push_back({P::cell_height, ceil_cm(ey / (0.99 * kMaxGridLayers))});
+            } else if (std::min(ex, ez) > 0.0) {
+                fix.push_back({P::cell_size, floor_cm(std::min(ex, ez) / 2.0)});  // at least two cells
+            }
+            Params q = p;
+            bool fixes = !fix.empty();
+            for (const ParamChange& f : fix) fixes = fixes && q.set(f.id, f.value);
+            if (!fixes || !check_grid(derive_config(q, m.bmin, m.bmax), q)) fix.clear();  // no fix in range
+            // the reason first: the fix is moved into make() (argument order is unspecified)
+            std::string reason =
+                grid.message + (fix.empty() ? ". No cell size in range fixes it: scale or cut the mesh." : ".");
+            out.push_back(make(WarningKind::GridRefused, "the bake will refuse this grid", std::move(reason), p,
+                               std::move(fix)));
+            return out;  // the bake stops before rasterizing: there is no result to diagnose
+        }
         const uint64_t bytes = cells > 0.0 ? estimate_bake_memory(m, c) : 0;
         if (cells > kHugeCells || bytes > kHugeBytes) {
             const double k = std::sqrt(cells / kTargetCells);

@@ -25,6 +25,7 @@ enum class WarningKind : uint8_t {
     MeshWoundWrong,           // floors face down: read as ceilings
     NoWalkableTriangles,      // nothing flatter than agent_max_slope
     NoPolygons,               // the bake went through and made no polygon
+    GridRefused,              // check_grid refuses the grid: the bake stops before rasterizing
     Count
 };
 // Stable snake_case name ("radius_under_two_cells"), for logs and tests.

@@ -49,6 +49,11 @@ Status parse_obj(std::string_view text, const std::string& path, InputMesh& out)
 // A file a reader may open: it exists and is a regular file or a pipe (not a directory or a
 // device such as /dev/zero). `what` names it in the message ("pairs file").
 Status check_input_file(const std::string& path, const std::string& what);
+// Reads a file the user gave, whole: check_input_file, then at most max_bytes (a regular file's
+// size is checked before reading, a pipe's while reading). Every input reader (OBJ, config,
+// session, 2D map, .mesh) goes through it, so they refuse the same things with the same words.
+// `what` names the expected kind ("OBJ file"); messages name the file and say "input size limit".
+Status read_input_file(const std::string& path, const std::string& what, uint64_t max_bytes, std::string& out);
 // One line of a path-pairs file: "sx sy sz ex ey ez", decimal numbers within kMaxCoordinate, an
 // optional '#' comment; blank and comment-only lines give has_pair = false. Errors name
 // path:line_no.

@@ -1,6 +1,8 @@
 #include "core/build/obj_export.h"
 
+#include <charconv>
 #include <cerrno>
+#include <string>
 #include <cstdio>
 #include <cstring>
 
@@ -40,6 +42,33 @@ Status write_navmesh_obj(const std::string& path, const PolyMesh& pm, const Poly
                 std::fprintf(f, "f %lld %lld %lld\n", first + md[0] + tri[0], first + md[0] + tri[1], first + md[0] + tri[2]);
             }
         }
+    }
+    const bool ok = std::ferror(f) == 0;
+    if (std::fclose(f) != 0 || !ok) return Status::bad_input("error writing " + path);
+    return Status::ok();
+}
+
+Status write_tile_obj(const std::string& path, const NavTile& t) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return Status::bad_input("cannot write " + path + ": " + std::strerror(errno));
+    std::fprintf(f, "# navkit export: %d polygons, %d vertices\ng navmesh\n", t.npolys(), t.nverts());
+    for (int i = 0; i < t.nverts(); ++i) {
+        const float* v = &t.verts[static_cast<size_t>(i) * 3];
+        std::string line = "v";
+        for (int k = 0; k < 3; ++k) {  // the shortest text that reads back as the same float
+            char buf[32];
+            const auto res = std::to_chars(buf, buf + sizeof buf, v[k]);
+            line += ' ';
+            line.append(buf, res.ptr);
+        }
+        line += '\n';
+        std::fputs(line.c_str(), f);
+    }
+    for (int p = 0; p < t.npolys(); ++p) {
+        const uint32_t first = t.poly_first[static_cast<size_t>(p)], n = static_cast<uint32_t>(t.poly_vert_count(static_cast<uint32_t>(p)));
+        std::fputc('f', f);
+        for (uint32_t k = 0; k < n; ++k) std::fprintf(f, " %u", t.edge_vert[first + k] + 1);
+        std::fputc('\n', f);
     }
     const bool ok = std::ferror(f) == 0;
     if (std::fclose(f) != 0 || !ok) return Status::bad_input("error writing " + path);

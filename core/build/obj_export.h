@@ -8,9 +8,13 @@
 #include "core/common.h"
 #include "core/build/detail.h"
 #include "core/build/polymesh.h"
+#include "core/runtime/tile.h"
 
 namespace nav {
 
 Status write_navmesh_obj(const std::string& path, const PolyMesh& pm, const PolyMeshDetail* dm);
+// A runtime tile's polygons as OBJ (group `navmesh`, one face per polygon in stored order, world
+// coordinates): navbake --obj-out for 2D maps, whose navmesh is one such tile.
+Status write_tile_obj(const std::string& path, const NavTile& t);
 
 }  // namespace nav

@@ -17,6 +17,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "core/build/erode.h"
+#include "core/build/json_text.h"
 #include "core/build/filter.h"
 #include "core/build/voxel_values.h"
 
@@ -333,6 +334,18 @@ static_assert(table_in_order(), "kStageTable lists the stages in Stage order");
 // The last stage a tiled bake builds per tile.
 constexpr int kLastTileStage = static_cast<int>(Stage::Navmesh);
 
+}  // namespace
+
+// Out of memory is bad input (exit 2): the memory a bake needs follows from the level and the
+// parameters the user gave, and the process's memory from the limits they set (ulimit, cgroups).
+Status out_of_memory(const std::string& where) {
+    return Status::bad_input(where + ": out of memory (the level at these parameters needs more memory than this "
+                                     "process may use: raise cell_size, bake in tiles with tile_size, or lower the "
+                                     "memory limit so the estimate refuses such grids before allocating)");
+}
+
+namespace {
+
 // Runs one stage of one grid, turning an exception (out of memory, anything) into a failure.
 Status run_one(Stage s, Unit& u, const Ctx& x) {
     StageStats& stats = u.stats[static_cast<size_t>(s)];
@@ -342,7 +355,7 @@ Status run_one(Stage s, Unit& u, const Ctx& x) {
     try {
         st = kStageTable[static_cast<int>(s)].run(u, x, stats);
     } catch (const std::bad_alloc&) {
-        st = Status::internal(std::string(stage_name(s)) + ": out of memory");
+        st = out_of_memory(std::string(stage_name(s)));
     } catch (const std::exception& e) {
         st = Status::internal(std::string(stage_name(s)) + ": " + e.what());
     }
@@ -842,7 +855,7 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
     try {
         st = build_navmesh(tiles, I.tiled_navmesh.get(), *nm);
     } catch (const std::bad_alloc&) {
-        st = Status::internal("navmesh: out of memory");
+        st = out_of_memory("navmesh");
     }
     I.assembly.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
     if (!st) {
@@ -1037,7 +1050,10 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         arena.execute([&] { tbb::parallel_for(0, arena.max_concurrency(), [&](int) { worker(); }); });
 #endif
         (void)workers_done.load(std::memory_order_acquire);
-    } catch (const std::exception& e) {  // out of memory while publishing, or the on_tile callback
+    } catch (const std::bad_alloc&) {  // out of memory while publishing
+        error_stage = static_cast<int>(Stage::Rasterize);
+        return out_of_memory("tiled bake");
+    } catch (const std::exception& e) {  // the on_tile callback
         error_stage = static_cast<int>(Stage::Rasterize);
         return Status::internal(std::string("tiled bake: ") + e.what());
     }
@@ -1072,11 +1088,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
                          std::vector<ConvexVolume>& volumes) {
     nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e400
-        return Status::bad_input(what + ": not valid JSON (" + std::string(e.what()) + ")");
-    }
+    if (Status st = parse_json_text(text, what, j); !st) return st;
     if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
     Params p = params;
     std::vector<ConvexVolume> vols = volumes;
@@ -1163,24 +1175,8 @@ Status parse_config_json(std::string_view text, const std::string& what, Params&
 }
 
 Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status fst = fs::status(path, ec);
-    if (ec || !fs::exists(fst)) return Status::bad_input(path + ": cannot open config file (not found)");
-    if (fs::is_directory(fst)) return Status::bad_input(path + ": is a directory, expected a JSON config file");
-    if (!fs::is_regular_file(fst) && !fs::is_fifo(fst))
-        return Status::bad_input(path + ": not a regular file or a pipe, expected a JSON config file");
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return Status::bad_input(path + ": cannot open config file");
-    constexpr size_t kMaxConfigBytes = size_t(64) << 20;  // a config is a few hundred bytes
     std::string text;
-    char buf[1 << 14];
-    while (f.read(buf, sizeof buf), f.gcount() > 0) {
-        text.append(buf, static_cast<size_t>(f.gcount()));
-        if (text.size() > kMaxConfigBytes)
-            return Status::bad_input(path + ": over " + std::to_string(kMaxConfigBytes >> 20) +
-                                     " MiB, not a config file");
-    }
+    if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
     return parse_config_json(text, path, params, volumes);
 }
 

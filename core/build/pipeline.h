@@ -213,6 +213,9 @@ private:
     int only_tile_[2] = {-1, -1};
 };
 
+// The failure for std::bad_alloc at `where` (a stage name): bad input, with what to change. Out
+// of memory is exit 2 by the contract: what the bake needs follows from what the user gave.
+Status out_of_memory(const std::string& where);
 // Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
 uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
 // Estimated bytes a tiled bake needs: the input, the triangle bins, and every tile's stages when
@@ -226,6 +229,9 @@ MeshFix mesh_fix(const Params& p);
 // Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
 // string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
 // Unknown keys are errors naming the key and file.
+// The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
+// by parse_json_text: every failure is bad input naming the file.
+constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;  // a config or session is a few kB
 Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes);
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
                          std::vector<ConvexVolume>& volumes);

@@ -688,7 +688,12 @@ Status build_poly_mesh(const ContourSet& cset, int verts_per_poly, PolyMesh& out
                 return Status::bad_input("polymesh: contour vertex outside the 16-bit range (region " +
                                          std::to_string(c.reg) + ")");
             const int vi = welder.add(v[0], v[1], v[2], out.verts, out.nverts);
-            if (vi < 0) return Status::bad_input("polymesh: the mesh would exceed 65535 vertices");
+            if (vi < 0)
+                return Status::bad_input(
+                    "polymesh: the polygon mesh needs more than 65535 vertices (polygon vertex indices are 16-bit; " +
+                    std::to_string(max_verts) + " contour vertices in " + std::to_string(cset.contours.size()) +
+                    " contours): raise edge_max_len or edge_max_error (fewer contour vertices), raise cell_size, or "
+                    "bake in tiles with tile_size (each tile has its own limit)");
             vmap[static_cast<size_t>(j)] = vi;
             if (v[3] & kBorderVertex) vflags[static_cast<size_t>(vi)] = 1;
         }
@@ -716,7 +721,9 @@ Status build_poly_mesh(const ContourSet& cset, int verts_per_poly, PolyMesh& out
 
     // Polygon indices are 16-bit in the adjacency (0xffff = none).
     if (out.npolys >= static_cast<int>(kMeshNullIdx))
-        return Status::bad_input("polymesh: too many polygons (" + std::to_string(out.npolys) + ", max 65534)");
+        return Status::bad_input("polymesh: " + std::to_string(out.npolys) +
+                                 " polygons, over the limit of 65534 (polygon indices are 16-bit): raise verts_per_poly "
+                                 "or cell_size, or bake in tiles with tile_size (each tile has its own limit)");
 
     // Remove the vertices on the tile border (only produced when border_size > 0).
     Remover remover;

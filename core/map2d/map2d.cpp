@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/build/input.h"
+#include "core/build/json_text.h"
+
 #include "core/map2d/convex_merge.h"
 
 namespace nav::map2d {
@@ -21,8 +24,8 @@ Status read_ring(const nlohmann::json& j, const std::string& what, Rings& out) {
         if (!q.is_array() || q.size() != 2 || !q[0].is_number() || !q[1].is_number())
             return Status::bad_input(what + ": point " + std::to_string(k) + " is not [x, z] with two numbers");
         const double x = q[0].get<double>(), z = q[1].get<double>();
-        if (!std::isfinite(x) || !std::isfinite(z))
-            return Status::bad_input(what + ": point " + std::to_string(k) + " is not finite");
+        if (!(std::fabs(x) <= kMaxCoordinate) || !(std::fabs(z) <= kMaxCoordinate))  // before any float conversion
+            return Status::bad_input(what + ": point " + std::to_string(k) + " is not finite or beyond +-1e6 m");
         if (p.size() >= 2 && p[p.size() - 2] == x && p.back() == z) continue;
         p.push_back(x);
         p.push_back(z);
@@ -116,11 +119,7 @@ Status validate_map2d(const Map2D& m, const std::string& name) {
 Status parse_map2d_json(const std::string& text, const std::string& name, Map2D& out) {
     out = Map2D{};
     nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        return Status::bad_input(name + ": byte " + std::to_string(e.byte) + ": malformed JSON");
-    }
+    if (Status st = parse_json_text(text, name, j); !st) return st;
     if (!j.is_object()) return Status::bad_input(name + ": expected a JSON object with \"outline\"");
     for (auto it = j.begin(); it != j.end(); ++it)
         if (it.key() != "outline" && it.key() != "obstacles" && it.key() != "agent_radius")
@@ -147,12 +146,10 @@ Status parse_map2d_json(const std::string& text, const std::string& name, Map2D&
     return Status::ok();
 }
 
-Status load_map2d(const std::string& path, Map2D& out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return Status::bad_input(path + ": cannot open");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse_map2d_json(ss.str(), path, out);
+Status load_map2d(const std::string& path, Map2D& out, uint64_t max_bytes) {
+    std::string text;
+    if (Status st = read_input_file(path, "2D map JSON file", max_bytes, text); !st) return st;
+    return parse_map2d_json(text, path, out);
 }
 
 Status build_map2d(const Map2D& m, const Map2DOptions& opt, Map2DResult& out) {

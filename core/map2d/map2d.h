@@ -9,6 +9,7 @@
 // 3 points, zero area, or crossing / touching itself, an obstacle entirely outside the outline,
 // a negative or non-finite radius.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "core/common.h"
@@ -26,7 +27,8 @@ struct Map2D {
 };
 
 Status parse_map2d_json(const std::string& text, const std::string& name, Map2D& out);
-Status load_map2d(const std::string& path, Map2D& out);
+// Reads the file through read_input_file: regular files or pipes, at most max_bytes (navbake --max-input).
+Status load_map2d(const std::string& path, Map2D& out, uint64_t max_bytes = uint64_t(1) << 30);
 // The checks of the loader on an in-memory map (rings as given; `name` prefixes the messages).
 Status validate_map2d(const Map2D& m, const std::string& name);
 // 0 when the ring is simple; otherwise the message says which edges meet.

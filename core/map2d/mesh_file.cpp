@@ -10,6 +10,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/build/input.h"
+
 namespace nav::map2d {
 
 Status link_polygons(PolyMesh2D& m) {
@@ -79,7 +81,8 @@ bool to_double(const std::string& s, double& v) {
     char* end = nullptr;
     errno = 0;
     v = std::strtod(s.c_str(), &end);
-    return errno == 0 && end && *end == 0 && !s.empty() && std::isfinite(v);
+    // within the mesh coordinate bound: the navmesh converts these to float
+    return errno == 0 && end && *end == 0 && !s.empty() && std::fabs(v) <= kMaxCoordinate;
 }
 
 }  // namespace
@@ -98,13 +101,20 @@ Status parse_polyanya_mesh(const std::string& text, const std::string& name, Pol
     if (r.tok.size() != 2 || !to_long(r.tok[0], V) || !to_long(r.tok[1], P) || V < 3 || P < 1 ||
         V > (1ll << 28) || P > (1ll << 28))
         return r.err("expected 'V P' with V >= 3 vertices and P >= 1 polygons");
-    out.xz.resize(2 * size_t(V));
+    // Nothing is allocated for the counts themselves: they are bounded by what the rest of the text
+    // can hold (a vertex line is at least "x y n" and a line end, 6 bytes), so a header such as
+    // "268435456 1" over an empty file allocates nothing and fails at the first missing line.
+    const size_t rest = text.size() - std::min(text.size(), r.pos);
+    out.xz.reserve(2 * std::min(size_t(V), rest / 6 + 1));
     for (long long v = 0; v < V; ++v) {
         if (!r.next()) return r.err("file ends after " + std::to_string(v) + " of " + std::to_string(V) + " vertex lines");
         long long n = 0;
-        if (r.tok.size() < 3 || !to_double(r.tok[0], out.xz[2 * v]) || !to_double(r.tok[1], out.xz[2 * v + 1]) ||
-            !to_long(r.tok[2], n) || n < 0 || r.tok.size() != size_t(3 + n))
-            return r.err("vertex " + std::to_string(v) + ": expected 'x y n' and n polygon indices");
+        double x = 0, y = 0;
+        if (r.tok.size() < 3 || !to_double(r.tok[0], x) || !to_double(r.tok[1], y) || !to_long(r.tok[2], n) || n < 0 ||
+            n > 1 << 20 || r.tok.size() != size_t(3 + n))
+            return r.err("vertex " + std::to_string(v) + ": expected 'x y n' and n polygon indices, |x|, |y| <= 1e6");
+        out.xz.push_back(x);
+        out.xz.push_back(y);
         for (long long k = 0; k < n; ++k) {
             long long p = 0;
             if (!to_long(r.tok[3 + k], p) || p < -1 || p >= P)
@@ -118,7 +128,7 @@ Status parse_polyanya_mesh(const std::string& text, const std::string& name, Pol
     for (long long p = 0; p < P; ++p) {
         if (!r.next()) return r.err("file ends after " + std::to_string(p) + " of " + std::to_string(P) + " polygon lines");
         long long n = 0;
-        if (r.tok.empty() || !to_long(r.tok[0], n) || n < 3 || r.tok.size() != size_t(1 + 2 * n))
+        if (r.tok.empty() || !to_long(r.tok[0], n) || n < 3 || n > 1 << 20 || r.tok.size() != size_t(1 + 2 * n))
             return r.err("polygon " + std::to_string(p) + ": expected 'n', n >= 3 vertex indices and n polygon indices");
         poly_line.push_back(r.line);
         const size_t f = out.poly_verts.size();
@@ -170,12 +180,10 @@ Status parse_polyanya_mesh(const std::string& text, const std::string& name, Pol
     return Status::ok();
 }
 
-Status read_polyanya_mesh(const std::string& path, PolyMesh2D& out) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return Status::bad_input(path + ": cannot open");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return parse_polyanya_mesh(ss.str(), path, out);
+Status read_polyanya_mesh(const std::string& path, PolyMesh2D& out, uint64_t max_bytes) {
+    std::string text;
+    if (Status st = read_input_file(path, "Polyanya .mesh file", max_bytes, text); !st) return st;
+    return parse_polyanya_mesh(text, path, out);
 }
 
 std::string format_polyanya_mesh(const PolyMesh2D& m) {

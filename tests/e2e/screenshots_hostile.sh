@@ -4,7 +4,8 @@
 # a 1500 m floor, memory limit off) runs out of the address space navdebug is given (ulimit -v)
 # in a stage. The pipeline turns the exception into a failed stage like any other failure: the
 # stages before it keep their results, the Stages panel marks the stage FAILED (red) with the
-# error, the red banner says it at the top of the view, and navdebug exits 1 with "out of memory".
+# error, the red banner says it at the top of the view, and navdebug exits 2 with "out of memory"
+# (out of memory is bad input by the contract: the level is too big for the memory it is given).
 # usage: screenshots_hostile.sh NAVDEBUG_EXE OUT_DIR SOURCE_DIR
 exe=$1 out=$2 src=$3
 source "$src/tests/e2e/shot_lib.sh"
@@ -17,10 +18,10 @@ timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" bash -c 'ulimit -v 2500000; e
   --set cell_size=0.3 --diff-from-set cell_size=2 --max-memory 1000000 --draw navmesh \
   --screenshot "$png" --size 1280x800 > "$log" 2>&1
 code=$?
-if [ $code -eq 1 ] && grep -q "bake failed: .*out of memory" "$log" && ! grep -q "Aborted\|terminate called" "$log"; then
-  ok "oom: exit 1, 'bake failed: ... out of memory'"
+if [ $code -eq 2 ] && grep -q "bake failed: .*out of memory" "$log" && ! grep -q "Aborted\|terminate called" "$log"; then
+  ok "oom: exit 2, 'bake failed: ... out of memory'"
 else
-  bad "oom: exit $code, expected 1 with 'out of memory': $(tail -3 "$log")"
+  bad "oom: exit $code, expected 2 with 'out of memory': $(tail -3 "$log")"
 fi
 # the Stages panel marks the failing stage FAILED in red (right panel, the stage table)
 if msg=$(python3 - "$src/tests/e2e" "$png" <<'PY'

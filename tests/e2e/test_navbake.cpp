@@ -113,7 +113,7 @@ TEST_CASE("navbake: bad input exits 2 with a message naming the problem") {
         {"'" + obj.path() + "' --set bogus=1", "unknown parameter 'bogus'"},
         {"'" + obj.path() + "' --set agent_radius", "expected NAME=VALUE"},
         {"'" + obj.path() + "' --set partition=hexagons", "watershed | monotone | layers"},
-        {"'" + obj.path() + "' --config /no/such.json", "cannot open config"},
+        {"'" + obj.path() + "' --config /no/such.json", "/no/such.json: file not found, expected a JSON config file"},
         {"'" + obj.path() + "' --config '" + badcfg.path() + "'", "cell_size"},
         {"'" + obj.path() + "' --set cell_size=0.02 --max-memory 1", "memory limit"},
         {"'" + obj.path() + "' --incremental agent_radius=99", "agent_radius"},

@@ -230,6 +230,46 @@ TEST_CASE("diagnose: a grid that will be huge") {
     CHECK(fixed.get(ParamId::cell_size) < 0.6);
 }
 
+TEST_CASE("diagnose: a grid the bake refuses is a warning naming the limit, with a larger cell_size") {
+    // 25 km x 10 m: 83 334 cells a side at 0.3 m, over kMaxGridSide, though few cells in all (not "huge")
+    InputMesh strip;
+    navtest::add_floor(strip, 0, 0, 25000, 10, 0);
+    const Diagnosis d = diagnose_bake(strip, Params{}, Stage::Input);
+    INFO("warnings: " << d.names());
+    REQUIRE(d.has(WarningKind::GridRefused));
+    CHECK(!d.has(WarningKind::HugeGrid));  // the stronger one only
+    const Diagnostic& w = d.get(WarningKind::GridRefused);
+    CHECK(w.reason.find("at most " + std::to_string(kMaxGridSide) + " cells per side") != std::string::npos);
+    CHECK(w.reason.find("No cell size in range") == std::string::npos);  // there is one: 0.39 m
+    // the bake refuses it with the same words, before rasterizing
+    const Diagnosis full = diagnose_bake(strip, Params{});
+    CHECK(full.bake->error.code == Status::Code::BadInput);
+    CHECK(w.reason.find(full.bake->error.message) != std::string::npos);
+    const Params fixed = check_fires_and_fix_clears(strip, Params{}, WarningKind::GridRefused, Stage::Input);
+    CHECK(fixed.get(ParamId::cell_size) > 0.3);
+    CHECK(fixed.get(ParamId::cell_size) <= 0.4);  // 25 000 m / 65 535 cells = 0.38 m
+    CHECK(diagnose_bake(strip, fixed).bake->error.is_ok());
+}
+
+TEST_CASE("diagnose: a grid under one cell, or too large for any cell size, is refused without a bogus fix") {
+    // 1000 km x 0.01 m: less than one cell across at any cell size that keeps 1000 km within the limit
+    InputMesh sliver;
+    navtest::add_floor(sliver, 0, 0, 1e6f, 0.01f, 0);
+    const Diagnosis d = diagnose_bake(sliver, Params{}, Stage::Input);
+    INFO("warnings: " << d.names());
+    REQUIRE(d.has(WarningKind::GridRefused));
+    const Diagnostic& w = d.get(WarningKind::GridRefused);
+    CHECK(w.reason.find("less than one cell") != std::string::npos);
+    CHECK(w.fix.empty());
+    CHECK(w.reason.find("No cell size in range fixes it") != std::string::npos);
+    // every warning list of a refused grid says so: none is silent about it
+    InputMesh wide;
+    navtest::add_floor(wide, -1e6f, -1e6f, 1e6f, 1e6f, 0);  // the coordinate bound
+    const Diagnosis dw = diagnose_bake(wide, Params{}, Stage::Input);
+    REQUIRE(dw.has(WarningKind::GridRefused));
+    CHECK(dw.get(WarningKind::GridRefused).fix.empty());  // 2000 km at the largest cell_size is still over
+}
+
 TEST_CASE("diagnose: a mesh that looks Z-up") {
     const InputMesh m = as_z_up(room());
     CHECK(diagnose_bake(m, Params{}).has(WarningKind::MeshZUp));

@@ -2,6 +2,7 @@
 // run, and the wide-grid property test. Runs in the release and the ASan + UBSan builds.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -68,7 +69,7 @@ TEST_CASE("hostile: cell-coordinate products are 64-bit at the largest coordinat
     CHECK(ixz::dist_sq(kMaxGridSide, kMaxGridSide) == 2 * int64_t(kMaxGridSide) * kMaxGridSide);
 }
 
-TEST_CASE("hostile: wide grids keep contour and polygon vertices proportional to length up to the limit") {
+TEST_CASE("hostile: wide grids keep contour and polygon vertices proportional to length up to the limit, through the navmesh") {
     // Quads one cell-size step apart in width, 6 m deep, at 1 m cells and edge_max_len 12 m: the two
     // long walls are split every 12 cells, so vertex counts grow with the width, and no boundary
     // edge is longer than 12 cells. Before the fix the squared edge length overflowed an int above
@@ -83,9 +84,18 @@ TEST_CASE("hostile: wide grids keep contour and polygon vertices proportional to
         REQUIRE(pipe.set_param(ParamId::agent_radius, 0.0));
         REQUIRE(pipe.set_param(ParamId::edge_max_len, max_edge));
         REQUIRE(pipe.set_param(ParamId::partition, double(static_cast<int>(Partition::Monotone))));
-        REQUIRE(pipe.run(Stage::Polymesh).is_ok());
+        const Status st = pipe.run();  // through detail and the navmesh: every stage honours the limit
+        REQUIRE_MESSAGE(st.is_ok(), st.message);
         const auto b = pipe.snapshot();
         CHECK(b->config.width == w);
+        REQUIRE(b->detail);
+        REQUIRE(b->navmesh);
+        CHECK(b->detail->nmeshes == b->polymesh->npolys);
+        CHECK(b->navmesh->npolys == b->polymesh->npolys);
+        // the detail surface stays on the floor (y = 0) everywhere along the strip
+        float worst = 0;
+        for (int i = 0; i < b->detail->nverts; ++i) worst = std::max(worst, std::fabs(b->detail->verts[static_cast<size_t>(i) * 3 + 1]));
+        CHECK(worst <= 1.0f);
         // Long edges are halved at their middle raw vertex until short enough: 1x to 2x the
         // minimum number of pieces per wall.
         const double pieces = w / max_edge;
@@ -97,6 +107,34 @@ TEST_CASE("hostile: wide grids keep contour and polygon vertices proportional to
         CHECK(longest_boundary_edge(*b->polymesh) <= max_edge + 1e-9);
         MESSAGE("width " << w << " cells: contour verts " << cverts << ", poly verts " << b->polymesh->nverts);
     }
+}
+
+TEST_CASE("hostile: a polygon mesh over 65535 vertices is bad input naming the limit and what to change") {
+    // 40 000 x 6 cells is well within the grid limit, but with edge_max_len = 1 cell every wall
+    // cell is a contour vertex: about 80 000, more than 16-bit polygon vertex indices hold.
+    auto setup = [](Pipeline& pipe) {
+        REQUIRE(pipe.set_mesh(quad(40000.0f, 6.0f)));
+        REQUIRE(pipe.set_param(ParamId::cell_size, 1.0));
+        REQUIRE(pipe.set_param(ParamId::cell_height, 0.5));
+        REQUIRE(pipe.set_param(ParamId::agent_radius, 0.0));
+        REQUIRE(pipe.set_param(ParamId::edge_max_len, 1.0));
+        REQUIRE(pipe.set_param(ParamId::partition, double(static_cast<int>(Partition::Monotone))));
+    };
+    Pipeline pipe;
+    setup(pipe);
+    const Status st = pipe.run();
+    CHECK(st.code == Status::Code::BadInput);  // exit 2: the parameters, not our fault
+    CHECK(has(st.message, "more than 65535 vertices"));
+    CHECK(has(st.message, "16-bit"));
+    CHECK(has(st.message, "edge_max_len"));
+    CHECK(has(st.message, "tile_size"));
+    CHECK(pipe.snapshot()->error_stage == static_cast<int>(Stage::Polymesh));
+    // the fix it names works: each tile has its own limit
+    Pipeline tiled;
+    setup(tiled);
+    REQUIRE(tiled.set_param(ParamId::tile_size, 4000.0));
+    const Status st2 = tiled.run();
+    CHECK_MESSAGE(st2.is_ok(), st2.message);
 }
 
 TEST_CASE("hostile: one cell over the grid limit is refused before rasterizing, stating the limit") {
