@@ -91,6 +91,10 @@ inline double orient(double ax, double az, double bx, double bz, double cx, doub
     return (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
 }
 
+// sqrt(dx² + dz²): hypot's overflow and underflow care costs several times more, and the
+// coordinates here are a navmesh's (far from either range)
+inline double dist(double dx, double dz) { return std::sqrt(dx * dx + dz * dz); }
+
 // (f, node index) ascending: a total order, so the pop order is the same as any other heap's
 inline bool heap_less(const HeapEntry& a, const HeapEntry& b) { return a.f < b.f || (a.f == b.f && a.node < b.node); }
 
@@ -155,10 +159,10 @@ struct Search {
         const double o_r = orient(n.lx, n.lz, n.rx, n.rz, rx, rz);
         if (std::fabs(o_r) <= eps) {
             // root on the interval's line: through the nearer end unless it lies on the interval
-            const double dl = std::hypot(n.lx - rx, n.lz - rz), dr = std::hypot(n.rx - rx, n.rz - rz);
-            const double len = std::hypot(n.rx - n.lx, n.rz - n.lz);
-            if (dl + dr <= len * (1 + 1e-12)) return std::hypot(tx - rx, tz - rz);
-            return dl < dr ? dl + std::hypot(tx - n.lx, tz - n.lz) : dr + std::hypot(tx - n.rx, tz - n.rz);
+            const double dl = dist(n.lx - rx, n.lz - rz), dr = dist(n.rx - rx, n.rz - rz);
+            const double len = dist(n.rx - n.lx, n.rz - n.lz);
+            if (dl + dr <= len * (1 + 1e-12)) return dist(tx - rx, tz - rz);
+            return dl < dr ? dl + dist(tx - n.lx, tz - n.lz) : dr + dist(tx - n.rx, tz - n.rz);
         }
         double gx = tx, gz = tz;
         const double o_t = orient(n.lx, n.lz, n.rx, n.rz, tx, tz);
@@ -170,9 +174,9 @@ struct Search {
             gx = 2 * px - tx, gz = 2 * pz - tz;
         }
         const double ol = orient(rx, rz, gx, gz, n.lx, n.lz), orr = orient(rx, rz, gx, gz, n.rx, n.rz);
-        if (ol < 0 && orr < 0) return std::hypot(n.lx - rx, n.lz - rz) + std::hypot(gx - n.lx, gz - n.lz);
-        if (ol > 0 && orr > 0) return std::hypot(n.rx - rx, n.rz - rz) + std::hypot(gx - n.rx, gz - n.rz);
-        return std::hypot(gx - rx, gz - rz);
+        if (ol < 0 && orr < 0) return dist(n.lx - rx, n.lz - rz) + dist(gx - n.lx, gz - n.lz);
+        if (ol > 0 && orr > 0) return dist(n.rx - rx, n.rz - rz) + dist(gx - n.rx, gz - n.rz);
+        return dist(gx - rx, gz - rz);
     }
 
     bool prune_root(uint32_t root, double g) {
@@ -231,7 +235,7 @@ struct Search {
         n.lvert = n.rvert = kNone;
         n.parent = parent;
         n.g = g;
-        n.f = g + std::hypot(tx - rx, tz - rz);
+        n.f = g + dist(tx - rx, tz - rz);
         n.goal = true;
         w.pending.push_back(uint32_t(w.nodes.size() - 1));
     }
@@ -260,17 +264,17 @@ struct Search {
         // (the general case below then gives an empty wedge and only the turns at corners).
         bool collinear = n.root == a0 || n.root == b0;
         if (!collinear && std::fabs(orient(vx(a0), vz(a0), vx(b0), vz(b0), rx, rz)) <= eps) {
-            const double dl = std::hypot(n.lx - rx, n.lz - rz), dr = std::hypot(n.rx - rx, n.rz - rz);
-            collinear = dl + dr <= std::hypot(n.rx - n.lx, n.rz - n.lz) * (1 + 1e-12) + 1e-12;
+            const double dl = dist(n.lx - rx, n.lz - rz), dr = dist(n.rx - rx, n.rz - rz);
+            collinear = dl + dr <= dist(n.rx - n.lx, n.rz - n.lz) * (1 + 1e-12) + 1e-12;
         }
         // goal in this polygon
         if (p == goal_poly) {
             const double gr = orient(rx, rz, n.rx, n.rz, tx, tz), gl = orient(rx, rz, n.lx, n.lz, tx, tz);
             if (collinear || (gr >= -eps && gl <= eps)) push_goal(n.root, n.g, ni);
             else if (gr < 0 && n.rvert != kNone && corner[n.rvert])
-                push_goal(n.rvert, n.g + std::hypot(vx(n.rvert) - rx, vz(n.rvert) - rz), ni);
+                push_goal(n.rvert, n.g + dist(vx(n.rvert) - rx, vz(n.rvert) - rz), ni);
             else if (gl > 0 && n.lvert != kNone && corner[n.lvert])
-                push_goal(n.lvert, n.g + std::hypot(vx(n.lvert) - rx, vz(n.lvert) - rz), ni);
+                push_goal(n.lvert, n.g + dist(vx(n.lvert) - rx, vz(n.lvert) - rz), ni);
         }
         const uint32_t first = m.poly_first[p], last = m.poly_first[p + 1];
         if (collinear) {
@@ -280,8 +284,8 @@ struct Search {
         }
         const bool right_turn = n.rvert != kNone && corner[n.rvert];
         const bool left_turn = n.lvert != kNone && corner[n.lvert];
-        const double g_right = right_turn ? n.g + std::hypot(vx(n.rvert) - rx, vz(n.rvert) - rz) : 0;
-        const double g_left = left_turn ? n.g + std::hypot(vx(n.lvert) - rx, vz(n.lvert) - rz) : 0;
+        const double g_right = right_turn ? n.g + dist(vx(n.rvert) - rx, vz(n.rvert) - rz) : 0;
+        const double g_left = left_turn ? n.g + dist(vx(n.lvert) - rx, vz(n.lvert) - rz) : 0;
         const double rvx = right_turn ? vx(n.rvert) : 0, rvz = right_turn ? vz(n.rvert) : 0;
         const double lvx = left_turn ? vx(n.lvert) : 0, lvz = left_turn ? vz(n.lvert) : 0;
         // the orientation of each polygon vertex against both rays, once per vertex (each is
