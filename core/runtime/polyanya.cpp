@@ -75,6 +75,12 @@ Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out, uint16
             const size_t a = out.poly_verts[j], b = out.poly_verts[k];
             out.slot_len[j] = std::hypot(out.xz[2 * b] - out.xz[2 * a], out.xz[2 * b + 1] - out.xz[2 * a + 1]);
         }
+    out.dead_end.assign(np, 0);
+    for (uint32_t p = 0; p < np; ++p) {
+        uint32_t open = 0;
+        for (uint32_t j = out.poly_first[p]; j < out.poly_first[p + 1]; ++j) open += out.poly_nei[j] != kNoPoly;
+        out.dead_end[p] = open <= 1;
+    }
     return Status::ok();
 }
 
@@ -107,6 +113,7 @@ struct Search {
     const uint32_t* slot_next;
     const double* slot_len;
     const uint8_t* corner;
+    const uint8_t* dead_end;
     double sx, sz, tx, tz;
     uint32_t goal_poly;
     double eps;   // orientation tolerance
@@ -206,6 +213,11 @@ struct Search {
         if ((1 - t1) * len <= snap) t1 = 1;
         if ((t1 - t0) * len <= snap) return;
         if (prune_root(root, g)) return;
+        // a dead end (the polygon's only open edge is this one) leads nowhere but to the goal
+        if (dead_end[q] && q != goal_poly) {
+            ++w.dropped;
+            return;
+        }
         Node& n = w.nodes.emplace_back();
         const double ax = vx(a), az = vz(a), dx = vx(b) - ax, dz = vz(b) - az;
         // in q the entry slot runs b -> a: left end near b, right end near a
@@ -371,7 +383,7 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
         w.gen = 1;
     }
     Search S{m, w, m.xz.data(), m.poly_verts.data(), m.poly_nei.data(), m.slot_next.data(), m.slot_len.data(),
-             m.corner.data(), start[0], start[2], goal[0], goal[2], goal_poly, m.eps, std::sqrt(m.eps), w.best.data(), w.gen};
+             m.corner.data(), m.dead_end.data(), start[0], start[2], goal[0], goal[2], goal_poly, m.eps, std::sqrt(m.eps), w.best.data(), w.gen};
     // the start polygon: every edge seen from the start
     for (uint32_t j = m.poly_first[start_poly]; j < m.poly_first[start_poly + 1]; ++j)
         S.push(j, 0, 1, kStartRoot, S.sx, S.sz, 0, kNone);
@@ -408,8 +420,11 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
                 trace->expanded.push_back(t);
             }
             w.pending.clear();
+            w.dropped = 0;
             S.expand(cur);
-            if (w.pending.size() == 1 && !w.nodes[w.pending[0]].goal && w.nodes.size() <= kMaxNodes) {
+            // (a dropped dead end still counts as a successor here: the expansion order, hence
+            // every tie-break, stays the one without the dead-end pruning)
+            if (w.pending.size() == 1 && w.dropped == 0 && !w.nodes[w.pending[0]].goal && w.nodes.size() <= kMaxNodes) {
                 cur = w.pending[0];
                 continue;
             }

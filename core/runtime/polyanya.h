@@ -36,6 +36,7 @@ struct PolyanyaMesh {
     std::vector<double> xz;            // x, z per vertex
     std::vector<uint32_t> slot_next;   // per slot: the next slot of its polygon (wrapping around)
     std::vector<double> slot_len;      // per slot: the edge's length in xz
+    std::vector<uint8_t> dead_end;     // per polygon: at most one open edge (a path entering leaves the way it came)
     double eps = 0;                    // orientation tolerance, from the mesh's extent
     uint32_t npolys() const { return poly_first.empty() ? 0 : uint32_t(poly_first.size() - 1); }
 };
@@ -96,6 +97,7 @@ struct PolyanyaWorkspace {
     std::vector<polyanya_detail::RootBest> best;
     std::vector<uint32_t> pending, roots, root_polys;
     uint32_t gen = 0;
+    uint32_t dropped = 0;  // successors of the node being expanded dropped as dead ends
 };
 
 // Shortest path from `start` (in polygon start_poly, dense index) to `goal` (in goal_poly).
