@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <queue>
 #include <string>
 #include <tuple>
 
@@ -65,57 +64,112 @@ Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out, uint16
         for (uint32_t k = i; k < j; ++k) out.corner[order[k]] = c;
         i = j;
     }
+    out.xz.resize(2 * size_t(nv));
+    for (size_t v = 0; v < nv; ++v) out.xz[2 * v] = out.verts[3 * v], out.xz[2 * v + 1] = out.verts[3 * v + 2];
+    out.slot_next.resize(out.poly_verts.size());
+    out.slot_len.resize(out.poly_verts.size());
+    for (uint32_t p = 0; p < np; ++p)
+        for (uint32_t j = out.poly_first[p]; j < out.poly_first[p + 1]; ++j) {
+            const uint32_t k = j + 1 == out.poly_first[p + 1] ? out.poly_first[p] : j + 1;
+            out.slot_next[j] = k;
+            const size_t a = out.poly_verts[j], b = out.poly_verts[k];
+            out.slot_len[j] = std::hypot(out.xz[2 * b] - out.xz[2 * a], out.xz[2 * b + 1] - out.xz[2 * a + 1]);
+        }
+    out.dead_end.assign(np, 0);
+    for (uint32_t p = 0; p < np; ++p) {
+        uint32_t open = 0;
+        for (uint32_t j = out.poly_first[p]; j < out.poly_first[p + 1]; ++j) open += out.poly_nei[j] != kNoPoly;
+        out.dead_end[p] = open <= 1;
+    }
     return Status::ok();
 }
 
 namespace {
 
+using polyanya_detail::HeapEntry;
+using polyanya_detail::Node;
+using polyanya_detail::RootBest;
+
 constexpr uint32_t kStartRoot = 0xfffffffeu;
 constexpr uint32_t kNone = 0xffffffffu;
-
-struct Node {
-    double lx, lz, rx, rz;  // interval ends: left (near the entry slot's first vertex), right
-    uint32_t root;          // vertex or kStartRoot
-    uint32_t poly, slot;    // polygon looked into, its entry slot (global)
-    uint32_t lvert, rvert;  // the interval end's vertex when the end is the entry edge's vertex
-    uint32_t parent;
-    double g, f;
-    bool goal;
-};
 
 inline double orient(double ax, double az, double bx, double bz, double cx, double cz) {
     return (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
 }
 
+// sqrt(dx² + dz²): hypot's overflow and underflow care costs several times more, and the
+// coordinates here are a navmesh's (far from either range)
+inline double dist(double dx, double dz) { return std::sqrt(dx * dx + dz * dz); }
+
+// (f, node index) ascending: a total order, so the pop order is the same as any other heap's
+inline bool heap_less(const HeapEntry& a, const HeapEntry& b) { return a.f < b.f || (a.f == b.f && a.node < b.node); }
+
 struct Search {
     const PolyanyaMesh& m;
+    PolyanyaWorkspace& w;
+    const double* xz;
+    const uint32_t* poly_verts;
+    const uint32_t* poly_nei;
+    const uint32_t* slot_next;
+    const double* slot_len;
+    const uint8_t* corner;
+    const uint8_t* dead_end;
     double sx, sz, tx, tz;
     uint32_t goal_poly;
     double eps;   // orientation tolerance
     double snap;  // length tolerance: sqrt(eps), 1e-6 of the mesh's extent
-    std::vector<Node> nodes;
-    std::vector<double> best;  // per vertex: best g as a root
-    std::vector<uint32_t> pending;  // successors of the node being expanded
-    using Entry = std::pair<double, uint32_t>;
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
+    RootBest* best;
+    uint32_t gen;
 
-    double vx(uint32_t v) const { return m.verts[3 * size_t(v)]; }
-    double vz(uint32_t v) const { return m.verts[3 * size_t(v) + 2]; }
+    double vx(uint32_t v) const { return xz[2 * size_t(v)]; }
+    double vz(uint32_t v) const { return xz[2 * size_t(v) + 1]; }
     void root_xz(uint32_t r, double& x, double& z) const {
         if (r == kStartRoot) x = sx, z = sz;
         else x = vx(r), z = vz(r);
     }
-    uint32_t next_slot(uint32_t s, uint32_t p) const { return s + 1 == m.poly_first[p + 1] ? m.poly_first[p] : s + 1; }
+    double best_g(uint32_t r) const { return best[r].gen == gen ? best[r].g : HUGE_VAL; }
+
+    void heap_push(HeapEntry e) {
+        auto& h = w.heap;
+        h.push_back(e);
+        size_t i = h.size() - 1;
+        while (i > 0) {
+            const size_t up = (i - 1) / 2;
+            if (!heap_less(e, h[up])) break;
+            h[i] = h[up];
+            i = up;
+        }
+        h[i] = e;
+    }
+    uint32_t heap_pop() {
+        auto& h = w.heap;
+        const uint32_t top = h[0].node;
+        const HeapEntry e = h.back();
+        h.pop_back();
+        const size_t n = h.size();
+        if (n == 0) return top;
+        size_t i = 0;
+        for (;;) {
+            size_t c = 2 * i + 1;
+            if (c >= n) break;
+            if (c + 1 < n && heap_less(h[c + 1], h[c])) ++c;
+            if (!heap_less(h[c], e)) break;
+            h[i] = h[c];
+            i = c;
+        }
+        h[i] = e;
+        return top;
+    }
 
     // Lower bound from root r through the interval [L, R] to the goal.
     double heuristic(double rx, double rz, const Node& n) const {
         const double o_r = orient(n.lx, n.lz, n.rx, n.rz, rx, rz);
         if (std::fabs(o_r) <= eps) {
             // root on the interval's line: through the nearer end unless it lies on the interval
-            const double dl = std::hypot(n.lx - rx, n.lz - rz), dr = std::hypot(n.rx - rx, n.rz - rz);
-            const double len = std::hypot(n.rx - n.lx, n.rz - n.lz);
-            if (dl + dr <= len * (1 + 1e-12)) return std::hypot(tx - rx, tz - rz);
-            return dl < dr ? dl + std::hypot(tx - n.lx, tz - n.lz) : dr + std::hypot(tx - n.rx, tz - n.rz);
+            const double dl = dist(n.lx - rx, n.lz - rz), dr = dist(n.rx - rx, n.rz - rz);
+            const double len = dist(n.rx - n.lx, n.rz - n.lz);
+            if (dl + dr <= len * (1 + 1e-12)) return dist(tx - rx, tz - rz);
+            return dl < dr ? dl + dist(tx - n.lx, tz - n.lz) : dr + dist(tx - n.rx, tz - n.rz);
         }
         double gx = tx, gz = tz;
         const double o_t = orient(n.lx, n.lz, n.rx, n.rz, tx, tz);
@@ -127,36 +181,48 @@ struct Search {
             gx = 2 * px - tx, gz = 2 * pz - tz;
         }
         const double ol = orient(rx, rz, gx, gz, n.lx, n.lz), orr = orient(rx, rz, gx, gz, n.rx, n.rz);
-        if (ol < 0 && orr < 0) return std::hypot(n.lx - rx, n.lz - rz) + std::hypot(gx - n.lx, gz - n.lz);
-        if (ol > 0 && orr > 0) return std::hypot(n.rx - rx, n.rz - rz) + std::hypot(gx - n.rx, gz - n.rz);
-        return std::hypot(gx - rx, gz - rz);
+        if (ol < 0 && orr < 0) return dist(n.lx - rx, n.lz - rz) + dist(gx - n.lx, gz - n.lz);
+        if (ol > 0 && orr > 0) return dist(n.rx - rx, n.rz - rz) + dist(gx - n.rx, gz - n.rz);
+        return dist(gx - rx, gz - rz);
     }
 
     bool prune_root(uint32_t root, double g) {
         if (root == kStartRoot) return false;
-        if (g > best[root] * (1 + 1e-12) + 1e-12) return true;
-        best[root] = std::min(best[root], g);
+        RootBest& b = best[root];
+        if (b.gen != gen) {
+            b.gen = gen;
+            b.g = g;
+            return false;
+        }
+        if (g > b.g * (1 + 1e-12) + 1e-12) return true;
+        b.g = std::min(b.g, g);
         return false;
     }
 
-    // Successor on slot j of polygon p, parameters [t0, t1] along vertex j -> j+1.
-    void push(uint32_t p, uint32_t j, double t0, double t1, uint32_t root, double g, uint32_t parent) {
-        const uint32_t q = m.poly_nei[j];
+    // Successor on slot j, parameters [t0, t1] along vertex j -> j+1.
+    void push(uint32_t j, double t0, double t1, uint32_t root, double rx, double rz, double g, uint32_t parent) {
+        const uint32_t q = poly_nei[j];
         if (q == kNoPoly) return;
-        const uint32_t a = m.poly_verts[j], b = m.poly_verts[next_slot(j, p)];
+        const uint32_t a = poly_verts[j], b = poly_verts[slot_next[j]];
         // Ends within `snap` (1e-6 of the mesh's extent) of a vertex are that vertex, so a turn
         // there is seen (the clip's rounding leaves t0 a hair above 0 where a ray grazes a corner,
         // e.g. a corner whose copy in the next tile was the interval's end); slivers that short
         // carry no path a turn at that vertex does not.
-        const double len = std::hypot(vx(b) - vx(a), vz(b) - vz(a));
+        const double len = slot_len[j];
         if (t0 * len <= snap) t0 = 0;
         if ((1 - t1) * len <= snap) t1 = 1;
         if ((t1 - t0) * len <= snap) return;
         if (prune_root(root, g)) return;
-        Node n;
+        // a dead end (the polygon's only open edge is this one) leads nowhere but to the goal
+        if (dead_end[q] && q != goal_poly) {
+            ++w.dropped;
+            return;
+        }
+        Node& n = w.nodes.emplace_back();
+        const double ax = vx(a), az = vz(a), dx = vx(b) - ax, dz = vz(b) - az;
         // in q the entry slot runs b -> a: left end near b, right end near a
-        n.lx = vx(a) + (vx(b) - vx(a)) * t1, n.lz = vz(a) + (vz(b) - vz(a)) * t1;
-        n.rx = vx(a) + (vx(b) - vx(a)) * t0, n.rz = vz(a) + (vz(b) - vz(a)) * t0;
+        n.lx = ax + dx * t1, n.lz = az + dz * t1;
+        n.rx = ax + dx * t0, n.rz = az + dz * t0;
         n.lvert = t1 == 1 ? b : kNone;
         n.rvert = t0 == 0 ? a : kNone;
         n.root = root;
@@ -165,16 +231,13 @@ struct Search {
         n.parent = parent;
         n.g = g;
         n.goal = false;
-        double rx, rz;
-        root_xz(root, rx, rz);
         n.f = g + heuristic(rx, rz, n);
-        nodes.push_back(n);
-        pending.push_back(uint32_t(nodes.size() - 1));
+        w.pending.push_back(uint32_t(w.nodes.size() - 1));
     }
 
     void push_goal(uint32_t root, double g, uint32_t parent) {
         if (prune_root(root, g)) return;
-        Node n{};
+        Node& n = w.nodes.emplace_back();
         double rx, rz;
         root_xz(root, rx, rz);
         n.lx = n.rx = tx, n.lz = n.rz = tz;
@@ -184,10 +247,9 @@ struct Search {
         n.lvert = n.rvert = kNone;
         n.parent = parent;
         n.g = g;
-        n.f = g + std::hypot(tx - rx, tz - rz);
+        n.f = g + dist(tx - rx, tz - rz);
         n.goal = true;
-        nodes.push_back(n);
-        pending.push_back(uint32_t(nodes.size() - 1));
+        w.pending.push_back(uint32_t(w.nodes.size() - 1));
     }
 
     // [lo, hi] restricted to where a0 + t (a1 - a0) >= 0 (within the tolerance).
@@ -203,57 +265,68 @@ struct Search {
     }
 
     void expand(uint32_t ni) {
-        const Node n = nodes[ni];
+        const Node n = w.nodes[ni];
         const uint32_t p = n.poly;
         const uint32_t s = n.slot;
         double rx, rz;
         root_xz(n.root, rx, rz);
-        const uint32_t a0 = m.poly_verts[s], b0 = m.poly_verts[next_slot(s, p)];
+        const uint32_t a0 = poly_verts[s], b0 = poly_verts[slot_next[s]];
         // the root is an end of the entry edge (or lies on the interval): the whole convex polygon
         // is seen from it. A root on the edge's line but off the interval sees nothing through it
         // (the general case below then gives an empty wedge and only the turns at corners).
         bool collinear = n.root == a0 || n.root == b0;
         if (!collinear && std::fabs(orient(vx(a0), vz(a0), vx(b0), vz(b0), rx, rz)) <= eps) {
-            const double dl = std::hypot(n.lx - rx, n.lz - rz), dr = std::hypot(n.rx - rx, n.rz - rz);
-            collinear = dl + dr <= std::hypot(n.rx - n.lx, n.rz - n.lz) * (1 + 1e-12) + 1e-12;
+            const double dl = dist(n.lx - rx, n.lz - rz), dr = dist(n.rx - rx, n.rz - rz);
+            collinear = dl + dr <= dist(n.rx - n.lx, n.rz - n.lz) * (1 + 1e-12) + 1e-12;
         }
         // goal in this polygon
         if (p == goal_poly) {
             const double gr = orient(rx, rz, n.rx, n.rz, tx, tz), gl = orient(rx, rz, n.lx, n.lz, tx, tz);
             if (collinear || (gr >= -eps && gl <= eps)) push_goal(n.root, n.g, ni);
-            else if (gr < 0 && n.rvert != kNone && m.corner[n.rvert])
-                push_goal(n.rvert, n.g + std::hypot(vx(n.rvert) - rx, vz(n.rvert) - rz), ni);
-            else if (gl > 0 && n.lvert != kNone && m.corner[n.lvert])
-                push_goal(n.lvert, n.g + std::hypot(vx(n.lvert) - rx, vz(n.lvert) - rz), ni);
+            else if (gr < 0 && n.rvert != kNone && corner[n.rvert])
+                push_goal(n.rvert, n.g + dist(vx(n.rvert) - rx, vz(n.rvert) - rz), ni);
+            else if (gl > 0 && n.lvert != kNone && corner[n.lvert])
+                push_goal(n.lvert, n.g + dist(vx(n.lvert) - rx, vz(n.lvert) - rz), ni);
         }
-        const bool right_turn = !collinear && n.rvert != kNone && m.corner[n.rvert];
-        const bool left_turn = !collinear && n.lvert != kNone && m.corner[n.lvert];
-        const double g_right = right_turn ? n.g + std::hypot(vx(n.rvert) - rx, vz(n.rvert) - rz) : 0;
-        const double g_left = left_turn ? n.g + std::hypot(vx(n.lvert) - rx, vz(n.lvert) - rz) : 0;
-        for (uint32_t j = m.poly_first[p]; j < m.poly_first[p + 1]; ++j) {
-            if (j == s || m.poly_nei[j] == kNoPoly) continue;
-            if (collinear) {
-                push(p, j, 0, 1, n.root, n.g, ni);
-                continue;
+        const uint32_t first = m.poly_first[p], last = m.poly_first[p + 1];
+        if (collinear) {
+            for (uint32_t j = first; j < last; ++j)
+                if (j != s && poly_nei[j] != kNoPoly) push(j, 0, 1, n.root, rx, rz, n.g, ni);
+            return;
+        }
+        const bool right_turn = n.rvert != kNone && corner[n.rvert];
+        const bool left_turn = n.lvert != kNone && corner[n.lvert];
+        const double g_right = right_turn ? n.g + dist(vx(n.rvert) - rx, vz(n.rvert) - rz) : 0;
+        const double g_left = left_turn ? n.g + dist(vx(n.lvert) - rx, vz(n.lvert) - rz) : 0;
+        const double rvx = right_turn ? vx(n.rvert) : 0, rvz = right_turn ? vz(n.rvert) : 0;
+        const double lvx = left_turn ? vx(n.lvert) : 0, lvz = left_turn ? vz(n.lvert) : 0;
+        // the orientation of each polygon vertex against both rays, once per vertex (each is
+        // shared by two edges)
+        uint32_t j = first;
+        uint32_t a = poly_verts[j];
+        double g1a = orient(rx, rz, n.rx, n.rz, vx(a), vz(a)), g2a = -orient(rx, rz, n.lx, n.lz, vx(a), vz(a));
+        for (; j < last; ++j) {
+            const uint32_t k = j + 1 == last ? first : j + 1;
+            const uint32_t b = poly_verts[k];
+            const double g1b = orient(rx, rz, n.rx, n.rz, vx(b), vz(b)), g2b = -orient(rx, rz, n.lx, n.lz, vx(b), vz(b));
+            if (j != s && poly_nei[j] != kNoPoly) {
+                // g1 >= 0: left of the ray root -> right end; g2 >= 0: right of the ray root -> left end
+                double lo = 0, hi = 1;
+                clip(lo, hi, g1a, g1b, eps);
+                clip(lo, hi, g2a, g2b, eps);
+                if (hi > lo) push(j, lo, hi, n.root, rx, rz, n.g, ni);
+                if (right_turn) {
+                    double l2 = 0, h2 = 1;
+                    clip(l2, h2, -g1a, -g1b, eps);
+                    if (h2 > l2) push(j, l2, h2, n.rvert, rvx, rvz, g_right, ni);
+                }
+                if (left_turn) {
+                    double l2 = 0, h2 = 1;
+                    clip(l2, h2, -g2a, -g2b, eps);
+                    if (h2 > l2) push(j, l2, h2, n.lvert, lvx, lvz, g_left, ni);
+                }
             }
-            const uint32_t a = m.poly_verts[j], b = m.poly_verts[next_slot(j, p)];
-            // g1 >= 0: left of the ray root -> right end; g2 >= 0: right of the ray root -> left end
-            const double g1a = orient(rx, rz, n.rx, n.rz, vx(a), vz(a)), g1b = orient(rx, rz, n.rx, n.rz, vx(b), vz(b));
-            const double g2a = -orient(rx, rz, n.lx, n.lz, vx(a), vz(a)), g2b = -orient(rx, rz, n.lx, n.lz, vx(b), vz(b));
-            double lo = 0, hi = 1;
-            clip(lo, hi, g1a, g1b, eps);
-            clip(lo, hi, g2a, g2b, eps);
-            if (hi > lo) push(p, j, lo, hi, n.root, n.g, ni);
-            if (right_turn) {
-                double l2 = 0, h2 = 1;
-                clip(l2, h2, -g1a, -g1b, eps);
-                if (h2 > l2) push(p, j, l2, h2, n.rvert, g_right, ni);
-            }
-            if (left_turn) {
-                double l2 = 0, h2 = 1;
-                clip(l2, h2, -g2a, -g2b, eps);
-                if (h2 > l2) push(p, j, l2, h2, n.lvert, g_left, ni);
-            }
+            a = b, g1a = g1b, g2a = g2b;
         }
     }
 };
@@ -261,8 +334,13 @@ struct Search {
 }  // namespace
 
 Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const float* start, uint32_t goal_poly,
-                          const float* goal, PolyanyaPath& out, PolyanyaTrace* trace) {
-    out = PolyanyaPath{};
+                          const float* goal, PolyanyaPath& out, PolyanyaTrace* trace, PolyanyaWorkspace* workspace) {
+    // keep out's buffers (a caller looping over queries allocates nothing once warm)
+    out.points.clear();
+    out.polys.clear();
+    out.length_xz = 0;
+    out.found = false;
+    out.expanded = out.generated = 0;
     if (trace) trace->clear();
     if (start_poly >= m.npolys() || goal_poly >= m.npolys())
         return Status::bad_input("polyanya: polygon index out of range (" + std::to_string(start_poly) + ", " +
@@ -270,17 +348,11 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
     for (int k = 0; k < 3; ++k)
         if (!std::isfinite(start[k]) || !std::isfinite(goal[k]))
             return Status::bad_input("polyanya: start or goal is not finite");
-    Search S{m, start[0], start[2], goal[0], goal[2], goal_poly, 0, 0, {}, {}, {}, {}};
-    S.eps = m.eps;
-    S.snap = std::sqrt(m.eps);
-    S.best.assign(m.verts.size() / 3, HUGE_VAL);
-    auto finish = [&](const std::vector<uint32_t>& roots, const std::vector<uint32_t>& root_polys) {
+    auto finish = [&](const uint32_t* roots, const uint32_t* root_polys, size_t nroots) {
         // roots from the goal back to the start
-        out.points.clear();
-        out.polys.clear();
         out.points.insert(out.points.end(), {start[0], start[1], start[2]});
         out.polys.push_back(start_poly);
-        for (size_t k = roots.size(); k-- > 0;) {
+        for (size_t k = nroots; k-- > 0;) {
             const uint32_t v = roots[k];
             out.points.insert(out.points.end(), {float(m.verts[3 * v]), float(m.verts[3 * v + 1]), float(m.verts[3 * v + 2])});
             out.polys.push_back(root_polys[k]);
@@ -296,31 +368,43 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
         out.found = true;
     };
     if (start_poly == goal_poly) {
-        finish({}, {});
+        finish(nullptr, nullptr, 0);
         return Status::ok();
     }
     if (m.poly_island[start_poly] != m.poly_island[goal_poly]) return Status::ok();  // not connected
+    PolyanyaWorkspace local;
+    PolyanyaWorkspace& w = workspace ? *workspace : local;
+    w.nodes.clear();
+    w.heap.clear();
+    w.pending.clear();
+    const size_t nv = m.verts.size() / 3;
+    if (w.best.size() != nv || ++w.gen == 0) {
+        w.best.assign(nv, RootBest{HUGE_VAL, 0});
+        w.gen = 1;
+    }
+    Search S{m, w, m.xz.data(), m.poly_verts.data(), m.poly_nei.data(), m.slot_next.data(), m.slot_len.data(),
+             m.corner.data(), m.dead_end.data(), start[0], start[2], goal[0], goal[2], goal_poly, m.eps, std::sqrt(m.eps), w.best.data(), w.gen};
     // the start polygon: every edge seen from the start
     for (uint32_t j = m.poly_first[start_poly]; j < m.poly_first[start_poly + 1]; ++j)
-        S.push(start_poly, j, 0, 1, kStartRoot, 0, kNone);
-    for (uint32_t k : S.pending) S.open.push({S.nodes[k].f, k});
+        S.push(j, 0, 1, kStartRoot, S.sx, S.sz, 0, kNone);
+    for (uint32_t k : w.pending) S.heap_push({w.nodes[k].f, k});
     constexpr size_t kMaxNodes = size_t(1) << 23;
-    while (!S.open.empty()) {
-        const uint32_t ni = S.open.top().second;
-        S.open.pop();
-        const Node& n = S.nodes[ni];
-        if (n.root != kStartRoot && n.g > S.best[n.root] * (1 + 1e-12) + 1e-12) continue;
+    while (!w.heap.empty()) {
+        const uint32_t ni = S.heap_pop();
+        const Node& n = w.nodes[ni];
+        if (n.root != kStartRoot && n.g > S.best_g(n.root) * (1 + 1e-12) + 1e-12) continue;
         if (n.goal) {
             // a root became one when its earliest node was generated, by expanding the parent's
             // polygon, whose entry edge ends at the root: that polygon has the root as a corner
-            std::vector<uint32_t> roots, root_polys;
-            for (uint32_t k = ni; k != kNone; k = S.nodes[k].parent) {
-                const Node& nk = S.nodes[k];
+            w.roots.clear();
+            w.root_polys.clear();
+            for (uint32_t k = ni; k != kNone; k = w.nodes[k].parent) {
+                const Node& nk = w.nodes[k];
                 if (nk.root == kStartRoot) continue;
-                if (roots.empty() || roots.back() != nk.root) roots.push_back(nk.root), root_polys.push_back(kNone);
-                if (nk.parent != kNone) root_polys.back() = S.nodes[nk.parent].poly;
+                if (w.roots.empty() || w.roots.back() != nk.root) w.roots.push_back(nk.root), w.root_polys.push_back(kNone);
+                if (nk.parent != kNone) w.root_polys.back() = w.nodes[nk.parent].poly;
             }
-            finish(roots, root_polys);
+            finish(w.roots.data(), w.root_polys.data(), w.roots.size());
             break;
         }
         // expand; a node with a single successor that is not the goal is expanded at once
@@ -328,25 +412,28 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
         for (uint32_t cur = ni;;) {
             ++out.expanded;
             if (trace) {
-                const Node& c = S.nodes[cur];
+                const Node& c = w.nodes[cur];
                 PolyanyaNode t;
                 t.left[0] = c.lx, t.left[1] = c.lz, t.right[0] = c.rx, t.right[1] = c.rz;
                 S.root_xz(c.root, t.root[0], t.root[1]);
                 t.poly = c.poly, t.f = c.f, t.g = c.g;
                 trace->expanded.push_back(t);
             }
-            S.pending.clear();
+            w.pending.clear();
+            w.dropped = 0;
             S.expand(cur);
-            if (S.pending.size() == 1 && !S.nodes[S.pending[0]].goal && S.nodes.size() <= kMaxNodes) {
-                cur = S.pending[0];
+            // (a dropped dead end still counts as a successor here: the expansion order, hence
+            // every tie-break, stays the one without the dead-end pruning)
+            if (w.pending.size() == 1 && w.dropped == 0 && !w.nodes[w.pending[0]].goal && w.nodes.size() <= kMaxNodes) {
+                cur = w.pending[0];
                 continue;
             }
-            for (uint32_t k : S.pending) S.open.push({S.nodes[k].f, k});
+            for (uint32_t k : w.pending) S.heap_push({w.nodes[k].f, k});
             break;
         }
-        if (S.nodes.size() > kMaxNodes) return Status::internal("polyanya: search exceeded " + std::to_string(kMaxNodes) + " nodes");
+        if (w.nodes.size() > kMaxNodes) return Status::internal("polyanya: search exceeded " + std::to_string(kMaxNodes) + " nodes");
     }
-    out.generated = int(S.nodes.size());
+    out.generated = int(w.nodes.size());
     return Status::ok();
 }
 

@@ -32,6 +32,11 @@ struct PolyanyaMesh {
     std::vector<uint32_t> poly_nei;    // per slot i: polygon across vertex i -> i+1, kNoPoly = wall
     std::vector<uint32_t> slot_opp;    // per slot: the neighbour's slot of the same edge, kNoPoly = wall
     std::vector<uint32_t> poly_island; // per polygon: the NavMesh's island (different islands: no path, no search)
+    // derived, for the search's inner loop (contiguous, no per-node recomputation)
+    std::vector<double> xz;            // x, z per vertex
+    std::vector<uint32_t> slot_next;   // per slot: the next slot of its polygon (wrapping around)
+    std::vector<double> slot_len;      // per slot: the edge's length in xz
+    std::vector<uint8_t> dead_end;     // per polygon: at most one open edge (a path entering leaves the way it came)
     double eps = 0;                    // orientation tolerance, from the mesh's extent
     uint32_t npolys() const { return poly_first.empty() ? 0 : uint32_t(poly_first.size() - 1); }
 };
@@ -63,9 +68,43 @@ struct PolyanyaPath {
     int expanded = 0, generated = 0;
 };
 
+namespace polyanya_detail {
+struct Node {
+    double lx, lz, rx, rz;  // interval ends: left (near the entry slot's first vertex), right
+    uint32_t root;          // vertex or the start
+    uint32_t poly, slot;    // polygon looked into, its entry slot (global)
+    uint32_t lvert, rvert;  // the interval end's vertex when the end is the entry edge's vertex
+    uint32_t parent;
+    double g, f;
+    bool goal;
+};
+struct HeapEntry {
+    double f;
+    uint32_t node;
+};
+struct RootBest {
+    double g;
+    uint32_t gen;  // g is valid when gen is the workspace's current generation
+};
+}  // namespace polyanya_detail
+
+// Buffers a search reuses from one query to the next (no allocation per query once warm):
+// the node pool, the open list (a binary heap), the best g per root vertex (reset by a
+// generation counter, not by clearing). One per thread; NavQuery keeps one.
+struct PolyanyaWorkspace {
+    std::vector<polyanya_detail::Node> nodes;
+    std::vector<polyanya_detail::HeapEntry> heap;
+    std::vector<polyanya_detail::RootBest> best;
+    std::vector<uint32_t> pending, roots, root_polys;
+    uint32_t gen = 0;
+    uint32_t dropped = 0;  // successors of the node being expanded dropped as dead ends
+};
+
 // Shortest path from `start` (in polygon start_poly, dense index) to `goal` (in goal_poly).
+// `workspace` (optional): buffers kept across queries; without it the call allocates its own.
 // Fails (BadInput) on polygon indices out of range or non-finite points; no path is found = false.
 Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const float* start, uint32_t goal_poly,
-                          const float* goal, PolyanyaPath& out, PolyanyaTrace* trace = nullptr);
+                          const float* goal, PolyanyaPath& out, PolyanyaTrace* trace = nullptr,
+                          PolyanyaWorkspace* workspace = nullptr);
 
 }  // namespace nav

@@ -1276,7 +1276,7 @@ Status NavQuery::find_route(const float* start_pos, const float* end_pos, const 
         pmesh_exclude_ = filter.exclude_flags;
     }
     const uint32_t sp = m.poly_index(out.start.poly), ep = m.poly_index(out.end.poly);
-    if (Status s = polyanya_find_path(pmesh_, sp, out.start.point, ep, out.end.point, ppath_, trace); !s) return s;
+    if (Status s = polyanya_find_path(pmesh_, sp, out.start.point, ep, out.end.point, ppath_, trace, &pwork_); !s) return s;
     out.path.reached = ppath_.found;
     out.path.expanded = ppath_.expanded;
     if (!ppath_.found) return Status::ok();

@@ -354,6 +354,7 @@ private:
     bool pmesh_valid_ = false;
     uint16_t pmesh_include_ = 0, pmesh_exclude_ = 0;
     PolyanyaPath ppath_;
+    PolyanyaWorkspace pwork_;  // Polyanya's node pool, heap and per-root g, reused across queries
 };
 
 }  // namespace nav

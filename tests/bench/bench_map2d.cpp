@@ -122,9 +122,10 @@ void bench_paths(const char* name, const nav::NavMesh& nm, int npairs) {
     const double ms_funnel = ms_since(t0);
     t0 = Clock::now();
     nav::PolyanyaPath pp;
+    nav::PolyanyaWorkspace ws;  // buffers reused across queries, as NavQuery reuses its own for A*
     for (size_t i = 0; i < pairs.size(); ++i) {
         nav::polyanya_find_path(pm, nm.poly_index(pairs[i].a.poly), pairs[i].a.point, nm.poly_index(pairs[i].b.poly),
-                                pairs[i].b.point, pp);
+                                pairs[i].b.point, pp, nullptr, &ws);
         lo[i] = pp.found ? pp.length_xz : 0;
     }
     const double ms_opt = ms_since(t0);
