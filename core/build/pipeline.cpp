@@ -681,7 +681,7 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
         }
     if (largest_tile) *largest_tile = to_bytes(most);
     const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
-    const double baking = keep_all ? sum : most * std::min(std::max(threads, 1), std::max(L.count(), 1));
+    const double baking = keep_all ? sum : std::min(sum, most * std::max(threads, 1));
     return to_bytes(mesh + double(bins.memory_bytes()) + baking);
 }
 
@@ -927,7 +927,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
                 "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
                 std::to_string(need >> 20) + " MiB (" +
                 (keep_intermediates_ ? std::string("every tile's intermediates kept")
-                                     : std::to_string(std::min(std::max(threads, 1), L.count())) +
+                                     : "up to " + std::to_string(std::max(threads, 1)) +
                                            " tiles at once, the largest about " + std::to_string(largest >> 20) +
                                            " MiB") +
                 "), over the memory limit of " + std::to_string(memory_limit_ >> 20) + " MiB; raise cell_size (now " +

@@ -6,7 +6,8 @@
 # nothing crashes, and memory goes back near its starting level once the parameters are back where
 # they started; the report states UI frame time p50 / p99 and no frame built a draw layer on the UI
 # thread (the worker builds them with each bake). --max-memory bounds the grids the random parameters may ask for (the pipeline
-# refuses bigger ones, in navdebug and navbake alike).
+# refuses bigger ones, in navdebug and navbake alike; navbake keeps its intermediates as navdebug
+# does, so a tiled bake needs the same memory in both).
 # usage: screenshots_stress.sh NAVDEBUG_EXE OUT_DIR SOURCE_DIR
 exe=$1 out=$2 src=$3
 source "$src/tests/e2e/shot_lib.sh"
@@ -31,10 +32,10 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 json.dump(r["config"], open(sys.argv[2], "w"), indent=2)
 PY
-  timeout 120 "$navbake" "$mesh" --config "$out/$name.config.json" --max-memory $max_mb > "$out/$name.navbake.txt" \
+  timeout 120 "$navbake" "$mesh" --config "$out/$name.config.json" --max-memory $max_mb --keep-intermediates > "$out/$name.navbake.txt" \
     2> "$out/$name.navbake.err"
   local bcode=$?
-  timeout 120 "$navbake" "$mesh" --config "$out/$name.config.json" --max-memory $max_mb --json > "$out/$name.navbake.json" \
+  timeout 120 "$navbake" "$mesh" --config "$out/$name.config.json" --max-memory $max_mb --keep-intermediates --json > "$out/$name.navbake.json" \
     2> /dev/null
   if msg=$(python3 - "$report" "$out/$name.navbake.txt" "$out/$name.navbake.err" "$out/$name.navbake.json" "$bcode" "$expect" <<'PY'
 import json, sys
