@@ -692,9 +692,83 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     {
         size_t e_at = 0, pair_at = 0, tri_at = 0, bv_at = 0;
         double cum = 0;
+        // A run of slots whose tiles and graphs are those of `previous` (a rebuild leaves most of
+        // the world so) is copied from previous's arrays in bulk, indices shifted by the run's
+        // offset, rather than tile by tile from the graphs; only its stitched edges are redone.
+        const NavMesh* P = previous && !previous->slots.empty() && previous->npolys > 0 ? previous : nullptr;
+        std::vector<uint32_t> prev_bv;  // per previous slot: its first bvtree node (+ the total)
+        if (P) {
+            prev_bv.assign(P->slots.size() + 1, 0);
+            for (size_t s = 0; s < P->slots.size(); ++s) {
+                const TileSlot& ps = P->slots[s];
+                prev_bv[s + 1] = prev_bv[s] + (ps.tile ? static_cast<uint32_t>((ps.graph->bvtree.empty() ? ps.tile->bvtree : ps.graph->bvtree).size()) : 0);
+            }
+        }
+        auto reusable = [&](size_t s) {
+            if (!P || s >= P->slots.size()) return false;
+            const TileSlot &a = slots[s], &b = P->slots[s];
+            return a.tile ? b.tile == a.tile && b.graph == a.graph : !b.tile;
+        };
         for (size_t s = 0; s < slots.size(); ++s) {
             TileSlot& slot = slots[s];
             if (!slot.tile) continue;
+            if (reusable(s)) {
+                size_t s1 = s;
+                while (s1 < slots.size() && reusable(s1)) ++s1;
+                const bool to_end = s1 == P->slots.size();
+                const uint32_t p0 = P->slots[s].poly_base, p1 = to_end ? static_cast<uint32_t>(P->npolys) : P->slots[s1].poly_base;
+                const uint32_t v0 = P->slots[s].vert_base, v1 = to_end ? static_cast<uint32_t>(P->nverts) : P->slots[s1].vert_base;
+                const uint32_t e0 = P->poly_first[p0], e1 = P->poly_first[p1];
+                const uint32_t r0 = P->pair_first[p0], r1 = p1 < static_cast<uint32_t>(P->npolys) ? P->pair_first[p1] : static_cast<uint32_t>(P->pair_dist.size());
+                const uint32_t t0 = P->dtri_first[p0], t1 = P->dtri_first[p1];
+                const uint32_t b0 = prev_bv[s], b1 = prev_bv[s1];
+                const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(e_at);
+                const uint32_t rb = static_cast<uint32_t>(pair_at), tb = static_cast<uint32_t>(tri_at);
+                auto append = [](auto& to, const auto& from, size_t a, size_t b) { to.insert(to.end(), from.begin() + static_cast<ptrdiff_t>(a), from.begin() + static_cast<ptrdiff_t>(b)); };
+                append(out.verts, P->verts, size_t{v0} * 3, size_t{v1} * 3);
+                append(out.areas, P->areas, p0, p1);
+                append(out.flags, P->flags, p0, p1);
+                append(out.edge_mid, P->edge_mid, size_t{e0} * 3, size_t{e1} * 3);
+                append(out.pair_dist, P->pair_dist, r0, r1);
+                append(out.dtris, P->dtris, size_t{t0} * 9, size_t{t1} * 9);
+                append(out.dtri_fast, P->dtri_fast, size_t{t0} * 9, size_t{t1} * 9);
+                append(out.poly_bounds, P->poly_bounds, size_t{p0} * 6, size_t{p1} * 6);
+                for (uint32_t i = 0; i < p1 - p0; ++i) {
+                    out.poly_slot[pb + i] = P->poly_slot[p0 + i];
+                    out.poly_first[pb + i + 1] = P->poly_first[p0 + i + 1] - e0 + eb;
+                    out.pair_first[pb + i] = P->pair_first[p0 + i] - r0 + rb;
+                    out.dtri_first[pb + i + 1] = P->dtri_first[p0 + i + 1] - t0 + tb;
+                }
+                for (uint32_t i = 0; i < e1 - e0; ++i) {
+                    const uint32_t n = P->edge_nei[e0 + i], o = P->edge_opp[e0 + i];
+                    out.edge_poly[eb + i] = P->edge_poly[e0 + i] - p0 + pb;
+                    out.edge_vert[eb + i] = P->edge_vert[e0 + i] - v0 + vb;
+                    out.edge_nei[eb + i] = n == kNoPoly ? kNoPoly : n - p0 + pb;  // stitched edges redone below
+                    out.edge_opp[eb + i] = o == kNoEdge ? kNoEdge : o - e0 + eb;
+                }
+                for (uint32_t k = 0; k < b1 - b0; ++k) {
+                    BVNode n = P->bvtree[b0 + k];
+                    if (n.index >= 0) n.index += static_cast<int32_t>(pb - p0);
+                    out.bvtree[bv_at + k] = n;
+                }
+                for (size_t r = s; r < s1; ++r) {
+                    TileSlot& rs = slots[r];
+                    if (!rs.tile) continue;
+                    const TileGraph& g = *rs.graph;
+                    rs.edge_base = P->slots[r].edge_base - e0 + eb;
+                    for (const uint32_t le : g.cross_edges) {
+                        out.edge_nei[rs.edge_base + le] = slots[g.nei_slot[le]].poly_base + g.nei_poly[le];
+                        out.edge_opp[rs.edge_base + le] = kNoEdge;
+                    }
+                    for (size_t p = 0; p < g.poly_area.size(); ++p) {
+                        cum += g.poly_area[p];
+                        out.poly_area_cum[rs.poly_base + p] = static_cast<float>(cum);
+                    }
+                }
+                e_at += e1 - e0, pair_at += r1 - r0, tri_at += t1 - t0, bv_at += b1 - b0;
+                s = s1 - 1;
+                continue;
+            }
             const NavTile& t = *slot.tile;
             const TileGraph& g = *slot.graph;
             const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(e_at);
