@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -270,26 +269,85 @@ inline uint64_t cell_key(int x, int z) {
     return (static_cast<uint64_t>(static_cast<uint32_t>(x)) << 32) | static_cast<uint32_t>(z);
 }
 
+// The slots at each (x, z), any layer: (cell key, slot) pairs sorted (a cell's slots in slot
+// order), one flat array for the whole mesh. Looked up through a dense grid of first pairs over the
+// tiles' bounding box when that box is not much bigger than the tile count, else by binary search.
+struct CellIndex {
+    std::vector<std::pair<uint64_t, uint32_t>> v;
+    std::vector<uint32_t> grid;  // (gw * gh + 1): the pairs of cell (x, z) are v[grid[c], grid[c + 1])
+    int x0 = 0, z0 = 0, gw = 0, gh = 0;
+    void build(const std::vector<TileSlot>& slots) {
+        v.clear();
+        v.reserve(slots.size());
+        int x1 = 0, z1 = 0;
+        for (size_t s = 0; s < slots.size(); ++s) {
+            if (!slots[s].tile) continue;
+            const NavTile& t = *slots[s].tile;
+            if (v.empty()) x0 = x1 = t.x, z0 = z1 = t.z;
+            x0 = std::min(x0, t.x), x1 = std::max(x1, t.x), z0 = std::min(z0, t.z), z1 = std::max(z1, t.z);
+            v.emplace_back(0, static_cast<uint32_t>(s));
+        }
+        const int64_t cells = v.empty() ? 0 : (int64_t{x1} - x0 + 1) * (int64_t{z1} - z0 + 1);
+        gw = gh = 0;
+        grid.clear();
+        if (!v.empty() && cells <= static_cast<int64_t>(v.size()) * 4 + 64) {
+            // Dense: cell index (x - x0) + (z - z0) * gw as the key, a counting sort by it.
+            gw = x1 - x0 + 1, gh = z1 - z0 + 1;
+            grid.assign(static_cast<size_t>(cells) + 1, 0);
+            for (auto& [key, s] : v) {
+                key = static_cast<uint64_t>(slots[s].tile->x - x0) + static_cast<uint64_t>(slots[s].tile->z - z0) * static_cast<uint64_t>(gw);
+                ++grid[key + 1];
+            }
+            for (size_t c = 0; c + 1 < grid.size(); ++c) grid[c + 1] += grid[c];
+            std::vector<std::pair<uint64_t, uint32_t>> sorted(v.size());
+            std::vector<uint32_t> fill(grid.begin(), grid.end() - 1);
+            for (const auto& kv : v) sorted[fill[kv.first]++] = kv;  // slots ascending within a cell
+            v = std::move(sorted);
+            return;
+        }
+        for (auto& [key, s] : v) key = cell_key(slots[s].tile->x, slots[s].tile->z);
+        std::sort(v.begin(), v.end());
+    }
+    std::span<const std::pair<uint64_t, uint32_t>> at(int x, int z) const {
+        if (gw > 0) {
+            const int64_t dx = int64_t{x} - x0, dz = int64_t{z} - z0;
+            if (dx < 0 || dz < 0 || dx >= gw || dz >= gh) return {};
+            const size_t c = static_cast<size_t>(dx) + static_cast<size_t>(dz) * static_cast<size_t>(gw);
+            return {v.data() + grid[c], v.data() + grid[c + 1]};
+        }
+        const uint64_t k = cell_key(x, z);
+        const auto lo = std::lower_bound(v.begin(), v.end(), std::pair<uint64_t, uint32_t>(k, 0));
+        auto hi = lo;
+        while (hi != v.end() && hi->first == k) ++hi;
+        return {lo, hi};
+    }
+};
+
+// Each slot's portal edges by side, gathered on first use (only the tiles next to a changed one).
+struct SideEdges {
+    std::vector<int32_t> index;  // per slot: into store, -1 not gathered yet
+    std::vector<std::array<std::vector<SideEdge>, 4>> store;
+};
+
 struct Piece {
     float t0, t1;     // along our edge, 0 = its first vertex, 1 = its second
     uint32_t slot, poly;  // the polygon on the other side
 };
 
 // Per-tile precomputation for the slot at `self`: stitched edges, split vertices, detail, bounds.
-Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self,
-                       const std::unordered_map<uint64_t, std::vector<uint32_t>>& at,
-                       std::vector<std::array<std::vector<SideEdge>, 4>>& side_edges, std::vector<char>& side_done,
+Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self, const CellIndex& at, SideEdges& side_edges,
                        TileGraph& g) {
     const NavTile& t = *slots[self].tile;
     auto sides_of = [&](uint32_t s) -> const std::array<std::vector<SideEdge>, 4>& {
-        if (!side_done[s]) {
+        if (side_edges.index[s] < 0) {
+            side_edges.index[s] = static_cast<int32_t>(side_edges.store.size());
+            auto& se = side_edges.store.emplace_back();
             const NavTile& u = *slots[s].tile;
             for (uint32_t p = 0; p < static_cast<uint32_t>(u.npolys()); ++p)
                 for (uint32_t e = u.poly_first[p]; e < u.poly_first[p + 1]; ++e)
-                    if (u.edge_nei[e] != kNoPoly && (u.edge_nei[e] & kTilePortal)) side_edges[s][u.edge_nei[e] & 3].push_back({p, e});
-            side_done[s] = 1;
+                    if (u.edge_nei[e] != kNoPoly && (u.edge_nei[e] & kTilePortal)) se[u.edge_nei[e] & 3].push_back({p, e});
         }
-        return side_edges[s];
+        return side_edges.store[static_cast<size_t>(side_edges.index[s])];
     };
     auto tile_vert = [](const NavTile& u, uint32_t e) { return &u.verts[static_cast<size_t>(u.edge_vert[e]) * 3]; };
     auto next_in_poly = [](const NavTile& u, uint32_t p, uint32_t e) { return e + 1 == u.poly_first[p + 1] ? u.poly_first[p] : e + 1; };
@@ -302,8 +360,7 @@ Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self,
     g.nei_slot.reserve(t.edge_vert.size());
     g.nei_poly.reserve(t.edge_vert.size());
     for (int side = 0; side < 4; ++side)
-        if (const auto it = at.find(cell_key(t.x + dir_offset_x(side), t.z + dir_offset_z(side))); it != at.end())
-            for (const uint32_t o : it->second) g.stitched_to.push_back(slots[o].tile);
+        for (const auto& [key, o] : at.at(t.x + dir_offset_x(side), t.z + dir_offset_z(side))) g.stitched_to.push_back(slots[o].tile);
     std::vector<Piece> pieces;
     for (uint32_t p = 0; p < np; ++p) {
         for (uint32_t e = t.poly_first[p]; e < t.poly_first[p + 1]; ++e) {
@@ -322,9 +379,9 @@ Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self,
             const float ua = a[ax], ub = b[ax], du = ub - ua;
             const float line = (a[cx] + b[cx]) * 0.5f;
             pieces.clear();
-            const auto next = at.find(cell_key(t.x + dir_offset_x(side), t.z + dir_offset_z(side)));
-            for (size_t k = 0; next != at.end() && k < next->second.size() && du != 0; ++k) {
-                const uint32_t o = next->second[k];
+            const auto next = at.at(t.x + dir_offset_x(side), t.z + dir_offset_z(side));
+            for (size_t k = 0; k < next.size() && du != 0; ++k) {
+                const uint32_t o = next[k].second;
                 const NavTile& u = *slots[o].tile;
                 const float climb = std::max(t.walkable_climb, u.walkable_climb);
                 for (const SideEdge& se : sides_of(o)[opp]) {
@@ -478,6 +535,38 @@ Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self,
         }
         g.poly_area[p] = area2 * 0.5;
     }
+    for (int k = 0; k < 3; ++k) g.bmin[k] = g.bmax[k] = 0;
+    for (uint32_t p = 0; p < np; ++p)
+        for (int k = 0; k < 3; ++k) {
+            g.bmin[k] = p == 0 ? g.poly_bounds[k] : std::min(g.bmin[k], g.poly_bounds[static_cast<size_t>(p) * 6 + k]);
+            g.bmax[k] = p == 0 ? g.poly_bounds[3 + k] : std::max(g.bmax[k], g.poly_bounds[static_cast<size_t>(p) * 6 + 3 + k]);
+        }
+
+    // Components through the tile's own portals; the edges stitched to other tiles.
+    g.poly_comp.assign(np, kNoPoly);
+    g.ncomp = 0;
+    {
+        std::vector<uint32_t> stack;
+        for (uint32_t seed = 0; seed < np; ++seed) {
+            if (g.poly_comp[seed] != kNoPoly) continue;
+            const uint32_t id = g.ncomp++;
+            g.poly_comp[seed] = id;
+            stack.assign(1, seed);
+            while (!stack.empty()) {
+                const uint32_t p = stack.back();
+                stack.pop_back();
+                for (uint32_t e = g.poly_first[p]; e < g.poly_first[p + 1]; ++e)
+                    if (g.opp[e] != kNoEdge && g.poly_comp[g.nei_poly[e]] == kNoPoly) {
+                        g.poly_comp[g.nei_poly[e]] = id;
+                        stack.push_back(g.nei_poly[e]);
+                    }
+            }
+        }
+    }
+    g.cross_edges.clear();
+    for (uint32_t e = 0; e < ne; ++e)
+        if (g.nei_slot[e] != kNoPoly && g.nei_slot[e] != self) g.cross_edges.push_back(e);
+
     if (t.bvtree.empty() && np > 0) {
         NavTile copy;  // a producer that left the tree out: build it from the polygons
         copy.poly_first = t.poly_first, copy.edge_vert = t.edge_vert, copy.verts = t.verts;
@@ -489,15 +578,13 @@ Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self,
 }
 
 // Whether slot s's cached graph was stitched against exactly the tiles now next to it.
-bool graph_current(const TileGraph& g, const NavTile& t, const std::vector<TileSlot>& slots,
-                   const std::unordered_map<uint64_t, std::vector<uint32_t>>& at) {
+bool graph_current(const TileGraph& g, const NavTile& t, const std::vector<TileSlot>& slots, const CellIndex& at) {
     size_t n = 0;
     for (int side = 0; side < 4; ++side)
-        if (const auto it = at.find(cell_key(t.x + dir_offset_x(side), t.z + dir_offset_z(side))); it != at.end())
-            for (const uint32_t o : it->second) {
-                if (n >= g.stitched_to.size() || g.stitched_to[n] != slots[o].tile) return false;
-                ++n;
-            }
+        for (const auto& [key, o] : at.at(t.x + dir_offset_x(side), t.z + dir_offset_z(side))) {
+            if (n >= g.stitched_to.size() || g.stitched_to[n] != slots[o].tile) return false;
+            ++n;
+        }
     return n == g.stitched_to.size();
 }
 
@@ -507,15 +594,13 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     if (previous) slots = previous->slots;
     std::vector<char> taken(slots.size(), 0);
     std::vector<std::shared_ptr<const NavTile>> pending;
-    std::unordered_map<uint64_t, std::vector<uint32_t>> at;  // (x, z) -> slots there, any layer
-    for (size_t s = 0; s < slots.size(); ++s)
-        if (slots[s].tile) at[cell_key(slots[s].tile->x, slots[s].tile->z)].push_back(static_cast<uint32_t>(s));
+    CellIndex at;  // (x, z) -> slots there, any layer
+    at.build(slots);
     for (const auto& tp : tiles) {
         if (!tp) return Status::bad_input("navmesh: a null tile");
         int found = -1;
-        if (const auto it = at.find(cell_key(tp->x, tp->z)); it != at.end())
-            for (const uint32_t s : it->second)
-                if (slots[s].tile->layer == tp->layer) found = static_cast<int>(s);
+        for (const auto& [key, s] : at.at(tp->x, tp->z))
+            if (slots[s].tile->layer == tp->layer) found = static_cast<int>(s);
         if (found >= 0 && slots[static_cast<size_t>(found)].tile == tp && !taken[static_cast<size_t>(found)]) {
             taken[static_cast<size_t>(found)] = 1;  // the same tile object: checked when it came in
             continue;
@@ -549,11 +634,9 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     while (!slots.empty() && !slots.back().tile && slots.back().salt == 0) slots.pop_back();
 
     // Each slot's graph: the cached one while neither the tile nor a tile next to it changed.
-    at.clear();
-    for (size_t s = 0; s < slots.size(); ++s)
-        if (slots[s].tile) at[cell_key(slots[s].tile->x, slots[s].tile->z)].push_back(static_cast<uint32_t>(s));
-    std::vector<std::array<std::vector<SideEdge>, 4>> side_edges(slots.size());
-    std::vector<char> side_done(slots.size(), 0);
+    at.build(slots);
+    SideEdges side_edges;
+    side_edges.index.assign(slots.size(), -1);
     for (size_t s = 0; s < slots.size(); ++s) {
         TileSlot& slot = slots[s];
         if (!slot.tile) continue;
@@ -562,7 +645,7 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
             continue;
         }
         auto g = std::make_shared<TileGraph>();
-        Status st = make_tile_graph(slots, static_cast<uint32_t>(s), at, side_edges, side_done, *g);
+        Status st = make_tile_graph(slots, static_cast<uint32_t>(s), at, side_edges, *g);
         if (!st) return st;
         slot.graph = std::move(g);
     }
@@ -586,22 +669,22 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     out.npolys = static_cast<int>(np);
     out.nverts = static_cast<int>(nv);
     out.nedges = static_cast<int>(ne);
-    out.verts.resize(nv * 3);
+    out.verts.clear(), out.verts.reserve(nv * 3);  // appended tile by tile below (no zero fill first)
     out.poly_slot.resize(np);
-    out.areas.resize(np);
-    out.flags.resize(np);
+    out.areas.clear(), out.areas.reserve(np);
+    out.flags.clear(), out.flags.reserve(np);
     out.poly_first.resize(np + 1);
     out.edge_vert.resize(ne);
     out.edge_nei.resize(ne);
     out.edge_opp.resize(ne);
     out.edge_poly.resize(ne);
-    out.edge_mid.resize(ne * 3);
+    out.edge_mid.clear(), out.edge_mid.reserve(ne * 3);
     out.pair_first.resize(np);
-    out.pair_dist.resize(npair);
+    out.pair_dist.clear(), out.pair_dist.reserve(npair);
     out.dtri_first.resize(np + 1);
-    out.dtris.resize(ntri * 9);
-    out.dtri_fast.resize(ntri * 9);
-    out.poly_bounds.resize(np * 6);
+    out.dtris.clear(), out.dtris.reserve(ntri * 9);
+    out.dtri_fast.clear(), out.dtri_fast.reserve(ntri * 9);
+    out.poly_bounds.clear(), out.poly_bounds.reserve(np * 6);
     out.poly_area_cum.resize(np);
     out.bvtree.resize(nbv);
     out.poly_first[0] = 0;
@@ -609,21 +692,96 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     {
         size_t e_at = 0, pair_at = 0, tri_at = 0, bv_at = 0;
         double cum = 0;
+        // A run of slots whose tiles and graphs are those of `previous` (a rebuild leaves most of
+        // the world so) is copied from previous's arrays in bulk, indices shifted by the run's
+        // offset, rather than tile by tile from the graphs; only its stitched edges are redone.
+        const NavMesh* P = previous && !previous->slots.empty() && previous->npolys > 0 ? previous : nullptr;
+        std::vector<uint32_t> prev_bv;  // per previous slot: its first bvtree node (+ the total)
+        if (P) {
+            prev_bv.assign(P->slots.size() + 1, 0);
+            for (size_t s = 0; s < P->slots.size(); ++s) {
+                const TileSlot& ps = P->slots[s];
+                prev_bv[s + 1] = prev_bv[s] + (ps.tile ? static_cast<uint32_t>((ps.graph->bvtree.empty() ? ps.tile->bvtree : ps.graph->bvtree).size()) : 0);
+            }
+        }
+        auto reusable = [&](size_t s) {
+            if (!P || s >= P->slots.size()) return false;
+            const TileSlot &a = slots[s], &b = P->slots[s];
+            return a.tile ? b.tile == a.tile && b.graph == a.graph : !b.tile;
+        };
         for (size_t s = 0; s < slots.size(); ++s) {
-            const TileSlot& slot = slots[s];
+            TileSlot& slot = slots[s];
             if (!slot.tile) continue;
+            if (reusable(s)) {
+                size_t s1 = s;
+                while (s1 < slots.size() && reusable(s1)) ++s1;
+                const bool to_end = s1 == P->slots.size();
+                const uint32_t p0 = P->slots[s].poly_base, p1 = to_end ? static_cast<uint32_t>(P->npolys) : P->slots[s1].poly_base;
+                const uint32_t v0 = P->slots[s].vert_base, v1 = to_end ? static_cast<uint32_t>(P->nverts) : P->slots[s1].vert_base;
+                const uint32_t e0 = P->poly_first[p0], e1 = P->poly_first[p1];
+                const uint32_t r0 = P->pair_first[p0], r1 = p1 < static_cast<uint32_t>(P->npolys) ? P->pair_first[p1] : static_cast<uint32_t>(P->pair_dist.size());
+                const uint32_t t0 = P->dtri_first[p0], t1 = P->dtri_first[p1];
+                const uint32_t b0 = prev_bv[s], b1 = prev_bv[s1];
+                const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(e_at);
+                const uint32_t rb = static_cast<uint32_t>(pair_at), tb = static_cast<uint32_t>(tri_at);
+                auto append = [](auto& to, const auto& from, size_t a, size_t b) { to.insert(to.end(), from.begin() + static_cast<ptrdiff_t>(a), from.begin() + static_cast<ptrdiff_t>(b)); };
+                append(out.verts, P->verts, size_t{v0} * 3, size_t{v1} * 3);
+                append(out.areas, P->areas, p0, p1);
+                append(out.flags, P->flags, p0, p1);
+                append(out.edge_mid, P->edge_mid, size_t{e0} * 3, size_t{e1} * 3);
+                append(out.pair_dist, P->pair_dist, r0, r1);
+                append(out.dtris, P->dtris, size_t{t0} * 9, size_t{t1} * 9);
+                append(out.dtri_fast, P->dtri_fast, size_t{t0} * 9, size_t{t1} * 9);
+                append(out.poly_bounds, P->poly_bounds, size_t{p0} * 6, size_t{p1} * 6);
+                for (uint32_t i = 0; i < p1 - p0; ++i) {
+                    out.poly_slot[pb + i] = P->poly_slot[p0 + i];
+                    out.poly_first[pb + i + 1] = P->poly_first[p0 + i + 1] - e0 + eb;
+                    out.pair_first[pb + i] = P->pair_first[p0 + i] - r0 + rb;
+                    out.dtri_first[pb + i + 1] = P->dtri_first[p0 + i + 1] - t0 + tb;
+                }
+                for (uint32_t i = 0; i < e1 - e0; ++i) {
+                    const uint32_t n = P->edge_nei[e0 + i], o = P->edge_opp[e0 + i];
+                    out.edge_poly[eb + i] = P->edge_poly[e0 + i] - p0 + pb;
+                    out.edge_vert[eb + i] = P->edge_vert[e0 + i] - v0 + vb;
+                    out.edge_nei[eb + i] = n == kNoPoly ? kNoPoly : n - p0 + pb;  // stitched edges redone below
+                    out.edge_opp[eb + i] = o == kNoEdge ? kNoEdge : o - e0 + eb;
+                }
+                for (uint32_t k = 0; k < b1 - b0; ++k) {
+                    BVNode n = P->bvtree[b0 + k];
+                    if (n.index >= 0) n.index += static_cast<int32_t>(pb - p0);
+                    out.bvtree[bv_at + k] = n;
+                }
+                for (size_t r = s; r < s1; ++r) {
+                    TileSlot& rs = slots[r];
+                    if (!rs.tile) continue;
+                    const TileGraph& g = *rs.graph;
+                    rs.edge_base = P->slots[r].edge_base - e0 + eb;
+                    for (const uint32_t le : g.cross_edges) {
+                        out.edge_nei[rs.edge_base + le] = slots[g.nei_slot[le]].poly_base + g.nei_poly[le];
+                        out.edge_opp[rs.edge_base + le] = kNoEdge;
+                    }
+                    for (size_t p = 0; p < g.poly_area.size(); ++p) {
+                        cum += g.poly_area[p];
+                        out.poly_area_cum[rs.poly_base + p] = static_cast<float>(cum);
+                    }
+                }
+                e_at += e1 - e0, pair_at += r1 - r0, tri_at += t1 - t0, bv_at += b1 - b0;
+                s = s1 - 1;
+                continue;
+            }
             const NavTile& t = *slot.tile;
             const TileGraph& g = *slot.graph;
             const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(e_at);
+            slot.edge_base = eb;
             const uint32_t tp = static_cast<uint32_t>(t.npolys());
-            std::copy(g.verts.begin(), g.verts.end(), out.verts.begin() + static_cast<ptrdiff_t>(vb) * 3);
-            std::copy(t.areas.begin(), t.areas.end(), out.areas.begin() + pb);
-            std::copy(t.flags.begin(), t.flags.end(), out.flags.begin() + pb);
-            std::copy(g.edge_mid.begin(), g.edge_mid.end(), out.edge_mid.begin() + static_cast<ptrdiff_t>(eb) * 3);
-            std::copy(g.pair_dist.begin(), g.pair_dist.end(), out.pair_dist.begin() + static_cast<ptrdiff_t>(pair_at));
-            std::copy(g.dtris.begin(), g.dtris.end(), out.dtris.begin() + static_cast<ptrdiff_t>(tri_at) * 9);
-            std::copy(g.dtri_fast.begin(), g.dtri_fast.end(), out.dtri_fast.begin() + static_cast<ptrdiff_t>(tri_at) * 9);
-            std::copy(g.poly_bounds.begin(), g.poly_bounds.end(), out.poly_bounds.begin() + static_cast<ptrdiff_t>(pb) * 6);
+            out.verts.insert(out.verts.end(), g.verts.begin(), g.verts.end());
+            out.areas.insert(out.areas.end(), t.areas.begin(), t.areas.end());
+            out.flags.insert(out.flags.end(), t.flags.begin(), t.flags.end());
+            out.edge_mid.insert(out.edge_mid.end(), g.edge_mid.begin(), g.edge_mid.end());
+            out.pair_dist.insert(out.pair_dist.end(), g.pair_dist.begin(), g.pair_dist.end());
+            out.dtris.insert(out.dtris.end(), g.dtris.begin(), g.dtris.end());
+            out.dtri_fast.insert(out.dtri_fast.end(), g.dtri_fast.begin(), g.dtri_fast.end());
+            out.poly_bounds.insert(out.poly_bounds.end(), g.poly_bounds.begin(), g.poly_bounds.end());
             for (uint32_t p = 0; p < tp; ++p) {
                 out.poly_slot[pb + p] = static_cast<uint32_t>(s);
                 out.poly_first[pb + p + 1] = eb + g.poly_first[p + 1];
@@ -654,43 +812,71 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
 
     // Twins across tiles: the one edge of the neighbour that lists us (a stitch found on one side
     // only, at the edge of a tolerance, is a wall on both).
-    for (uint32_t e = 0; e < ne; ++e) {
-        const uint32_t q = out.edge_nei[e];
-        if (q == kNoPoly || out.edge_opp[e] != kNoEdge) continue;
-        const uint32_t p = out.edge_poly[e];
-        uint32_t match = kNoEdge;
-        for (uint32_t f = out.poly_first[q]; f < out.poly_first[q + 1]; ++f)
-            if (out.edge_nei[f] == p) match = f;
-        if (match == kNoEdge) out.edge_nei[e] = kNoPoly;
-        else out.edge_opp[e] = match;
+    // Only the edges stitched to other tiles (each graph lists them) need it, in ascending order.
+    for (const TileSlot& slot : slots) {
+        if (!slot.tile) continue;
+        for (const uint32_t le : slot.graph->cross_edges) {
+            const uint32_t e = slot.edge_base + le;
+            const uint32_t q = out.edge_nei[e];
+            if (q == kNoPoly || out.edge_opp[e] != kNoEdge) continue;
+            const uint32_t p = out.edge_poly[e];
+            uint32_t match = kNoEdge;
+            for (uint32_t f = out.poly_first[q]; f < out.poly_first[q + 1]; ++f)
+                if (out.edge_nei[f] == p) match = f;
+            if (match == kNoEdge) out.edge_nei[e] = kNoPoly;
+            else out.edge_opp[e] = match;
+        }
     }
-    for (uint32_t e = 0; e < ne; ++e)
-        if (out.edge_opp[e] != kNoEdge && out.edge_nei[out.edge_opp[e]] == kNoPoly) out.edge_opp[e] = kNoEdge, out.edge_nei[e] = kNoPoly;
-    out.slots = std::move(slots);
+    for (const TileSlot& slot : slots) {
+        if (!slot.tile) continue;
+        for (const uint32_t le : slot.graph->cross_edges) {
+            const uint32_t e = slot.edge_base + le;
+            if (out.edge_opp[e] != kNoEdge && out.edge_nei[out.edge_opp[e]] == kNoPoly) out.edge_opp[e] = kNoEdge, out.edge_nei[e] = kNoPoly;
+        }
+    }
 
-    // Portal counts; islands (flood fill over portals) and their portal edge slots.
+    // Portal counts; islands and their portal edge slots. Islands are the tiles' own components
+    // joined through the stitched edges (a union-find over components, not a flood fill of every
+    // polygon), numbered in order of their lowest polygon as a flood fill from polygon 0 up would.
     out.poly_portals.assign(np, 0);
     for (uint32_t e = 0; e < ne; ++e)
         if (out.edge_opp[e] != kNoEdge) ++out.poly_portals[out.edge_poly[e]];
-    out.poly_island.assign(np, kNoPoly);
+    out.poly_island.resize(np);
     {
-        std::vector<uint32_t> stack;
-        for (size_t seed = 0; seed < np; ++seed) {
-            if (out.poly_island[seed] != kNoPoly) continue;
-            const uint32_t id = static_cast<uint32_t>(out.nislands++);
-            out.poly_island[seed] = id;
-            stack.assign(1, static_cast<uint32_t>(seed));
-            while (!stack.empty()) {
-                const uint32_t p = stack.back();
-                stack.pop_back();
-                for (uint32_t e = out.poly_first[p]; e < out.poly_first[p + 1]; ++e) {
-                    const uint32_t q = out.edge_nei[e];
-                    if (q != kNoPoly && out.poly_island[q] == kNoPoly) {
-                        out.poly_island[q] = id;
-                        stack.push_back(q);
-                    }
-                }
+        std::vector<uint32_t> comp_base(slots.size() + 1, 0);
+        for (size_t s = 0; s < slots.size(); ++s) comp_base[s + 1] = comp_base[s] + (slots[s].tile ? slots[s].graph->ncomp : 0);
+        std::vector<uint32_t> parent(comp_base.back());
+        for (uint32_t c = 0; c < parent.size(); ++c) parent[c] = c;
+        auto find = [&parent](uint32_t c) {
+            while (parent[c] != c) c = parent[c] = parent[parent[c]];
+            return c;
+        };
+        auto comp_of = [&](uint32_t p) {
+            const uint32_t s = out.poly_slot[p];
+            return comp_base[s] + slots[s].graph->poly_comp[p - slots[s].poly_base];
+        };
+        for (size_t s = 0; s < slots.size(); ++s) {
+            if (!slots[s].tile) continue;
+            for (const uint32_t le : slots[s].graph->cross_edges) {
+                const uint32_t e = slots[s].edge_base + le;
+                if (out.edge_nei[e] == kNoPoly) continue;
+                const uint32_t a = find(comp_of(out.edge_poly[e])), b = find(comp_of(out.edge_nei[e]));
+                if (a != b) parent[std::max(a, b)] = std::min(a, b);
             }
+        }
+        // Components in order of their lowest polygon (slots in order, each tile's in order), so
+        // the first component of an island met is the one holding its lowest polygon.
+        std::vector<uint32_t> island_of(parent.size(), kNoPoly);
+        for (uint32_t c = 0; c < parent.size(); ++c) {
+            const uint32_t r = find(c);
+            if (island_of[r] == kNoPoly) island_of[r] = static_cast<uint32_t>(out.nislands++);
+            island_of[c] = island_of[r];
+        }
+        for (size_t s = 0; s < slots.size(); ++s) {
+            if (!slots[s].tile) continue;
+            const TileGraph& g = *slots[s].graph;
+            const uint32_t pb = slots[s].poly_base, cb = comp_base[s];
+            for (size_t p = 0; p < g.poly_comp.size(); ++p) out.poly_island[pb + p] = island_of[cb + g.poly_comp[p]];
         }
         out.island_first.assign(static_cast<size_t>(out.nislands) + 1, 0);
         for (uint32_t e = 0; e < ne; ++e)
@@ -702,6 +888,8 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
             if (out.edge_opp[e] != kNoEdge) out.island_portals[fill[out.poly_island[out.edge_poly[e]]]++] = e;
     }
 
+    out.slots = std::move(slots);
+
     // Landmarks are a whole-world table (walking distances across every tile): a mesh of several
     // tiles, which is rebuilt a tile at a time, goes without them (A* then uses the straight-line
     // bound alone, as Detour does) rather than recompute the world for each tile.
@@ -712,11 +900,15 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
         out.island_landmarks.assign(static_cast<size_t>(out.nislands), 0);
     }
 
-    for (size_t p = 0; p < np; ++p)
+    bool first = true;  // the tiles' bounds (each the bounds of its polygons)
+    for (const TileSlot& slot : out.slots) {
+        if (!slot.tile || slot.graph->poly_comp.empty()) continue;
         for (int k = 0; k < 3; ++k) {
-            out.bmin[k] = p == 0 ? out.poly_bounds[p * 6 + k] : std::min(out.bmin[k], out.poly_bounds[p * 6 + k]);
-            out.bmax[k] = p == 0 ? out.poly_bounds[p * 6 + 3 + k] : std::max(out.bmax[k], out.poly_bounds[p * 6 + 3 + k]);
+            out.bmin[k] = first ? slot.graph->bmin[k] : std::min(out.bmin[k], slot.graph->bmin[k]);
+            out.bmax[k] = first ? slot.graph->bmax[k] : std::max(out.bmax[k], slot.graph->bmax[k]);
         }
+        first = false;
+    }
     return Status::ok();
 }
 

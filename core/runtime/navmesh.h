@@ -72,6 +72,13 @@ struct TileGraph {
     std::vector<float> poly_bounds;
     std::vector<double> poly_area;
     std::vector<BVNode> bvtree;      // only when the tile came without one
+    // For islands without a whole-world flood fill: each polygon's component through the tile's
+    // own portals (numbered in order of their lowest polygon), and the edges stitched to other
+    // tiles (the only ones the assembly must pair up and join components across).
+    std::vector<uint32_t> poly_comp;
+    uint32_t ncomp = 0;
+    std::vector<uint32_t> cross_edges;
+    float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};  // of poly_bounds
     int split_edges = 0;
 };
 
@@ -82,6 +89,7 @@ struct TileSlot {
     uint32_t salt = 0;
     uint32_t poly_base = 0;  // dense index of the tile's polygon 0
     uint32_t vert_base = 0;  // first of the tile's vertices in NavMesh::verts
+    uint32_t edge_base = 0;  // first of the tile's edge slots
     std::shared_ptr<const TileGraph> graph;
 };
 

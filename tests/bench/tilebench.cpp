@@ -13,16 +13,23 @@
 //
 // Usage: tilebench [--reps N] [--tile-size N] [MESH.obj...]   (default: the three shared meshes)
 //        tilebench --recast-peak MESH.obj   (internal: one Recast solo bake, prints VmHWM MiB)
+//        tilebench [--reps N] --edit-only MESH.obj   (the one-tile rebuild alone: wall and CPU ms)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <ctime>
 #include <thread>
 #include <vector>
 
 #include <oneapi/tbb/info.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_TOGGLE_COLLECT
+#endif
 
 #include "core/build/pipeline.h"
 #include "diff/recast_ref.h"
@@ -61,6 +68,69 @@ double number_after(const std::string& cmd, const std::string& key) {
     return std::strtod(out.c_str() + at + key.size(), nullptr);
 }
 
+double cpu_ms() {  // CPU time of the whole process (all threads): steadier than wall time on a loaded machine
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+// --edit-only: the one-tile rebuild alone at tile_size 64 (the "volume edit in one tile" sequence),
+// wall and process-CPU medians over `reps`, then build_navmesh alone with one tile replaced by a copy
+// of itself (the assembly's share of the edit). Under `valgrind --tool=callgrind --collect-atstart=no`
+// only the edits' run() calls are counted.
+int edit_only(const std::string& path, int reps) {
+    nav::InputMesh mesh;
+    if (nav::Status st = nav::load_obj(path, mesh); !st) return 2;
+    mesh.compute_bounds();
+    nav::Pipeline ed;
+    if (!ed.set_mesh(mesh)) return 2;
+    (void)ed.set_param(nav::ParamId::tile_size, 64);
+    if (!ed.run()) return 1;
+    const auto b = ed.snapshot();
+    const nav::TileLayout L = b->layout;
+    const int mx = L.cols / 2, mz = L.rows / 2;
+    float box[4];
+    nav::tile_box(b->config, L, mx, mz, box);
+    const float cx = 0.5f * (box[0] + box[2]), cz = 0.5f * (box[1] + box[3]);
+    std::vector<double> wall, cpu, asm_wall, asm_cpu;
+    for (int k = 0; k < reps; ++k) {
+        nav::ConvexVolume v;
+        const float d = 0.3f + 0.01f * static_cast<float>(k % 2);
+        v.verts = {cx - d, 0, cz - d, cx + d, 0, cz - d, cx + d, 0, cz + d, cx - d, 0, cz + d};
+        v.hmin = b->config.bmin[1];
+        v.hmax = b->config.bmax[1];
+        ed.set_volumes({v});
+        const double c0 = cpu_ms();
+        const auto t0 = Clock::now();
+        CALLGRIND_TOGGLE_COLLECT;
+        const bool ok = static_cast<bool>(ed.run());
+        CALLGRIND_TOGGLE_COLLECT;
+        if (!ok) return 1;
+        wall.push_back(ms_since(t0));
+        cpu.push_back(cpu_ms() - c0);
+    }
+    const auto nm = ed.snapshot()->navmesh;
+    if (!nm) return 1;
+    std::vector<std::shared_ptr<const nav::NavTile>> tiles;
+    for (const nav::TileSlot& s : nm->slots)
+        if (s.tile) tiles.push_back(s.tile);
+    const size_t mid = tiles.size() / 2;
+    std::shared_ptr<const nav::NavMesh> prev = nm;
+    for (int k = 0; k < reps; ++k) {
+        tiles[mid] = std::make_shared<nav::NavTile>(*tiles[mid]);
+        auto out = std::make_shared<nav::NavMesh>();
+        const double c0 = cpu_ms();
+        const auto t0 = Clock::now();
+        if (!nav::build_navmesh(tiles, prev.get(), *out)) return 1;
+        asm_wall.push_back(ms_since(t0));
+        asm_cpu.push_back(cpu_ms() - c0);
+        prev = out;
+    }
+    std::printf("%s: %d tiles, %d polys; one-tile edit: wall %.2f ms, cpu %.2f ms; build_navmesh one tile replaced: wall %.2f ms, cpu %.2f ms (medians of %d)\n",
+                path.c_str(), nm->ntiles, nm->npolys, median(wall), median(cpu), median(asm_wall), median(asm_cpu), reps);
+    return 0;
+}
+
 int recast_peak(const std::string& path) {
     nav::InputMesh mesh;
     if (!nav::load_obj(path, mesh)) return 1;
@@ -91,6 +161,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--recast-peak" && i + 1 < argc) return recast_peak(argv[i + 1]);
+        if (a == "--edit-only" && i + 1 < argc) return edit_only(argv[i + 1], reps);
         if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--tile-size" && i + 1 < argc) tile_size = std::max(1, std::atoi(argv[++i]));
         else meshes.push_back(a);

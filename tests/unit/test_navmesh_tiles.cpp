@@ -352,6 +352,80 @@ TEST_CASE("tiles: cut into tiles, a random grid answers exactly as in one tile")
     }
 }
 
+// Islands as a flood fill over the portals from polygon 0 up numbers them (what build_navmesh's
+// union-find over the tiles' own components must reproduce), and each island's portal edge slots.
+void check_islands_as_flood_fill(const nav::NavMesh& m) {
+    std::vector<uint32_t> island(static_cast<size_t>(m.npolys), nav::kNoPoly);
+    uint32_t n = 0;
+    for (uint32_t seed = 0; seed < static_cast<uint32_t>(m.npolys); ++seed) {
+        if (island[seed] != nav::kNoPoly) continue;
+        std::vector<uint32_t> stack{seed};
+        island[seed] = n;
+        while (!stack.empty()) {
+            const uint32_t p = stack.back();
+            stack.pop_back();
+            for (uint32_t e = m.poly_first[p]; e < m.poly_first[p + 1]; ++e)
+                if (const uint32_t q = m.edge_nei[e]; q != nav::kNoPoly && island[q] == nav::kNoPoly) island[q] = n, stack.push_back(q);
+        }
+        ++n;
+    }
+    REQUIRE(m.nislands == static_cast<int>(n));
+    CHECK(m.poly_island == island);
+    std::vector<uint32_t> portals;
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t e = 0; e < static_cast<uint32_t>(m.nedges); ++e)
+            if (m.edge_opp[e] != nav::kNoEdge && island[m.edge_poly[e]] == i) portals.push_back(e);
+    CHECK(m.island_portals == portals);
+}
+
+TEST_CASE("tiles: replacing one tile gives the same mesh as building every tile afresh") {
+    std::mt19937 rng(99);
+    auto tile_at = [&](int tx, int tz, int open_pct) {
+        const Rect box{static_cast<float>(tx * 4), static_cast<float>(tz * 4), static_cast<float>(tx * 4 + 4),
+                       static_cast<float>(tz * 4 + 4)};
+        std::vector<std::pair<int, int>> skip;
+        for (int k = 0; k < 4; ++k)
+            for (int i = 0; i < 4; ++i)
+                if (static_cast<int>(rng() % 100) >= open_pct) skip.push_back({i, k});
+        return TilePtr(make_tile(tx, tz, box, squares(box, 1, skip)));
+    };
+    for (int round = 0; round < 30; ++round) {
+        std::vector<TilePtr> tiles;
+        for (int tz = 0; tz < 3; ++tz)
+            for (int tx = 0; tx < 3; ++tx) tiles.push_back(tile_at(tx, tz, 60));  // many islands
+        nav::NavMesh prev = mesh_of(tiles);
+        check_islands_as_flood_fill(prev);
+        for (int step = 0; step < 4; ++step) {
+            const size_t k = rng() % tiles.size();
+            tiles[k] = tile_at(tiles[k]->x, tiles[k]->z, 60);
+            const nav::NavMesh inc = mesh_of(tiles, &prev), fresh = mesh_of(tiles);
+            CHECK(inc.tiles_reused > 0);
+            check_islands_as_flood_fill(inc);
+            REQUIRE(inc.npolys == fresh.npolys);
+            CHECK(inc.nislands == fresh.nislands);
+            CHECK(inc.verts == fresh.verts);
+            CHECK(inc.poly_first == fresh.poly_first);
+            CHECK(inc.edge_vert == fresh.edge_vert);
+            CHECK(inc.edge_nei == fresh.edge_nei);
+            CHECK(inc.edge_opp == fresh.edge_opp);
+            CHECK(inc.edge_poly == fresh.edge_poly);
+            CHECK(inc.poly_portals == fresh.poly_portals);
+            CHECK(inc.poly_island == fresh.poly_island);
+            CHECK(inc.island_first == fresh.island_first);
+            CHECK(inc.island_portals == fresh.island_portals);
+            CHECK(inc.poly_area_cum == fresh.poly_area_cum);
+            CHECK(inc.pair_dist == fresh.pair_dist);
+            CHECK(inc.dtri_fast == fresh.dtri_fast);
+            CHECK(inc.bvtree.size() == fresh.bvtree.size());
+            for (int a = 0; a < 3; ++a) {
+                CHECK(inc.bmin[a] == fresh.bmin[a]);
+                CHECK(inc.bmax[a] == fresh.bmax[a]);
+            }
+            prev = inc;
+        }
+    }
+}
+
 TEST_CASE("tiles: bad tiles and bad sets are refused with the tile named") {
     auto a = make_tile(0, 0, kBoxA, squares(kBoxA, 1));
     nav::NavMesh m;
