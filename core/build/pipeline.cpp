@@ -591,12 +591,14 @@ void Pipeline::set_record_region_trace(bool on) {
 void Pipeline::mark_dirty(Stage from) {
     Impl& I = *impl_;
     const int s = static_cast<int>(from);
-    auto lower = [s](Unit& u) {
-        if (s < u.dirty_from) u.dirty_from = s;
+    auto lower = [](Unit& u, int first) {
+        if (first < u.dirty_from) u.dirty_from = first;
         for (int k = u.dirty_from; k < kStageCount; ++k) u.stats[static_cast<size_t>(k)].built = false;
     };
-    lower(I.solo);
-    for (auto& t : I.tiles) lower(*t);
+    lower(I.solo, s);
+    // A tile's stages start at rasterize: the input stage reads the whole mesh and runs once, on
+    // the solo unit (run per tile it repeated the whole mesh's work once for every tile).
+    for (auto& t : I.tiles) lower(*t, std::max(s, static_cast<int>(Stage::Rasterize)));
 }
 
 bool Pipeline::mark_tile_dirty(int tx, int tz, Stage from) {

@@ -473,3 +473,23 @@ TEST_CASE("tiles: the memory limit of a tiled bake counts the tiles baking at on
     CHECK(keep_st.code == Status::Code::BadInput);
     CHECK(keep_st.message.find("intermediates") != std::string::npos);
 }
+
+TEST_CASE("tiles: a change to the input stage re-runs it once for the mesh, never per tile") {
+    // The input stage (walkable triangles by slope) reads the whole mesh: run per tile it would
+    // repeat the whole mesh's work once for every tile (1225 times on the large level).
+    Pipeline p;
+    setup(p, 32);
+    REQUIRE(p.run());
+    for (int k = 0; k < 2; ++k) {
+        if (k == 0) p.mark_dirty(Stage::Input);
+        else REQUIRE(p.set_param(ParamId::agent_max_slope, 40));
+        REQUIRE(p.run());
+        const auto b = p.snapshot();
+        CHECK(std::count(b->stages_run.begin(), b->stages_run.end(), Stage::Input) == 1);
+        CHECK(b->tiles_rebaked.size() == b->tiles.size());
+        for (const auto& t : b->tiles) {
+            REQUIRE(t);
+            CHECK(t->stats[static_cast<size_t>(Stage::Input)].counts.empty());
+        }
+    }
+}
