@@ -927,6 +927,14 @@ Status validate_tile(const NavTile& t) {
     const uint32_t nv = static_cast<uint32_t>(t.nverts());
     if (t.verts.size() % 3) return Status::bad_input(name + ": vertex array is not x, y, z triples");
     if (np > kMaxTilePolys) return Status::bad_input(name + ": " + std::to_string(np) + " polygons, more than " + std::to_string(kMaxTilePolys));
+    for (size_t i = 0; i < t.links.size(); ++i) {
+        const OffMeshLink& l = t.links[i];
+        const std::string link = name + " off-mesh link " + std::to_string(i);
+        for (int k = 0; k < 3; ++k)
+            if (!std::isfinite(l.start[k]) || !std::isfinite(l.end[k])) return Status::bad_input(link + " has a non-finite end point");
+        if (!std::isfinite(l.radius) || l.radius < 0) return Status::bad_input(link + " has radius " + std::to_string(l.radius) + " (expected a finite radius >= 0 m)");
+        if (l.area >= kMaxAreas) return Status::bad_input(link + " has area id " + std::to_string(l.area) + " > 63");
+    }
     if (np == 0) return Status::ok();
     if (t.poly_first[0] != 0 || t.edge_vert.size() != t.poly_first.back() || t.edge_nei.size() != t.edge_vert.size() ||
         t.areas.size() != np || t.flags.size() != np)

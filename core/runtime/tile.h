@@ -31,6 +31,19 @@ struct BVNode {
     int32_t index;
 };
 
+// An off-mesh link (Detour's off-mesh connection): a jump, drop, ladder or door between two
+// points the voxel bake cannot see, carried by the tile whose box holds `start`. Room in the tile
+// type for the edits that bring them (config "links", automatic jump and drop links, the Detour
+// file formats); validate_tile checks them; the NavMesh does not link them into its graph yet, so
+// no query uses them.
+struct OffMeshLink {
+    float start[3] = {0, 0, 0}, end[3] = {0, 0, 0};
+    float radius = 0;        // how near a polygon each end must be to connect to it, metres
+    uint16_t flags = kPolyFlagDefault;
+    uint8_t area = 0;        // area id 0..63
+    bool bidir = true;       // usable from end to start as well
+};
+
 struct NavTile {
     // Position in the tile grid (solo bake: 0, 0). Several tiles may share x, z on different
     // layers; (x, z, layer) names a tile within a NavMesh.
@@ -52,6 +65,7 @@ struct NavTile {
     // Bounding-volume tree over the polygons (pre-order, see BVNode). Optional: a NavMesh builds it
     // when empty, so a producer may leave it out; a file format stores it.
     std::vector<BVNode> bvtree;
+    std::vector<OffMeshLink> links;  // off-mesh links starting in this tile (none from the voxel bake)
 
     int npolys() const { return poly_first.empty() ? 0 : static_cast<int>(poly_first.size() - 1); }
     int nverts() const { return static_cast<int>(verts.size() / 3); }

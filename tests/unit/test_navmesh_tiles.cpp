@@ -453,6 +453,26 @@ TEST_CASE("tiles: bad tiles and bad sets are refused with the tile named") {
     CHECK(s.code == nav::Status::Code::BadInput);
     CHECK(s.message.find("non-finite") != std::string::npos);
 
+    // Off-mesh links ride in the tile (room for the edits to come) and are checked with it.
+    auto linked = std::make_shared<nav::NavTile>(*a);
+    nav::OffMeshLink link;
+    link.start[0] = 1;
+    link.end[0] = 3;
+    link.radius = 0.5f;
+    linked->links.push_back(link);
+    CHECK(nav::validate_tile(*linked).is_ok());
+    CHECK(nav::build_navmesh(std::vector<TilePtr>{linked}, nullptr, m).is_ok());
+    CHECK(m.npolys == a->npolys());
+    for (auto bad : {0, 1, 2}) {
+        auto t = std::make_shared<nav::NavTile>(*linked);
+        if (bad == 0) t->links[0].end[1] = std::nanf("");
+        if (bad == 1) t->links[0].radius = -1;
+        if (bad == 2) t->links[0].area = 64;
+        s = nav::build_navmesh(std::vector<TilePtr>{t}, nullptr, m);
+        CHECK(s.code == nav::Status::Code::BadInput);
+        CHECK(s.message.find("off-mesh link 0") != std::string::npos);
+    }
+
     std::vector<TilePtr> with_null = {a, nullptr};
     CHECK(nav::build_navmesh(with_null, nullptr, m).code == nav::Status::Code::BadInput);
     CHECK(nav::build_navmesh(std::vector<TilePtr>{a}, &m, m).code == nav::Status::Code::Internal);
