@@ -166,14 +166,14 @@ void emit_contour_loop(const ContourSet& cset, const int32_t* v, uint32_t n, flo
     }
 }
 
+using LayerSources = std::array<std::shared_ptr<const void>, 3>;
+
 template <class T>
 std::shared_ptr<const void> as_void(const std::shared_ptr<const T>& p) {
     return std::static_pointer_cast<const void>(p);
 }
 
 namespace {
-// Layers that draw one grid's stage results: a tiled bake draws them tile by tile.
-bool per_grid(Layer l) { return l >= Layer::Voxels && l <= Layer::Detail; }
 // One tile of a tiled bake seen as a bake: nav::tile_view (core/build/pipeline.h).
 void append(DrawList& dst, const DrawList& src) {
     const auto base = static_cast<uint32_t>(dst.tri_verts.size());
@@ -195,101 +195,18 @@ void append(DrawList& dst, const DrawList& src) {
 }
 }  // namespace
 
-std::array<std::shared_ptr<const void>, 3> layer_sources(Layer l, const Bake& b) {
-    if (b.tiled() && (per_grid(l) || l == Layer::Tiles)) {
-        // Drawn from every tile: the tiles as a set, by a fingerprint of their addresses (a re-baked
-        // tile is a new object) held as a pointer value that owns nothing, beside the navmesh and
-        // the first tile, which it keeps alive.
-        uint64_t h = 1469598103934665603ull;
-        for (const auto& t : b.tiles) h = (h ^ reinterpret_cast<uintptr_t>(t.get())) * 1099511628211ull;
-        const void* print = reinterpret_cast<const void*>(static_cast<uintptr_t>(h | 1));
-        return {as_void(b.navmesh), b.tiles.empty() ? nullptr : as_void(b.tiles.front()),
-                std::shared_ptr<const void>(std::shared_ptr<const void>(), print)};
-    }
-    switch (l) {
-        case Layer::Input: return {as_void(b.mesh), as_void(b.tri_areas), nullptr};
-        case Layer::Voxels: return {as_void(b.solid), nullptr, nullptr};
-        case Layer::Filtered: return {as_void(b.solid), as_void(b.filtered), nullptr};
-        case Layer::Compact: return {as_void(b.compact), nullptr, nullptr};
-        case Layer::Eroded: return {as_void(b.compact), as_void(b.eroded), nullptr};
-        case Layer::Areas: return {as_void(b.compact), as_void(b.areas), nullptr};
-        case Layer::Distance: return {as_void(b.compact), as_void(b.distance), nullptr};
-        case Layer::Regions: return {as_void(b.compact), as_void(b.regions), nullptr};
-        case Layer::RawContours: return {as_void(b.contours), nullptr, nullptr};
-        case Layer::Contours: return {as_void(b.contours), nullptr, nullptr};
-        case Layer::Polymesh: return {as_void(b.polymesh), nullptr, nullptr};
-        case Layer::Detail: return {as_void(b.detail), as_void(b.polymesh), nullptr};
-        case Layer::Navmesh: return {as_void(b.navmesh), nullptr, nullptr};
-        case Layer::Islands: return {as_void(b.navmesh), nullptr, nullptr};
-        case Layer::Tiles: return {};  // tiled bakes only (above)
-        case Layer::Path: return {as_void(b.navmesh), nullptr, nullptr};
-        case Layer::Count: break;
-    }
-    return {};
+// A tiled bake's tiles as a set: a fingerprint of their addresses (a re-baked tile is a new object)
+// held as a pointer value that owns nothing, beside the navmesh and the first tile, which it keeps
+// alive.
+LayerSources tiles_fingerprint(const Bake& b) {
+    uint64_t h = 1469598103934665603ull;
+    for (const auto& t : b.tiles) h = (h ^ reinterpret_cast<uintptr_t>(t.get())) * 1099511628211ull;
+    const void* print = reinterpret_cast<const void*>(static_cast<uintptr_t>(h | 1));
+    return {as_void(b.navmesh), b.tiles.empty() ? nullptr : as_void(b.tiles.front()),
+            std::shared_ptr<const void>(std::shared_ptr<const void>(), print)};
 }
 
 }  // namespace
-
-Stage layer_stage(Layer l) {
-    switch (l) {
-        case Layer::Input: return Stage::Input;
-        case Layer::Voxels: return Stage::Rasterize;
-        case Layer::Filtered: return Stage::Filter;
-        case Layer::Compact: return Stage::Compact;
-        case Layer::Eroded: return Stage::Erode;
-        case Layer::Areas: return Stage::Areas;
-        case Layer::Distance: return Stage::Distance;
-        case Layer::Regions: return Stage::Regions;
-        case Layer::RawContours: return Stage::Contours;
-        case Layer::Contours: return Stage::Contours;
-        case Layer::Polymesh: return Stage::Polymesh;
-        case Layer::Detail: return Stage::Detail;
-        case Layer::Navmesh: return Stage::Navmesh;
-        case Layer::Islands: return Stage::Navmesh;
-        case Layer::Tiles: return Stage::Rasterize;
-        case Layer::Path: return Stage::Navmesh;
-        case Layer::Count: break;
-    }
-    return Stage::Input;
-}
-
-std::string_view layer_help(Layer l) {
-    switch (l) {
-        case Layer::Input: return "Input triangles: walkable by slope vs too steep.";
-        case Layer::Voxels: return "Solid heightfield: every rasterized span as a box (walkable tops blue).";
-        case Layer::Filtered: return "Spans after the filters, coloured by the filter that removed them.";
-        case Layer::Compact: return "Open heightfield: the floor of every open span.";
-        case Layer::Eroded: return "Walkable area after erosion by the agent radius: kept vs eroded.";
-        case Layer::Areas: return "Area ids after convex volumes are stamped.";
-        case Layer::Distance: return "Distance to the region boundary, black (edge) to white (centre).";
-        case Layer::Regions: return "Regions: one colour per region id, outlines between regions.";
-        case Layer::RawContours:
-            return "Raw contours: each region's boundary traced along cell corners (thin, darkened region colour).";
-        case Layer::Contours:
-            return "Simplified contours (thick, region colour): solid along walls, dashed towards another region, "
-                   "lighter along area borders; dots are the kept vertices (dark: tile border).";
-        case Layer::Polymesh:
-            return "Convex polygons filled by area: thick edges are the mesh boundary, thin ones lead to a neighbour "
-                   "polygon; dots are the vertices.";
-        case Layer::Detail:
-            return "Detail triangles following the surface height, one tint per polygon; polygon outlines dark, "
-                   "internal edges faint.";
-        case Layer::Navmesh:
-            return "Runtime navmesh (what queries run on): polygons filled by area over their detail surface, thick "
-                   "boundary edges, thin portals.";
-        case Layer::Islands:
-            return "Islands: each connected part of the navmesh in its own colour (areas in the Islands panel); "
-                   "polygons a prune disabled are dark.";
-        case Layer::Tiles:
-            return "Tiles (tile_size > 0): each tile's square filled by its bake time, green fastest to red slowest; "
-                   "dark: not baked yet, grey: no polygons; a failed tile outlined red.";
-        case Layer::Path:
-            return "Path tool: Shift+click start, click end. Corridor polygons amber, portals pale yellow, straight "
-                   "path magenta with white corners; start green, end red.";
-        case Layer::Count: break;
-    }
-    return "";
-}
 
 uint32_t hash_color(uint32_t id) {
     const uint32_t h = mix32(id + 0x9e3779b9u);
@@ -324,75 +241,6 @@ uint32_t distance_color(uint16_t d, uint16_t max_dist) {
     const float t = max_dist ? static_cast<float>(d) / static_cast<float>(max_dist) : 0.0f;
     const int v = std::clamp(static_cast<int>(24.0f + 231.0f * t + 0.5f), 0, 255);
     return rgba(v, v, v);
-}
-
-std::span<const LegendEntry> layer_legend(Layer l) {
-    static constexpr LegendEntry input[] = {{colors::kInputWalkable, "walkable slope"},
-                                            {colors::kInputSteep, "too steep"}};
-    static constexpr LegendEntry voxels[] = {{colors::kSolidWalkable, "walkable span"},
-                                             {colors::kSolidBlocked, "not walkable"}};
-    static constexpr LegendEntry filtered[] = {{colors::kFilterKept, "walkable"},
-                                               {colors::kFilterLedge, "removed: ledge"},
-                                               {colors::kFilterLowHeight, "removed: low height"},
-                                               {colors::kFilterRescued, "made walkable: low-hanging"},
-                                               {colors::kFilterBlocked, "not walkable"}};
-    static constexpr LegendEntry compact[] = {{colors::kCompactWalkable, "open span"},
-                                              {colors::kCompactNull, "null area"}};
-    static constexpr LegendEntry eroded[] = {{colors::kErodeKept, "kept"}, {colors::kErodeRemoved, "eroded"}};
-    static const LegendEntry areas[] = {{area_color(kWalkableArea), "ground"}, {area_color(kAreaWater), "water"},
-                                        {area_color(kAreaRoad), "road"},       {area_color(kAreaDoor), "door"},
-                                        {area_color(kAreaGrass), "grass"},     {area_color(kAreaJump), "jump"},
-                                        {area_color(kNullArea), "null"}};
-    static const LegendEntry distance[] = {{distance_color(0, 1), "boundary"}, {distance_color(1, 1), "max distance"}};
-    static const LegendEntry regions[] = {{hash_color(1), "region 1"}, {hash_color(2), "region 2"},
-                                          {hash_color(3), "region 3"}, {colors::kRegionNone, "no region"}};
-    static const LegendEntry raw_contours[] = {{color_scale(hash_color(1), 0.62f), "raw edge (region 1)"},
-                                               {color_scale(hash_color(2), 0.62f), "raw edge (region 2)"}};
-    static const LegendEntry contours[] = {{hash_color(1), "wall (solid)"},
-                                           {hash_color(2), "to region (dashed)"},
-                                           {lighten(hash_color(1), 0.55f), "area border"},
-                                           {colors::kContourVertex, "vertex"},
-                                           {colors::kContourBorderVertex, "tile-border vertex"}};
-    static const LegendEntry polymesh[] = {{area_color(kWalkableArea), "ground"},   {area_color(kAreaWater), "water"},
-                                           {area_color(kAreaRoad), "road"},         {area_color(kAreaGrass), "grass"},
-                                           {colors::kPolyBoundary, "boundary edge"}, {colors::kPolyNeighbour, "neighbour edge"},
-                                           {colors::kPolyVertex, "vertex"}};
-    static const LegendEntry detail[] = {{hash_color(0), "polygon 0"},
-                                         {hash_color(1), "polygon 1"},
-                                         {colors::kDetailPolyEdge, "polygon edge"},
-                                         {colors::kDetailInternal, "internal edge"}};
-    static const LegendEntry navmesh[] = {{area_color(kWalkableArea), "ground"},  {area_color(kAreaWater), "water"},
-                                          {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"},
-                                          {colors::kNavDisabled, "pruned (hatched)"}};
-    static const LegendEntry islands[] = {{island_color(0), "island 0"}, {island_color(1), "island 1"},
-                                          {colors::kNavDisabled, "pruned (hatched)"},
-                                          {colors::kNavBoundary, "boundary edge"}};
-    static const LegendEntry tiles[] = {{colors::kTileFast, "fastest bake"}, {colors::kTileSlow, "slowest bake"},
-                                        {colors::kTilePending, "not baked yet"}, {colors::kTileEmpty, "no polygons"}};
-    static const LegendEntry path[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
-                                       {colors::kPathLine, "straight path"}, {colors::kPathCorner, "corner"},
-                                       {colors::kPathStart, "start"},       {colors::kPathEnd, "end"},
-                                       {colors::kNodeClosed, "A* closed"},  {colors::kNodeOpen, "A* open"}};
-    switch (l) {
-        case Layer::Input: return input;
-        case Layer::Voxels: return voxels;
-        case Layer::Filtered: return filtered;
-        case Layer::Compact: return compact;
-        case Layer::Eroded: return eroded;
-        case Layer::Areas: return areas;
-        case Layer::Distance: return distance;
-        case Layer::Regions: return regions;
-        case Layer::RawContours: return raw_contours;
-        case Layer::Contours: return contours;
-        case Layer::Polymesh: return polymesh;
-        case Layer::Detail: return detail;
-        case Layer::Navmesh: return navmesh;
-        case Layer::Islands: return islands;
-        case Layer::Tiles: return tiles;
-        case Layer::Path: return path;
-        case Layer::Count: break;
-    }
-    return {};
 }
 
 void build_input(const InputMesh& mesh, const std::vector<uint8_t>& tri_areas, DrawList& out) {
@@ -705,36 +553,6 @@ void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
     add_navmesh_edges(mesh, kNavmeshLift, colors::kNavBoundary, edges, colors::kNavPortal, &out);
 }
 
-bool layer_available(Layer l, const Bake& b) {
-    if (b.tiled() && per_grid(l)) {
-        for (const auto& t : b.tiles)
-            if (t && layer_available(l, tile_view(b, *t))) return true;
-        return false;
-    }
-    switch (l) {
-        case Layer::Input: return b.mesh && b.tri_areas;
-        case Layer::Voxels: return b.solid != nullptr;
-        case Layer::Filtered: return b.filtered != nullptr;
-        case Layer::Compact: return b.compact != nullptr;
-        case Layer::Eroded: return b.compact && b.eroded && b.eroded->size() == b.compact->spans.size();
-        case Layer::Areas: return b.compact && b.areas && b.areas->size() == b.compact->spans.size();
-        case Layer::Distance: return b.compact && b.distance && b.distance->dist.size() == b.compact->spans.size();
-        case Layer::Regions: return b.compact && b.regions && b.regions->reg.size() == b.compact->spans.size();
-        case Layer::RawContours:
-        case Layer::Contours: return b.contours != nullptr;
-        case Layer::Polymesh: return b.polymesh != nullptr;
-        case Layer::Detail:
-            return b.detail && b.polymesh && b.detail->meshes.size() == static_cast<size_t>(b.detail->nmeshes) * 4 &&
-                   b.detail->nmeshes == b.polymesh->npolys;
-        case Layer::Navmesh:
-        case Layer::Islands:
-        case Layer::Path: return b.navmesh && !b.navmesh->empty();
-        case Layer::Tiles: return b.tiled() && !b.tiles.empty();
-        case Layer::Count: break;
-    }
-    return false;
-}
-
 namespace {
 // Byte by byte (every channel, alpha included) from a to b.
 uint32_t lerp_color(uint32_t a, uint32_t b, float k) {
@@ -782,31 +600,279 @@ void build_tiles_layer(const Bake& b, DrawList& out) {
 
 
 namespace {
-bool build_grid_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
-    out.clear();
-    extra.clear();
-    switch (l) {
-        case Layer::Voxels: build_voxels(*b.solid, out); break;
-        case Layer::Filtered: build_filtered(b.solid.get(), *b.filtered, out); break;
-        case Layer::Compact: build_compact(*b.compact, out); break;
-        case Layer::Eroded: build_eroded(*b.compact, *b.eroded, out); break;
-        case Layer::Areas: build_areas(*b.compact, *b.areas, out); break;
-        case Layer::Distance: build_distance(*b.compact, *b.distance, out); break;
-        case Layer::Regions: build_regions(*b.compact, *b.regions, out); break;
-        case Layer::RawContours: build_raw_contours(*b.contours, out); break;
-        case Layer::Contours: build_contours(*b.contours, out, extra); break;
-        case Layer::Polymesh: build_polymesh(*b.polymesh, out, extra); break;
-        case Layer::Detail: build_detail(*b.detail, *b.polymesh, out, extra); break;
-        default: return false;
-    }
-    return true;
+// Each layer's legend (kLayerTable): built on first use (some colours come from functions).
+std::span<const LegendEntry> legend_input() {
+    static constexpr LegendEntry e[] = {{colors::kInputWalkable, "walkable slope"},
+                                        {colors::kInputSteep, "too steep"}};
+    return e;
+}
+std::span<const LegendEntry> legend_voxels() {
+    static constexpr LegendEntry e[] = {{colors::kSolidWalkable, "walkable span"},
+                                        {colors::kSolidBlocked, "not walkable"}};
+    return e;
+}
+std::span<const LegendEntry> legend_filtered() {
+    static constexpr LegendEntry e[] = {{colors::kFilterKept, "walkable"},
+                                        {colors::kFilterLedge, "removed: ledge"},
+                                        {colors::kFilterLowHeight, "removed: low height"},
+                                        {colors::kFilterRescued, "made walkable: low-hanging"},
+                                        {colors::kFilterBlocked, "not walkable"}};
+    return e;
+}
+std::span<const LegendEntry> legend_compact() {
+    static constexpr LegendEntry e[] = {{colors::kCompactWalkable, "open span"},
+                                        {colors::kCompactNull, "null area"}};
+    return e;
+}
+std::span<const LegendEntry> legend_eroded() {
+    static constexpr LegendEntry e[] = {{colors::kErodeKept, "kept"}, {colors::kErodeRemoved, "eroded"}};
+    return e;
+}
+std::span<const LegendEntry> legend_areas() {
+    static const LegendEntry e[] = {{area_color(kWalkableArea), "ground"}, {area_color(kAreaWater), "water"},
+                                    {area_color(kAreaRoad), "road"},       {area_color(kAreaDoor), "door"},
+                                    {area_color(kAreaGrass), "grass"},     {area_color(kAreaJump), "jump"},
+                                    {area_color(kNullArea), "null"}};
+    return e;
+}
+std::span<const LegendEntry> legend_distance() {
+    static const LegendEntry e[] = {{distance_color(0, 1), "boundary"}, {distance_color(1, 1), "max distance"}};
+    return e;
+}
+std::span<const LegendEntry> legend_regions() {
+    static const LegendEntry e[] = {{hash_color(1), "region 1"}, {hash_color(2), "region 2"},
+                                    {hash_color(3), "region 3"}, {colors::kRegionNone, "no region"}};
+    return e;
+}
+std::span<const LegendEntry> legend_raw_contours() {
+    static const LegendEntry e[] = {{color_scale(hash_color(1), 0.62f), "raw edge (region 1)"},
+                                    {color_scale(hash_color(2), 0.62f), "raw edge (region 2)"}};
+    return e;
+}
+std::span<const LegendEntry> legend_contours() {
+    static const LegendEntry e[] = {{hash_color(1), "wall (solid)"},
+                                    {hash_color(2), "to region (dashed)"},
+                                    {lighten(hash_color(1), 0.55f), "area border"},
+                                    {colors::kContourVertex, "vertex"},
+                                    {colors::kContourBorderVertex, "tile-border vertex"}};
+    return e;
+}
+std::span<const LegendEntry> legend_polymesh() {
+    static const LegendEntry e[] = {{area_color(kWalkableArea), "ground"},   {area_color(kAreaWater), "water"},
+                                    {area_color(kAreaRoad), "road"},         {area_color(kAreaGrass), "grass"},
+                                    {colors::kPolyBoundary, "boundary edge"}, {colors::kPolyNeighbour, "neighbour edge"},
+                                    {colors::kPolyVertex, "vertex"}};
+    return e;
+}
+std::span<const LegendEntry> legend_detail() {
+    static const LegendEntry e[] = {{hash_color(0), "polygon 0"},
+                                    {hash_color(1), "polygon 1"},
+                                    {colors::kDetailPolyEdge, "polygon edge"},
+                                    {colors::kDetailInternal, "internal edge"}};
+    return e;
+}
+std::span<const LegendEntry> legend_navmesh() {
+    static const LegendEntry e[] = {{area_color(kWalkableArea), "ground"},  {area_color(kAreaWater), "water"},
+                                    {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"},
+                                    {colors::kNavDisabled, "pruned (hatched)"}};
+    return e;
+}
+std::span<const LegendEntry> legend_islands() {
+    static const LegendEntry e[] = {{island_color(0), "island 0"}, {island_color(1), "island 1"},
+                                    {colors::kNavDisabled, "pruned (hatched)"},
+                                    {colors::kNavBoundary, "boundary edge"}};
+    return e;
+}
+std::span<const LegendEntry> legend_tiles() {
+    static const LegendEntry e[] = {{colors::kTileFast, "fastest bake"}, {colors::kTileSlow, "slowest bake"},
+                                    {colors::kTilePending, "not baked yet"}, {colors::kTileEmpty, "no polygons"}};
+    return e;
+}
+std::span<const LegendEntry> legend_path() {
+    static const LegendEntry e[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
+                                    {colors::kPathLine, "straight path"}, {colors::kPathCorner, "corner"},
+                                    {colors::kPathStart, "start"},       {colors::kPathEnd, "end"},
+                                    {colors::kNodeClosed, "A* closed"},  {colors::kNodeOpen, "A* open"}};
+    return e;
 }
 }  // namespace
+
+namespace {
+// What a layer is, in one place: the stage it draws, its tooltip, the stage data it is drawn from
+// (compared by identity to tell when to rebuild), whether the bake holds that data, how it is drawn,
+// and its legend. The names are kLayerNames (render/layer_names.h: the session reader needs them
+// without GL). Adding a layer: a Layer, a name, a row here and its builder.
+struct LayerInfo {
+    Layer layer;
+    Stage stage;              // the stage whose result the layer draws
+    std::string_view help;    // one-line tooltip
+    // Drawn from one grid's stage results: a tiled bake draws it tile by tile (each tile seen as a
+    // bake through tile_view), its sources being the tiles as a set.
+    bool per_grid;
+    // Tiled: region ids restart in every tile, so they are shifted per tile for drawing.
+    bool shifts_region_ids;
+    LayerSources (*sources)(const Bake&);      // the data drawn (kept alive while drawn)
+    bool (*available)(const Bake&);            // the bake holds it (of one grid for per_grid layers)
+    void (*build)(const Bake&, DrawList& out, DrawList& extra);  // null: drawn by the app (path)
+    std::span<const LegendEntry> (*legend)();
+};
+
+bool has_navmesh(const Bake& b) { return b.navmesh && !b.navmesh->empty(); }
+LayerSources navmesh_sources(const Bake& b) { return {as_void(b.navmesh), nullptr, nullptr}; }
+LayerSources contour_sources(const Bake& b) { return {as_void(b.contours), nullptr, nullptr}; }
+bool has_contours(const Bake& b) { return b.contours != nullptr; }
+
+// {layer, stage, help, per_grid, shifts_region_ids, sources, available, build, legend}
+constexpr LayerInfo kLayerTable[] = {
+    {Layer::Input, Stage::Input,
+     "Input triangles: walkable by slope vs too steep.",
+     false, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.mesh), as_void(b.tri_areas), nullptr}; },
+     [](const Bake& b) -> bool { return b.mesh && b.tri_areas; },
+     [](const Bake& b, DrawList& out, DrawList&) { build_input(*b.mesh, *b.tri_areas, out); }, legend_input},
+    {Layer::Voxels, Stage::Rasterize,
+     "Solid heightfield: every rasterized span as a box (walkable tops blue).",
+     true, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.solid), nullptr, nullptr}; },
+     [](const Bake& b) { return b.solid != nullptr; },
+     [](const Bake& b, DrawList& out, DrawList&) { build_voxels(*b.solid, out); }, legend_voxels},
+    {Layer::Filtered, Stage::Filter,
+     "Spans after the filters, coloured by the filter that removed them.",
+     true, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.solid), as_void(b.filtered), nullptr}; },
+     [](const Bake& b) { return b.filtered != nullptr; },
+     [](const Bake& b, DrawList& out, DrawList&) { build_filtered(b.solid.get(), *b.filtered, out); }, legend_filtered},
+    {Layer::Compact, Stage::Compact,
+     "Open heightfield: the floor of every open span.",
+     true, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.compact), nullptr, nullptr}; },
+     [](const Bake& b) { return b.compact != nullptr; },
+     [](const Bake& b, DrawList& out, DrawList&) { build_compact(*b.compact, out); }, legend_compact},
+    {Layer::Eroded, Stage::Erode,
+     "Walkable area after erosion by the agent radius: kept vs eroded.",
+     true, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.eroded), nullptr}; },
+     [](const Bake& b) -> bool { return b.compact && b.eroded && b.eroded->size() == b.compact->spans.size(); },
+     [](const Bake& b, DrawList& out, DrawList&) { build_eroded(*b.compact, *b.eroded, out); }, legend_eroded},
+    {Layer::Areas, Stage::Areas,
+     "Area ids after convex volumes are stamped.",
+     true, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.areas), nullptr}; },
+     [](const Bake& b) -> bool { return b.compact && b.areas && b.areas->size() == b.compact->spans.size(); },
+     [](const Bake& b, DrawList& out, DrawList&) { build_areas(*b.compact, *b.areas, out); }, legend_areas},
+    {Layer::Distance, Stage::Distance,
+     "Distance to the region boundary, black (edge) to white (centre).",
+     true, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.distance), nullptr}; },
+     [](const Bake& b) -> bool {
+         return b.compact && b.distance && b.distance->dist.size() == b.compact->spans.size();
+     },
+     [](const Bake& b, DrawList& out, DrawList&) { build_distance(*b.compact, *b.distance, out); }, legend_distance},
+    {Layer::Regions, Stage::Regions,
+     "Regions: one colour per region id, outlines between regions.",
+     true, true,
+     [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.regions), nullptr}; },
+     [](const Bake& b) -> bool { return b.compact && b.regions && b.regions->reg.size() == b.compact->spans.size(); },
+     [](const Bake& b, DrawList& out, DrawList&) { build_regions(*b.compact, *b.regions, out); }, legend_regions},
+    {Layer::RawContours, Stage::Contours,
+     "Raw contours: each region's boundary traced along cell corners (thin, darkened region colour).",
+     true, true, contour_sources, has_contours,
+     [](const Bake& b, DrawList& out, DrawList&) { build_raw_contours(*b.contours, out); }, legend_raw_contours},
+    {Layer::Contours, Stage::Contours,
+     "Simplified contours (thick, region colour): solid along walls, dashed towards another region, "
+     "lighter along area borders; dots are the kept vertices (dark: tile border).",
+     true, true, contour_sources, has_contours,
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_contours(*b.contours, out, extra); }, legend_contours},
+    {Layer::Polymesh, Stage::Polymesh,
+     "Convex polygons filled by area: thick edges are the mesh boundary, thin ones lead to a neighbour "
+     "polygon; dots are the vertices.",
+     true, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.polymesh), nullptr, nullptr}; },
+     [](const Bake& b) { return b.polymesh != nullptr; },
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_polymesh(*b.polymesh, out, extra); }, legend_polymesh},
+    {Layer::Detail, Stage::Detail,
+     "Detail triangles following the surface height, one tint per polygon; polygon outlines dark, "
+     "internal edges faint.",
+     true, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.detail), as_void(b.polymesh), nullptr}; },
+     [](const Bake& b) -> bool {
+         return b.detail && b.polymesh && b.detail->meshes.size() == static_cast<size_t>(b.detail->nmeshes) * 4 &&
+                b.detail->nmeshes == b.polymesh->npolys;
+     },
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_detail(*b.detail, *b.polymesh, out, extra); },
+     legend_detail},
+    {Layer::Navmesh, Stage::Navmesh,
+     "Runtime navmesh (what queries run on): polygons filled by area over their detail surface, thick "
+     "boundary edges, thin portals.",
+     false, false, navmesh_sources, has_navmesh,
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_navmesh_layer(*b.navmesh, out, extra); },
+     legend_navmesh},
+    {Layer::Islands, Stage::Navmesh,
+     "Islands: each connected part of the navmesh in its own colour (areas in the Islands panel); "
+     "polygons a prune disabled are dark.",
+     false, false, navmesh_sources, has_navmesh,
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_islands_layer(*b.navmesh, out, extra); },
+     legend_islands},
+    // drawn over the whole bake, from every tile: its sources are the tiles as a set
+    {Layer::Tiles, Stage::Rasterize,
+     "Tiles (tile_size > 0): each tile's square filled by its bake time, green fastest to red slowest; "
+     "dark: not baked yet, grey: no polygons; a failed tile outlined red.",
+     false, false,
+     [](const Bake& b) -> LayerSources { return b.tiled() ? tiles_fingerprint(b) : LayerSources{}; },
+     [](const Bake& b) { return b.tiled() && !b.tiles.empty(); },
+     [](const Bake& b, DrawList& out, DrawList&) { build_tiles_layer(b, out); }, legend_tiles},
+    // the app runs the query and draws it with build_path (render/path_draw.h)
+    {Layer::Path, Stage::Navmesh,
+     "Path tool: Shift+click start, click end. Corridor polygons amber, portals pale yellow, straight "
+     "path magenta with white corners; start green, end red.",
+     false, false, navmesh_sources, has_navmesh, nullptr, legend_path},
+};
+static_assert(std::size(kLayerTable) == kLayerCount, "one row per layer");
+static_assert([] {
+    for (int i = 0; i < kLayerCount; ++i) {
+        const LayerInfo& r = kLayerTable[i];
+        if (r.layer != static_cast<Layer>(i)) return false;  // rows in Layer order
+        if ((r.build != nullptr) != layer_from_bake(r.layer)) return false;  // layers.h's layer_from_bake
+        if (!r.sources || !r.available || !r.legend) return false;
+    }
+    return true;
+}());
+
+const LayerInfo& layer_info(Layer l) { return kLayerTable[static_cast<size_t>(l)]; }
+
+// The row's builder on both lists, cleared first.
+bool run_builder(const LayerInfo& row, const Bake& b, DrawList& out, DrawList& extra) {
+    out.clear();
+    extra.clear();
+    if (!row.build) return false;
+    row.build(b, out, extra);
+    return true;
+}
+
+LayerSources layer_sources(Layer l, const Bake& b) {
+    if (b.tiled() && layer_info(l).per_grid) return tiles_fingerprint(b);  // drawn from every tile
+    return layer_info(l).sources(b);
+}
+}  // namespace
+
+Stage layer_stage(Layer l) { return layer_info(l).stage; }
+std::string_view layer_help(Layer l) { return layer_info(l).help; }
+std::span<const LegendEntry> layer_legend(Layer l) { return layer_info(l).legend(); }
+
+bool layer_available(Layer l, const Bake& b) {
+    if (b.tiled() && layer_info(l).per_grid) {
+        for (const auto& t : b.tiles)
+            if (t && layer_available(l, tile_view(b, *t))) return true;
+        return false;
+    }
+    return layer_info(l).available(b);
+}
 
 bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
     out.clear();
     extra.clear();
-    if (b.tiled() && per_grid(l)) {
+    const LayerInfo& row = layer_info(l);
+    if (b.tiled() && row.per_grid) {
         // Tile by tile, each into scratch lists appended to the layer's (the style of the first).
         DrawList t_out, t_extra;
         bool any = false;
@@ -814,7 +880,7 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
         for (const auto& t : b.tiles) {
             if (!t) continue;
             Bake v = tile_view(b, *t);
-            if (l == Layer::Regions || l == Layer::RawContours || l == Layer::Contours) {
+            if (row.shifts_region_ids) {
                 // Region ids restart in every tile: shift them by the tiles before, so neighbouring
                 // tiles' regions differ in colour (a copy for drawing; the tile keeps its ids).
                 auto shift = [&](uint16_t id) -> uint16_t {
@@ -835,7 +901,7 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
                 }
                 if (t->regions) region_base = (region_base + t->regions->max_region_id) % 0x7ffe;
             }
-            if (!layer_available(l, v) || !build_grid_layer(l, v, t_out, t_extra)) continue;
+            if (!layer_available(l, v) || !run_builder(row, v, t_out, t_extra)) continue;
             if (!any) {
                 const DrawList so = t_out, se = t_extra;  // keep the style (widths, shading, grid)
                 out = so, extra = se;
@@ -852,15 +918,7 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
         return any;
     }
     if (!layer_available(l, b)) return false;
-    if (per_grid(l)) return build_grid_layer(l, b, out, extra);
-    switch (l) {
-        case Layer::Input: build_input(*b.mesh, *b.tri_areas, out); break;
-        case Layer::Navmesh: build_navmesh_layer(*b.navmesh, out, extra); break;
-        case Layer::Islands: build_islands_layer(*b.navmesh, out, extra); break;
-        case Layer::Tiles: build_tiles_layer(b, out); break;
-        default: return false;  // path: drawn by the app (build_path)
-    }
-    return true;
+    return run_builder(row, b, out, extra);  // false for path: drawn by the app (build_path)
 }
 
 
