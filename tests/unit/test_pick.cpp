@@ -388,8 +388,6 @@ TEST_CASE("pick: a tiled bake picks the per-grid layers through its tiles, and i
     CHECK(describe_element(*b, gone).title.empty());
 }
 
-#endif  // NAV_HAVE_RENDER
-
 TEST_CASE("pick: clicks go through what the view does not draw (culled, ceilings, clip, section)") {
     // indoor.obj from above the roof, straight down at x = 6.5, z = -6 (the east ring slabs): the
     // roof (faces down, into the room) first, then floor 3 at 7.3, floor 2 at 3.7, the ground floor
@@ -423,3 +421,5 @@ TEST_CASE("pick: clicks go through what the view does not draw (culled, ceilings
     section.normal[0] = -1.0f;  // cut away x < 0 instead: the ray keeps its hits
     CHECK(hit_y(section) == doctest::Approx(7.3f));
 }
+
+#endif  // NAV_HAVE_RENDER
