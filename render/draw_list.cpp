@@ -17,6 +17,8 @@ void DrawList::clear() {
     line_verts.clear();
     point_verts.clear();
     spans.clear();
+    span_chunks.clear();
+    span_full = 0;
 }
 
 void DrawList::add_triangle(const float* a, const float* b, const float* c, uint32_t color) {

@@ -2,6 +2,7 @@
 // built once per bake snapshot by the layer builders (layers.h) and uploaded by GpuDrawList
 // (renderer.h). No GL here, so builders are plain functions over core data.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +34,9 @@ enum class Shade : int { Plain = 0, CellGrid = 1, Checker = 2 };
 // grid: 16 bytes per span instead of up to 12 triangles of 16-byte vertices. The GPU places it:
 // x from origin.x + x * cs, z likewise, y from origin.y + y0 * ch to origin.y + y1 * ch, plus the
 // list's span_lift; a box's bottom is drawn at 0.8 of the colour.
+// `z` carries the cell's z in its low kSpanCellBits bits and, above them, one bit per face of the
+// unit box the GPU leaves out because a neighbouring span covers it (face order of the unit mesh:
+// top, bottom, -x, +z, +x, -z; render/span_lod.h sets them).
 struct SpanInstance {
     uint32_t x, z;
     uint16_t y0, y1;
@@ -40,6 +44,21 @@ struct SpanInstance {
 };
 static_assert(sizeof(SpanInstance) == 16);
 enum class SpanShape : int { Box = 0, Floor = 1 };
+constexpr uint32_t kSpanCellBits = 26;
+constexpr uint32_t kSpanCellMask = (1u << kSpanCellBits) - 1u;
+
+// Level of detail of a span list (render/span_lod.h): the spans sorted into square chunks of
+// kSpanChunkCells cells, followed by two coarser copies in which each block of kSpanLevelScale[k]
+// cells a side is one column (its most layered column, stretched over the block). A chunk holds
+// the instance range of each level; the renderer picks a level per chunk from the budget.
+constexpr int kSpanLevels = 3;
+constexpr uint32_t kSpanChunkCells = 64;
+constexpr uint32_t kSpanLevelScale[kSpanLevels] = {1, 4, 16};
+struct SpanChunk {
+    uint32_t x0, z0;     // first cell (full resolution)
+    uint16_t ymin, ymax; // span bottoms and tops, cells
+    uint32_t first[kSpanLevels], count[kSpanLevels];
+};
 
 struct DrawList {
     std::vector<Vertex> tri_verts;
@@ -50,6 +69,11 @@ struct DrawList {
     SpanShape span_shape = SpanShape::Box;
     float span_origin[3] = {0, 0, 0};
     float span_cs = 1.0f, span_ch = 1.0f, span_lift = 0.0f;
+    // empty: the spans are one full-resolution level in any order (no level of detail)
+    std::vector<SpanChunk> span_chunks;
+    uint32_t span_full = 0;  // with chunks: the full-resolution instances (the first span_full)
+    // Full-resolution span instances (all of them for a list without levels).
+    size_t span_count() const { return span_chunks.empty() ? spans.size() : span_full; }
 
     float line_width = 1.5f;  // pixels
     float point_size = 6.0f;  // pixels

@@ -1,4 +1,5 @@
 #include "render/layers.h"
+#include "render/span_lod.h"
 
 #include "core/build/tiling.h"
 #include "render/islands_draw.h"
@@ -1000,6 +1001,8 @@ std::shared_ptr<BuiltLayer> build_one(Layer l, const Bake& bake) {
     const auto t0 = std::chrono::steady_clock::now();
     out->sources = layer_sources(l, bake);
     out->ok = build_layer(l, bake, out->cpu, out->cpu_extra);
+    organize_spans(out->cpu);  // chunks, hidden faces and coarse levels (render/span_lod.h)
+    organize_spans(out->cpu_extra);
     trim_capacity(out->cpu);
     trim_capacity(out->cpu_extra);
     out->cpu_bytes = list_bytes(out->cpu) + list_bytes(out->cpu_extra);
@@ -1071,7 +1074,7 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         e.sources = src;
         e.info.built = built->ok;
         e.info.triangles = (built->cpu.tri_indices.size() + built->cpu_extra.tri_indices.size()) / 3;
-        e.info.spans = built->cpu.spans.size() + built->cpu_extra.spans.size();
+        e.info.spans = built->cpu.span_count() + built->cpu_extra.span_count();
         e.info.lines = (built->cpu.line_verts.size() + built->cpu_extra.line_verts.size()) / 2;
         e.info.build_ms = built->build_ms;
         e.info.upload_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -1120,6 +1123,14 @@ std::array<float, kLayerCount> LayerDrawOptions::lifts(const LayerMask& enabled)
 void LayerCache::draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt) const {
     const DrawStyle saved = r.style();
     const std::array<float, kLayerCount> lift = opt.lifts(enabled);
+    // the span budget shared evenly by the span layers drawn
+    size_t span_layers = 0;
+    for (int li = 0; li < kLayerCount; ++li) {
+        const auto i = static_cast<size_t>(li);
+        lod_[i] = SpanPlanStats{};
+        if (enabled[i] && entries_[i].info.built && opt.opacity[i] > 0.0f && entries_[i].info.spans) ++span_layers;
+    }
+    const size_t budget = opt.span_budget && span_layers ? std::max<size_t>(opt.span_budget / span_layers, 1) : 0;
     for (int pass = 0; pass < 2; ++pass) {
         for (int li = 0; li < kLayerCount; ++li) {
             const auto i = static_cast<size_t>(li);
@@ -1132,8 +1143,10 @@ void LayerCache::draw(Renderer& r, const LayerMask& enabled, const LayerDrawOpti
             s.cull = static_cast<Layer>(li) == Layer::Input && opt.cull_input;
             s.hide_ceilings = static_cast<Layer>(li) == Layer::Input && opt.hide_ceilings;
             s.grey = opt.grey_base ? 1.0f : 0.0f;
+            s.span_budget = budget;
             r.set_style(s);
             r.draw(pass == 0 ? e.gpu : e.gpu_extra);
+            if (pass == 0 && e.info.spans) lod_[i] = r.last_span_stats();
         }
     }
     r.set_style(saved);

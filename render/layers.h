@@ -205,6 +205,11 @@ struct LayerDrawOptions {
     bool cull_input = true;     // the input layer's back faces are not drawn (see into closed rooms)
     bool hide_ceilings = true;  // the input layer's down-facing faces are not drawn where the eye is above them
     bool grey_base = false;     // every layer in grey: the change highlight's base, so its colours read alone
+    // Span instances drawn at full resolution per frame, shared by the span layers shown (0: no
+    // limit); beyond it the farther chunks are drawn merged (render/span_lod.h) and the Layers panel
+    // says so. A software GL (llvmpipe) holds memory for every triangle of a frame.
+    size_t span_budget = kDefaultSpanBudget;
+    static constexpr size_t kDefaultSpanBudget = 1000000;
     LayerDrawOptions() { opacity.fill(1.0f); }
     // The lift of each layer given the visible ones (0 for hidden layers and for input).
     std::array<float, kLayerCount> lifts(const LayerMask& enabled) const;
@@ -262,6 +267,8 @@ public:
     // The main batch of every enabled layer in layer order, then their extra batches.
     void draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt = {}) const;
     const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
+    // What the last draw() drew of layer l's spans (level of detail; zero for a layer without spans).
+    const SpanPlanStats& lod(Layer l) const { return lod_[static_cast<size_t>(l)]; }
     // The legend entries of what layer l draws now: those whose colour its uploaded arrays use (the
     // whole legend for layers the cache does not build; none while it has not built the layer).
     std::vector<LegendEntry> legend(Layer l) const;
@@ -278,6 +285,7 @@ private:
         Info info;
     };
     std::array<Entry, kLayerCount> entries_;
+    mutable std::array<SpanPlanStats, kLayerCount> lod_{};
     uint64_t generation_ = 0;
     uint64_t ui_waits_ = 0;
 };

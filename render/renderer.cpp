@@ -88,14 +88,16 @@ GLuint compile(GLenum type, const std::string& name, std::string& err) {
     return s;
 }
 
-// Grows a buffer to hold `bytes` (1.5x headroom) or updates it in place.
+// Grows a buffer to hold `bytes` or updates it in place.
 void upload_buffer(GLenum target, GLuint buf, size_t& cap, const void* data, size_t bytes) {
     glBindBuffer(target, buf);
-    // grow with headroom; give a big buffer back when the data shrank to a quarter of it (a bake
-    // at a coarser cell size after a fine one), so GPU / driver memory follows the data down
-    constexpr size_t kKeepBytes = size_t(1) << 20;
+    // grow with headroom (small buffers: 1.5x; big ones exactly, as the span layers of a 7 M-span
+    // level would otherwise hold hundreds of MiB of slack); give a big buffer back when the data
+    // shrank to a quarter of it (a bake at a coarser cell size after a fine one), so GPU / driver
+    // memory follows the data down
+    constexpr size_t kKeepBytes = size_t(1) << 20, kExactBytes = size_t(16) << 20;
     if (bytes > cap || (cap > kKeepBytes && bytes < cap / 4)) {
-        cap = bytes + bytes / 2;
+        cap = bytes > kExactBytes ? bytes : bytes + bytes / 2;
         glBufferData(target, static_cast<GLsizeiptr>(cap), nullptr, GL_DYNAMIC_DRAW);
     }
     if (bytes) glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), data);
@@ -283,6 +285,8 @@ void GpuDrawList::upload(const DrawList& list) {
     span_cell_[0] = list.span_cs;
     span_cell_[1] = list.span_ch;
     span_cell_[2] = list.span_lift;
+    span_chunks_ = list.span_chunks;
+    span_full_ = list.span_count();
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     tri_index_count_ = static_cast<GLsizei>(list.tri_indices.size());
     line_vert_count_ = static_cast<GLsizei>(list.line_verts.size());
@@ -296,6 +300,11 @@ void GpuDrawList::upload(const DrawList& list) {
 }
 
 bool Renderer::init(std::string& err) {
+    if (const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER))) {
+        const std::string r = name;
+        software_ = r.find("llvmpipe") != std::string::npos || r.find("softpipe") != std::string::npos ||
+                    r.find("swrast") != std::string::npos;
+    }
     if (!tri_.load("tri.vert", "", "tri.frag", err)) return false;
     if (!line_.load("line.vert", "line.geom", "line.frag", err)) return false;
     if (!point_.load("point.vert", "", "point.frag", err)) return false;
@@ -307,7 +316,7 @@ bool Renderer::init(std::string& err) {
     bl_ = {{box_.loc("u_view_proj"), box_.loc("u_light_dir"), box_.loc("u_eye"), box_.loc("u_shade"),
             box_.loc("u_grid_origin"), box_.loc("u_grid_cell"), box_.loc("u_alpha"), box_.loc("u_lift"),
             box_.loc("u_ceilings"), cut(box_)},
-           box_.loc("u_span_origin"), box_.loc("u_span_cell")};
+           box_.loc("u_span_origin"), box_.loc("u_span_cell"), box_.loc("u_hide_faces")};
     ll_ = {line_.loc("u_view_proj"), line_.loc("u_viewport"), line_.loc("u_width"),
            line_.loc("u_depth_bias"), line_.loc("u_alpha"),    line_.loc("u_lift"), cut(line_)};
     pl_ = {point_.loc("u_view_proj"), point_.loc("u_size"), point_.loc("u_alpha"), point_.loc("u_lift"), cut(point_)};
@@ -325,6 +334,18 @@ void Renderer::set_cut(const CutLoc& c) const {
     else glUniform4f(c.plane, 0.0f, 0.0f, 0.0f, kFar);
     glUniform3f(c.tint, v.floor_tint ? 1.0f : 0.0f, v.tint_origin, std::max(v.tint_band, 0.01f));
     glUniform1f(c.grey, std::clamp(style_.grey, 0.0f, 1.0f));
+}
+
+void Renderer::submitted(size_t triangles) {
+    // A software GL (Mesa's llvmpipe, as under Xvfb) bins every triangle of a frame into scenes that
+    // its rasterizer threads work through; left unbounded, those queued scenes held 1.4 GiB on a
+    // 7 M-span level. Waiting for them now and then bounds that memory at the cost of some overlap.
+    if (!software_) return;
+    pending_tris_ += triangles;
+    if (pending_tris_ >= kSoftwareFinishTris) {
+        glFinish();
+        pending_tris_ = 0;
+    }
 }
 
 void Renderer::begin(const FrameParams& frame) {
@@ -366,19 +387,53 @@ void Renderer::draw(const GpuDrawList& g) {
         glUseProgram(box_.id());
         tri_uniforms(bl_.tri);
         glUniform3fv(bl_.origin, 1, g.span_origin_);
-        glUniform3fv(bl_.cell, 1, g.span_cell_);
-        if (style_.cull) glEnable(GL_CULL_FACE);
+        const bool boxes = g.span_shape_ == SpanShape::Box;
+        // A cut opens the boxes: their inner faces then show, so nothing is left out or culled.
+        const bool cut = frame_.cut.clip || frame_.cut.section;
+        glUniform1i(bl_.hide_faces, !cut ? 1 : 0);
+        if (style_.cull || (boxes && !cut)) glEnable(GL_CULL_FACE);  // boxes are closed: back faces never show
         glBindVertexArray(g.vao_span_);
-        const GLsizei per = g.span_shape_ == SpanShape::Floor ? 6 : 36;
+        const GLsizei per = boxes ? 36 : 6;
         // in pieces, as the triangles (bounded driver memory under a software GL)
-        const GLsizei chunk = kChunkTris / (per / 3);
+        const GLsizei piece = kChunkTris / (per / 3);
         // (GL 3.3 has no base instance: the instance attributes are re-pointed per piece)
         glBindBuffer(GL_ARRAY_BUFFER, g.vbo_span_);
-        for (GLsizei first = 0; first < g.span_count_; first += chunk) {
-            if (first) span_attributes(static_cast<size_t>(first));
-            glDrawElementsInstanced(GL_TRIANGLES, per, GL_UNSIGNED_INT, nullptr, std::min(chunk, g.span_count_ - first));
+        const auto draw_range = [&](size_t first, size_t count, uint32_t scale) {
+            const float cell[3] = {g.span_cell_[0] * static_cast<float>(scale), g.span_cell_[1], g.span_cell_[2]};
+            glUniform3fv(bl_.cell, 1, cell);
+            for (size_t f = first; f < first + count; f += static_cast<size_t>(piece)) {
+                span_attributes(f);
+                const auto n = static_cast<GLsizei>(std::min<size_t>(piece, first + count - f));
+                glDrawElementsInstanced(GL_TRIANGLES, per, GL_UNSIGNED_INT, nullptr, n);
+                submitted(static_cast<size_t>(n) * static_cast<size_t>(per / 3));
+            }
+        };
+        if (g.span_chunks_.empty()) {
+            span_plan_.level.clear();
+            span_plan_.stats = SpanPlanStats{};
+            span_plan_.stats.total = span_plan_.stats.visible = span_plan_.stats.drawn[0] = g.span_full_;
+            draw_range(0, static_cast<size_t>(g.span_count_), 1);
+        } else {
+            plan_span_levels(g.span_chunks_, g.span_full_, g.span_origin_, g.span_cell_[0], g.span_cell_[1],
+                             g.span_cell_[2] + style_.lift, frame_.view_proj, frame_.eye, style_.span_budget, span_plan_);
+            // runs of consecutive chunks at one level are contiguous in the buffer: one range each
+            for (int lv = 0; lv < kSpanLevels; ++lv) {
+                size_t run_first = 0, run_count = 0;
+                for (size_t i = 0; i < g.span_chunks_.size(); ++i) {
+                    if (span_plan_.level[i] != lv) continue;
+                    const SpanChunk& c = g.span_chunks_[i];
+                    if (run_count && run_first + run_count == c.first[lv]) {
+                        run_count += c.count[lv];
+                        continue;
+                    }
+                    if (run_count) draw_range(run_first, run_count, kSpanLevelScale[lv]);
+                    run_first = c.first[lv];
+                    run_count = c.count[lv];
+                }
+                if (run_count) draw_range(run_first, run_count, kSpanLevelScale[lv]);
+            }
         }
-        if (g.span_count_ > chunk) span_attributes(0);
+        span_attributes(0);
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         glDisable(GL_CULL_FACE);
     }
@@ -387,9 +442,10 @@ void Renderer::draw(const GpuDrawList& g) {
         tri_uniforms(tl_);
         if (style_.cull) glEnable(GL_CULL_FACE);
         glBindVertexArray(g.vao_tri_);
-        draw_chunked(g.tri_index_count_, 3 * kChunkTris, [](GLint first, GLsizei n) {
+        draw_chunked(g.tri_index_count_, 3 * kChunkTris, [this](GLint first, GLsizei n) {
             glDrawElements(GL_TRIANGLES, n, GL_UNSIGNED_INT,
                            reinterpret_cast<const void*>(static_cast<uintptr_t>(first) * sizeof(uint32_t)));
+            submitted(static_cast<size_t>(n) / 3);
         });
         glDisable(GL_CULL_FACE);
     }
@@ -403,13 +459,13 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1f(ll_.lift, style_.lift);
         set_cut(ll_.cut);
         glBindVertexArray(g.vao_line_);
-        draw_chunked(g.line_vert_count_, 2 * kChunkLines, [](GLint first, GLsizei n) { glDrawArrays(GL_LINES, first, n); });
+        draw_chunked(g.line_vert_count_, 2 * kChunkLines, [this](GLint first, GLsizei n) { glDrawArrays(GL_LINES, first, n); submitted(static_cast<size_t>(n)); });
         if (style_.xray && g.depth_test_) {
             // x-ray: the same edges again, faint, where geometry hides them
             glDisable(GL_DEPTH_TEST);
             glDepthMask(GL_FALSE);
             glUniform1f(ll_.alpha, style_.alpha * 0.28f);
-            draw_chunked(g.line_vert_count_, 2 * kChunkLines, [](GLint first, GLsizei n) { glDrawArrays(GL_LINES, first, n); });
+            draw_chunked(g.line_vert_count_, 2 * kChunkLines, [this](GLint first, GLsizei n) { glDrawArrays(GL_LINES, first, n); submitted(static_cast<size_t>(n)); });
             glDepthMask(GL_TRUE);
             glEnable(GL_DEPTH_TEST);
         }
@@ -422,7 +478,7 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1f(pl_.lift, style_.lift);
         set_cut(pl_.cut);
         glBindVertexArray(g.vao_point_);
-        draw_chunked(g.point_count_, kChunkLines, [](GLint first, GLsizei n) { glDrawArrays(GL_POINTS, first, n); });
+        draw_chunked(g.point_count_, kChunkLines, [this](GLint first, GLsizei n) { glDrawArrays(GL_POINTS, first, n); submitted(2 * static_cast<size_t>(n)); });
     }
     glBindVertexArray(0);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "render/draw_list.h"
+#include "render/span_lod.h"
 
 namespace nav::render {
 
@@ -57,6 +58,8 @@ private:
     SpanShape span_shape_ = SpanShape::Box;
     float span_origin_[3] = {0, 0, 0};
     float span_cell_[3] = {1, 1, 0};  // cs, ch, lift
+    std::vector<SpanChunk> span_chunks_;  // level of detail (empty: the spans drawn whole)
+    size_t span_full_ = 0;                // full-resolution instances
     // draw settings copied from the DrawList at upload
     float line_width_ = 1.5f, point_size_ = 6.0f;
     Shade shade_ = Shade::Plain;
@@ -96,6 +99,9 @@ struct DrawStyle {
     bool cull = false;   // back faces (clockwise seen from the eye) of the triangles are not drawn
     bool hide_ceilings = false;  // triangles facing down (by winding) are not drawn where the eye is above them
     float grey = 0.0f;   // 0..1: colours mixed towards their grey level (the change highlight's base)
+    // Span instances this draw may take at full resolution (0: no limit); beyond it, the farther
+    // chunks of a span list are drawn merged (render/span_lod.h).
+    size_t span_budget = 0;
 };
 
 class Renderer {
@@ -112,6 +118,8 @@ public:
     // Applies to the draws that follow until the next set_style() or begin() (which resets it).
     void set_style(const DrawStyle& s) { style_ = s; }
     const DrawStyle& style() const { return style_; }
+    // What the last draw() of a list with spans drew of them (levels, culled chunks).
+    const SpanPlanStats& last_span_stats() const { return span_plan_.stats; }
 
 private:
     Program tri_, line_, point_, box_;
@@ -121,7 +129,13 @@ private:
     struct CutLoc { GLint clip, plane, tint, grey; };
     void set_cut(const CutLoc& c) const;
     struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell, alpha, lift, ceilings; CutLoc cut; } tl_{};
-    struct BoxLoc { TriLoc tri; GLint origin, cell; } bl_{};
+    struct BoxLoc { TriLoc tri; GLint origin, cell, hide_faces; } bl_{};
+    SpanPlan span_plan_;
+    // a software GL: glFinish after every kSoftwareFinishTris triangles submitted (submitted())
+    bool software_ = false;
+    size_t pending_tris_ = 0;
+    static constexpr size_t kSoftwareFinishTris = 262144;
+    void submitted(size_t triangles);
     struct LineLoc { GLint view_proj, viewport, width, depth_bias, alpha, lift; CutLoc cut; } ll_{};
     struct PointLoc { GLint view_proj, size, alpha, lift; CutLoc cut; } pl_{};
 };

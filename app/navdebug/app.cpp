@@ -802,6 +802,31 @@ void App::ui_see_inside() {
     ImGui::TreePop();
 }
 
+std::string App::lod_text(bool brief) const {
+    size_t total = 0, full = 0, merged = 0;
+    std::string names;
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        const r::SpanPlanStats& st = layers_.lod(static_cast<r::Layer>(i));
+        if (!st.merged) continue;
+        names += (names.empty() ? "" : ", ") + std::string(r::layer_name(static_cast<r::Layer>(i)));
+        total += st.visible;
+        full += st.drawn[0];
+        merged += st.visible - st.drawn[0];
+    }
+    if (names.empty()) return {};
+    auto millions = [](size_t v) {
+        char b[32];
+        std::snprintf(b, sizeof b, v >= 100000 ? "%.1f M" : "%.0f k", v >= 100000 ? static_cast<double>(v) / 1e6 : static_cast<double>(v) / 1e3);
+        return std::string(b);
+    };
+    if (brief)
+        return "level of detail: " + millions(full) + " of " + millions(total) + " visible spans at full detail, the farther merged (" +
+               names + ")";
+    return "Level of detail on " + names + ": " + millions(full) + " of the " + millions(total) +
+           " spans in view drawn at full detail (nearest the camera); the farther " + millions(merged) +
+           " drawn merged, 4 x 4 or 16 x 16 cells as one column. Raise the span budget or move closer for full detail.";
+}
+
 void App::ui_readability() {
     if (!ImGui::TreeNodeEx("Readability", ImGuiTreeNodeFlags_DefaultOpen)) return;
     // per-layer opacity: one compact slider per visible layer
@@ -816,6 +841,26 @@ void App::ui_readability() {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("How opaque this layer is drawn. Right-click: back to 1.");
         if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) draw_opts_.opacity[static_cast<size_t>(i)] = 1.0f;
         ImGui::PopID();
+    }
+    {
+        // the span budget in thousands (0: no limit)
+        int k = static_cast<int>(draw_opts_.span_budget / 1000);
+        ImGui::SetNextItemWidth(sw);
+        if (ImGui::SliderInt("span budget", &k, 0, 20000, k ? "%d k a frame" : "no limit", ImGuiSliderFlags_AlwaysClamp))
+            draw_opts_.span_budget = static_cast<size_t>(k) * 1000;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Spans drawn at full detail per frame, shared by the span layers shown (voxels, filtered,\n"
+                              "compact ... regions). Beyond it the chunks farthest from the camera are drawn merged:\n"
+                              "each 4 x 4 or 16 x 16 block of cells as its most layered column. Chunks outside the view\n"
+                              "are never drawn. 0: no limit. Right-click: back to %d k.",
+                              static_cast<int>(r::LayerDrawOptions::kDefaultSpanBudget / 1000));
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) draw_opts_.span_budget = r::LayerDrawOptions::kDefaultSpanBudget;
+        const std::string lod = lod_text(false);
+        if (!lod.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+            ImGui::TextWrapped("%s", lod.c_str());
+            ImGui::PopStyleColor();
+        }
     }
     ImGui::Checkbox("x-ray edges", &draw_opts_.xray);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Draw the layers' lines a second time, faint, through the geometry in front.");
@@ -1257,6 +1302,13 @@ void App::ui_overlays(float W, float H) {
         ImGui::PopStyleColor(2);
     }
     tile_labels(fg, W, H);
+    // the level of detail, when it applies, in the view's top-left corner
+    if (const std::string lod = lod_text(true); !lod.empty() && bake_ && bake_->mesh) {
+        const ImVec2 at(view_.x + 10.0f, 10.0f);
+        const ImVec2 sz = ImGui::CalcTextSize(lod.c_str());
+        fg->AddRectFilled(ImVec2(at.x - 4.0f, at.y - 2.0f), ImVec2(at.x + sz.x + 4.0f, at.y + sz.y + 2.0f), IM_COL32(30, 24, 4, 210), 3.0f);
+        fg->AddText(at, ImGui::GetColorU32(kWarnColor), lod.c_str());
+    }
     // hover inspection tooltip
     if (!node_tip_.empty()) {
         ImGui::BeginTooltip();

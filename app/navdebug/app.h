@@ -119,6 +119,8 @@ private:
     void ui_params();
     void ui_layers();
     void ui_readability();
+    // The level-of-detail statement when the last frame drew some span layer merged (empty when not).
+    std::string lod_text(bool brief) const;
     void ui_see_inside();
     // The shaders' view cut for this frame (clip, section, floor tint) from see_.
     nav::render::ViewCut view_cut() const;

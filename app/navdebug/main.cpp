@@ -3,7 +3,7 @@
 //            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|optimal|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
 //            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay KIND=STEP]
-//            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES]
+//            [--select x,y,z] [--prune x,y,z] [--opacity LAYER=F,...] [--xray] [--lift METRES] [--span-budget N]
 //            [--diff-from-set NAME=VALUE]... [--max-memory MB]
 //            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
 //            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
@@ -217,6 +217,11 @@ int main(int argc, char** argv) {
     double max_memory_mb = 4096.0;
     cli.add_option("--opacity", opacity_text, "per-layer opacity: LAYER=F[,LAYER=F]... with F in [0, 1]");
     cli.add_flag("--xray", xray, "x-ray edges: the layers' lines also drawn faint through the geometry");
+    size_t span_budget = nav::render::LayerDrawOptions::kDefaultSpanBudget;
+    cli.add_option("--span-budget", span_budget,
+                   "span instances drawn at full detail per frame, shared by the span layers shown; the farther "
+                   "chunks are drawn merged beyond it (0: no limit; default 1000000)")
+        ->check(CLI::Range(size_t(0), size_t(1) << 32));
     cli.add_option("--lift", lift, "stack offset: each visible layer after the first drawn this many metres higher (0..10)");
     cli.add_option("--diff-from-set", diff_sets,
                    "bake first with NAME=VALUE (repeatable) applied, then with the final parameters, and highlight "
@@ -361,6 +366,7 @@ int main(int argc, char** argv) {
         return fail(kExitBadInput, "--lift: expected metres between 0 and 10, got " + std::to_string(lift));
     opts.draw.lift_step = lift;
     opts.draw.xray = xray;
+    opts.draw.span_budget = span_budget;
 
     // seeing inside: the session's view, then the flags
     if (session.view) opts.view = *session.view;

@@ -42,17 +42,21 @@ TEST_CASE("build_layers: the shown layers, span layers as one instance per span"
     CHECK(vox->ok);
     CHECK(vox->cpu.tri_indices.empty());
     CHECK(vox->cpu.span_shape == SpanShape::Box);
-    REQUIRE(vox->cpu.spans.size() == b->solid->span_count);
-    for (const SpanInstance& s : vox->cpu.spans) {
+    // the full-resolution spans first (level of detail: render/span_lod.h), then the coarse levels
+    REQUIRE(vox->cpu.span_count() == b->solid->span_count);
+    REQUIRE_FALSE(vox->cpu.span_chunks.empty());
+    CHECK(vox->cpu.spans.size() > vox->cpu.span_count());
+    for (size_t i = 0; i < vox->cpu.span_count(); ++i) {
+        const SpanInstance& s = vox->cpu.spans[i];
         CHECK(s.y0 < s.y1);
         CHECK((s.color == colors::kSolidWalkable || s.color == colors::kSolidBlocked));
         CHECK(s.x < static_cast<uint32_t>(b->solid->width));
-        CHECK(s.z < static_cast<uint32_t>(b->solid->height));
+        CHECK((s.z & kSpanCellMask) < static_cast<uint32_t>(b->solid->height));
     }
     const BuiltLayer* compact = set->find(Layer::Compact, *b);
     REQUIRE(compact);
     CHECK(compact->cpu.span_shape == SpanShape::Floor);
-    CHECK(compact->cpu.spans.size() == static_cast<size_t>(b->compact->span_count));
+    CHECK(compact->cpu.span_count() == static_cast<size_t>(b->compact->span_count));
     CHECK(compact->cpu.span_lift == doctest::Approx(floor_lift(*b->compact, Layer::Compact)));
     const BuiltLayer* regions = set->find(Layer::Regions, *b);
     REQUIRE(regions);
