@@ -17,6 +17,9 @@ void DrawList::clear() {
     line_verts.clear();
     point_verts.clear();
     spans.clear();
+    span_pos.clear();
+    span_color.clear();
+    span_pos_hash = 0;
     span_chunks.clear();
     span_full = 0;
 }

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace nav::render {
@@ -43,6 +44,31 @@ struct SpanInstance {
     uint32_t color;
 };
 static_assert(sizeof(SpanInstance) == 16);
+// What the GPU holds of a span instance: where it is (span_pos) apart from its colour (span_color),
+// so span layers drawn from the same spans (voxels and filtered; compact ... regions) share one
+// position buffer and each uploads 4 bytes a span of its own.
+struct SpanPos {
+    uint32_t x, z;  // z: cell z and the hidden-face bits, as SpanInstance::z
+    uint16_t y0, y1;
+};
+static_assert(sizeof(SpanPos) == 12);
+// Span positions, shared between the lists drawn from the same spans (build_layers points the later
+// ones at the first one's array), immutable once built.
+class SpanPosArray {
+public:
+    size_t size() const { return p_ ? p_->size() : 0; }
+    bool empty() const { return size() == 0; }
+    const SpanPos* data() const { return p_ ? p_->data() : nullptr; }
+    const SpanPos& operator[](size_t i) const { return (*p_)[i]; }
+    size_t capacity() const { return p_ ? p_->capacity() : 0; }
+    void clear() { p_.reset(); }
+    void assign(std::vector<SpanPos>&& v) { p_ = std::make_shared<const std::vector<SpanPos>>(std::move(v)); }
+    void share(const SpanPosArray& o) { p_ = o.p_; }
+    bool shares(const SpanPosArray& o) const { return p_ && p_ == o.p_; }
+
+private:
+    std::shared_ptr<const std::vector<SpanPos>> p_;
+};
 enum class SpanShape : int { Box = 0, Floor = 1 };
 constexpr uint32_t kSpanCellBits = 26;
 constexpr uint32_t kSpanCellMask = (1u << kSpanCellBits) - 1u;
@@ -65,7 +91,12 @@ struct DrawList {
     std::vector<uint32_t> tri_indices;  // 3 per triangle into tri_verts
     std::vector<Vertex> line_verts;     // 2 per segment
     std::vector<Vertex> point_verts;
-    std::vector<SpanInstance> spans;  // drawn with the triangles, on the grid below
+    // Span instances as the builders write them; organize_spans (render/span_lod.h) moves them into
+    // span_pos / span_color (what is uploaded and drawn), leaving `spans` empty.
+    std::vector<SpanInstance> spans;
+    SpanPosArray span_pos;
+    std::vector<uint32_t> span_color;
+    uint64_t span_pos_hash = 0;  // of span_pos (with its size and shape): lists with equal hashes share a GPU buffer
     SpanShape span_shape = SpanShape::Box;
     float span_origin[3] = {0, 0, 0};
     float span_cs = 1.0f, span_ch = 1.0f, span_lift = 0.0f;
@@ -73,7 +104,7 @@ struct DrawList {
     std::vector<SpanChunk> span_chunks;
     uint32_t span_full = 0;  // with chunks: the full-resolution instances (the first span_full)
     // Full-resolution span instances (all of them for a list without levels).
-    size_t span_count() const { return span_chunks.empty() ? spans.size() : span_full; }
+    size_t span_count() const { return span_chunks.empty() ? span_pos.size() + spans.size() : span_full; }
 
     float line_width = 1.5f;  // pixels
     float point_size = 6.0f;  // pixels
@@ -84,7 +115,9 @@ struct DrawList {
 
     // Keeps capacity.
     void clear();
-    bool empty() const { return tri_indices.empty() && line_verts.empty() && point_verts.empty() && spans.empty(); }
+    bool empty() const {
+        return tri_indices.empty() && line_verts.empty() && point_verts.empty() && spans.empty() && span_pos.empty();
+    }
 
     void add_triangle(const float* a, const float* b, const float* c, uint32_t color);
     // Quad a-b-c-d (in order around its edge) as two triangles.

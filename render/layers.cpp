@@ -961,6 +961,7 @@ void trim_capacity(DrawList& d) {
     trim_capacity(d.line_verts);
     trim_capacity(d.point_verts);
     trim_capacity(d.spans);
+    trim_capacity(d.span_color);
 }
 }  // namespace
 
@@ -972,7 +973,9 @@ bool same_sources(const std::array<std::shared_ptr<const void>, 3>& a, const std
 }
 size_t list_bytes(const DrawList& d) {
     return (d.tri_verts.capacity() + d.line_verts.capacity() + d.point_verts.capacity()) * sizeof(Vertex) +
-           d.tri_indices.capacity() * sizeof(uint32_t) + d.spans.capacity() * sizeof(SpanInstance);
+           d.tri_indices.capacity() * sizeof(uint32_t) + d.spans.capacity() * sizeof(SpanInstance) +
+           d.span_pos.capacity() * sizeof(SpanPos) + d.span_color.capacity() * sizeof(uint32_t) +
+           d.span_chunks.capacity() * sizeof(SpanChunk);
 }
 // Bit k set when layer_legend(l)[k]'s colour (alpha aside) is one the lists draw.
 uint32_t legend_bits(Layer l, const DrawList& a, const DrawList& b) {
@@ -993,6 +996,7 @@ uint32_t legend_bits(Layer l, const DrawList& a, const DrawList& b) {
         for (const Vertex& v : d->line_verts) see(v.color);
         for (const Vertex& v : d->point_verts) see(v.color);
         for (const SpanInstance& s : d->spans) see(s.color);
+        for (uint32_t c : d->span_color) see(c);
     }
     return bits;
 }
@@ -1026,6 +1030,7 @@ const BuiltLayer* BuiltLayers::find(Layer l, const Bake& bake) const {
 
 std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMask& enabled, const BuiltLayers* prev) {
     auto out = std::make_shared<BuiltLayers>();
+    std::vector<const BuiltLayer*> fresh;  // built by this call
     for (int li = 0; li < kLayerCount; ++li) {
         const auto l = static_cast<Layer>(li);
         const auto i = static_cast<size_t>(li);
@@ -1033,8 +1038,23 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
         // an unchanged layer's entry is shared even when released: the cache that released it
         // holds its picture (and one that does not finds no entry and builds the layer)
         const auto& p = prev ? prev->layers[i] : nullptr;
-        if (p && same_sources(p->sources, layer_sources(l, bake))) out->layers[i] = p;
-        else out->layers[i] = build_one(l, bake);
+        if (p && same_sources(p->sources, layer_sources(l, bake))) {
+            out->layers[i] = p;
+            continue;
+        }
+        std::shared_ptr<BuiltLayer> b = build_one(l, bake);
+        // layers drawn from the same spans (voxels and filtered; compact ... regions) hold their
+        // positions once: an equal array built earlier in this call is shared (entries from `prev`
+        // are not read: the UI thread may be releasing them)
+        for (const BuiltLayer* o : fresh) {
+            if (b->cpu.span_pos_hash && o->cpu.span_pos_hash == b->cpu.span_pos_hash &&
+                o->cpu.span_pos.size() == b->cpu.span_pos.size()) {
+                b->cpu.span_pos.share(o->cpu.span_pos);
+                break;
+            }
+        }
+        fresh.push_back(b.get());
+        out->layers[i] = std::move(b);
     }
     return out;
 }
@@ -1067,8 +1087,19 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             e.info.on_ui = true;
             ui_built = true;
         }
+        // span layers drawn from the same spans (voxels and filtered; compact ... regions) share
+        // one position buffer: another entry's, when it holds exactly these positions
+        std::shared_ptr<SpanPosBuffer> shared;
+        for (const Entry& o : entries_) {
+            const auto& ob = o.gpu.span_positions();
+            if (&o != &e && ob && built->cpu.span_pos_hash && ob->hash == built->cpu.span_pos_hash &&
+                ob->bytes == built->cpu.span_pos.size() * sizeof(SpanPos)) {
+                shared = ob;
+                break;
+            }
+        }
         const auto t0 = std::chrono::steady_clock::now();
-        e.gpu.upload(built->cpu);
+        e.gpu.upload(built->cpu, std::move(shared));
         e.gpu_extra.upload(built->cpu_extra);
         const auto t1 = std::chrono::steady_clock::now();
         e.sources = src;
@@ -1078,7 +1109,8 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         e.info.lines = (built->cpu.line_verts.size() + built->cpu_extra.line_verts.size()) / 2;
         e.info.build_ms = built->build_ms;
         e.info.upload_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-        e.info.gpu_bytes = e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
+        e.info.gpu_bytes = e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes() +
+                           (e.gpu.span_positions() ? e.gpu.span_positions()->bytes : 0);
         e.info.cpu_bytes = built->cpu_bytes;
         e.info.legend_present = built->legend_present;
         built->release_cpu();  // on the GPU now: the CPU copy goes
@@ -1106,7 +1138,17 @@ std::vector<LegendEntry> LayerCache::legend(Layer l) const {
 
 size_t LayerCache::gpu_bytes() const {
     size_t n = 0;
-    for (const Entry& e : entries_) n += e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
+    std::vector<const SpanPosBuffer*> seen;  // shared position buffers count once
+    for (const Entry& e : entries_) {
+        n += e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
+        for (const GpuDrawList* g : {&e.gpu, &e.gpu_extra}) {
+            const SpanPosBuffer* b = g->span_positions().get();
+            if (b && std::find(seen.begin(), seen.end(), b) == seen.end()) {
+                seen.push_back(b);
+                n += b->bytes;
+            }
+        }
+    }
     return n;
 }
 

@@ -120,16 +120,16 @@ void vertex_layout() {
                           reinterpret_cast<const void*>(offsetof(Vertex, color)));
 }
 
-// The per-instance attributes (locations 2-4 of box.vert) starting at instance `first` of the
-// bound GL_ARRAY_BUFFER.
-void span_attributes(size_t first) {
-    const size_t base = first * sizeof(SpanInstance);
-    glVertexAttribIPointer(2, 2, GL_UNSIGNED_INT, sizeof(SpanInstance),
-                           reinterpret_cast<const void*>(base + offsetof(SpanInstance, x)));
-    glVertexAttribIPointer(3, 2, GL_UNSIGNED_SHORT, sizeof(SpanInstance),
-                           reinterpret_cast<const void*>(base + offsetof(SpanInstance, y0)));
-    glVertexAttribPointer(4, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(SpanInstance),
-                          reinterpret_cast<const void*>(base + offsetof(SpanInstance, color)));
+// The per-instance attributes (locations 2-4 of box.vert) starting at instance `first`: the
+// position from `pos`, the colour from `color` (the span VAO bound).
+void span_attributes(GLuint pos, GLuint color, size_t first) {
+    glBindBuffer(GL_ARRAY_BUFFER, pos);
+    const size_t base = first * sizeof(SpanPos);
+    glVertexAttribIPointer(2, 2, GL_UNSIGNED_INT, sizeof(SpanPos), reinterpret_cast<const void*>(base + offsetof(SpanPos, x)));
+    glVertexAttribIPointer(3, 2, GL_UNSIGNED_SHORT, sizeof(SpanPos), reinterpret_cast<const void*>(base + offsetof(SpanPos, y0)));
+    glBindBuffer(GL_ARRAY_BUFFER, color);
+    glVertexAttribPointer(4, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(uint32_t),
+                          reinterpret_cast<const void*>(first * sizeof(uint32_t)));
 }
 
 // The unit mesh span instances are drawn on: a box of 6 faces x 4 corners (corner xyz in {0, 1},
@@ -212,6 +212,10 @@ bool Program::load(const std::string& vert, const std::string& geom, const std::
     return true;
 }
 
+SpanPosBuffer::~SpanPosBuffer() {
+    if (id) glDeleteBuffers(1, &id);
+}
+
 GpuDrawList::~GpuDrawList() {
     const GLuint bufs[4] = {vbo_tri_, ibo_tri_, vbo_line_, vbo_point_};
     const GLuint vaos[3] = {vao_tri_, vao_line_, vao_point_};
@@ -247,7 +251,7 @@ void GpuDrawList::ensure_created() {
     glBindVertexArray(0);
 }
 
-void GpuDrawList::upload(const DrawList& list) {
+void GpuDrawList::upload(const DrawList& list, std::shared_ptr<SpanPosBuffer> shared) {
     ensure_created();
     glBindVertexArray(0);
     upload_buffer(GL_ARRAY_BUFFER, vbo_tri_, tri_cap_, list.tri_verts.data(), list.tri_verts.size() * sizeof(Vertex));
@@ -258,7 +262,17 @@ void GpuDrawList::upload(const DrawList& list) {
     upload_buffer(GL_ARRAY_BUFFER, vbo_line_, line_cap_, list.line_verts.data(), list.line_verts.size() * sizeof(Vertex));
     upload_buffer(GL_ARRAY_BUFFER, vbo_point_, point_cap_, list.point_verts.data(),
                   list.point_verts.size() * sizeof(Vertex));
-    if (!list.spans.empty() && !vao_span_) {
+    // span instances: organised (level of detail, positions apart from colours) by the layer
+    // builders; a list straight from a builder is organised here
+    const DrawList* sp = &list;
+    DrawList organised;
+    if (!list.spans.empty()) {
+        organised.spans = list.spans;
+        organised.span_shape = list.span_shape;
+        organize_spans(organised);
+        sp = &organised;
+    }
+    if (!sp->span_pos.empty() && !vao_span_) {
         const UnitMesh& m = unit_mesh();
         glGenVertexArrays(1, &vao_span_);
         glGenBuffers(1, &vbo_span_);
@@ -268,25 +282,45 @@ void GpuDrawList::upload(const DrawList& list) {
         glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<const void*>(0));
         glEnableVertexAttribArray(1);
         glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<const void*>(3 * sizeof(float)));
-        glBindBuffer(GL_ARRAY_BUFFER, vbo_span_);
         for (GLuint a = 2; a <= 4; ++a) {
             glEnableVertexAttribArray(a);
             glVertexAttribDivisor(a, 1);
         }
-        span_attributes(0);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m.ibo);
         glBindVertexArray(0);
     }
+    if (sp->span_pos.empty()) {
+        span_pos_.reset();
+    } else {
+        const size_t pos_bytes = sp->span_pos.size() * sizeof(SpanPos);
+        if (shared && shared->hash == sp->span_pos_hash && shared->bytes == pos_bytes) {
+            span_pos_ = std::move(shared);
+        } else if (!(span_pos_ && span_pos_->hash == sp->span_pos_hash && span_pos_->bytes == pos_bytes)) {
+            // a buffer of its own (never written while another list may draw from it)
+            auto b = std::make_shared<SpanPosBuffer>();
+            glGenBuffers(1, &b->id);
+            glBindBuffer(GL_ARRAY_BUFFER, b->id);
+            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(pos_bytes), sp->span_pos.data(), GL_STATIC_DRAW);
+            b->bytes = pos_bytes;
+            b->hash = sp->span_pos_hash;
+            span_pos_ = std::move(b);
+        }
+    }
     if (vbo_span_)
-        upload_buffer(GL_ARRAY_BUFFER, vbo_span_, span_cap_, list.spans.data(), list.spans.size() * sizeof(SpanInstance));
-    span_count_ = static_cast<GLsizei>(list.spans.size());
+        upload_buffer(GL_ARRAY_BUFFER, vbo_span_, span_cap_, sp->span_color.data(), sp->span_color.size() * sizeof(uint32_t));
+    if (span_pos_) {
+        glBindVertexArray(vao_span_);
+        span_attributes(span_pos_->id, vbo_span_, 0);
+        glBindVertexArray(0);
+    }
+    span_count_ = static_cast<GLsizei>(sp->span_pos.size());
     span_shape_ = list.span_shape;
     for (int i = 0; i < 3; ++i) span_origin_[i] = list.span_origin[i];
     span_cell_[0] = list.span_cs;
     span_cell_[1] = list.span_ch;
     span_cell_[2] = list.span_lift;
-    span_chunks_ = list.span_chunks;
-    span_full_ = list.span_count();
+    span_chunks_ = sp->span_chunks;
+    span_full_ = sp->span_count();
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     tri_index_count_ = static_cast<GLsizei>(list.tri_indices.size());
     line_vert_count_ = static_cast<GLsizei>(list.line_verts.size());
@@ -383,7 +417,7 @@ void Renderer::draw(const GpuDrawList& g) {
         glUniform1i(t.ceilings, style_.hide_ceilings ? 1 : 0);
         set_cut(t.cut);
     };
-    if (g.span_count_) {
+    if (g.span_count_ && g.span_pos_) {
         glUseProgram(box_.id());
         tri_uniforms(bl_.tri);
         glUniform3fv(bl_.origin, 1, g.span_origin_);
@@ -397,12 +431,11 @@ void Renderer::draw(const GpuDrawList& g) {
         // in pieces, as the triangles (bounded driver memory under a software GL)
         const GLsizei piece = kChunkTris / (per / 3);
         // (GL 3.3 has no base instance: the instance attributes are re-pointed per piece)
-        glBindBuffer(GL_ARRAY_BUFFER, g.vbo_span_);
         const auto draw_range = [&](size_t first, size_t count, uint32_t scale) {
             const float cell[3] = {g.span_cell_[0] * static_cast<float>(scale), g.span_cell_[1], g.span_cell_[2]};
             glUniform3fv(bl_.cell, 1, cell);
             for (size_t f = first; f < first + count; f += static_cast<size_t>(piece)) {
-                span_attributes(f);
+                span_attributes(g.span_pos_->id, g.vbo_span_, f);
                 const auto n = static_cast<GLsizei>(std::min<size_t>(piece, first + count - f));
                 glDrawElementsInstanced(GL_TRIANGLES, per, GL_UNSIGNED_INT, nullptr, n);
                 submitted(static_cast<size_t>(n) * static_cast<size_t>(per / 3));
@@ -433,7 +466,7 @@ void Renderer::draw(const GpuDrawList& g) {
                 if (run_count) draw_range(run_first, run_count, kSpanLevelScale[lv]);
             }
         }
-        span_attributes(0);
+        span_attributes(g.span_pos_->id, g.vbo_span_, 0);
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         glDisable(GL_CULL_FACE);
     }

@@ -4,6 +4,7 @@
 #pragma once
 #include <glad/gl.h>
 
+#include <memory>
 #include <string>
 
 #include "render/draw_list.h"
@@ -32,6 +33,18 @@ private:
     GLuint id_ = 0;
 };
 
+// A GL buffer of span positions (DrawList::span_pos) that several GpuDrawLists may draw from: the
+// span layers built from the same spans share one (LayerCache::update finds it by content hash).
+struct SpanPosBuffer {
+    GLuint id = 0;
+    size_t bytes = 0;
+    uint64_t hash = 0;  // DrawList::span_pos_hash
+    SpanPosBuffer() = default;
+    SpanPosBuffer(const SpanPosBuffer&) = delete;
+    SpanPosBuffer& operator=(const SpanPosBuffer&) = delete;
+    ~SpanPosBuffer();
+};
+
 // One batch on the GPU. Buffers grow but never shrink, so re-uploads after a rebuild reuse them.
 class GpuDrawList {
 public:
@@ -40,9 +53,13 @@ public:
     GpuDrawList(const GpuDrawList&) = delete;
     GpuDrawList& operator=(const GpuDrawList&) = delete;
 
-    void upload(const DrawList& list);
+    // `shared` (may be null): a position buffer holding exactly list.span_pos (same hash and size),
+    // drawn from instead of uploading the positions again.
+    void upload(const DrawList& list, std::shared_ptr<SpanPosBuffer> shared = nullptr);
     bool empty() const { return tri_index_count_ == 0 && line_vert_count_ == 0 && point_count_ == 0 && span_count_ == 0; }
+    // The buffers this list owns (not the span positions, which may be shared: span_positions()).
     size_t gpu_bytes() const { return tri_cap_ + index_cap_ + line_cap_ + point_cap_ + span_cap_; }
+    const std::shared_ptr<SpanPosBuffer>& span_positions() const { return span_pos_; }
 
 private:
     friend class Renderer;
@@ -52,8 +69,9 @@ private:
     size_t tri_cap_ = 0, index_cap_ = 0, line_cap_ = 0, point_cap_ = 0;  // bytes allocated
     GLsizei tri_index_count_ = 0, line_vert_count_ = 0, point_count_ = 0;
     // span instances over the shared unit box / quad mesh (created with the first list that has some)
-    GLuint vao_span_ = 0, vbo_span_ = 0;
+    GLuint vao_span_ = 0, vbo_span_ = 0;  // vbo_span_: the colours (4 bytes a span)
     size_t span_cap_ = 0;
+    std::shared_ptr<SpanPosBuffer> span_pos_;
     GLsizei span_count_ = 0;
     SpanShape span_shape_ = SpanShape::Box;
     float span_origin_[3] = {0, 0, 0};

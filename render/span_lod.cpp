@@ -48,22 +48,45 @@ void mark_hidden(std::vector<SpanInstance>& sp, const std::vector<uint32_t>& sta
     }
 }
 
+// Moves `from` into d.span_pos / d.span_color and hashes the positions.
+void split(DrawList& d, std::vector<SpanInstance>& from) {
+    std::vector<SpanPos> pos(from.size());
+    d.span_color.resize(from.size());
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (from.size() * 0x100000001b3ull) ^ static_cast<uint64_t>(d.span_shape);
+    for (size_t i = 0; i < from.size(); ++i) {
+        const SpanInstance& s = from[i];
+        pos[i] = {s.x, s.z, s.y0, s.y1};
+        d.span_color[i] = s.color;
+        const uint64_t a = (static_cast<uint64_t>(s.x) << 32) | s.z, b = (static_cast<uint64_t>(s.y0) << 16) | s.y1;
+        h = (h ^ a) * 0x9fb21c651e98df25ull;
+        h = (h ^ b ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
+    }
+    d.span_pos_hash = h | 1;
+    from.clear();
+    from.shrink_to_fit();
+    d.span_pos.assign(std::move(pos));
+}
+
 }  // namespace
 
 void organize_spans(DrawList& d) {
     d.span_chunks.clear();
     d.span_full = 0;
+    d.span_pos.clear();
+    d.span_color.clear();
+    d.span_pos_hash = 0;
     const size_t n = d.spans.size();
-    if (n == 0 || n > 0xffffffffu / 2) return;
+    if (n == 0) return;
+    if (n > 0xffffffffu / 2) return split(d, d.spans);
     uint32_t w = 0, h = 0;
     for (const SpanInstance& s : d.spans) {
-        if (s.x > kSpanCellMask || s.z > kSpanCellMask) return;
+        if (s.x > kSpanCellMask || s.z > kSpanCellMask) return split(d, d.spans);
         w = std::max(w, s.x + 1);
         h = std::max(h, s.z + 1);
     }
     const size_t cw = (w + kC - 1) / kC, chn = (h + kC - 1) / kC, nchunks = cw * chn;
     const size_t nkeys = nchunks * kC * kC;
-    if (nkeys > kMaxKeys) return;
+    if (nkeys > kMaxKeys) return split(d, d.spans);
     const Keys key0{cw, kC};
 
     // level 0: a counting sort by column key (stable: a column's spans stay bottom-up)
@@ -77,6 +100,8 @@ void organize_spans(DrawList& d) {
         for (size_t k = nkeys; k > 0; --k) start[k] = start[k - 1];
         start[0] = 0;
     }
+    d.spans.clear();
+    d.spans.shrink_to_fit();
     const bool boxes = d.span_shape == SpanShape::Box;
     if (boxes) mark_hidden(full, start, w, h, key0);
 
@@ -149,7 +174,7 @@ void organize_spans(DrawList& d) {
     full.reserve(n + coarse[1].size() + coarse[2].size());
     full.insert(full.end(), coarse[1].begin(), coarse[1].end());
     full.insert(full.end(), coarse[2].begin(), coarse[2].end());
-    d.spans = std::move(full);
+    split(d, full);
     d.span_full = static_cast<uint32_t>(n);
 }
 

@@ -19,8 +19,9 @@
 namespace nav::render {
 
 // Sorts d.spans into chunks, sets the hidden-face bits (boxes only) and appends the coarse levels;
-// fills d.span_chunks and d.span_full. A list with no spans, or cells beyond kSpanCellMask, is
-// left as it is (no chunks: drawn whole).
+// fills d.span_chunks and d.span_full, and moves the instances into d.span_pos / d.span_color (with
+// d.span_pos_hash), leaving d.spans empty. A list with cells beyond kSpanCellMask or a grid too big
+// to sort is moved as it is (no chunks: drawn whole).
 void organize_spans(DrawList& d);
 
 struct SpanPlanStats {

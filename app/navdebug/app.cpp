@@ -820,8 +820,8 @@ std::string App::lod_text(bool brief) const {
         return std::string(b);
     };
     if (brief)
-        return "level of detail: " + millions(full) + " of " + millions(total) + " visible spans at full detail, the farther merged (" +
-               names + ")";
+        return "level of detail: " + millions(full) + " of " + millions(total) + " spans in view at full detail, the farther merged " +
+               "4 x 4 or 16 x 16 (" + names + "; span budget: Layers > Readability)";
     return "Level of detail on " + names + ": " + millions(full) + " of the " + millions(total) +
            " spans in view drawn at full detail (nearest the camera); the farther " + millions(merged) +
            " drawn merged, 4 x 4 or 16 x 16 cells as one column. Raise the span budget or move closer for full detail.";
@@ -1305,9 +1305,10 @@ void App::ui_overlays(float W, float H) {
     // the level of detail, when it applies, in the view's top-left corner
     if (const std::string lod = lod_text(true); !lod.empty() && bake_ && bake_->mesh) {
         const ImVec2 at(view_.x + 10.0f, 10.0f);
-        const ImVec2 sz = ImGui::CalcTextSize(lod.c_str());
+        const float wrap = std::max(view_.w - 28.0f, 120.0f);
+        const ImVec2 sz = ImGui::CalcTextSize(lod.c_str(), nullptr, false, wrap);
         fg->AddRectFilled(ImVec2(at.x - 4.0f, at.y - 2.0f), ImVec2(at.x + sz.x + 4.0f, at.y + sz.y + 2.0f), IM_COL32(30, 24, 4, 210), 3.0f);
-        fg->AddText(at, ImGui::GetColorU32(kWarnColor), lod.c_str());
+        fg->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(kWarnColor), lod.c_str(), nullptr, wrap);
     }
     // hover inspection tooltip
     if (!node_tip_.empty()) {

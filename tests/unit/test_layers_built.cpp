@@ -45,11 +45,13 @@ TEST_CASE("build_layers: the shown layers, span layers as one instance per span"
     // the full-resolution spans first (level of detail: render/span_lod.h), then the coarse levels
     REQUIRE(vox->cpu.span_count() == b->solid->span_count);
     REQUIRE_FALSE(vox->cpu.span_chunks.empty());
-    CHECK(vox->cpu.spans.size() > vox->cpu.span_count());
+    CHECK(vox->cpu.span_pos.size() > vox->cpu.span_count());
+    REQUIRE(vox->cpu.span_color.size() == vox->cpu.span_pos.size());
     for (size_t i = 0; i < vox->cpu.span_count(); ++i) {
-        const SpanInstance& s = vox->cpu.spans[i];
+        const SpanPos& s = vox->cpu.span_pos[i];
+        const uint32_t color = vox->cpu.span_color[i];
         CHECK(s.y0 < s.y1);
-        CHECK((s.color == colors::kSolidWalkable || s.color == colors::kSolidBlocked));
+        CHECK((color == colors::kSolidWalkable || color == colors::kSolidBlocked));
         CHECK(s.x < static_cast<uint32_t>(b->solid->width));
         CHECK((s.z & kSpanCellMask) < static_cast<uint32_t>(b->solid->height));
     }

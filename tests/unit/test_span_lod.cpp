@@ -12,13 +12,14 @@ using namespace nav::render;
 
 namespace {
 constexpr uint32_t kNegX = 1u << 2, kPosZ = 1u << 3, kPosX = 1u << 4, kNegZ = 1u << 5;
-uint32_t hidden(const SpanInstance& s) { return s.z >> kSpanCellBits; }
-uint32_t cell_z(const SpanInstance& s) { return s.z & kSpanCellMask; }
-const SpanInstance* find(const DrawList& d, uint32_t x, uint32_t z, uint16_t y0) {
+uint32_t hidden(const SpanPos& s) { return s.z >> kSpanCellBits; }
+uint32_t cell_z(const SpanPos& s) { return s.z & kSpanCellMask; }
+const SpanPos* find(const DrawList& d, uint32_t x, uint32_t z, uint16_t y0) {
     for (size_t i = 0; i < d.span_count(); ++i)
-        if (d.spans[i].x == x && cell_z(d.spans[i]) == z && d.spans[i].y0 == y0) return &d.spans[i];
+        if (d.span_pos[i].x == x && cell_z(d.span_pos[i]) == z && d.span_pos[i].y0 == y0) return &d.span_pos[i];
     return nullptr;
 }
+uint32_t color_of(const DrawList& d, const SpanPos* p) { return d.span_color[static_cast<size_t>(p - d.span_pos.data())]; }
 // An orthographic view_proj (column-major) mapping x in [x0, x1], y in [-100, 100], z in [z0, z1] to
 // clip space.
 void ortho(float x0, float x1, float z0, float z1, float* m) {
@@ -39,21 +40,35 @@ TEST_CASE("organize_spans: a side face is hidden only where the neighbour covers
     d.spans = {{0, 0, 0, 10, 1}, {1, 0, 0, 10, 2}, {2, 0, 0, 6, 3}};
     organize_spans(d);
     REQUIRE(d.span_count() == 3);
-    const SpanInstance* a = find(d, 0, 0, 0);
-    const SpanInstance* b = find(d, 1, 0, 0);
-    const SpanInstance* c = find(d, 2, 0, 0);
+    CHECK(d.spans.empty());  // moved into span_pos / span_color
+    REQUIRE(d.span_color.size() == d.span_pos.size());
+    CHECK(d.span_pos_hash != 0u);
+    const SpanPos* a = find(d, 0, 0, 0);
+    const SpanPos* b = find(d, 1, 0, 0);
+    const SpanPos* c = find(d, 2, 0, 0);
     REQUIRE((a && b && c));
     CHECK(hidden(*a) == kPosX);          // covered by b on +x; -x is the grid's edge
     CHECK(hidden(*b) == kNegX);          // a covers -x; c (0..6) does not cover 0..10 on +x
     CHECK(hidden(*c) == kNegX);          // b (0..10) covers 0..6
     CHECK((hidden(*a) & (kPosZ | kNegZ)) == 0u);
-    CHECK(a->color == 1u);
+    CHECK(color_of(d, a) == 1u);
     // floors have no side faces: nothing is marked
     DrawList f;
     f.span_shape = SpanShape::Floor;
     f.spans = {{0, 0, 4, 4, 1}, {1, 0, 4, 4, 2}};
     organize_spans(f);
-    for (size_t i = 0; i < f.span_count(); ++i) CHECK(hidden(f.spans[i]) == 0u);
+    for (size_t i = 0; i < f.span_count(); ++i) CHECK(hidden(f.span_pos[i]) == 0u);
+    // the same positions hash alike whatever the colours; other positions do not
+    DrawList g;
+    g.span_shape = SpanShape::Floor;
+    g.spans = {{0, 0, 4, 4, 8}, {1, 0, 4, 4, 9}};
+    organize_spans(g);
+    CHECK(g.span_pos_hash == f.span_pos_hash);
+    DrawList h;
+    h.span_shape = SpanShape::Floor;
+    h.spans = {{0, 0, 4, 4, 8}, {1, 0, 5, 5, 9}};
+    organize_spans(h);
+    CHECK(h.span_pos_hash != f.span_pos_hash);
 }
 
 TEST_CASE("organize_spans: chunks in order, each level's ranges, the most layered column stands for its block") {
@@ -76,24 +91,24 @@ TEST_CASE("organize_spans: chunks in order, each level's ranges, the most layere
     CHECK(c0.ymin == 0);
     CHECK(c0.ymax == 12);
     // a column's spans keep their bottom-up order
-    CHECK(d.spans[0].x == 1);
-    CHECK(d.spans[0].y0 == 0);
-    CHECK(d.spans[1].y0 == 10);
+    CHECK(d.span_pos[0].x == 1);
+    CHECK(d.span_pos[0].y0 == 0);
+    CHECK(d.span_pos[1].y0 == 10);
     // level 1 (4 x 4): block (0, 0) is column (1, 1), two spans, stretched: x, z in blocks
     REQUIRE(c0.count[1] == 2);
     CHECK(c0.first[1] == 4);
     for (uint32_t k = 0; k < 2; ++k) {
-        const SpanInstance& s = d.spans[c0.first[1] + k];
+        const SpanPos& s = d.span_pos[c0.first[1] + k];
         CHECK(s.x == 0);
         CHECK(cell_z(s) == 0);
-        CHECK(s.color == (k == 0 ? 5u : 6u));
+        CHECK(d.span_color[c0.first[1] + k] == (k == 0 ? 5u : 6u));
     }
     REQUIRE(c1.count[1] == 1);
-    CHECK(d.spans[c1.first[1]].x == 70 / 4);
+    CHECK(d.span_pos[c1.first[1]].x == 70 / 4);
     // level 2 (16 x 16)
     REQUIRE(c1.count[2] == 1);
-    CHECK(d.spans[c1.first[2]].x == 70 / 16);
-    CHECK(d.spans.size() == 4 + 3 + 3);
+    CHECK(d.span_pos[c1.first[2]].x == 70 / 16);
+    CHECK(d.span_pos.size() == 4 + 3 + 3);
     // an empty list has no chunks
     DrawList e;
     organize_spans(e);
