@@ -141,7 +141,8 @@ private:
     TileOnlyView tile_view_;
     int hold_tiles_ = 0;     // hold_after_tiles
     int run_tiles_ = 0;      // tiles published by on_tile in the current run
-    std::chrono::steady_clock::time_point last_partial_{};
+    std::chrono::steady_clock::time_point last_partial_{};  // when the last partial publish ended
+    double partial_ms_ = 0.0;                                // how long it took
 };
 
 // "input 0.4 ms, rasterize 12.1 ms, ..." for the stages a run executed.
