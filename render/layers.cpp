@@ -1060,6 +1060,7 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
 }
 
 void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled, const BuiltLayers* prebuilt) {
+    const auto t_update = std::chrono::steady_clock::now();
     bool ui_built = false;
     for (int li = 0; li < kLayerCount; ++li) {
         const auto l = static_cast<Layer>(li);
@@ -1117,6 +1118,7 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
     }
     if (ui_built) ++ui_waits_;
     if (bake) generation_ = bake->generation;
+    last_update_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_update).count();
 }
 
 size_t LayerCache::cpu_bytes() const {

@@ -264,6 +264,8 @@ public:
                 const BuiltLayers* prebuilt = nullptr);
     // Updates in which the UI thread had to build a layer itself.
     uint64_t ui_waits_on_layers() const { return ui_waits_; }
+    // Time the last update() took on the calling (UI) thread: uploads, and builds when it had to.
+    double last_update_ms() const { return last_update_ms_; }
     // The main batch of every enabled layer in layer order, then their extra batches.
     void draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt = {}) const;
     const Info& info(Layer l) const { return entries_[static_cast<int>(l)].info; }
@@ -288,6 +290,7 @@ private:
     mutable std::array<SpanPlanStats, kLayerCount> lod_{};
     uint64_t generation_ = 0;
     uint64_t ui_waits_ = 0;
+    double last_update_ms_ = 0.0;
 };
 
 }  // namespace nav::render
