@@ -7,8 +7,8 @@
 //            [--diff-from-set NAME=VALUE]... [--max-memory MB]
 //            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
 //            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
-//            [--stress-sliders N [--seed S] [--stress-per-frame K] [--stress-late] [--stress-every-ms T]
-//             --stress-report OUT.json]
+//            [--stress-sliders N [--seed S] [--stress-per-frame K] [--stress-late | --stress-params A,B,...]
+//             [--stress-every-ms T] --stress-report OUT.json]
 //            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
 //            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
@@ -276,6 +276,11 @@ int main(int argc, char** argv) {
                    "passed (0..600000; 0, the default: a move every frame)")
         ->check(CLI::Range(0.0, 600000.0))
         ->needs(stress_opt);
+    std::string stress_params;
+    cli.add_option("--stress-params", stress_params,
+                   "stress mode: move only these parameters (comma list of names as in --set)")
+        ->needs(stress_opt)
+        ->excludes("--stress-late");
     cli.add_option("--stress-report", stress_opts.report,
                    "stress mode: JSON report (final config for navbake --config, counts per stage, RSS, wall time)")
         ->needs(stress_opt);
@@ -411,6 +416,9 @@ int main(int argc, char** argv) {
     }
     if (stress_opts.moves > 0 && stress_opts.report.empty())
         return fail(kExitBadInput, "--stress-sliders: --stress-report OUT.json is required (where the report goes)");
+    if (cli.count("--stress-params"))
+        if (const nav::Status st = navdebug::parse_stress_params(stress_params, stress_opts.only); !st)
+            return fail(kExitBadInput, st.message);
 
     int width = 1280, height = 800;
     if (screenshot) {

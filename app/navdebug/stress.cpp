@@ -67,7 +67,7 @@ int64_t resident_kib() {
     return resident * static_cast<int64_t>(sysconf(_SC_PAGESIZE)) / 1024;
 }
 
-std::vector<const nav::ParamDef*> stress_sliders(bool late_only) {
+std::vector<const nav::ParamDef*> stress_sliders(bool late_only, const std::vector<nav::ParamId>& only) {
     // the tuning parameters; the mesh fixes (Z-up, winding, scale) are one-off corrections of an
     // export, and a random one leaves a Y-up scene with nothing walkable; path_mode is read by the
     // queries only
@@ -76,9 +76,26 @@ std::vector<const nav::ParamDef*> stress_sliders(bool late_only) {
         if (nav::is_mesh_fix(d.id) || nav::is_query_param(d.id)) continue;
         if (late_only && (nav::dirties_no_stage(d.id) || static_cast<int>(d.stage) < static_cast<int>(nav::Stage::Contours)))
             continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), d.id) == only.end()) continue;
         out.push_back(&d);
     }
     return out;
+}
+
+nav::Status parse_stress_params(const std::string& list, std::vector<nav::ParamId>& out) {
+    out.clear();
+    size_t at = 0;
+    while (at <= list.size()) {
+        const size_t comma = std::min(list.find(',', at), list.size());
+        const std::string name = list.substr(at, comma - at);
+        const nav::ParamDef* d = nav::find_param(name);
+        if (!d) return nav::Status::bad_input("--stress-params: unknown parameter '" + name + "'");
+        if (nav::is_mesh_fix(d->id) || nav::is_query_param(d->id))
+            return nav::Status::bad_input("--stress-params: " + name + " is not a tuning parameter stress mode moves");
+        if (std::find(out.begin(), out.end(), d->id) == out.end()) out.push_back(d->id);
+        at = comma + 1;
+    }
+    return nav::Status::ok();
 }
 
 double nearest_rank(const std::vector<float>& sorted, double p) {
@@ -133,7 +150,7 @@ bool StressRun::before_frame(App& app) {
             }
             return false;
         case Phase::Moving: {
-            const std::vector<const nav::ParamDef*> sliders = stress_sliders(o_.late);
+            const std::vector<const nav::ParamDef*> sliders = stress_sliders(o_.late, o_.only);
             // --stress-every-ms: the next move waits for the last one's result (or T ms)
             if (o_.every_ms > 0 && pending_ &&
                 std::chrono::duration<double, std::milli>(clock::now() - last_move_).count() < o_.every_ms)
@@ -217,6 +234,9 @@ void StressRun::capture_final(App& app) {
     j["per_frame"] = o_.per_frame;
     j["late_only"] = o_.late;
     j["every_ms"] = o_.every_ms;
+    nlohmann::ordered_json moved = nlohmann::ordered_json::array();
+    for (const nav::ParamDef* d : stress_sliders(o_.late, o_.only)) moved.push_back(std::string(d->name));
+    j["sliders"] = moved;  // the parameters the moves chose from
     j["bakes_published"] = bakes_seen_;
     j["wall_ms"] = std::chrono::duration<double, std::milli>(now - t_start_).count();
     j["final_wait_ms"] = std::chrono::duration<double, std::milli>(now - t_moves_done_).count();

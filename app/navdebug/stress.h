@@ -35,11 +35,14 @@ struct StressOptions {
     double timeout_s = 300;  // give up waiting for the final bake after this long
     bool late = false;       // --stress-late: only parameters whose stage is contours or later
     double every_ms = 0;     // --stress-every-ms T: next move once the last result showed or T ms passed (0: every frame)
+    std::vector<nav::ParamId> only;  // --stress-params A,B,...: only these (empty: every tuning parameter)
 };
 
 // The parameters stress mode moves: the tuning parameters (not the mesh fixes, not the query-only
-// path_mode); with late_only, those whose stage is contours or later.
-std::vector<const nav::ParamDef*> stress_sliders(bool late_only);
+// path_mode); with late_only, those whose stage is contours or later; with `only` not empty, those.
+std::vector<const nav::ParamDef*> stress_sliders(bool late_only, const std::vector<nav::ParamId>& only = {});
+// --stress-params: a comma list of tuning parameter names (as in --set); bad input names the culprit.
+nav::Status parse_stress_params(const std::string& list, std::vector<nav::ParamId>& out);
 
 // Nearest-rank percentile (p in (0, 1]) of sorted values; 0 when empty.
 double nearest_rank(const std::vector<float>& sorted, double p);

@@ -8,9 +8,11 @@
 # navmesh layers shown (DRAW overrides). Not the per-span layers (compact, regions) yet, measured on
 # 2 cores under Xvfb (llvmpipe): drawn tiled, the first bake did not finish within 5 minutes (each
 # partial publish rebuilds the per-grid layers of every tile done so far: 1225 tiles); drawn solo,
-# every frame took about 10 s (7.5 M span instances rasterized in software). --max-memory bounds the grids random parameters ask for: the
-# level at the default parameters, tiled with every tile's intermediates kept (as navdebug keeps
-# them), is estimated at about 2.5 GiB, so 3000 MiB lets it bake and refuses any finer grid.
+# every frame took about 10 s (7.5 M span instances rasterized in software). --max-memory bounds
+# what random parameters may ask for: the level at the default parameters, tiled with every tile's
+# intermediates kept (as navdebug keeps them), is estimated at about 2.5 GiB, so 3000 MiB lets it
+# bake and refuses more (a large agent_radius widens every tile's border: seed 1 ends at 4.9 GiB,
+# refused).
 # Asserted: exit 0, the report written, frames timed with 0 < p50 <= p99, and no frame in which
 # the UI thread built a draw layer itself (ui_waits_on_layers == 0). The frame times themselves
 # are reported, not asserted (they depend on the machine), as are the result latency and peak RSS.
@@ -18,13 +20,16 @@
 set -uo pipefail
 exe=$1 gen=$2 work=$3 moves=${4:-24} every_ms=${5:-1500} draw=${DRAW:-contours,navmesh}
 max_mb=3000
+params=agent_height,agent_radius,agent_max_climb,agent_max_slope,region_min_size,region_merge_size
+params+=,partition,filter_low_hanging,filter_ledge,filter_low_height,edge_max_len,edge_max_error,verts_per_poly
+params+=,detail_sample_dist,detail_sample_max_error
 mkdir -p "$work"
 obj="$work/large.obj" report="$work/stress.json" log="$work/stress.log"
 rm -f "$report"
 "$gen" --large "$obj" || { echo "FAIL: gen_scenes --large"; exit 1; }
 t0=$SECONDS
 timeout 600 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$obj" --set tile_size=64 \
-  --draw "$draw" --stress-sliders "$moves" --seed 1 --stress-every-ms "$every_ms" \
+  --draw "$draw" --stress-params "$params" --stress-sliders "$moves" --seed 1 --stress-every-ms "$every_ms" \
   --stress-report "$report" --max-memory $max_mb >"$log" 2>&1
 code=$?
 echo "navdebug stress: $moves moves, layers $draw, exit $code in $((SECONDS - t0)) s"
@@ -52,7 +57,8 @@ print(f"large level tiled, {r.get('moves')} moves ({r.get('moves_rejected')} rej
       f"published in {r.get('wall_ms', 0) / 1000:.1f} s; final bake ok={b.get('ok')} {b.get('error') or ''}")
 print(f"UI frames: {fr['timed']} timed, p50 {fr['p50_ms']:.1f} ms, p99 {fr['p99_ms']:.1f} ms, max {fr['max_ms']:.1f} ms; "
       f"{fr['ui_waits_on_layers']} UI layer builds")
-print(f"result latency: {la.get('count')} moves timed, {la.get('superseded')} superseded, {la.get('unchanged')} unchanged; "
+print(f"result latency: {la.get('count')} moves timed ({la.get('failed_results')} of them a failed or refused bake), "
+      f"{la.get('superseded')} superseded, {la.get('unchanged')} unchanged; "
       f"p50 {la.get('p50_ms', 0):.0f} ms, p99 {la.get('p99_ms', 0):.0f} ms, max {la.get('max_ms', 0):.0f} ms")
 print(f"RSS: start {r['rss_start_kib'] // 1024} MiB, final bake {r['rss_final_bake_kib'] // 1024} MiB, "
       f"peak {r['rss_peak_kib'] // 1024} MiB, end {r['rss_end_kib'] // 1024} MiB")
