@@ -115,7 +115,12 @@ void StressRun::check_shown(const App& app) {
     if (!b || b->partial || !(b->params == pending_->target) || app.layer_cache().generation() != b->generation) return;
     latency_ms_.push_back(static_cast<float>(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending_->t).count()));
-    if (!b->error.is_ok()) ++failed_results_;
+    if (!b->error.is_ok()) {
+        ++failed_results_;
+        const std::string stage =
+            b->error_stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(b->error_stage)]) : "bake";
+        if (failures_.size() < 20 || failures_.count(stage + ": " + b->error.message)) ++failures_[stage + ": " + b->error.message];
+    }
     pending_.reset();
 }
 
@@ -307,6 +312,9 @@ void StressRun::finish(bool timed_out) {
     la["p50_ms"] = nearest_rank(lat, 0.50);
     la["p99_ms"] = nearest_rank(lat, 0.99);
     la["max_ms"] = lat.empty() ? 0.0 : static_cast<double>(lat.back());
+    nlohmann::ordered_json fails = nlohmann::ordered_json::object();
+    for (const auto& [what, n] : failures_) fails[what] = n;
+    la["failures"] = fails;  // the failed results' errors (the first 20 distinct ones) and how often
     j["latency"] = la;
     nlohmann::ordered_json layers = nlohmann::ordered_json::object();
     if (app_) {

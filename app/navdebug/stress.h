@@ -15,6 +15,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -107,6 +108,7 @@ private:
     std::chrono::steady_clock::time_point last_move_{};
     std::vector<float> latency_ms_;
     int superseded_ = 0, unchanged_ = 0, failed_results_ = 0, unresolved_ = 0;
+    std::map<std::string, int> failures_;  // the failed results' errors ("stage: message"), counted
 };
 
 }  // namespace navdebug
