@@ -119,7 +119,11 @@ void StressRun::check_shown(const App& app) {
         ++failed_results_;
         const std::string stage =
             b->error_stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(b->error_stage)]) : "bake";
-        if (failures_.size() < 20 || failures_.count(stage + ": " + b->error.message)) ++failures_[stage + ": " + b->error.message];
+        const std::string what = stage + ": " + b->error.message;
+        if (failures_.size() < 20 || failures_.count(what)) {
+            if (!failures_.count(what)) failure_configs_[what] = config_json(b->params, b->volumes);
+            ++failures_[what];
+        }
     }
     pending_.reset();
 }
@@ -313,8 +317,11 @@ void StressRun::finish(bool timed_out) {
     la["p99_ms"] = nearest_rank(lat, 0.99);
     la["max_ms"] = lat.empty() ? 0.0 : static_cast<double>(lat.back());
     nlohmann::ordered_json fails = nlohmann::ordered_json::object();
+    nlohmann::ordered_json fail_cfgs = nlohmann::ordered_json::object();
     for (const auto& [what, n] : failures_) fails[what] = n;
+    for (const auto& [what, c] : failure_configs_) fail_cfgs[what] = c;
     la["failures"] = fails;  // the failed results' errors (the first 20 distinct ones) and how often
+    la["failure_configs"] = fail_cfgs;  // the first config each failed with, for navbake --config
     j["latency"] = la;
     nlohmann::ordered_json layers = nlohmann::ordered_json::object();
     if (app_) {

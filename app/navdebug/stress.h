@@ -109,6 +109,7 @@ private:
     std::vector<float> latency_ms_;
     int superseded_ = 0, unchanged_ = 0, failed_results_ = 0, unresolved_ = 0;
     std::map<std::string, int> failures_;  // the failed results' errors ("stage: message"), counted
+    std::map<std::string, nlohmann::ordered_json> failure_configs_;  // the first config of each (navbake --config)
 };
 
 }  // namespace navdebug
