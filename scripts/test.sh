@@ -16,9 +16,9 @@ ctest --preset release -j "$jobs"
 echo "== asan + ubsan build"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs" --target navtests navdiff navdiff2d navbake
-# (the screenshots and the 7 M-span large_scene bake run in the release build only)
+# (the screenshots and the 7 M-span large level, large_scene and stress_large, run in the release build only)
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --preset asan -j "$jobs" -E "screenshots|large_scene"
+  ctest --preset asan -j "$jobs" -E "screenshots|large_scene|stress_large"
 
 echo "== tsan build (navtests only): the pipeline and the tiled bake driven from several threads"
 cmake --preset tsan >/dev/null

@@ -7,7 +7,8 @@
 //            [--diff-from-set NAME=VALUE]... [--max-memory MB]
 //            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
 //            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
-//            [--stress-sliders N [--seed S] [--stress-per-frame K] --stress-report OUT.json]
+//            [--stress-sliders N [--seed S] [--stress-per-frame K] [--stress-late | --stress-params A,B,...]
+//             [--stress-every-ms T] --stress-report OUT.json]
 //            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
 //            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)]
 // Exit codes: 0 success, 2 bad input or parameters, 1 no display or internal failure.
@@ -271,6 +272,20 @@ int main(int argc, char** argv) {
     cli.add_option("--stress-per-frame", stress_opts.per_frame, "stress mode: sliders moved per frame (1..1000)")
         ->check(CLI::Range(1, 1000))
         ->needs(stress_opt);
+    cli.add_flag("--stress-late", stress_opts.late,
+                 "stress mode: move only the late-stage parameters (stage contours or later), to time how soon a "
+                 "late change shows")
+        ->needs(stress_opt);
+    cli.add_option("--stress-every-ms", stress_opts.every_ms,
+                   "stress mode: make the next move once the last move's result is shown (its bake and layers) or T ms "
+                   "passed (0..600000; 0, the default: a move every frame)")
+        ->check(CLI::Range(0.0, 600000.0))
+        ->needs(stress_opt);
+    std::string stress_params;
+    cli.add_option("--stress-params", stress_params,
+                   "stress mode: move only these parameters (comma list of names as in --set)")
+        ->needs(stress_opt)
+        ->excludes("--stress-late");
     cli.add_option("--stress-report", stress_opts.report,
                    "stress mode: JSON report (final config for navbake --config, counts per stage, RSS, wall time)")
         ->needs(stress_opt);
@@ -407,6 +422,9 @@ int main(int argc, char** argv) {
     }
     if (stress_opts.moves > 0 && stress_opts.report.empty())
         return fail(kExitBadInput, "--stress-sliders: --stress-report OUT.json is required (where the report goes)");
+    if (cli.count("--stress-params"))
+        if (const nav::Status st = navdebug::parse_stress_params(stress_params, stress_opts.only); !st)
+            return fail(kExitBadInput, st.message);
 
     int width = 1280, height = 800;
     if (screenshot) {

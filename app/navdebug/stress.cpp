@@ -67,6 +67,67 @@ int64_t resident_kib() {
     return resident * static_cast<int64_t>(sysconf(_SC_PAGESIZE)) / 1024;
 }
 
+std::vector<const nav::ParamDef*> stress_sliders(bool late_only, const std::vector<nav::ParamId>& only) {
+    // the tuning parameters; the mesh fixes (Z-up, winding, scale) are one-off corrections of an
+    // export, and a random one leaves a Y-up scene with nothing walkable; path_mode is read by the
+    // queries only
+    std::vector<const nav::ParamDef*> out;
+    for (const nav::ParamDef& d : nav::param_table()) {
+        if (nav::is_mesh_fix(d.id) || nav::is_query_param(d.id)) continue;
+        if (late_only && (nav::dirties_no_stage(d.id) || static_cast<int>(d.stage) < static_cast<int>(nav::Stage::Contours)))
+            continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), d.id) == only.end()) continue;
+        out.push_back(&d);
+    }
+    return out;
+}
+
+nav::Status parse_stress_params(const std::string& list, std::vector<nav::ParamId>& out) {
+    out.clear();
+    size_t at = 0;
+    while (at <= list.size()) {
+        const size_t comma = std::min(list.find(',', at), list.size());
+        const std::string name = list.substr(at, comma - at);
+        const nav::ParamDef* d = nav::find_param(name);
+        if (!d) return nav::Status::bad_input("--stress-params: unknown parameter '" + name + "'");
+        if (nav::is_mesh_fix(d->id) || nav::is_query_param(d->id))
+            return nav::Status::bad_input("--stress-params: " + name + " is not a tuning parameter stress mode moves");
+        if (std::find(out.begin(), out.end(), d->id) == out.end()) out.push_back(d->id);
+        at = comma + 1;
+    }
+    return nav::Status::ok();
+}
+
+double nearest_rank(const std::vector<float>& sorted, double p) {
+    if (sorted.empty()) return 0.0;
+    const auto k = static_cast<size_t>(std::max(1.0, std::ceil(p * static_cast<double>(sorted.size())))) - 1;
+    return sorted[std::min(k, sorted.size() - 1)];
+}
+
+void StressRun::check_shown(const App& app) {
+    // What this frame sees was drawn by the last one: App::frame took the worker's latest bake (and
+    // the draw lists the worker built with it) and render_scene uploaded its layers (LayerCache
+    // records the generation it last updated from). A bake shows the move's result when it is
+    // finished (not a tiled bake's partial picture), of exactly the move's parameters, and its
+    // layers are the ones uploaded. A refused bake (grid over the memory limit) is a result too.
+    if (!pending_) return;
+    const auto& b = app.latest_bake();
+    if (!b || b->partial || !(b->params == pending_->target) || app.layer_cache().generation() != b->generation) return;
+    latency_ms_.push_back(static_cast<float>(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending_->t).count()));
+    if (!b->error.is_ok()) {
+        ++failed_results_;
+        const std::string stage =
+            b->error_stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(b->error_stage)]) : "bake";
+        const std::string what = stage + ": " + b->error.message;
+        if (failures_.size() < 20 || failures_.count(what)) {
+            if (!failures_.count(what)) failure_configs_[what] = config_json(b->params, b->volumes);
+            ++failures_[what];
+        }
+    }
+    pending_.reset();
+}
+
 bool StressRun::before_frame(App& app) {
     using clock = std::chrono::steady_clock;
     ++frames_;
@@ -83,6 +144,7 @@ bool StressRun::before_frame(App& app) {
     }
     rss_peak_ = std::max(rss_peak_, resident_kib());
     ui_waits_ = app.layer_ui_waits();
+    check_shown(app);
     switch (phase_) {
         case Phase::WaitFirst:
             if (app.settled() && app.latest_bake() && app.latest_bake()->mesh) {
@@ -97,19 +159,27 @@ bool StressRun::before_frame(App& app) {
             }
             return false;
         case Phase::Moving: {
-            // the tuning parameters; the mesh fixes (Z-up, winding, scale) are one-off corrections of
-            // an export, and a random one leaves a Y-up scene with nothing walkable; path_mode is
-            // read by the queries only
-            std::vector<const nav::ParamDef*> sliders;
-            for (const nav::ParamDef& d : nav::param_table())
-                if (!nav::is_mesh_fix(d.id) && !nav::is_query_param(d.id)) sliders.push_back(&d);
+            const std::vector<const nav::ParamDef*> sliders = stress_sliders(o_.late, o_.only);
+            // --stress-every-ms: the next move waits for the last one's result (or T ms)
+            if (o_.every_ms > 0 && pending_ &&
+                std::chrono::duration<double, std::milli>(clock::now() - last_move_).count() < o_.every_ms)
+                return false;
             for (int k = 0; k < o_.per_frame && done_ < o_.moves; ++k, ++done_) {
                 const nav::ParamDef& d = *sliders[static_cast<size_t>(rng_.below(static_cast<int>(sliders.size())))];
                 const double v = random_slider_value(d, rng_);
+                const nav::Params before = app.desired_params();
                 if (const nav::Status st = app.set_param(d.id, v); !st) {
                     ++rejected_;
                     std::fprintf(stderr, "navdebug: stress: move %d rejected: %s\n", done_ + 1, st.message.c_str());
+                    continue;
                 }
+                if (app.desired_params() == before) {
+                    ++unchanged_;  // the slider landed on its value: no bake to wait for
+                    continue;
+                }
+                if (pending_) ++superseded_;  // its bake never showed: this move replaces it
+                last_move_ = clock::now();
+                pending_ = Pending{app.desired_params(), last_move_};
             }
             if (done_ >= o_.moves) {
                 t_moves_done_ = clock::now();
@@ -122,12 +192,17 @@ bool StressRun::before_frame(App& app) {
             // settled() also needs the last moves to have reached the worker (App::frame requests them)
             if (app.settled()) {
                 capture_final(app);
+                // settled and checked above: a move still pending never got a bake of its own
+                if (pending_) ++unresolved_;
+                pending_.reset();
                 // back to the starting parameters: memory should come back near where it started
                 for (const nav::ParamDef& d : nav::param_table()) (void)app.set_param(d.id, start_params_.get(d.id));
                 t_restore_ = clock::now();
                 phase_ = Phase::Restore;
             } else if (waited > o_.timeout_s) {
                 capture_final(app);
+                if (pending_) ++unresolved_;
+                pending_.reset();
                 finish(true);
             }
             return phase_ == Phase::Done;
@@ -166,6 +241,11 @@ void StressRun::capture_final(App& app) {
     j["moves_rejected"] = rejected_;
     j["seed"] = o_.seed;
     j["per_frame"] = o_.per_frame;
+    j["late_only"] = o_.late;
+    j["every_ms"] = o_.every_ms;
+    nlohmann::ordered_json moved = nlohmann::ordered_json::array();
+    for (const nav::ParamDef* d : stress_sliders(o_.late, o_.only)) moved.push_back(std::string(d->name));
+    j["sliders"] = moved;  // the parameters the moves chose from
     j["bakes_published"] = bakes_seen_;
     j["wall_ms"] = std::chrono::duration<double, std::milli>(now - t_start_).count();
     j["final_wait_ms"] = std::chrono::duration<double, std::milli>(now - t_moves_done_).count();
@@ -213,11 +293,7 @@ void StressRun::finish(bool timed_out) {
     // layer itself instead of uploading the worker's
     std::vector<float> ms = frame_ms_;
     std::sort(ms.begin(), ms.end());
-    const auto pct = [&](double p) -> double {
-        if (ms.empty()) return 0.0;
-        const auto k = static_cast<size_t>(std::ceil(p * static_cast<double>(ms.size()))) - 1;
-        return ms[std::min(k, ms.size() - 1)];
-    };
+    const auto pct = [&](double p) { return nearest_rank(ms, p); };
     nlohmann::ordered_json fr;
     fr["count"] = frames_;
     fr["timed"] = ms.size();
@@ -226,6 +302,27 @@ void StressRun::finish(bool timed_out) {
     fr["max_ms"] = ms.empty() ? 0.0 : static_cast<double>(ms.back());
     fr["ui_waits_on_layers"] = ui_waits_;
     j["frames"] = fr;
+    // result latency: move -> first frame showing a finished bake of its parameters, layers uploaded
+    std::vector<float> lat = latency_ms_;
+    std::sort(lat.begin(), lat.end());
+    nlohmann::ordered_json la;
+    la["late_only"] = o_.late;
+    la["every_ms"] = o_.every_ms;
+    la["count"] = lat.size();              // moves timed
+    la["superseded"] = superseded_;        // a later move came before their bake showed
+    la["unchanged"] = unchanged_;          // the slider landed on its current value
+    la["unresolved"] = unresolved_;        // still pending when the worker settled or timed out
+    la["failed_results"] = failed_results_;  // timed results that were a refused or failed bake
+    la["p50_ms"] = nearest_rank(lat, 0.50);
+    la["p99_ms"] = nearest_rank(lat, 0.99);
+    la["max_ms"] = lat.empty() ? 0.0 : static_cast<double>(lat.back());
+    nlohmann::ordered_json fails = nlohmann::ordered_json::object();
+    nlohmann::ordered_json fail_cfgs = nlohmann::ordered_json::object();
+    for (const auto& [what, n] : failures_) fails[what] = n;
+    for (const auto& [what, c] : failure_configs_) fail_cfgs[what] = c;
+    la["failures"] = fails;  // the failed results' errors (the first 20 distinct ones) and how often
+    la["failure_configs"] = fail_cfgs;  // the first config each failed with, for navbake --config
+    j["latency"] = la;
     nlohmann::ordered_json layers = nlohmann::ordered_json::object();
     if (app_) {
         for (int li = 0; li < nav::render::kLayerCount; ++li) {
@@ -252,6 +349,8 @@ void StressRun::finish(bool timed_out) {
         exit_code_ = 1;
         return;
     }
+    std::printf("navdebug: stress: result latency p50 %.1f ms, p99 %.1f ms over %zu moves (%d superseded, %d unchanged)\n",
+                nearest_rank(lat, 0.50), nearest_rank(lat, 0.99), lat.size(), superseded_, unchanged_);
     std::printf("navdebug: stress: %d moves in %lld frames (p50 %.1f ms, p99 %.1f ms, %llu UI layer builds), %llu bakes "
                 "published; RSS start %lld, final bake %lld, back at the starting parameters %lld KiB (peak %lld); wrote %s\n",
                 done_, static_cast<long long>(frames_), pct(0.50), pct(0.99), static_cast<unsigned long long>(ui_waits_), static_cast<unsigned long long>(bakes_seen_),

@@ -6,10 +6,17 @@
 // after the first bake, after the final bake and after going back to the starting parameters
 // (memory must come back near where it started), wall time and moves done, and the frames: UI
 // frame time p50 / p99 while sliders move and bakes run, and how many frames the UI thread built a
-// draw layer itself (the worker builds them with each bake: expected 0).
+// draw layer itself (the worker builds them with each bake: expected 0); and the result latency of
+// each move: from the move to the first frame that shows a bake of exactly the parameters it left,
+// with its draw layers uploaded (moves a later move superseded before their bake showed are counted,
+// not timed). --stress-late moves only the parameters of the late stages (contours on), and
+// --stress-every-ms T makes the next move wait until the previous one's result showed or T ms
+// passed, so each move can complete.
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +34,19 @@ struct StressOptions {
     int per_frame = 1;       // --stress-per-frame K: moves per frame
     std::string report;      // --stress-report OUT.json
     double timeout_s = 300;  // give up waiting for the final bake after this long
+    bool late = false;       // --stress-late: only parameters whose stage is contours or later
+    double every_ms = 0;     // --stress-every-ms T: next move once the last result showed or T ms passed (0: every frame)
+    std::vector<nav::ParamId> only;  // --stress-params A,B,...: only these (empty: every tuning parameter)
 };
+
+// The parameters stress mode moves: the tuning parameters (not the mesh fixes, not the query-only
+// path_mode); with late_only, those whose stage is contours or later; with `only` not empty, those.
+std::vector<const nav::ParamDef*> stress_sliders(bool late_only, const std::vector<nav::ParamId>& only = {});
+// --stress-params: a comma list of tuning parameter names (as in --set); bad input names the culprit.
+nav::Status parse_stress_params(const std::string& list, std::vector<nav::ParamId>& out);
+
+// Nearest-rank percentile (p in (0, 1]) of sorted values; 0 when empty.
+double nearest_rank(const std::vector<float>& sorted, double p);
 
 // A small deterministic generator (splitmix64), the same sequence on every platform.
 class StressRng {
@@ -79,6 +98,18 @@ private:
     uint64_t bakes_seen_ = 0, last_generation_ = 0;
     std::chrono::steady_clock::time_point t_start_, t_moves_done_, t_restore_;
     int exit_code_ = 0;
+    // result latency: the last move whose result has not shown yet (its parameters, when it was made)
+    void check_shown(const App& app);
+    struct Pending {
+        nav::Params target;
+        std::chrono::steady_clock::time_point t;
+    };
+    std::optional<Pending> pending_;
+    std::chrono::steady_clock::time_point last_move_{};
+    std::vector<float> latency_ms_;
+    int superseded_ = 0, unchanged_ = 0, failed_results_ = 0, unresolved_ = 0;
+    std::map<std::string, int> failures_;  // the failed results' errors ("stage: message"), counted
+    std::map<std::string, nlohmann::ordered_json> failure_configs_;  // the first config of each (navbake --config)
 };
 
 }  // namespace navdebug
