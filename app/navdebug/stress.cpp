@@ -135,8 +135,11 @@ bool StressRun::before_frame(App& app) {
     // frame time: from one frame's start to the next, while sliders move and bakes run (from the
     // first move until the run ends)
     const auto now_frame = clock::now();
-    if (phase_ != Phase::WaitFirst && phase_ != Phase::Done && last_frame_ != clock::time_point{})
+    if (phase_ != Phase::WaitFirst && phase_ != Phase::Done && last_frame_ != clock::time_point{}) {
         frame_ms_.push_back(static_cast<float>(std::chrono::duration<double, std::milli>(now_frame - last_frame_).count()));
+        // of that frame, the layer work on the UI thread (uploads; builds when it had to)
+        layer_ms_.push_back(static_cast<float>(app.layer_cache().last_update_ms()));
+    }
     last_frame_ = now_frame;
     if (const auto& b = app.latest_bake(); b && b->generation != last_generation_) {
         last_generation_ = b->generation;
@@ -301,6 +304,13 @@ void StressRun::finish(bool timed_out) {
     fr["p99_ms"] = pct(0.99);
     fr["max_ms"] = ms.empty() ? 0.0 : static_cast<double>(ms.back());
     fr["ui_waits_on_layers"] = ui_waits_;
+    // the layer work in those frames: the UI thread's share of a frame spent on draw layers
+    std::vector<float> lw = layer_ms_;
+    std::sort(lw.begin(), lw.end());
+    fr["layer_work_p50_ms"] = nearest_rank(lw, 0.50);
+    fr["layer_work_p99_ms"] = nearest_rank(lw, 0.99);
+    fr["layer_work_max_ms"] = lw.empty() ? 0.0 : static_cast<double>(lw.back());
+    fr["layer_work_over_33ms"] = std::count_if(lw.begin(), lw.end(), [](float v) { return v > 33.0f; });
     j["frames"] = fr;
     // result latency: move -> first frame showing a finished bake of its parameters, layers uploaded
     std::vector<float> lat = latency_ms_;

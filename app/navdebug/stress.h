@@ -88,6 +88,7 @@ private:
     int done_ = 0, rejected_ = 0;
     int64_t frames_ = 0;
     std::vector<float> frame_ms_;  // frame-to-frame times from the first move on
+    std::vector<float> layer_ms_;  // of each, LayerCache::last_update_ms (the UI thread's layer uploads)
     std::chrono::steady_clock::time_point last_frame_{};
     uint64_t ui_waits_ = 0;
     const App* app_ = nullptr;     // the app of the last frame (the report reads its layer table)        // App::layer_ui_waits(): frames the UI thread built a layer itself

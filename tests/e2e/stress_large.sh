@@ -4,11 +4,12 @@
 # this test's own directory, and navdebug's stress mode edits it tiled (tile_size 64: 35 x 35 tiles,
 # how a level this size is edited), MOVES random sliders spaced by --stress-every-ms (the next move
 # once the last one's result shows or EVERY_MS passed, so tiled bakes run, publish the tiles done
-# so far and the worker builds their layers while the UI keeps drawing), with the contours and
-# navmesh layers shown (DRAW overrides). Not the per-span layers (compact, regions) yet, measured on
-# 2 cores under Xvfb (llvmpipe): drawn tiled, the first bake did not finish within 5 minutes (each
-# partial publish rebuilds the per-grid layers of every tile done so far: 1225 tiles); drawn solo,
-# every frame took about 10 s (7.5 M span instances rasterized in software). --max-memory bounds
+# so far and the worker builds their layers while the UI keeps drawing), with the input, voxels,
+# compact, regions, contours and navmesh layers shown (DRAW overrides; the span layers are drawn
+# with their level of detail, render/span_lod.h). The report's frames also give the UI thread's
+# layer work per frame (uploads): on this level a re-bake re-uploads whole merged layers, so frames
+# over 33 ms from layer work are expected and reported, not asserted (issue 11: per-tile buffers
+# are the fix). --max-memory bounds
 # what random parameters may ask for: the level at the default parameters, tiled with every tile's
 # intermediates kept (as navdebug keeps them), is estimated at about 2.5 GiB, so 3000 MiB lets it
 # bake and refuses more (a large agent_radius widens every tile's border: seed 1 ends at 4.9 GiB,
@@ -18,7 +19,7 @@
 # are reported, not asserted (they depend on the machine), as are the result latency and peak RSS.
 # Usage: [DRAW=LAYERS] stress_large.sh NAVDEBUG GEN_SCENES WORKDIR [MOVES [EVERY_MS]]
 set -uo pipefail
-exe=$1 gen=$2 work=$3 moves=${4:-24} every_ms=${5:-1500} draw=${DRAW:-contours,navmesh}
+exe=$1 gen=$2 work=$3 moves=${4:-24} every_ms=${5:-1500} draw=${DRAW:-input,voxels,compact,regions,contours,navmesh}
 max_mb=3000
 params=agent_height,agent_radius,agent_max_climb,agent_max_slope,region_min_size,region_merge_size
 params+=,partition,filter_low_hanging,filter_ledge,filter_low_height,edge_max_len,edge_max_error,verts_per_poly
@@ -56,7 +57,9 @@ tiles = b.get("stages", {})
 print(f"large level tiled, {r.get('moves')} moves ({r.get('moves_rejected')} rejected), {r.get('bakes_published')} bakes "
       f"published in {r.get('wall_ms', 0) / 1000:.1f} s; final bake ok={b.get('ok')} {b.get('error') or ''}")
 print(f"UI frames: {fr['timed']} timed, p50 {fr['p50_ms']:.1f} ms, p99 {fr['p99_ms']:.1f} ms, max {fr['max_ms']:.1f} ms; "
-      f"{fr['ui_waits_on_layers']} UI layer builds")
+      f"{fr['ui_waits_on_layers']} UI layer builds; layer work on the UI thread p99 {fr.get('layer_work_p99_ms', -1):.1f} ms, "
+      f"max {fr.get('layer_work_max_ms', -1):.1f} ms, {fr.get('layer_work_over_33ms', -1)} frames over 33 ms")
+if "layer_work_p99_ms" not in fr: bad.append("no layer_work_p99_ms in the frames object")
 print(f"result latency: {la.get('count')} moves timed ({la.get('failed_results')} of them a failed or refused bake), "
       f"{la.get('superseded')} superseded, {la.get('unchanged')} unchanged; "
       f"p50 {la.get('p50_ms', 0):.0f} ms, p99 {la.get('p99_ms', 0):.0f} ms, max {la.get('max_ms', 0):.0f} ms")
