@@ -142,19 +142,20 @@ def latency_bench(navdebug, gen, out):
         tag = name.split()[0] + ".frames"
         r, err = run_stress(navdebug, out, tag, mesh, extra + ["--stress-params", TUNING], layers, 100, every, max_mb)
         if r is None:
-            rows.append(f"| {name} | {tris(mesh)} | {layers} | {err} | | | | | | | |")
+            rows.append(f"| {name} | {tris(mesh)} | {layers} | {err} | | | | | | | | |")
             continue
         fr, la = r["frames"], r["latency"]
         rows.append(f"| {name} | {tris(mesh)} | {layers} | {fr['timed']} | {fr['p50_ms']:.1f} | {fr['p99_ms']:.1f} | {fr['max_ms']:.1f} | "
-                    f"{fr['ui_waits_on_layers']} | {la['count']} ({la['failed_results']} failed or refused, {la['superseded']} superseded) | "
+                    f"{fr['ui_waits_on_layers']} | {fr.get('layer_work_p99_ms', -1):.1f} / {fr.get('layer_work_over_33ms', -1)} | "
+                    f"{la['count']} ({la['failed_results']} failed or refused, {la['superseded']} superseded) | "
                     f"{la['p50_ms']:.0f} | "
                     f"{la['p99_ms']:.0f} | {r['rss_peak_kib'] // 1024} |")
         print(rows[-1], flush=True)
     # "failed or refused": results that were a failed or refused bake (a random tile_size over the grid, a grid over
     # MAX_MB): shown within a frame or two, they pull the latency percentiles down
-    print("| mesh | triangles | layers | frames timed | UI frame p50 ms | p99 ms | max ms | UI layer builds | results timed | "
-          "latency p50 ms | p99 ms | peak RSS MiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| mesh | triangles | layers | frames timed | UI frame p50 ms | p99 ms | max ms | UI layer builds | "
+          "UI layer work p99 ms / frames over 33 ms | results timed | latency p50 ms | p99 ms | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     print()
     late_moves = int(os.environ.get("LATE_MOVES", "100"))
