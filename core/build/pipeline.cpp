@@ -661,7 +661,7 @@ double estimate_raw_spans(const InputMesh& m, const BakeConfig& c, std::span<con
 // Bytes per cell and per raw span of one grid's stages (see estimate_bake_memory).
 double grid_bytes(const BakeConfig& c, double spans) {
     const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
-    return double(cells) * (4 + 4 + 8) + spans * (24 + 12 + 8 + 7 + 25);
+    return double(cells) * (4 + 4 + 8) + spans * (12 + 12 + 8 + 7 + 25);
 }
 
 uint64_t to_bytes(double bytes) {
@@ -695,8 +695,8 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
 uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
     const double spans = estimate_raw_spans(m, c, {});
     // Per cell: two column heads (solid, filtered), a compact cell. Per raw span, measured on
-    // stacked floors and wide grids (tests/unit/test_hostile.cpp): the rasterized pool keeps the
-    // capacity of its sort buffer (2 x 12 bytes), the filtered copy 12, the compact span 8, three
+    // stacked floors and wide grids (tests/unit/test_hostile.cpp): the rasterized pool 12 (its
+    // sort buffer, twice that, is given back when rasterization ends), the filtered copy 12, the compact span 8, three
     // area arrays, distance and region ids 7, and the regions / contour stages' scratch about 25.
     const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
     return to_bytes(grid_bytes(c, spans) + mesh);

@@ -383,7 +383,7 @@ TEST_CASE("navbake prints the warnings with the flags that fix them, and lists t
     const std::string exe = std::string("'") + NAVBAKE_EXE + "'";
     navtest::TempFile obj(".obj", navtest::to_obj(scaled(room(), 100.0f)));
     const std::string mesh = " '" + obj.path() + "'";
-    auto r = navtest::run_cmd(exe + mesh);  // stdout and stderr
+    auto r = navtest::run_cmd(exe + mesh + " --max-memory 256");  // stdout and stderr
     CHECK(r.code == 2);  // the grid is over the memory limit: refused, and the warnings say why
     CHECK(r.out.find("navbake: warning: the mesh looks like centimetres") != std::string::npos);
     CHECK(r.out.find("Fix: --set mesh_scale=0.01") != std::string::npos);
