@@ -47,7 +47,15 @@ BakeWorker::~BakeWorker() {
     if (thread_.joinable()) thread_.join();
 }
 
-void BakeWorker::start() { thread_ = std::thread([this] { loop(); }); }
+void BakeWorker::start() {
+    // the bake behind the UI: this thread and the tile threads at background priority, so frames
+    // keep drawing while a bake takes both cores
+    pipe_->set_background_threads(true);
+    thread_ = std::thread([this] {
+        nav::lower_thread_priority();
+        loop();
+    });
+}
 
 void BakeWorker::request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to) {
     {

@@ -15,6 +15,11 @@
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "core/build/erode.h"
 #include "core/build/json_text.h"
@@ -419,6 +424,15 @@ int64_t TileBake::count(std::string_view name) const {
         for (const StageCount& c : s.counts)
             if (c.name == name) return c.value;
     return 0;
+}
+
+void lower_thread_priority() {
+#if defined(__linux__)
+    // per thread on Linux (the nice value belongs to the thread id); raising it needs no privilege
+    const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+    const int now = getpriority(PRIO_PROCESS, tid);
+    if (now < 10) setpriority(PRIO_PROCESS, tid, 10);
+#endif
 }
 
 Bake tile_view(const Bake& b, const TileBake& t) {
@@ -1040,7 +1054,9 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     // oneTBB's join: the tiles' state is written here, read there and back.
     std::atomic<int> workers_done{0};
     next.store(0, std::memory_order_release);
+    const bool background = background_threads_;
     auto worker = [&] {
+        if (background) lower_thread_priority();
         for (size_t k; (k = next.fetch_add(1, std::memory_order_acq_rel)) < order.size();)
             bake_tile(*I.tiles[static_cast<size_t>(order[k])]);
         workers_done.fetch_add(1, std::memory_order_release);

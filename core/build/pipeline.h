@@ -132,6 +132,10 @@ struct Bake : StageResults<true> {
     std::vector<std::string> warnings() const;   // stage warnings (contours dropped, polygons not triangulated)
 };
 
+// Lowers the calling thread's scheduling priority (Linux: nice 10 for this thread only; elsewhere
+// nothing). For threads that bake behind an interactive one.
+void lower_thread_priority();
+
 // One tile of a tiled bake seen as a solo bake: the tile's stage results on its bordered grid
 // (config = the tile's), with the whole bake's mesh and parameters. What draws, picks or inspects
 // one grid's results works on a tile through it.
@@ -187,6 +191,10 @@ public:
     // Tiled bakes: keep every tile's intermediate results (the debugger draws them). Off: a tile
     // keeps only its polymesh and detail once done, so the peak is about threads x one tile.
     void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
+    // Bake threads at background priority (Linux: nice 10, per thread): an interactive caller (the
+    // debugger) keeps its UI and renderer threads ahead of a bake on a machine with few cores. The
+    // calling thread of run() is not changed (lower_thread_priority).
+    void set_background_threads(bool on) { background_threads_ = on; }
     // Tiled bakes: bake only tile (tx, tz) (navbake --tile); the others stay unbaked. -1: all.
     void set_only_tile(int tx, int tz) { only_tile_[0] = tx; only_tile_[1] = tz; }
 
@@ -207,6 +215,7 @@ private:
     bool record_trace_ = false;
     std::atomic<int>* progress_ = nullptr;
     float focus_[2] = {0, 0};
+    bool background_threads_ = false;
     std::function<void(std::shared_ptr<const Bake>)> on_tile_;
     std::mutex on_tile_mutex_;  // one on_tile_ call at a time
     bool keep_intermediates_ = true;
