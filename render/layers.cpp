@@ -862,43 +862,56 @@ std::span<const LegendEntry> layer_legend(Layer l) { return layer_info(l).legend
 
 bool layer_available(Layer l, const Bake& b) {
     if (b.tiled() && layer_info(l).per_grid) {
-        for (const auto& t : b.tiles)
-            if (t && layer_available(l, tile_view(b, *t))) return true;
+        // the tiles' stage results are all `available` reads: a full tile_view per tile (its stats
+        // copied) cost milliseconds a frame over a thousand tiles where no tile had the data
+        Bake v;
+        for (const auto& t : b.tiles) {
+            if (!t) continue;
+            static_cast<StageResults<true>&>(v) = static_cast<const StageResults<true>&>(*t);
+            if (layer_info(l).available(v)) return true;
+        }
         return false;
     }
     return layer_info(l).available(b);
 }
 
-bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
-    out.clear();
-    extra.clear();
+namespace {
+size_t tiles_present(const Bake& b) {
+    size_t n = 0;
+    for (const auto& t : b.tiles) n += t ? 1 : 0;
+    return n;
+}
+// Tiles [tx0, tx1) x [tz0, tz1) of a tiled bake drawn for a per-grid layer, each into scratch lists
+// appended to out / extra (the style of the first), span instances on the grid of tile (tx0, tz0).
+// False when none of them has the layer's data.
+bool build_tiles(Layer l, const Bake& b, int tx0, int tz0, int tx1, int tz1, DrawList& out, DrawList& extra) {
     const LayerInfo& row = layer_info(l);
-    if (b.tiled() && row.per_grid) {
-        // Tile by tile, each into scratch lists appended to the layer's (the style of the first).
-        DrawList t_out, t_extra;
-        bool any = false;
-        uint32_t region_base = 0;
-        // With more than one tile drawn, each tile's span instances are its own cells only: its
-        // border cells are its neighbours' (drawn by them), and drawing both doubled the spans
-        // of a tiled level (z-fighting, a third more memory and upload). A tile drawn alone (the
-        // Tile panel's "only selected tile") keeps its bordered grid.
-        size_t present = 0;
-        for (const auto& t : b.tiles) present += t ? 1 : 0;
-        const bool own_cells_only = present > 1 && b.layout.border > 0;
-        const auto lo = static_cast<uint32_t>(b.layout.border), hi = lo + static_cast<uint32_t>(b.layout.tile_size);
-        const auto drop_border = [&](DrawList& d) {
-            std::erase_if(d.spans, [&](const SpanInstance& s) { return s.x < lo || s.z < lo || s.x >= hi || s.z >= hi; });
-        };
-        for (const auto& t : b.tiles) {
+    DrawList t_out, t_extra;
+    bool any = false;
+    // With more than one tile drawn, each tile's span instances are its own cells only: its
+    // border cells are its neighbours' (drawn by them), and drawing both doubled the spans
+    // of a tiled level (z-fighting, a third more memory and upload). A tile drawn alone (the
+    // Tile panel's "only selected tile") keeps its bordered grid.
+    const bool own_cells_only = b.layout.border > 0 && tiles_present(b) > 1;
+    const auto lo = static_cast<uint32_t>(b.layout.border), hi = lo + static_cast<uint32_t>(b.layout.tile_size);
+    const auto drop_border = [&](DrawList& d) {
+        std::erase_if(d.spans, [&](const SpanInstance& s) { return s.x < lo || s.z < lo || s.x >= hi || s.z >= hi; });
+    };
+    for (int tz = tz0; tz < tz1; ++tz) {
+        for (int tx = tx0; tx < tx1; ++tx) {
+            const auto index = static_cast<size_t>(tx + tz * b.layout.cols);
+            const TileBake* t = index < b.tiles.size() ? b.tiles[index].get() : nullptr;
             if (!t) continue;
             Bake v = tile_view(b, *t);
             if (row.shifts_region_ids) {
-                // Region ids restart in every tile: shift them by the tiles before, so neighbouring
-                // tiles' regions differ in colour (a copy for drawing; the tile keeps its ids).
+                // Region ids restart in every tile: shifted by a step per tile index, so neighbouring
+                // tiles' regions differ in colour and a tile's colours do not depend on the others
+                // (a copy for drawing; the tile keeps its ids).
+                const auto base = static_cast<uint32_t>((index * 1237u) % 0x7ffeu);
                 auto shift = [&](uint16_t id) -> uint16_t {
                     const uint16_t r = static_cast<uint16_t>(id & ~kBorderRegion);
                     if (r == 0) return id;
-                    const uint16_t moved = static_cast<uint16_t>(1 + (r - 1 + region_base) % 0x7ffe);
+                    const uint16_t moved = static_cast<uint16_t>(1 + (r - 1 + base) % 0x7ffe);
                     return static_cast<uint16_t>(moved | (id & kBorderRegion));
                 };
                 if (v.regions) {
@@ -911,7 +924,6 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
                     for (Contour& k : cs->contours) k.reg = shift(k.reg);
                     v.contours = std::move(cs);
                 }
-                if (t->regions) region_base = (region_base + t->regions->max_region_id) % 0x7ffe;
             }
             if (!layer_available(l, v) || !run_builder(row, v, t_out, t_extra)) continue;
             if (own_cells_only) {
@@ -922,19 +934,72 @@ bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
                 const DrawList so = t_out, se = t_extra;  // keep the style (widths, shading, grid)
                 out = so, extra = se;
                 out.clear(), extra.clear();
-                // span instances on the grid of tile (0, 0), the lowest corner: every tile's cells
-                // land at non-negative coordinates
-                const BakeConfig c00 = tile_config(b.config, b.layout, 0, 0);
-                for (DrawList* d : {&out, &extra}) d->span_origin[0] = c00.bmin[0], d->span_origin[2] = c00.bmin[2];
+                // span instances on the grid of the first tile of the range, its lowest corner:
+                // every tile's cells land at non-negative coordinates
+                const BakeConfig c0 = tile_config(b.config, b.layout, tx0, tz0);
+                for (DrawList* d : {&out, &extra}) d->span_origin[0] = c0.bmin[0], d->span_origin[2] = c0.bmin[2];
             }
             any = true;
             append(out, t_out);
             append(extra, t_extra);
         }
-        return any;
     }
+    return any;
+}
+
+// The block of tiles part `index` of a per-grid layer draws: tiles [tx0, tx1) x [tz0, tz1).
+struct TileBlock {
+    int tx0, tz0, tx1, tz1;
+};
+TileBlock part_block(const TileLayout& L, size_t index) {
+    const int g = layer_part_block(L), bcols = (L.cols + g - 1) / g;
+    const int bx = static_cast<int>(index % static_cast<size_t>(bcols)), bz = static_cast<int>(index / static_cast<size_t>(bcols));
+    return {bx * g, bz * g, std::min((bx + 1) * g, L.cols), std::min((bz + 1) * g, L.rows)};
+}
+bool parts_by_tile(Layer l, const Bake& b) { return b.tiled() && layer_info(l).per_grid; }
+}  // namespace
+
+int layer_part_block(const TileLayout& L) {
+    if (!L.tiled()) return 1;
+    int g = 1;
+    while (static_cast<int64_t>((L.cols + g - 1) / g) * ((L.rows + g - 1) / g) > kMaxLayerParts) ++g;
+    return g;
+}
+
+std::vector<uint64_t> layer_part_keys(Layer l, const Bake& b) {
+    std::vector<uint64_t> keys;
+    if (!layer_from_bake(l) || !layer_available(l, b)) return keys;
+    const auto mix = [](uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; };
+    if (!parts_by_tile(l, b)) {
+        uint64_t h = 1469598103934665603ull;
+        for (const auto& p : layer_sources(l, b)) h = mix(h, reinterpret_cast<uintptr_t>(p.get()));
+        keys.push_back(h | 1);
+        return keys;
+    }
+    const TileLayout& L = b.layout;
+    const int g = layer_part_block(L);
+    const size_t nparts = static_cast<size_t>((L.cols + g - 1) / g) * static_cast<size_t>((L.rows + g - 1) / g);
+    // whether tiles draw their own cells only (build_tiles) changes every part's picture
+    const uint64_t own = b.layout.border > 0 && tiles_present(b) > 1 ? 1 : 2;
+    for (size_t i = 0; i < nparts; ++i) {
+        const TileBlock k = part_block(L, i);
+        uint64_t h = mix(mix(1469598103934665603ull, i + 1), own);
+        for (int tz = k.tz0; tz < k.tz1; ++tz)
+            for (int tx = k.tx0; tx < k.tx1; ++tx) {
+                const auto t = static_cast<size_t>(tx + tz * L.cols);
+                h = mix(h, t < b.tiles.size() ? reinterpret_cast<uintptr_t>(b.tiles[t].get()) : 0);
+            }
+        keys.push_back(h | 1);
+    }
+    return keys;
+}
+
+bool build_layer(Layer l, const Bake& b, DrawList& out, DrawList& extra) {
+    out.clear();
+    extra.clear();
+    if (parts_by_tile(l, b)) return build_tiles(l, b, 0, 0, b.layout.cols, b.layout.rows, out, extra);
     if (!layer_available(l, b)) return false;
-    return run_builder(row, b, out, extra);  // false for path: drawn by the app (build_path)
+    return run_builder(layer_info(l), b, out, extra);  // false for path: drawn by the app (build_path)
 }
 
 
@@ -1015,68 +1080,139 @@ uint32_t legend_bits(Layer l, const DrawList& a, const DrawList& b) {
     }
     return bits;
 }
-std::shared_ptr<BuiltLayer> build_one(Layer l, const Bake& bake) {
-    auto out = std::make_shared<BuiltLayer>();
-    const auto t0 = std::chrono::steady_clock::now();
-    out->sources = layer_sources(l, bake);
-    out->ok = build_layer(l, bake, out->cpu, out->cpu_extra);
+}  // namespace
+
+std::shared_ptr<BuiltPart> build_layer_part(Layer l, const Bake& bake, size_t index) {
+    auto out = std::make_shared<BuiltPart>();
+    if (parts_by_tile(l, bake)) {
+        const TileBlock k = part_block(bake.layout, index);
+        build_tiles(l, bake, k.tx0, k.tz0, k.tx1, k.tz1, out->cpu, out->cpu_extra);
+    } else {
+        build_layer(l, bake, out->cpu, out->cpu_extra);
+    }
     organize_spans(out->cpu);  // chunks, hidden faces and coarse levels (render/span_lod.h)
     organize_spans(out->cpu_extra);
     trim_capacity(out->cpu);
     trim_capacity(out->cpu_extra);
     out->cpu_bytes = list_bytes(out->cpu) + list_bytes(out->cpu_extra);
     out->legend_present = legend_bits(l, out->cpu, out->cpu_extra);
-    out->build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
-}  // namespace
 
-void BuiltLayer::release_cpu() const {
+void BuiltPart::release_cpu() const {
     released.store(true);
     cpu = DrawList{};
     cpu_extra = DrawList{};
 }
 
+const BuiltPart* BuiltLayer::part(uint64_t key) const {
+    for (const auto& p : parts)
+        if (p->key == key) return p.get();
+    return nullptr;
+}
+
 const BuiltLayer* BuiltLayers::find(Layer l, const Bake& bake) const {
     const auto& e = layers[static_cast<size_t>(l)];
-    if (!e || e->released.load() || !same_sources(e->sources, layer_sources(l, bake))) return nullptr;
+    if (!e || !same_sources(e->sources, layer_sources(l, bake))) return nullptr;
     return e.get();
 }
 
 std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMask& enabled, const BuiltLayers* prev) {
     auto out = std::make_shared<BuiltLayers>();
-    std::vector<const BuiltLayer*> fresh;  // built by this call
+    // per layer built by this call, its parts built by this call (null where shared from `prev`)
+    std::vector<std::vector<const BuiltPart*>> fresh;
     for (int li = 0; li < kLayerCount; ++li) {
         const auto l = static_cast<Layer>(li);
         const auto i = static_cast<size_t>(li);
         if (!enabled[i] || !layer_from_bake(l) || !layer_available(l, bake)) continue;
         // an unchanged layer's entry is shared even when released: the cache that released it
-        // holds its picture (and one that does not finds no entry and builds the layer)
-        const auto& p = prev ? prev->layers[i] : nullptr;
+        // holds its picture (and one that does not builds the released parts itself)
+        const BuiltLayer* p = prev ? prev->layers[i].get() : nullptr;
         if (p && same_sources(p->sources, layer_sources(l, bake))) {
-            out->layers[i] = p;
+            out->layers[i] = prev->layers[i];
             continue;
         }
-        std::shared_ptr<BuiltLayer> b = build_one(l, bake);
-        // layers drawn from the same spans (voxels and filtered; compact ... regions) hold their
-        // positions once: an equal array built earlier in this call is shared (entries from `prev`
-        // are not read: the UI thread may be releasing them)
-        for (const BuiltLayer* o : fresh) {
-            if (b->cpu.span_pos_hash && o->cpu.span_pos_hash == b->cpu.span_pos_hash &&
-                o->cpu.span_pos.size() == b->cpu.span_pos.size()) {
-                b->cpu.span_pos.share(o->cpu.span_pos);
-                break;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto b = std::make_shared<BuiltLayer>();
+        b->sources = layer_sources(l, bake);
+        b->ok = true;
+        const std::vector<uint64_t> keys = layer_part_keys(l, bake);
+        std::vector<const BuiltPart*> built_now(keys.size(), nullptr);
+        for (size_t j = 0; j < keys.size(); ++j) {
+            // a part drawn from the same tiles as one of the last entry's: shared (the re-baked
+            // tiles' blocks are rebuilt, and uploaded, alone)
+            const BuiltPart* same = p ? p->part(keys[j]) : nullptr;
+            if (same) {
+                for (const auto& q : p->parts)
+                    if (q.get() == same) b->parts.push_back(q);
+            } else {
+                std::shared_ptr<BuiltPart> part = build_layer_part(l, bake, j);
+                part->key = keys[j];
+                // layers drawn from the same spans (voxels and filtered; compact ... regions) hold
+                // their positions once: an equal array built earlier in this call is shared
+                // (parts shared from `prev` are not read: the UI thread may be releasing them)
+                for (const auto& o : fresh) {
+                    if (j >= o.size() || !o[j] || !part->cpu.span_pos_hash) continue;
+                    const DrawList& oc = o[j]->cpu;
+                    if (oc.span_pos_hash == part->cpu.span_pos_hash && oc.span_pos.size() == part->cpu.span_pos.size()) {
+                        part->cpu.span_pos.share(oc.span_pos);
+                        break;
+                    }
+                }
+                built_now[j] = part.get();
+                b->parts.push_back(std::move(part));
+                ++b->parts_built;
             }
+            b->cpu_bytes += b->parts.back()->cpu_bytes;
+            b->legend_present |= b->parts.back()->legend_present;
         }
-        fresh.push_back(b.get());
+        b->build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        fresh.push_back(std::move(built_now));
         out->layers[i] = std::move(b);
     }
     return out;
 }
 
-void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled, const BuiltLayers* prebuilt) {
-    const auto t_update = std::chrono::steady_clock::now();
+BackgroundRelease::~BackgroundRelease() {
+    {
+        std::lock_guard lk(m_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+void BackgroundRelease::drop(std::array<std::shared_ptr<const void>, 3>&& refs) {
+    {
+        std::lock_guard lk(m_);
+        for (auto& r : refs)
+            if (r) queue_.push_back(std::move(r));
+        if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    }
+    cv_.notify_one();
+}
+
+void BackgroundRelease::loop() {
+    std::vector<std::shared_ptr<const void>> batch;
+    std::unique_lock lk(m_);
+    for (;;) {
+        cv_.wait(lk, [&] { return stop_ || !queue_.empty(); });
+        batch.swap(queue_);
+        lk.unlock();
+        batch.clear();  // the last references, freed here
+        lk.lock();
+        if (stop_ && queue_.empty()) return;
+    }
+}
+
+void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled, const BuiltLayers* prebuilt,
+                        double budget_ms) {
+    using clock = std::chrono::steady_clock;
+    const auto t_update = clock::now();
+    const auto ms_since = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
     bool ui_built = false;
+    parts_pending_ = 0;
+    retired_.clear();  // drawn for the last time a frame ago
     for (int li = 0; li < kLayerCount; ++li) {
         const auto l = static_cast<Layer>(li);
         Entry& e = entries_[static_cast<size_t>(li)];
@@ -1087,53 +1223,108 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         if (same && (e.info.built || !e.info.available || !enabled[static_cast<size_t>(li)])) continue;
         if (!same && !enabled[static_cast<size_t>(li)]) {
             // stale and hidden: release the data now, rebuild when shown
-            e.sources = {};
+            for (auto& q : e.parts) retired_.push_back(std::move(q));
+            e.parts.clear();
+            release_.drop(std::exchange(e.sources, {}));
+            release_.drop(std::exchange(e.target, {}));
             e.info.built = false;
             e.info.cpu_bytes = 0;
+            e.info.gpu_bytes = 0;
+            e.info.parts = 0;
             continue;
         }
-        std::shared_ptr<const BuiltLayer> built;
-        e.info.on_ui = false;
-        if (!bake || !e.info.available) {
-            built = std::make_shared<BuiltLayer>();  // nothing to draw (build_layer would leave both lists empty)
-        } else if (prebuilt && prebuilt->find(l, *bake)) {
-            built = prebuilt->layers[static_cast<size_t>(li)];
-        } else {
-            built = build_one(l, *bake);
-            e.info.on_ui = true;
-            ui_built = true;
+        if (!same_sources(src, e.target)) {
+            // a new rebuild (a rebuild left half done for older data starts over from the parts held)
+            release_.drop(std::exchange(e.target, src));
+            e.target_uploaded = 0;
+            e.target_upload_ms = e.target_ui_build_ms = 0.0;
+            e.target_on_ui = false;
         }
-        // span layers drawn from the same spans (voxels and filtered; compact ... regions) share
-        // one position buffer: another entry's, when it holds exactly these positions
-        std::shared_ptr<SpanPosBuffer> shared;
-        for (const Entry& o : entries_) {
-            const auto& ob = o.gpu.span_positions();
-            if (&o != &e && ob && built->cpu.span_pos_hash && ob->hash == built->cpu.span_pos_hash &&
-                ob->bytes == built->cpu.span_pos.size() * sizeof(SpanPos)) {
-                shared = ob;
-                break;
+        const BuiltLayer* pre = bake && e.info.available && prebuilt ? prebuilt->find(l, *bake) : nullptr;
+        const std::vector<uint64_t> keys = bake && e.info.available ? layer_part_keys(l, *bake) : std::vector<uint64_t>{};
+        size_t j = 0;
+        for (; j < keys.size(); ++j) {
+            // a part this cache holds already (its tiles were not re-baked, or uploaded by an earlier
+            // call of this rebuild): kept as it is
+            if (j < e.parts.size() && e.parts[j] && e.parts[j]->key == keys[j]) continue;
+            if (budget_ms > 0.0 && ms_since(t_update) >= budget_ms) break;  // the next frame goes on
+            const BuiltPart* bp = pre ? pre->part(keys[j]) : nullptr;
+            std::shared_ptr<const BuiltPart> own;
+            if (!bp || bp->released.load()) {
+                // not built off the UI thread (or released by an upload this cache no longer holds)
+                const auto t0 = clock::now();
+                own = build_layer_part(l, *bake, j);
+                bp = own.get();
+                e.target_ui_build_ms += ms_since(t0);
+                e.target_on_ui = true;
+                ui_built = true;
             }
+            auto part = std::make_unique<Part>();
+            part->key = keys[j];
+            // span layers drawn from the same spans (voxels and filtered; compact ... regions)
+            // share one position buffer: another layer's part's, when it holds exactly these positions
+            std::shared_ptr<SpanPosBuffer> shared;
+            const uint64_t hash = bp->cpu.span_pos_hash;
+            const size_t pos_bytes = bp->cpu.span_pos.size() * sizeof(SpanPos);
+            for (const Entry& o : entries_) {
+                if (&o == &e || !hash || shared) continue;
+                for (const auto& q : o.parts) {
+                    const auto& ob = q ? q->gpu.span_positions() : nullptr;
+                    if (ob && ob->hash == hash && ob->bytes == pos_bytes) {
+                        shared = ob;
+                        break;
+                    }
+                }
+            }
+            const auto t0 = clock::now();
+            part->gpu.upload(bp->cpu, std::move(shared));
+            part->gpu_extra.upload(bp->cpu_extra);
+            e.target_upload_ms += ms_since(t0);
+            part->triangles = (bp->cpu.tri_indices.size() + bp->cpu_extra.tri_indices.size()) / 3;
+            part->spans = bp->cpu.span_count() + bp->cpu_extra.span_count();
+            part->lines = (bp->cpu.line_verts.size() + bp->cpu_extra.line_verts.size()) / 2;
+            part->cpu_bytes = bp->cpu_bytes;
+            part->legend_present = bp->legend_present;
+            bp->release_cpu();  // on the GPU now: the CPU copy goes
+            // in place of the block's old part (its picture until now)
+            if (j < e.parts.size()) retired_.push_back(std::exchange(e.parts[j], std::move(part)));
+            else e.parts.push_back(std::move(part));
+            ++e.target_uploaded;
+            ++part_counts_.uploaded;
         }
-        const auto t0 = std::chrono::steady_clock::now();
-        e.gpu.upload(built->cpu, std::move(shared));
-        e.gpu_extra.upload(built->cpu_extra);
-        const auto t1 = std::chrono::steady_clock::now();
-        e.sources = src;
-        e.info.built = built->ok;
-        e.info.triangles = (built->cpu.tri_indices.size() + built->cpu_extra.tri_indices.size()) / 3;
-        e.info.spans = built->cpu.span_count() + built->cpu_extra.span_count();
-        e.info.lines = (built->cpu.line_verts.size() + built->cpu_extra.line_verts.size()) / 2;
-        e.info.build_ms = built->build_ms;
-        e.info.upload_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-        e.info.gpu_bytes = e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes() +
-                           (e.gpu.span_positions() ? e.gpu.span_positions()->bytes : 0);
-        e.info.cpu_bytes = built->cpu_bytes;
-        e.info.legend_present = built->legend_present;
-        built->release_cpu();  // on the GPU now: the CPU copy goes
+        const bool complete = j == keys.size();
+        if (complete) {
+            // parts of tiles no longer drawn go with their buffers
+            for (size_t k = keys.size(); k < e.parts.size(); ++k) retired_.push_back(std::move(e.parts[k]));
+            e.parts.resize(keys.size());
+            release_.drop(std::exchange(e.sources, src));
+            e.info.built = bake && e.info.available;
+            e.info.on_ui = e.target_on_ui;
+            e.info.parts_uploaded = e.target_uploaded;
+            e.info.upload_ms = e.target_upload_ms;
+            e.info.build_ms = (pre ? pre->build_ms : 0.0) + e.target_ui_build_ms;
+            part_counts_.kept += keys.size() - std::min(keys.size(), e.target_uploaded);
+        } else {
+            for (size_t k = j; k < keys.size(); ++k)
+                if (!(k < e.parts.size() && e.parts[k] && e.parts[k]->key == keys[k])) ++parts_pending_;
+        }
+        e.info.triangles = e.info.spans = e.info.lines = e.info.cpu_bytes = e.info.gpu_bytes = 0;
+        e.info.legend_present = 0;
+        for (const auto& q : e.parts) {
+            e.info.triangles += q->triangles;
+            e.info.spans += q->spans;
+            e.info.lines += q->lines;
+            e.info.cpu_bytes += q->cpu_bytes;
+            e.info.gpu_bytes += q->gpu.gpu_bytes() + q->gpu_extra.gpu_bytes() +
+                                (q->gpu.span_positions() ? q->gpu.span_positions()->bytes : 0);
+            e.info.legend_present |= q->legend_present;
+        }
+        e.info.parts = e.parts.size();
     }
     if (ui_built) ++ui_waits_;
-    if (bake) generation_ = bake->generation;
-    last_update_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_update).count();
+    if (bake && parts_pending_ == 0) generation_ = bake->generation;
+    last_update_ms_ = ms_since(t_update);
+
 }
 
 size_t LayerCache::cpu_bytes() const {
@@ -1157,12 +1348,14 @@ size_t LayerCache::gpu_bytes() const {
     size_t n = 0;
     std::vector<const SpanPosBuffer*> seen;  // shared position buffers count once
     for (const Entry& e : entries_) {
-        n += e.gpu.gpu_bytes() + e.gpu_extra.gpu_bytes();
-        for (const GpuDrawList* g : {&e.gpu, &e.gpu_extra}) {
-            const SpanPosBuffer* b = g->span_positions().get();
-            if (b && std::find(seen.begin(), seen.end(), b) == seen.end()) {
-                seen.push_back(b);
-                n += b->bytes;
+        for (const auto& q : e.parts) {
+            n += q->gpu.gpu_bytes() + q->gpu_extra.gpu_bytes();
+            for (const GpuDrawList* g : {&q->gpu, &q->gpu_extra}) {
+                const SpanPosBuffer* b = g->span_positions().get();
+                if (b && std::find(seen.begin(), seen.end(), b) == seen.end()) {
+                    seen.push_back(b);
+                    n += b->bytes;
+                }
             }
         }
     }
@@ -1182,19 +1375,37 @@ std::array<float, kLayerCount> LayerDrawOptions::lifts(const LayerMask& enabled)
 void LayerCache::draw(Renderer& r, const LayerMask& enabled, const LayerDrawOptions& opt) const {
     const DrawStyle saved = r.style();
     const std::array<float, kLayerCount> lift = opt.lifts(enabled);
-    // the span budget shared evenly by the span layers drawn
-    size_t span_layers = 0;
-    for (int li = 0; li < kLayerCount; ++li) {
-        const auto i = static_cast<size_t>(li);
+    // a layer whose update is spread over frames draws the parts it holds
+    const auto shown = [&](size_t i) { return enabled[i] && (entries_[i].info.built || !entries_[i].parts.empty()) && opt.opacity[i] > 0.0f; };
+    // the span lists of every part of every span layer shown, planned together under the budget:
+    // the chunks nearest the eye keep full detail, whichever layer or tile they belong to
+    plan_sets_.clear();
+    size_t nsets = 0;
+    for (size_t i = 0; i < entries_.size(); ++i)
+        if (shown(i) && entries_[i].info.spans)
+            for (const auto& q : entries_[i].parts) nsets += q->gpu.has_span_chunks() + q->gpu_extra.has_span_chunks();
+    plan_stats_.assign(nsets, SpanPlanStats{});
+    for (size_t i = 0; i < entries_.size(); ++i) {
         lod_[i] = SpanPlanStats{};
-        if (enabled[i] && entries_[i].info.built && opt.opacity[i] > 0.0f && entries_[i].info.spans) ++span_layers;
+        if (!shown(i) || !entries_[i].info.spans) continue;
+        for (const auto& q : entries_[i].parts) {
+            for (int pass = 0; pass < 2; ++pass) {
+                const GpuDrawList& g = pass == 0 ? q->gpu : q->gpu_extra;
+                if (!g.has_span_chunks()) continue;
+                SpanChunkSet set = g.span_chunk_set();
+                set.lift += saved.lift + lift[i];
+                set.level = &q->level[pass];
+                set.stats = &plan_stats_[plan_sets_.size()];
+                plan_sets_.push_back(set);
+            }
+        }
     }
-    const size_t budget = opt.span_budget && span_layers ? std::max<size_t>(opt.span_budget / span_layers, 1) : 0;
+    plan_span_sets(plan_sets_, r.frame().view_proj, r.frame().eye, opt.span_budget, plan_scratch_);
     for (int pass = 0; pass < 2; ++pass) {
         for (int li = 0; li < kLayerCount; ++li) {
             const auto i = static_cast<size_t>(li);
             const Entry& e = entries_[i];
-            if (!enabled[i] || !e.info.built || opt.opacity[i] <= 0.0f) continue;
+            if (!shown(i)) continue;
             DrawStyle s = saved;
             s.alpha = saved.alpha * std::clamp(opt.opacity[i], 0.0f, 1.0f);
             s.lift = saved.lift + lift[i];
@@ -1202,10 +1413,36 @@ void LayerCache::draw(Renderer& r, const LayerMask& enabled, const LayerDrawOpti
             s.cull = static_cast<Layer>(li) == Layer::Input && opt.cull_input;
             s.hide_ceilings = static_cast<Layer>(li) == Layer::Input && opt.hide_ceilings;
             s.grey = opt.grey_base ? 1.0f : 0.0f;
-            s.span_budget = budget;
+            s.span_budget = 0;  // planned above
             r.set_style(s);
-            r.draw(pass == 0 ? e.gpu : e.gpu_extra);
-            if (pass == 0 && e.info.spans) lod_[i] = r.last_span_stats();
+            for (const auto& q : e.parts) {
+                const GpuDrawList& g = pass == 0 ? q->gpu : q->gpu_extra;
+                r.draw(g, g.has_span_chunks() ? &q->level[pass] : nullptr);
+            }
+        }
+    }
+    // what each layer drew of its spans: its parts' plans summed
+    size_t k = 0;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        if (!shown(i) || !entries_[i].info.spans) continue;
+        SpanPlanStats& st = lod_[i];
+        for (const auto& q : entries_[i].parts) {
+            for (int pass = 0; pass < 2; ++pass) {
+                const GpuDrawList& g = pass == 0 ? q->gpu : q->gpu_extra;
+                if (!g.has_span_chunks()) {
+                    // a list too big to organise (no chunks) is drawn whole
+                    st.total += g.span_instances();
+                    st.visible += g.span_instances();
+                    st.drawn[0] += g.span_instances();
+                    continue;
+                }
+                const SpanPlanStats& p = plan_stats_[k++];
+                st.total += p.total;
+                st.visible += p.visible;
+                for (int lv = 0; lv < kSpanLevels; ++lv) st.drawn[lv] += p.drawn[lv];
+                st.chunks_culled += p.chunks_culled;
+                st.merged = st.merged || p.merged;
+            }
         }
     }
     r.set_style(saved);

@@ -4,12 +4,15 @@
 #pragma once
 #include <array>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "core/build/pipeline.h"
@@ -215,22 +218,46 @@ struct LayerDrawOptions {
     std::array<float, kLayerCount> lifts(const LayerMask& enabled) const;
 };
 
-// One layer's CPU arrays built from a bake, with the stage data they were built from (compared by
-// identity). Built off the UI thread (navdebug's worker, after each bake) and shared with the UI
-// thread, which uploads them. The arrays are handed over once: the LayerCache that uploads them
-// releases them (release_cpu; the GPU holds the picture), and a released entry is no longer found
-// (BuiltLayers::find), so a cache that has not uploaded it builds the layer itself. The other
-// holders (the worker's next build_layers, which shares the entries of unchanged layers) read
-// only the fields below the arrays.
-struct BuiltLayer {
-    std::array<std::shared_ptr<const void>, 3> sources;
+// A tiled bake draws each per-grid layer (voxels ... detail) in parts, one per block of tiles, so
+// that a re-baked tile rebuilds and re-uploads its block only; at most kMaxLayerParts blocks (one
+// tile each while the level has that few tiles), which bounds the draw calls of a frame. Other
+// layers, and every layer of a solo bake, are one part.
+constexpr int kMaxLayerParts = 64;
+// The side of a block, in tiles: the smallest that keeps the blocks within kMaxLayerParts.
+int layer_part_block(const TileLayout& layout);
+// The identity of each part of layer l for the bake, in part order: a hash of the data the part is
+// drawn from (its tiles' addresses, or the layer's sources), so equal keys mean equal pictures.
+// Empty when the bake lacks the layer's data.
+std::vector<uint64_t> layer_part_keys(Layer l, const Bake& bake);
+
+// One part's CPU arrays, built off the UI thread (navdebug's worker, after each bake) and shared
+// with the UI thread, which uploads them. The arrays are handed over once: the LayerCache that
+// uploads them releases them (release_cpu; the GPU holds the picture). A cache that meets a
+// released part it does not hold builds that part itself. The other holders (the worker's next
+// build_layers, which shares the parts of unchanged tiles) read only the fields below the arrays.
+struct BuiltPart {
+    uint64_t key = 0;                 // layer_part_keys
     mutable DrawList cpu, cpu_extra;  // empty once released
-    bool ok = false;        // build_layer succeeded (the bake had the data)
-    double build_ms = 0.0;  // CPU build time
-    size_t cpu_bytes = 0;   // of cpu and cpu_extra as built (by capacity)
-    uint32_t legend_present = 0;  // bit k: layer_legend(l)[k]'s colour is drawn by the arrays
+    size_t cpu_bytes = 0;             // of cpu and cpu_extra as built (by capacity)
+    uint32_t legend_present = 0;      // bit k: layer_legend(l)[k]'s colour is drawn by the arrays
     mutable std::atomic<bool> released{false};
     void release_cpu() const;
+};
+// Part `index` of layer l (layer_part_keys order), organised for drawing (render/span_lod.h).
+std::shared_ptr<BuiltPart> build_layer_part(Layer l, const Bake& bake, size_t index);
+
+// One layer's parts built from a bake, with the stage data they were built from (compared by
+// identity).
+struct BuiltLayer {
+    std::array<std::shared_ptr<const void>, 3> sources;
+    std::vector<std::shared_ptr<const BuiltPart>> parts;  // layer_part_keys order
+    bool ok = false;         // the bake had the data
+    double build_ms = 0.0;   // CPU build of the parts built for this entry (not those shared)
+    size_t parts_built = 0;  // parts built for this entry; the others shared from the last entry
+    size_t cpu_bytes = 0;    // of every part as built
+    uint32_t legend_present = 0;  // of every part
+    // The part with this key, or null.
+    const BuiltPart* part(uint64_t key) const;
 };
 struct BuiltLayers {
     std::array<std::shared_ptr<const BuiltLayer>, kLayerCount> layers;  // null: not built
@@ -238,30 +265,65 @@ struct BuiltLayers {
     const BuiltLayer* find(Layer l, const Bake& bake) const;
 };
 // Builds every enabled layer drawn from the bake (layer_from_bake) that the bake has; an entry of
-// `prev` built from the same stage data is shared instead of rebuilt. Safe on any thread: it only
+// `prev` built from the same stage data is shared instead of rebuilt, and so is each part of a
+// changed layer whose key `prev` holds (the tiles not re-baked). Safe on any thread: it only
 // reads the bake's immutable snapshot.
 std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMask& enabled, const BuiltLayers* prev);
+
+// Drops references on a thread of its own. The stage data a layer was drawn from is the last
+// reference to a whole bake's results (a level's navmesh, its tiles' heightfields) often enough, and
+// freeing those on the UI thread cost a frame tens of milliseconds on a 7 M-span level.
+class BackgroundRelease {
+public:
+    BackgroundRelease() = default;
+    BackgroundRelease(const BackgroundRelease&) = delete;
+    BackgroundRelease& operator=(const BackgroundRelease&) = delete;
+    ~BackgroundRelease();  // drops what is queued, then stops the thread
+    // Queues the references (started on first use); null ones are skipped.
+    void drop(std::array<std::shared_ptr<const void>, 3>&& refs);
+
+private:
+    void loop();
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<std::shared_ptr<const void>> queue_;
+    bool stop_ = false;
+    std::thread thread_;
+};
 
 class LayerCache {
 public:
     struct Info {
         bool available = false;  // the bake has the data
         bool built = false;      // CPU and GPU arrays are current
-        bool on_ui = false;      // the last rebuild was built on the UI thread (no prebuilt entry)
+        bool on_ui = false;      // the last rebuild built a part on the UI thread (no prebuilt part)
         size_t triangles = 0, lines = 0;
         size_t spans = 0;        // span instances (voxel and span layers: one unit box or quad each)
-        double build_ms = 0.0;   // CPU build of the last rebuild (worker or UI thread)
+        double build_ms = 0.0;   // CPU build of the last rebuild's new parts (worker or UI thread)
         double upload_ms = 0.0;  // GPU upload of the last rebuild (UI thread)
         size_t gpu_bytes = 0;
         size_t cpu_bytes = 0;    // the CPU arrays uploaded (released after the upload)
         uint32_t legend_present = 0;  // as BuiltLayer::legend_present
+        size_t parts = 0;           // GPU parts (BuiltPart): one per block of tiles, or one
+        size_t parts_uploaded = 0;  // of them, uploaded by the last rebuild (the others kept)
     };
+    // Parts uploaded and kept over every rebuild so far (a re-baked tile uploads its block only).
+    struct PartCounts {
+        uint64_t uploaded = 0, kept = 0;
+    };
+    PartCounts part_counts() const { return part_counts_; }
 
     // `prebuilt` (may be null): layers built off the UI thread; an enabled layer whose data changed
     // is uploaded from there when it holds an entry for the same data, else built here, and the
-    // frame counts in ui_waits_on_layers().
+    // frame counts in ui_waits_on_layers(). Only the parts whose keys changed are uploaded.
+    // `budget_ms` > 0: the update stops uploading once it has spent that long (at least one part
+    // is uploaded per call) and the next calls go on; meanwhile the layer draws its new parts and,
+    // for the blocks not uploaded yet, the old ones (uploading() is true). 0: everything at once.
     void update(const std::shared_ptr<const Bake>& bake, const LayerMask& enabled,
-                const BuiltLayers* prebuilt = nullptr);
+                const BuiltLayers* prebuilt = nullptr, double budget_ms = 0.0);
+    // An update is spread over frames (budget_ms): parts of the current bake are still to upload.
+    bool uploading() const { return parts_pending_ > 0; }
+    size_t parts_pending() const { return parts_pending_; }
     // Updates in which the UI thread had to build a layer itself.
     uint64_t ui_waits_on_layers() const { return ui_waits_; }
     // Time the last update() took on the calling (UI) thread: uploads, and builds when it had to.
@@ -281,16 +343,39 @@ public:
     uint64_t generation() const { return generation_; }
 
 private:
-    struct Entry {
+    struct Part {
+        uint64_t key = 0;
         GpuDrawList gpu, gpu_extra;
-        std::array<std::shared_ptr<const void>, 3> sources;
+        size_t triangles = 0, lines = 0, spans = 0, cpu_bytes = 0;
+        uint32_t legend_present = 0;
+        mutable std::vector<int8_t> level[2];  // the frame's span level per chunk of gpu, gpu_extra
+    };
+    struct Entry {
+        // layer_part_keys order; while an update is spread over frames, new parts first and the
+        // old ones (their blocks not uploaded yet) after them
+        std::vector<std::unique_ptr<Part>> parts;
+        std::array<std::shared_ptr<const void>, 3> sources;  // of the parts, once all are uploaded
         Info info;
+        // the rebuild in progress (spread over frames): its sources and what it did so far
+        std::array<std::shared_ptr<const void>, 3> target;
+        size_t target_uploaded = 0;
+        double target_upload_ms = 0.0, target_ui_build_ms = 0.0;
+        bool target_on_ui = false;
     };
     std::array<Entry, kLayerCount> entries_;
     mutable std::array<SpanPlanStats, kLayerCount> lod_{};
+    mutable std::vector<SpanChunkSet> plan_sets_;  // draw(): every span list drawn, planned together
+    mutable std::vector<SpanPlanStats> plan_stats_;
+    mutable SpanPlanScratch plan_scratch_;
     uint64_t generation_ = 0;
     uint64_t ui_waits_ = 0;
     double last_update_ms_ = 0.0;
+    PartCounts part_counts_;
+    size_t parts_pending_ = 0;
+    // Parts replaced by an update, deleted by the next one: a software GL (llvmpipe) made deleting a
+    // buffer the frame before still draws wait for that frame (up to 30 ms on the large level).
+    std::vector<std::unique_ptr<Part>> retired_;
+    BackgroundRelease release_;  // the stage data of replaced sources
 };
 
 }  // namespace nav::render

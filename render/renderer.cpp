@@ -1,6 +1,7 @@
 #include "render/renderer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -263,15 +264,9 @@ void GpuDrawList::upload(const DrawList& list, std::shared_ptr<SpanPosBuffer> sh
     upload_buffer(GL_ARRAY_BUFFER, vbo_point_, point_cap_, list.point_verts.data(),
                   list.point_verts.size() * sizeof(Vertex));
     // span instances: organised (level of detail, positions apart from colours) by the layer
-    // builders; a list straight from a builder is organised here
+    // builders on the worker (build_layer_part); raw instances are never uploaded
+    assert(list.spans.empty() && "span instances are organised (organize_spans) before the upload");
     const DrawList* sp = &list;
-    DrawList organised;
-    if (!list.spans.empty()) {
-        organised.spans = list.spans;
-        organised.span_shape = list.span_shape;
-        organize_spans(organised);
-        sp = &organised;
-    }
     if (!sp->span_pos.empty() && !vao_span_) {
         const UnitMesh& m = unit_mesh();
         glGenVertexArrays(1, &vao_span_);
@@ -331,6 +326,17 @@ void GpuDrawList::upload(const DrawList& list, std::shared_ptr<SpanPosBuffer> sh
     for (int i = 0; i < 3; ++i) grid_origin_[i] = list.grid_origin[i];
     grid_cell_ = list.grid_cell;
     depth_test_ = list.depth_test;
+}
+
+SpanChunkSet GpuDrawList::span_chunk_set() const {
+    SpanChunkSet s;
+    s.chunks = &span_chunks_;
+    s.total = span_full_;
+    for (int i = 0; i < 3; ++i) s.origin[i] = span_origin_[i];
+    s.cs = span_cell_[0];
+    s.ch = span_cell_[1];
+    s.lift = span_cell_[2];
+    return s;
 }
 
 bool Renderer::init(std::string& err) {
@@ -401,7 +407,7 @@ void Renderer::begin(const FrameParams& frame) {
     glPolygonOffset(1.0f, 1.0f);
 }
 
-void Renderer::draw(const GpuDrawList& g) {
+void Renderer::draw(const GpuDrawList& g, const std::vector<int8_t>* span_levels) {
     if (g.empty()) return;
     if (g.depth_test_) glEnable(GL_DEPTH_TEST);
     else glDisable(GL_DEPTH_TEST);
@@ -447,13 +453,20 @@ void Renderer::draw(const GpuDrawList& g) {
             span_plan_.stats.total = span_plan_.stats.visible = span_plan_.stats.drawn[0] = g.span_full_;
             draw_range(0, static_cast<size_t>(g.span_count_), 1);
         } else {
-            plan_span_levels(g.span_chunks_, g.span_full_, g.span_origin_, g.span_cell_[0], g.span_cell_[1],
-                             g.span_cell_[2] + style_.lift, frame_.view_proj, frame_.eye, style_.span_budget, span_plan_);
+            if (!span_levels) {
+                SpanChunkSet set = g.span_chunk_set();
+                set.lift += style_.lift;
+                set.level = &span_plan_.level;
+                set.stats = &span_plan_.stats;
+                plan_span_sets({&set, 1}, frame_.view_proj, frame_.eye, style_.span_budget, plan_scratch_);
+                span_levels = &span_plan_.level;
+            }
+            const std::vector<int8_t>& level = *span_levels;
             // runs of consecutive chunks at one level are contiguous in the buffer: one range each
             for (int lv = 0; lv < kSpanLevels; ++lv) {
                 size_t run_first = 0, run_count = 0;
                 for (size_t i = 0; i < g.span_chunks_.size(); ++i) {
-                    if (span_plan_.level[i] != lv) continue;
+                    if (i >= level.size() || level[i] != lv) continue;
                     const SpanChunk& c = g.span_chunks_[i];
                     if (run_count && run_first + run_count == c.first[lv]) {
                         run_count += c.count[lv];

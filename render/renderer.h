@@ -60,6 +60,11 @@ public:
     // The buffers this list owns (not the span positions, which may be shared: span_positions()).
     size_t gpu_bytes() const { return tri_cap_ + index_cap_ + line_cap_ + point_cap_ + span_cap_; }
     const std::shared_ptr<SpanPosBuffer>& span_positions() const { return span_pos_; }
+    // The span chunks (level of detail) and where they are, for planning several lists together
+    // (plan_span_sets): a set without `level` and `stats`, which the caller points at its own.
+    bool has_span_chunks() const { return span_count_ && span_pos_ && !span_chunks_.empty(); }
+    SpanChunkSet span_chunk_set() const;
+    size_t span_instances() const { return span_pos_ ? span_full_ : 0; }  // full-resolution span instances
 
 private:
     friend class Renderer;
@@ -130,12 +135,15 @@ public:
 
     bool init(std::string& err);  // loads the programs
     void begin(const FrameParams& frame);
-    // Triangles first, then lines, then points.
-    void draw(const GpuDrawList& list);
+    // Spans first, then triangles, then lines, then points. `span_levels` (may be null): the level
+    // of each of the list's span chunks, planned by the caller over several lists (plan_span_sets);
+    // null: the list is planned alone under the style's span budget.
+    void draw(const GpuDrawList& list, const std::vector<int8_t>* span_levels = nullptr);
     void end();
     // Applies to the draws that follow until the next set_style() or begin() (which resets it).
     void set_style(const DrawStyle& s) { style_ = s; }
     const DrawStyle& style() const { return style_; }
+    const FrameParams& frame() const { return frame_; }  // of the frame begun
     // What the last draw() of a list with spans drew of them (levels, culled chunks).
     const SpanPlanStats& last_span_stats() const { return span_plan_.stats; }
 
@@ -149,6 +157,7 @@ private:
     struct TriLoc { GLint view_proj, light_dir, eye, shade, grid_origin, grid_cell, alpha, lift, ceilings; CutLoc cut; } tl_{};
     struct BoxLoc { TriLoc tri; GLint origin, cell, hide_faces; } bl_{};
     SpanPlan span_plan_;
+    SpanPlanScratch plan_scratch_;
     // a software GL: glFinish after every kSoftwareFinishTris triangles submitted (submitted())
     bool software_ = false;
     size_t pending_tris_ = 0;

@@ -180,9 +180,19 @@ void organize_spans(DrawList& d) {
 
 void plan_span_levels(const std::vector<SpanChunk>& chunks, size_t total, const float* origin, float cs, float ch,
                       float lift, const float* m, const float* eye, size_t budget, SpanPlan& plan) {
-    plan.level.assign(chunks.size(), -1);
-    plan.stats = SpanPlanStats{};
-    plan.stats.total = total;
+    SpanChunkSet set;
+    set.chunks = &chunks;
+    set.total = total;
+    for (int k = 0; k < 3; ++k) set.origin[k] = origin[k];
+    set.cs = cs, set.ch = ch, set.lift = lift;
+    set.level = &plan.level;
+    set.stats = &plan.stats;
+    SpanPlanScratch scratch;
+    plan_span_sets({&set, 1}, m, eye, budget, scratch);
+}
+
+void plan_span_sets(std::span<const SpanChunkSet> sets, const float* m, const float* eye, size_t budget,
+                    SpanPlanScratch& scratch) {
     // the six clip planes of view_proj (column-major: element (row r, column c) at m[c * 4 + r])
     float planes[6][4];
     for (int i = 0; i < 3; ++i) {
@@ -191,51 +201,61 @@ void plan_span_levels(const std::vector<SpanChunk>& chunks, size_t total, const 
             planes[2 * i + 1][c] = m[c * 4 + 3] - m[c * 4 + i];
         }
     }
-    const float side = static_cast<float>(kC) * cs;
-    std::vector<std::pair<float, uint32_t>> order;
-    order.reserve(chunks.size());
-    size_t base = 0;  // every visible chunk at the coarsest level
-    for (size_t i = 0; i < chunks.size(); ++i) {
-        const SpanChunk& c = chunks[i];
-        const float lo[3] = {origin[0] + static_cast<float>(c.x0) * cs, origin[1] + static_cast<float>(c.ymin) * ch + lift,
-                             origin[2] + static_cast<float>(c.z0) * cs};
-        const float hi[3] = {lo[0] + side, origin[1] + static_cast<float>(c.ymax + 1) * ch + lift, lo[2] + side};
-        bool outside = false;
-        for (const float* p : planes) {
-            // the box corner farthest along the plane's normal
-            const float d = p[0] * (p[0] >= 0 ? hi[0] : lo[0]) + p[1] * (p[1] >= 0 ? hi[1] : lo[1]) +
-                            p[2] * (p[2] >= 0 ? hi[2] : lo[2]) + p[3];
-            if (d < 0) { outside = true; break; }
+    auto& order = scratch.order;
+    order.clear();
+    size_t visible = 0, base = 0;  // base: every visible chunk at the coarsest level
+    for (size_t si = 0; si < sets.size(); ++si) {
+        const SpanChunkSet& s = sets[si];
+        const std::vector<SpanChunk>& chunks = *s.chunks;
+        s.level->assign(chunks.size(), -1);
+        *s.stats = SpanPlanStats{};
+        s.stats->total = s.total;
+        const float side = static_cast<float>(kC) * s.cs;
+        for (size_t i = 0; i < chunks.size(); ++i) {
+            const SpanChunk& c = chunks[i];
+            const float lo[3] = {s.origin[0] + static_cast<float>(c.x0) * s.cs,
+                                 s.origin[1] + static_cast<float>(c.ymin) * s.ch + s.lift,
+                                 s.origin[2] + static_cast<float>(c.z0) * s.cs};
+            const float hi[3] = {lo[0] + side, s.origin[1] + static_cast<float>(c.ymax + 1) * s.ch + s.lift, lo[2] + side};
+            bool outside = false;
+            for (const float* p : planes) {
+                // the box corner farthest along the plane's normal
+                const float d = p[0] * (p[0] >= 0 ? hi[0] : lo[0]) + p[1] * (p[1] >= 0 ? hi[1] : lo[1]) +
+                                p[2] * (p[2] >= 0 ? hi[2] : lo[2]) + p[3];
+                if (d < 0) { outside = true; break; }
+            }
+            if (outside) { ++s.stats->chunks_culled; continue; }
+            s.stats->visible += c.count[0];
+            visible += c.count[0];
+            base += c.count[kSpanLevels - 1];
+            float d2 = 0;
+            for (int k = 0; k < 3; ++k) {
+                const float e = eye[k] < lo[k] ? lo[k] - eye[k] : (eye[k] > hi[k] ? eye[k] - hi[k] : 0.0f);
+                d2 += e * e;
+            }
+            order.push_back({d2, static_cast<uint32_t>(si), static_cast<uint32_t>(i)});
         }
-        if (outside) { ++plan.stats.chunks_culled; continue; }
-        plan.stats.visible += c.count[0];
-        base += c.count[kSpanLevels - 1];
-        float d2 = 0;
-        for (int k = 0; k < 3; ++k) {
-            const float e = eye[k] < lo[k] ? lo[k] - eye[k] : (eye[k] > hi[k] ? eye[k] - hi[k] : 0.0f);
-            d2 += e * e;
-        }
-        order.emplace_back(d2, static_cast<uint32_t>(i));
     }
-    if (budget == 0 || plan.stats.visible <= budget) {
-        for (const auto& [d2, i] : order) plan.level[i] = 0;
-        plan.stats.drawn[0] = plan.stats.visible;
+    if (budget == 0 || visible <= budget) {
+        for (const auto& v : order) (*sets[v.set].level)[v.chunk] = 0;
+        for (const SpanChunkSet& s : sets) s.stats->drawn[0] = s.stats->visible;
         return;
     }
     // nearest first: each chunk takes the finest level that still leaves the rest at the coarsest
     std::sort(order.begin(), order.end());
     size_t used = base;
-    for (const auto& [d2, i] : order) {
-        const SpanChunk& c = chunks[i];
+    for (const auto& v : order) {
+        const SpanChunkSet& s = sets[v.set];
+        const SpanChunk& c = (*s.chunks)[v.chunk];
         const size_t coarsest = c.count[kSpanLevels - 1];
         int lv = kSpanLevels - 1;
         for (int k = 0; k < kSpanLevels - 1; ++k) {
             if (used - coarsest + c.count[k] <= budget) { lv = k; break; }
         }
         used = used - coarsest + c.count[lv];
-        plan.level[i] = static_cast<int8_t>(lv);
-        plan.stats.drawn[lv] += c.count[lv];
-        if (lv > 0) plan.stats.merged = true;
+        (*s.level)[v.chunk] = static_cast<int8_t>(lv);
+        s.stats->drawn[lv] += c.count[lv];
+        if (lv > 0) s.stats->merged = true;
     }
 }
 

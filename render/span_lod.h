@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "render/draw_list.h"
@@ -39,5 +40,27 @@ struct SpanPlan {
 };
 void plan_span_levels(const std::vector<SpanChunk>& chunks, size_t total, const float* origin, float cs, float ch,
                       float lift, const float* view_proj, const float* eye, size_t budget, SpanPlan& plan);
+
+// Several span lists planned together under one budget (the parts of a tiled level's span layers,
+// and the span layers shown): the nearest chunks of any list keep full detail first.
+struct SpanChunkSet {
+    const std::vector<SpanChunk>* chunks = nullptr;
+    size_t total = 0;                // full-resolution spans of the list
+    float origin[3] = {0, 0, 0};
+    float cs = 1.0f, ch = 1.0f, lift = 0.0f;
+    std::vector<int8_t>* level = nullptr;  // out: per chunk, as SpanPlan::level
+    SpanPlanStats* stats = nullptr;        // out
+};
+// Reused between frames (no allocation per frame once grown).
+struct SpanPlanScratch {
+    struct Visible {
+        float d2;
+        uint32_t set, chunk;
+        bool operator<(const Visible& o) const { return d2 < o.d2; }
+    };
+    std::vector<Visible> order;
+};
+void plan_span_sets(std::span<const SpanChunkSet> sets, const float* view_proj, const float* eye, size_t budget,
+                    SpanPlanScratch& scratch);
 
 }  // namespace nav::render

@@ -528,12 +528,18 @@ void App::ui_layers() {
         if (!avail) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
             const auto& info = layers_.info(l);
-            ImGui::SetTooltip("%s\nstage: %s%s\n%s triangles, %s lines, built in %.1f ms (%s), uploaded in %.2f ms",
+            // a tiled level's per-grid layers are drawn in parts (blocks of tiles): a re-bake
+            // re-uploads the parts whose tiles changed
+            const std::string parts = info.parts > 1 ? ", " + std::to_string(info.parts_uploaded) + " of its " +
+                                                           std::to_string(info.parts) + " tile parts" : "";
+            ImGui::SetTooltip("%s\nstage: %s%s\n%s triangles, %s lines, %s spans\nlast rebuild: built in %.1f ms (%s), "
+                              "uploaded in %.2f ms%s",
                               std::string(r::layer_help(l)).c_str(),
                               std::string(nav::stage_name(r::layer_stage(l))).c_str(), avail ? "" : " (not built)",
                               fmt_count(static_cast<int64_t>(info.triangles)).c_str(),
-                              fmt_count(static_cast<int64_t>(info.lines)).c_str(), info.build_ms,
-                              info.on_ui ? "UI thread" : "worker", info.upload_ms);
+                              fmt_count(static_cast<int64_t>(info.lines)).c_str(),
+                              fmt_count(static_cast<int64_t>(info.spans)).c_str(), info.build_ms,
+                              info.on_ui ? "UI thread" : "worker", info.upload_ms, parts.c_str());
         }
     }
     ImGui::Checkbox("ground grid", &show_ground_);
@@ -646,7 +652,16 @@ bool App::view_stale() const {
 
 void App::ui_bake_status(bool panel) {
     const bool busy = worker_.busy(), stale = view_stale();
-    if (!busy && !stale) return;
+    if (!busy && !stale) {
+        // the bake is done and its layers are going to the GPU a few parts a frame
+        if (layers_.uploading()) {
+            char line[128];
+            std::snprintf(line, sizeof line, "uploading the new layers: %zu tile parts left", layers_.parts_pending());
+            if (panel) ImGui::TextWrapped("%s", line);
+            else ImGui::TextUnformatted(line);
+        }
+        return;
+    }
     const Clock::time_point now = Clock::now();
     auto secs = [&](Clock::time_point since) { return std::chrono::duration<double>(now - since).count(); };
     const char* head = nullptr;
@@ -1285,7 +1300,7 @@ void App::ui_overlays(float W, float H) {
         ImGui::PopStyleColor(2);
     }
     // what the worker is doing, and whether the view is stale, across the top of the view
-    if (worker_.busy() || view_stale()) {
+    if (worker_.busy() || view_stale() || layers_.uploading()) {
         ImGui::SetNextWindowPos(ImVec2(view_.x + view_.w * 0.5f, banner_.empty() ? 12.0f : 96.0f), ImGuiCond_Always,
                                 ImVec2(0.5f, 0.0f));
         ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(std::max(view_.w - 24.0f, 100.0f), 400.0f));
@@ -1379,7 +1394,7 @@ void App::render_scene(int fb_w, int fb_h) {
     r::LayerMask shown = opts_.layers;
     if (replay_.active()) shown[static_cast<size_t>(r::Layer::Regions)] = false;
     worker_.set_layers(shown);
-    layers_.update(draw_bake_, shown, raw_layers_.get());
+    layers_.update(draw_bake_, shown, raw_layers_.get(), layer_upload_budget_ms_);
 
     if (bake_ && bake_->mesh != ground_mesh_) {
         ground_mesh_ = bake_->mesh;

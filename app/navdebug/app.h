@@ -109,6 +109,10 @@ public:
     uint64_t layer_ui_waits() const { return layers_.ui_waits_on_layers(); }
     // Per layer: build (worker) and upload times of its last rebuild, sizes (the benchmark's table).
     const nav::render::LayerCache& layer_cache() const { return layers_; }
+    // Time a frame may spend uploading layer parts (the rest go on in the next frames); 0: a bake's
+    // layers are uploaded in the frame that first draws it (screenshots).
+    void set_layer_upload_budget(double ms) { layer_upload_budget_ms_ = ms; }
+    static constexpr double kLayerUploadBudgetMs = 12.0;
 
 private:
     void poll_worker();
@@ -177,6 +181,7 @@ private:
     // rendering
     nav::render::Renderer renderer_;
     nav::render::LayerCache layers_;
+    double layer_upload_budget_ms_ = kLayerUploadBudgetMs;
     nav::render::DrawList ground_cpu_, overlay_cpu_;
     nav::render::GpuDrawList ground_gpu_, overlay_gpu_;
     std::shared_ptr<const nav::InputMesh> ground_mesh_;

@@ -311,6 +311,12 @@ void StressRun::finish(bool timed_out) {
     fr["layer_work_p99_ms"] = nearest_rank(lw, 0.99);
     fr["layer_work_max_ms"] = lw.empty() ? 0.0 : static_cast<double>(lw.back());
     fr["layer_work_over_33ms"] = std::count_if(lw.begin(), lw.end(), [](float v) { return v > 33.0f; });
+    // the layers' GPU parts (one per block of tiles, render/layers.h) over the run: uploaded, and
+    // kept because their tiles were not re-baked
+    if (app_) {
+        fr["layer_parts_uploaded"] = app_->layer_cache().part_counts().uploaded;
+        fr["layer_parts_kept"] = app_->layer_cache().part_counts().kept;
+    }
     j["frames"] = fr;
     // result latency: move -> first frame showing a finished bake of its parameters, layers uploaded
     std::vector<float> lat = latency_ms_;
@@ -347,6 +353,8 @@ void StressRun::finish(bool timed_out) {
             e["triangles"] = in.triangles;
             e["lines"] = in.lines;
             e["gpu_kib"] = in.gpu_bytes / 1024;
+            e["parts"] = in.parts;
+            e["parts_uploaded"] = in.parts_uploaded;
             layers[std::string(nav::render::layer_name(l))] = e;
         }
     }

@@ -7,15 +7,16 @@
 # so far and the worker builds their layers while the UI keeps drawing), with the input, voxels,
 # compact, regions, contours and navmesh layers shown (DRAW overrides; the span layers are drawn
 # with their level of detail, render/span_lod.h). The report's frames also give the UI thread's
-# layer work per frame (uploads): on this level a re-bake re-uploads whole merged layers, so frames
-# over 33 ms from layer work are expected and reported, not asserted (issue 11: per-tile buffers
-# are the fix). --max-memory bounds
+# layer work per frame (uploads) and the layers' GPU parts uploaded and kept: each tiled layer is
+# drawn in parts, one per block of 5 x 5 tiles on this level (render/layers.h), and a publish
+# re-uploads only the parts whose tiles changed. --max-memory bounds
 # what random parameters may ask for: the level at the default parameters, tiled with every tile's
 # intermediates kept (as navdebug keeps them), is estimated at about 2.5 GiB, so 3000 MiB lets it
 # bake and refuses more (a large agent_radius widens every tile's border: seed 1 ends at 4.9 GiB,
 # refused).
 # Asserted: exit 0, the report written, frames timed with 0 < p50 <= p99, and no frame in which
-# the UI thread built a draw layer itself (ui_waits_on_layers == 0). The frame times themselves
+# the UI thread built a draw layer itself (ui_waits_on_layers == 0), and parts kept across publishes
+# (layer_parts_kept > 0: the tiles a publish did not change were not uploaded again). The frame times themselves
 # are reported, not asserted (they depend on the machine), as are the result latency and peak RSS.
 # Usage: [DRAW=LAYERS] stress_large.sh NAVDEBUG GEN_SCENES WORKDIR [MOVES [EVERY_MS]]
 set -uo pipefail
@@ -60,6 +61,9 @@ print(f"UI frames: {fr['timed']} timed, p50 {fr['p50_ms']:.1f} ms, p99 {fr['p99_
       f"{fr['ui_waits_on_layers']} UI layer builds; layer work on the UI thread p99 {fr.get('layer_work_p99_ms', -1):.1f} ms, "
       f"max {fr.get('layer_work_max_ms', -1):.1f} ms, {fr.get('layer_work_over_33ms', -1)} frames over 33 ms")
 if "layer_work_p99_ms" not in fr: bad.append("no layer_work_p99_ms in the frames object")
+print(f"layer parts: {fr.get('layer_parts_uploaded')} uploaded, {fr.get('layer_parts_kept')} kept (tiles unchanged)")
+if not fr.get("layer_parts_kept", 0) > 0:
+    bad.append(f"no layer part was kept across publishes ({fr.get('layer_parts_uploaded')} uploaded): every tile re-uploaded")
 print(f"result latency: {la.get('count')} moves timed ({la.get('failed_results')} of them a failed or refused bake), "
       f"{la.get('superseded')} superseded, {la.get('unchanged')} unchanged; "
       f"p50 {la.get('p50_ms', 0):.0f} ms, p99 {la.get('p99_ms', 0):.0f} ms, max {la.get('max_ms', 0):.0f} ms")

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 #include <vector>
 
@@ -40,16 +41,16 @@ TEST_CASE("build_layers: the shown layers, span layers as one instance per span"
     const BuiltLayer* vox = set->find(Layer::Voxels, *b);
     REQUIRE(vox);
     CHECK(vox->ok);
-    CHECK(vox->cpu.tri_indices.empty());
-    CHECK(vox->cpu.span_shape == SpanShape::Box);
+    CHECK(vox->parts.at(0)->cpu.tri_indices.empty());
+    CHECK(vox->parts.at(0)->cpu.span_shape == SpanShape::Box);
     // the full-resolution spans first (level of detail: render/span_lod.h), then the coarse levels
-    REQUIRE(vox->cpu.span_count() == b->solid->span_count);
-    REQUIRE_FALSE(vox->cpu.span_chunks.empty());
-    CHECK(vox->cpu.span_pos.size() > vox->cpu.span_count());
-    REQUIRE(vox->cpu.span_color.size() == vox->cpu.span_pos.size());
-    for (size_t i = 0; i < vox->cpu.span_count(); ++i) {
-        const SpanPos& s = vox->cpu.span_pos[i];
-        const uint32_t color = vox->cpu.span_color[i];
+    REQUIRE(vox->parts.at(0)->cpu.span_count() == b->solid->span_count);
+    REQUIRE_FALSE(vox->parts.at(0)->cpu.span_chunks.empty());
+    CHECK(vox->parts.at(0)->cpu.span_pos.size() > vox->parts.at(0)->cpu.span_count());
+    REQUIRE(vox->parts.at(0)->cpu.span_color.size() == vox->parts.at(0)->cpu.span_pos.size());
+    for (size_t i = 0; i < vox->parts.at(0)->cpu.span_count(); ++i) {
+        const SpanPos& s = vox->parts.at(0)->cpu.span_pos[i];
+        const uint32_t color = vox->parts.at(0)->cpu.span_color[i];
         CHECK(s.y0 < s.y1);
         CHECK((color == colors::kSolidWalkable || color == colors::kSolidBlocked));
         CHECK(s.x < static_cast<uint32_t>(b->solid->width));
@@ -57,14 +58,14 @@ TEST_CASE("build_layers: the shown layers, span layers as one instance per span"
     }
     const BuiltLayer* compact = set->find(Layer::Compact, *b);
     REQUIRE(compact);
-    CHECK(compact->cpu.span_shape == SpanShape::Floor);
-    CHECK(compact->cpu.span_count() == static_cast<size_t>(b->compact->span_count));
-    CHECK(compact->cpu.span_lift == doctest::Approx(floor_lift(*b->compact, Layer::Compact)));
+    CHECK(compact->parts.at(0)->cpu.span_shape == SpanShape::Floor);
+    CHECK(compact->parts.at(0)->cpu.span_count() == static_cast<size_t>(b->compact->span_count));
+    CHECK(compact->parts.at(0)->cpu.span_lift == doctest::Approx(floor_lift(*b->compact, Layer::Compact)));
     const BuiltLayer* regions = set->find(Layer::Regions, *b);
     REQUIRE(regions);
-    CHECK_FALSE(regions->cpu.line_verts.empty());  // region outlines stay lines
+    CHECK_FALSE(regions->parts.at(0)->cpu.line_verts.empty());  // region outlines stay lines
     REQUIRE(set->find(Layer::Navmesh, *b));
-    CHECK_FALSE(set->find(Layer::Navmesh, *b)->cpu.tri_indices.empty());
+    CHECK_FALSE(set->find(Layer::Navmesh, *b)->parts.at(0)->cpu.tri_indices.empty());
     // not shown, or not drawn from the bake: not built
     CHECK(set->find(Layer::Input, *b) == nullptr);
     CHECK(set->find(Layer::Path, *b) == nullptr);
@@ -146,7 +147,7 @@ TEST_CASE("build_layers: the legend lists only what the layer draws") {
     CHECK(has(present(Layer::Islands, *pset->find(Layer::Islands, *pruned)), "pruned (hatched)"));
 }
 
-TEST_CASE("build_layers: a released entry keeps its counts, is not found, and is still shared") {
+TEST_CASE("build_layers: a released part keeps its counts and is still shared") {
     Pipeline pipe;
     scene(pipe);
     REQUIRE(pipe.run(kLastStage));
@@ -155,20 +156,137 @@ TEST_CASE("build_layers: a released entry keeps its counts, is not found, and is
     const auto set = build_layers(*b, shown, nullptr);
     const BuiltLayer* regions = set->find(Layer::Regions, *b);
     REQUIRE(regions);
-    const size_t bytes = regions->cpu_bytes;
-    const uint32_t legend = regions->legend_present;
-    CHECK(bytes >= regions->cpu.line_verts.size() * sizeof(Vertex));
+    REQUIRE(regions->parts.size() == 1);  // a solo bake: one part
+    const BuiltPart& part = *regions->parts[0];
+    const size_t bytes = part.cpu_bytes;
+    const uint32_t legend = part.legend_present;
+    CHECK(bytes >= part.cpu.line_verts.size() * sizeof(Vertex));
     CHECK(bytes > 0);
-    regions->release_cpu();  // as the cache does once uploaded
-    CHECK(regions->cpu.empty());
-    CHECK(regions->cpu.line_verts.capacity() == 0);
     CHECK(regions->cpu_bytes == bytes);
     CHECK(regions->legend_present == legend);
-    CHECK(set->find(Layer::Regions, *b) == nullptr);  // a cache without it builds it itself
-    CHECK(set->find(Layer::Navmesh, *b) != nullptr);
+    part.release_cpu();  // as the cache does once uploaded
+    CHECK(part.released.load());
+    CHECK(part.cpu.empty());
+    CHECK(part.cpu.line_verts.capacity() == 0);
+    CHECK(part.cpu_bytes == bytes);
+    CHECK(part.legend_present == legend);
+    // still found (a cache without its picture builds the released part itself: LayerCache::update)
+    CHECK(set->find(Layer::Regions, *b) == regions);
     // the next build for the same data shares it (the cache that released it holds its picture)
     const auto again = build_layers(*b, shown, set.get());
     CHECK(again->layers[static_cast<size_t>(Layer::Regions)] == set->layers[static_cast<size_t>(Layer::Regions)]);
 }
 
+TEST_CASE("layer parts: blocks of tiles, at most kMaxLayerParts") {
+    TileLayout L;
+    CHECK(layer_part_block(L) == 1);  // solo
+    L.tile_size = 64;
+    L.cols = L.rows = 8;
+    CHECK(layer_part_block(L) == 1);  // 64 tiles: one part each
+    L.cols = 9;
+    CHECK(layer_part_block(L) == 2);  // 5 x 4 blocks of 2 x 2
+    L.cols = L.rows = 35;             // the large generated level at tile_size 64
+    CHECK(layer_part_block(L) == 5);  // 7 x 7 blocks
+}
+
+TEST_CASE("layer parts: a tiled bake draws per block of tiles; a re-baked tile rebuilds its block only") {
+    Pipeline pipe;
+    InputMesh m;
+    navtest::add_floor(m, 0, 0, 40, 30, 0);
+    navtest::add_box(m, 5, 0, 5, 8, 3, 9);
+    navtest::add_box(m, 20, 0, 12, 23, 3, 14);
+    navtest::add_box(m, 30, 0, 20, 36, 0.4f, 26);
+    REQUIRE(pipe.set_mesh(std::move(m)));
+    REQUIRE(pipe.set_param(ParamId::tile_size, 16));
+    REQUIRE(pipe.run(kLastStage));
+    const auto b = pipe.snapshot();
+    REQUIRE(b->tiled());
+    const int ntiles = b->layout.count();
+    REQUIRE(ntiles > 4);
+    REQUIRE(ntiles <= kMaxLayerParts);  // one part per tile
+    const LayerMask shown = mask({Layer::Voxels, Layer::Compact, Layer::Regions, Layer::Contours, Layer::Navmesh});
+    const auto set = build_layers(*b, shown, nullptr);
+    const BuiltLayer* vox = set->find(Layer::Voxels, *b);
+    REQUIRE(vox);
+    REQUIRE(vox->parts.size() == static_cast<size_t>(ntiles));
+    CHECK(vox->parts_built == vox->parts.size());
+    // the parts hold what the merged layer draws: every tile's own cells once
+    DrawList merged, merged_extra;
+    REQUIRE(build_layer(Layer::Voxels, *b, merged, merged_extra));
+    size_t in_parts = 0;
+    for (const auto& p : vox->parts) in_parts += p->cpu.span_count();
+    CHECK(in_parts == merged.spans.size());
+    // the layers drawn from the same spans share each part's positions (compact and regions)
+    const BuiltLayer* compact = set->find(Layer::Compact, *b);
+    const BuiltLayer* regions = set->find(Layer::Regions, *b);
+    REQUIRE((compact && regions));
+    for (size_t j = 0; j < compact->parts.size(); ++j)
+        if (!compact->parts[j]->cpu.span_pos.empty())
+            CHECK(regions->parts[j]->cpu.span_pos.shares(compact->parts[j]->cpu.span_pos));
+    // the navmesh is the whole level's: one part
+    REQUIRE(set->find(Layer::Navmesh, *b));
+    CHECK(set->find(Layer::Navmesh, *b)->parts.size() == 1);
+
+    // re-bake one tile: its part is rebuilt, every other part shared
+    const int tx = 1, tz = 1, idx = tx + tz * b->layout.cols;
+    REQUIRE(pipe.mark_tile_dirty(tx, tz));
+    REQUIRE(pipe.run(kLastStage));
+    const auto b2 = pipe.snapshot();
+    REQUIRE(b2->tiles_rebaked == std::vector<int>{idx});
+    const auto next = build_layers(*b2, shown, set.get());
+    for (Layer l : {Layer::Voxels, Layer::Compact, Layer::Regions, Layer::Contours}) {
+        CAPTURE(layer_name(l));
+        const BuiltLayer* was = set->find(l, *b);
+        const BuiltLayer* now = next->find(l, *b2);
+        REQUIRE((was && now));
+        REQUIRE(now != was);
+        REQUIRE(now->parts.size() == was->parts.size());
+        CHECK(now->parts_built == 1u);
+        for (size_t j = 0; j < now->parts.size(); ++j) {
+            if (static_cast<int>(j) == idx) CHECK(now->parts[j] != was->parts[j]);
+            else CHECK(now->parts[j] == was->parts[j]);
+        }
+    }
+    // the keys say the same without building anything
+    const auto k1 = layer_part_keys(Layer::Regions, *b), k2 = layer_part_keys(Layer::Regions, *b2);
+    REQUIRE(k1.size() == k2.size());
+    for (size_t j = 0; j < k1.size(); ++j) CHECK((k1[j] == k2[j]) == (static_cast<int>(j) != idx));
+}
+
+TEST_CASE("layer parts: a tile's region colours do not depend on the other tiles") {
+    Pipeline pipe;
+    InputMesh m;
+    navtest::add_floor(m, 0, 0, 40, 30, 0);
+    navtest::add_box(m, 20, 0, 12, 23, 3, 14);
+    REQUIRE(pipe.set_mesh(std::move(m)));
+    REQUIRE(pipe.set_param(ParamId::tile_size, 16));
+    REQUIRE(pipe.run(kLastStage));
+    const auto b = pipe.snapshot();
+    const LayerMask shown = mask({Layer::Regions});
+    const auto set = build_layers(*b, shown, nullptr);
+    // the same bake without tile 0 (as while a bake is still publishing): tile 1's part is drawn alike
+    auto partial = std::make_shared<Bake>(*b);
+    partial->tiles[0] = nullptr;
+    const auto pset = build_layers(*partial, shown, nullptr);
+    const BuiltLayer* full = set->find(Layer::Regions, *b);
+    const BuiltLayer* part = pset->find(Layer::Regions, *partial);
+    REQUIRE((full && part));
+    REQUIRE(full->parts.size() == part->parts.size());
+    CHECK(part->parts[1]->cpu.span_color == full->parts[1]->cpu.span_color);
+    // and neighbouring tiles' regions take different colours
+    const auto region_colors = [](const DrawList& d) {
+        std::vector<uint32_t> c;
+        for (size_t i = 0; i < d.span_count(); ++i)
+            if (d.span_color[i] != colors::kRegionNone) c.push_back(d.span_color[i]);
+        std::sort(c.begin(), c.end());
+        c.erase(std::unique(c.begin(), c.end()), c.end());
+        return c;
+    };
+    const auto c1 = region_colors(full->parts[1]->cpu), c2 = region_colors(full->parts[2]->cpu);
+    REQUIRE_FALSE(c1.empty());
+    REQUIRE_FALSE(c2.empty());
+    std::vector<uint32_t> both;
+    std::set_intersection(c1.begin(), c1.end(), c2.begin(), c2.end(), std::back_inserter(both));
+    CHECK(both.empty());
+}
 #endif  // NAV_HAVE_RENDER

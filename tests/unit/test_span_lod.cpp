@@ -152,4 +152,47 @@ TEST_CASE("plan_span_levels: outside the view culled; over the budget the neares
     CHECK(plan.stats.drawn[0] == 2u * 4096u);
     CHECK_FALSE(plan.stats.merged);
 }
+TEST_CASE("plan_span_sets: lists planned together, the nearest chunks of any list first") {
+    // two lists of two chunks each, side by side along x (the second list's origin 128 cells east)
+    DrawList a, b;
+    for (DrawList* d : {&a, &b}) {
+        d->span_shape = SpanShape::Floor;
+        for (uint32_t x = 0; x < 128; ++x)
+            for (uint32_t z = 0; z < 64; ++z) d->spans.push_back({x, z, 0, 0, 1});
+        organize_spans(*d);
+        REQUIRE(d->span_chunks.size() == 2);
+    }
+    float vp[16];
+    ortho(0.0f, 256.0f, 0.0f, 64.0f, vp);
+    std::vector<int8_t> level[2];
+    SpanPlanStats stats[2];
+    std::vector<SpanChunkSet> sets(2);
+    for (int k = 0; k < 2; ++k) {
+        const DrawList& d = k == 0 ? a : b;
+        sets[k].chunks = &d.span_chunks;
+        sets[k].total = d.span_count();
+        sets[k].origin[0] = k == 0 ? 0.0f : 128.0f;
+        sets[k].level = &level[k];
+        sets[k].stats = &stats[k];
+    }
+    SpanPlanScratch scratch;
+    // the eye east of everything: the second list's far chunk is the nearest; a budget of one
+    // chunk and a bit keeps it whole and merges the rest, farthest (the first list's west chunk) most
+    const float east[3] = {300.0f, 5.0f, 32.0f};
+    plan_span_sets(sets, vp, east, 4096 + 300, scratch);
+    CHECK(level[1][1] == 0);
+    CHECK(level[1][0] == 1);
+    CHECK(level[0][0] == 2);
+    CHECK(stats[1].drawn[0] == 4096u);
+    CHECK(stats[0].drawn[0] == 0u);
+    CHECK(stats[0].merged);
+    CHECK(stats[0].visible + stats[1].visible == 4u * 4096u);
+    // no budget: every chunk whole, and the scratch reused
+    plan_span_sets(sets, vp, east, 0, scratch);
+    for (int k = 0; k < 2; ++k) {
+        CHECK(level[k] == std::vector<int8_t>{0, 0});
+        CHECK(stats[k].drawn[0] == 2u * 4096u);
+        CHECK_FALSE(stats[k].merged);
+    }
+}
 #endif
