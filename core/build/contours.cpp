@@ -1,5 +1,7 @@
 // Stage 8: contours. See contours.h. Follows the behaviour of Recast 1.5.1's rcBuildContours so
-// that the differential tests can expect identical output; the code is our own.
+// that the differential tests can expect identical output; the code is our own. One deliberate
+// difference: a simplified outline that crosses itself gets raw wall vertices back until it does
+// not (untangle_contour); Recast leaves it crossed.
 #include "core/build/contours.h"
 #include "core/build/geom_int.h"
 
@@ -212,6 +214,77 @@ void insert_vertex(std::vector<int32_t>& out, size_t base, int after, const int3
     out.insert(out.begin() + static_cast<std::ptrdiff_t>(base + static_cast<size_t>(after + 1) * 4), v, v + 4);
 }
 
+// The raw vertex farthest from the wall segment that starts at simplified vertex i (n vertices
+// from `base`), strictly between its ends on the raw loop, with its squared distance; -1 when the
+// segment is not a wall (it has a neighbour region, so another contour shares it) or has no raw
+// vertex in between.
+int farthest_wall_vertex(const int32_t* raw, int pn, const int32_t* sv, int n, int i, float& maxd) {
+    const int ai = sv[i * 4 + 3], bi = sv[next_idx(i, n) * 4 + 3];
+    maxd = -1;
+    int ci = (ai + 1) % pn;
+    if ((raw[ci * 4 + 3] & kContourRegMask) != 0) return -1;
+    int maxi = -1;
+    for (; ci != bi; ci = (ci + 1) % pn) {
+        const float d = dist_pt_seg_sq(raw[ci * 4 + 0], raw[ci * 4 + 2], sv[i * 4 + 0], sv[i * 4 + 2],
+                                       sv[next_idx(i, n) * 4 + 0], sv[next_idx(i, n) * 4 + 2]);
+        if (d > maxd) {
+            maxd = d;
+            maxi = ci;
+        }
+    }
+    return maxi;
+}
+
+// max_error bounds each segment's distance to its own raw path, not its distance to the rest of
+// the outline: at a large max_error a long wall chord can pass beyond another stretch of the same
+// outline, which then crosses itself (a bowtie). Its signed area no longer says outline or hole,
+// and the polymesh stage's ear clipping turns the crossed lobe into a polygon wound the wrong way
+// (Recast 1.5.1 does all the same; Detour takes such a tile, our runtime refuses it). So while two
+// segments of the outline cross, the crossing wall segment whose raw path strays farthest gets
+// that farthest raw vertex back. The raw loop itself never crosses, so this ends (at the latest
+// with every raw vertex of the walls back); a simple outline is left as it was. Only walls are
+// refined: a portal or area border is shared with the neighbour region's contour, which must keep
+// the same vertices. Vertices still hold their raw index (4th int).
+void untangle_contour(const int32_t* raw, int pn, std::vector<int32_t>& out, size_t base) {
+    std::vector<int> order;
+    for (int guard = 0; guard < pn; ++guard) {
+        const int n = static_cast<int>((out.size() - base) / 4);
+        if (n < 4) return;  // a triangle cannot cross itself
+        const int32_t* sv = out.data() + base;
+        // Sweep the segments in order of their lowest x; only pairs whose x ranges overlap are tested.
+        auto lo_x = [sv, n](int i) { return std::min(sv[i * 4], sv[next_idx(i, n) * 4]); };
+        order.resize(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
+        std::sort(order.begin(), order.end(),
+                  [&lo_x](int a, int b) { return lo_x(a) < lo_x(b) || (lo_x(a) == lo_x(b) && a < b); });
+        int fix_seg = -1, fix_raw = -1;
+        for (int oa = 0; oa < n && fix_seg < 0; ++oa) {
+            const int i = order[static_cast<size_t>(oa)];
+            const int32_t* p0 = sv + i * 4;
+            const int32_t* p1 = sv + next_idx(i, n) * 4;
+            const int hi_x = std::max(p0[0], p1[0]);
+            for (int ob = oa + 1; ob < n; ++ob) {
+                const int k = order[static_cast<size_t>(ob)];
+                if (lo_x(k) > hi_x) break;
+                if (k == next_idx(i, n) || i == next_idx(k, n)) continue;  // adjacent segments
+                const int32_t* q0 = sv + k * 4;
+                const int32_t* q1 = sv + next_idx(k, n) * 4;
+                if (!intersect_proper(p0, p1, q0, q1)) continue;
+                float di = 0, dk = 0;
+                const int ri = farthest_wall_vertex(raw, pn, sv, n, i, di);
+                const int rk = farthest_wall_vertex(raw, pn, sv, n, k, dk);
+                if (ri < 0 && rk < 0) continue;  // two portals crossing: nothing this stage may move
+                const bool take_i = rk < 0 || (ri >= 0 && (di > dk || (di == dk && i < k)));
+                fix_seg = take_i ? i : k;
+                fix_raw = take_i ? ri : rk;
+                break;
+            }
+        }
+        if (fix_seg < 0) return;
+        insert_vertex(out, base, fix_seg, raw, fix_raw);
+    }
+}
+
 void simplify_contour(const int32_t* raw, int pn, std::vector<int32_t>& out, size_t base, float max_error,
                       int max_edge_len, int tess_flags) {
     auto push = [&](int idx) {
@@ -330,6 +403,8 @@ void simplify_contour(const int32_t* raw, int pn, std::vector<int32_t>& out, siz
                 ++i;
         }
     }
+
+    untangle_contour(raw, pn, out, base);
 
     // Final flags: the neighbour region and area-border bit of the edge that starts at the
     // vertex come from the next raw vertex; the border-vertex bit from the vertex itself.

@@ -2,6 +2,8 @@
 // rcBuildPolyMesh (same triangulation, merge order, vertex welding and adjacency) so that the
 // differential tests can expect identical output; the code is our own, and the greedy merge is
 // done with a neighbour-pair list instead of an all-pairs search (same choices, far less work).
+// One deliberate difference: an ear must be a convex corner (Triangulator::ear), so no triangle
+// comes out wound the wrong way where Recast emits one (an outline with a bridged hole).
 #include "core/build/polymesh.h"
 #include "core/build/geom_int.h"
 
@@ -83,6 +85,20 @@ struct Triangulator {
     bool diagonal_loose(int i, int j, int n) const {
         return in_cone_loose(i, j, n) && diagonal_clear<true>(i, j, n);
     }
+    // Vertex i+1 is an ear: (i, i+2) is a diagonal and the corner at i+1 turns the outline's way.
+    // In a simple polygon the first implies the second; not in the outlines the contour stage
+    // hands over, where a hole hangs on a bridge walked twice: the diagonal test ignores the edges
+    // at a bridge end's twin, so (i, i+2) can pass with the corner reflex and the hole inside the
+    // triangle, which then comes out wound the wrong way (Recast 1.5.1 emits it; our runtime
+    // refuses such a tile). The loose ear may be flat (collinear, zero area), never reflex.
+    bool ear(int i, int n) const {
+        const int i1 = next_idx(i, n), i2 = next_idx(i1, n);
+        return left(v(i), v(i1), v(i2)) && diagonal(i, i2, n);
+    }
+    bool ear_loose(int i, int n) const {
+        const int i1 = next_idx(i, n), i2 = next_idx(i1, n);
+        return left_on(v(i), v(i1), v(i2)) && diagonal_loose(i, i2, n);
+    }
 };
 
 // Triangulates the polygon verts[idx[0..n)] into `tris` (3 local indices each). Repeatedly cuts
@@ -93,10 +109,8 @@ int triangulate(int n, const int32_t* verts, uint32_t* idx, int* tris) {
     Triangulator t{verts, idx};
     int ntris = 0;
     int* dst = tris;
-    for (int i = 0; i < n; ++i) {
-        const int i1 = next_idx(i, n), i2 = next_idx(i1, n);
-        if (t.diagonal(i, i2, n)) idx[i1] |= kEarFlag;
-    }
+    for (int i = 0; i < n; ++i)
+        if (t.ear(i, n)) idx[next_idx(i, n)] |= kEarFlag;
     while (n > 3) {
         int64_t min_len = -1;
         int mini = -1;
@@ -119,7 +133,7 @@ int triangulate(int n, const int32_t* verts, uint32_t* idx, int* tris) {
             // ear's far end), so the same ear is chosen.
             for (int i = 0; i < n; ++i) {
                 const int i1 = next_idx(i, n), i2 = next_idx(i1, n);
-                if (t.diagonal_loose(i, i2, n)) {
+                if (t.ear_loose(i, n)) {
                     const int32_t* p0 = t.v(i);
                     const int32_t* p2 = t.v(next_idx(i2, n));
                     const int dx = p2[0] - p0[0], dz = p2[2] - p0[2];
@@ -144,15 +158,17 @@ int triangulate(int n, const int32_t* verts, uint32_t* idx, int* tris) {
         std::memmove(idx + i1, idx + i1 + 1, sizeof(uint32_t) * static_cast<size_t>(n - i1));
         if (i1 >= n) i1 = 0;
         i = prev_idx(i1, n);
-        if (t.diagonal(prev_idx(i, n), i1, n))
+        if (t.ear(prev_idx(i, n), n))
             idx[i] |= kEarFlag;
         else
             idx[i] &= kIndexMask;
-        if (t.diagonal(i, next_idx(i1, n), n))
+        if (t.ear(i, n))
             idx[i1] |= kEarFlag;
         else
             idx[i1] &= kIndexMask;
     }
+    // The last three vertices: a triangle wound the wrong way would be no part of the polygon.
+    if (!left_on(t.v(0), t.v(1), t.v(2))) return -ntris;
     *dst++ = static_cast<int>(idx[0] & kIndexMask);
     *dst++ = static_cast<int>(idx[1] & kIndexMask);
     *dst++ = static_cast<int>(idx[2] & kIndexMask);
@@ -526,7 +542,7 @@ struct Remover {
             thole[static_cast<size_t>(i)] = static_cast<uint32_t>(i);
         }
         int ntris = nhole >= 3 ? triangulate(nhole, tverts.data(), thole.data(), tris.data()) : 0;
-        if (ntris < 0) {
+        if (nhole >= 3 && ntris <= 0) {  // 0: not even one triangle
             ntris = -ntris;
             mesh.warnings.push_back("polymesh: the hole left by border vertex " + std::to_string(rem) +
                                     " could not be fully triangulated");

@@ -19,8 +19,10 @@
 #include "core/build/filter.h"
 #include "core/build/input.h"
 #include "core/build/params.h"
+#include "core/build/polymesh.h"
 #include "core/build/rasterize.h"
 #include "core/build/regions.h"
+#include "core/build/tile_builder.h"
 #include "bake_regions.h"
 #include "test_scenes.h"
 
@@ -526,5 +528,59 @@ TEST_CASE("contours: properties on the shared meshes") {
             CHECK(cs.contours.size() >= 5);
             check_contour_properties(b.chf, b.regions[static_cast<size_t>(p)], cs);
         }
+    }
+}
+
+TEST_CASE("contours: a large max_error never leaves an outline crossing itself (no polygon wound the wrong way)") {
+    // A hook-shaped region. At max_error 2 the plain simplification (Recast 1.5.1's) gave the
+    // outline (1,3) (8,5) (4,4) (4,1): each chord within 2 cells of its own raw path, but the wall
+    // chord (1,3)-(8,5) crosses (4,4)-(4,1) at z = 3.86. Ear clipping turned the crossed lobe into a
+    // triangle wound counter-clockwise, which the runtime's tile check refuses (as it refused tile
+    // 21,16 of undulating tiled 5 x 5 at edge_max_error 9.9). The crossing wall chord now gets its
+    // farthest raw vertex, (2,5), back.
+    const MapField f = make_field({
+        "..........",
+        "..11......",
+        "..11......",
+        ".111.1....",
+        "..111111..",
+        "..........",
+    });
+    for (float err : {1.3f, 2.0f, 2.5f}) {  // from 3 on the region simplifies to fewer than 3 vertices
+        CAPTURE(err);
+        const ContourSet cs = contours_of(f, err);
+        REQUIRE(live(cs).size() == 1);
+        const nav::Contour& c = cs.contours[live(cs)[0]];
+        const int n = static_cast<int>(c.nverts);
+        REQUIRE(n >= 3);
+        const int32_t* v = &cs.verts[c.vert_start * 4];
+        for (int i = 0; i < n; ++i)
+            for (int k = i + 2; k < n; ++k) {
+                if (i == 0 && k == n - 1) continue;
+                CAPTURE(i);
+                CAPTURE(k);
+                CHECK_FALSE(crosses(v + i * 4, v + ((i + 1) % n) * 4, v + k * 4, v + ((k + 1) % n) * 4));
+            }
+        // Still an outline (positive area, as the hole merging reads it).
+        CHECK(signed_area2(simplified(cs, live(cs)[0])) > 0);
+        // The polygons are all wound clockwise in xz and the runtime takes the tile.
+        nav::PolyMesh pm;
+        REQUIRE(nav::build_poly_mesh(cs, 6, pm).is_ok());
+        REQUIRE(pm.npolys > 0);
+        for (int p = 0; p < pm.npolys; ++p) {
+            const uint16_t* pv = pm.poly(p);
+            const int pn = pm.poly_vert_count(p);
+            int64_t a2 = 0;
+            for (int j = 0; j < pn; ++j) {
+                const uint16_t* a = &pm.verts[pv[j] * 3u];
+                const uint16_t* b = &pm.verts[pv[(j + 1) % pn] * 3u];
+                a2 += int64_t(a[0]) * b[2] - int64_t(b[0]) * a[2];
+            }
+            CAPTURE(p);
+            CHECK(a2 < 0);
+        }
+        nav::NavTile tile;
+        const nav::Status st = nav::make_nav_tile(pm, nav::PolyMeshDetail{}, tile);
+        CHECK_MESSAGE(st.is_ok(), st.message);
     }
 }

@@ -24,6 +24,7 @@
 #include "core/build/polymesh.h"
 #include "core/build/rasterize.h"
 #include "core/build/regions.h"
+#include "core/build/tile_builder.h"
 #include "bake_regions.h"
 #include "test_scenes.h"
 
@@ -464,4 +465,52 @@ TEST_CASE("polymesh: a contour that cannot be triangulated gives a warning namin
     REQUIRE_FALSE(pm.warnings.empty());
     CHECK(pm.warnings.front().find("region 7") != std::string::npos);
     for (int i = 0; i < pm.npolys; ++i) CHECK(pm.poly_vert_count(i) >= 3);
+}
+
+TEST_CASE("polymesh: an outline with a bridged hole gives no polygon wound the wrong way") {
+    // Region 1 of undulating tiled 5 x 5, tile 13,5, at edge_max_error 5 (border vertices left as
+    // plain corners): the outline, then the bridge from (64,30) to the triangular hole
+    // (51,42) (60,35) (61,43), walked round and back to (51,42). Ear clipping took (61,43) (51,42)
+    // (64,30), whose diagonal crosses no edge but whose corner at the bridge's second (51,42) is
+    // reflex: the triangle held the hole and came out wound the wrong way (twice-area -133; Recast
+    // 1.5.1 gives the same), and the runtime refused the tile ("wound counter-clockwise in xz").
+    const std::vector<CV> outline = {{64, 30}, {58, 21}, {0, 21},  {0, 64},  {12, 64}, {14, 55}, {33, 64},
+                                     {64, 64}, {64, 30}, {51, 42}, {60, 35}, {61, 43}, {51, 42}};
+    const std::vector<CV> hole = {{51, 42}, {60, 35}, {61, 43}};
+    std::vector<CV> hull(outline.begin(), outline.begin() + 8);
+    REQUIRE(contour_area2(hull) > 0);
+    REQUIRE(contour_area2(hole) < 0);  // walked the other way round
+    ContourSet cs;
+    cs.cs = 0.3f;
+    cs.ch = 0.2f;
+    cs.width = cs.height = 64;
+    add_contour(cs, outline, 1);
+    for (int nvp : {3, 6}) {
+        CAPTURE(nvp);
+        const PolyMesh m = mesh_of(cs, nvp);
+        REQUIRE(m.npolys > 0);
+        int64_t total = 0;
+        for (int i = 0; i < m.npolys; ++i) {
+            CAPTURE(i);
+            const int64_t a = poly_area2(m, i);
+            CHECK(a > 0);  // the outline's winding, never the other
+            total += a;
+            // No polygon covers the hole: its centroid (times 3) is not inside the hole.
+            const uint16_t* p = m.poly(i);
+            const int n = m.poly_vert_count(i);
+            int64_t sx = 0, sz = 0;
+            for (int k = 0; k < n; ++k) {
+                sx += m.verts[p[k] * 3u];
+                sz += m.verts[p[k] * 3u + 2];
+            }
+            std::vector<CV> scaled;
+            for (const CV& v : hole) scaled.push_back({v.x * n, v.z * n});
+            CHECK_FALSE(inside(scaled, 2 * sx, 2 * sz));
+        }
+        CHECK(total == contour_area2(outline));  // the outline less the hole, covered once
+        CHECK(m.warnings.empty());
+        nav::NavTile tile;
+        const nav::Status st = nav::make_nav_tile(m, nav::PolyMeshDetail{}, tile);
+        CHECK_MESSAGE(st.is_ok(), st.message);
+    }
 }
