@@ -292,9 +292,7 @@ Status run_detail(Unit& u, const Ctx& x, StageStats& stats) {
 Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
     if (x.tiled) {  // the tile's runtime tile; the pipeline assembles the NavMesh from all of them
         auto t = std::make_shared<NavTile>();  // always a new object: the NavMesh tells tiles apart by identity
-        Status st = make_nav_tile(*u.polymesh, *u.detail, *t);
-        t->x = u.tx;
-        t->z = u.tz;
+        Status st = make_nav_tile(*u.polymesh, *u.detail, *t, u.tx, u.tz);  // its errors name the tile
         t->layer = 0;
         t->walkable_height = x.params.f(ParamId::agent_height);
         t->walkable_radius = x.params.f(ParamId::agent_radius);

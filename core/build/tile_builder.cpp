@@ -105,10 +105,16 @@ Status convert(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out)
 
 }  // namespace
 
-Status make_nav_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out) {
+Status make_nav_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out, int tx, int tz) {
     out = NavTile{};
+    out.x = tx;
+    out.z = tz;
     Status s = convert(mesh, detail, out);
-    if (!s) out = NavTile{};
+    if (!s) {
+        out = NavTile{};
+        out.x = tx;
+        out.z = tz;
+    }
     return s;
 }
 

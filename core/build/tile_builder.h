@@ -15,9 +15,10 @@ namespace nav {
 // mesh.border_size > 0; without a border they are plain polygon indices, so a solo tile may hold
 // more than 32767 polygons. The detail mesh follows rcPolyMeshDetail (sub-mesh p's first vertices
 // copy polygon p's, triangle indices local to the sub-mesh); an empty one (nmeshes == 0) is
-// allowed: heights then come from the polygons. The caller sets x, z, layer and the walkable_*
-// fields. The tile's BV tree is built. On failure `out` is left empty.
-Status make_nav_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out);
+// allowed: heights then come from the polygons. (tx, tz) is the tile's grid position, set first so
+// that the runtime's check names the tile in its errors; the caller sets layer and the walkable_*
+// fields. The tile's BV tree is built. On failure `out` is left empty (at its position).
+Status make_nav_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out, int tx = 0, int tz = 0);
 
 // A solo navmesh: one tile at (0, 0) made from the mesh, then build_navmesh on it.
 Status build_navmesh(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out);

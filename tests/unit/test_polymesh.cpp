@@ -514,3 +514,31 @@ TEST_CASE("polymesh: an outline with a bridged hole gives no polygon wound the w
         CHECK_MESSAGE(st.is_ok(), st.message);
     }
 }
+
+TEST_CASE("make_nav_tile: the runtime's check names the tile it was given") {
+    // one triangle, in both windings: one is the mesh's (clockwise in xz), the other is refused
+    // with the tile's grid position in the message (a tiled bake's error said tile (0, 0))
+    nav::PolyMesh m;
+    m.nvp = 3;
+    m.verts = {0, 0, 0, 10, 0, 0, 0, 0, 10};
+    m.nverts = 3;
+    m.npolys = 1;
+    m.regs = {1};
+    m.flags = {0};
+    m.areas = {nav::kWalkableArea};
+    m.bmax[0] = m.bmax[2] = 3.0f;
+    m.bmax[1] = 1.0f;
+    int refused = 0;
+    for (const std::vector<uint16_t>& order : {std::vector<uint16_t>{0, 1, 2}, std::vector<uint16_t>{0, 2, 1}}) {
+        m.polys = {order[0], order[1], order[2], nav::kMeshNullIdx, nav::kMeshNullIdx, nav::kMeshNullIdx};
+        nav::NavTile tile;
+        const nav::Status st = nav::make_nav_tile(m, nav::PolyMeshDetail{}, tile, 3, 4);
+        CHECK(tile.x == 3);
+        CHECK(tile.z == 4);
+        if (st.is_ok()) continue;
+        ++refused;
+        CHECK_MESSAGE(st.message.find("tile (3, 4)") != std::string::npos, st.message);
+        CHECK(st.message.find("counter-clockwise") != std::string::npos);
+    }
+    CHECK(refused == 1);
+}
