@@ -957,6 +957,109 @@ TileBlock part_block(const TileLayout& L, size_t index) {
     return {bx * g, bz * g, std::min((bx + 1) * g, L.cols), std::min((bz + 1) * g, L.rows)};
 }
 bool parts_by_tile(Layer l, const Bake& b) { return b.tiled() && layer_info(l).per_grid; }
+
+// A solo bake of a big grid draws each layer in parts too, blocks of cells (a multiple of the span
+// chunk, at most 8 x 8 blocks), so that its layers upload a few parts a frame (LayerCache::update's
+// budget) instead of 100 MB in one frame. Every part changes with every re-bake.
+constexpr uint64_t kSplitCells = uint64_t(1) << 20;
+struct CellBlocks {
+    int side = 0;  // cells; 0: one part
+    int cols = 1, rows = 1;
+    size_t count() const { return static_cast<size_t>(cols) * static_cast<size_t>(rows); }
+};
+CellBlocks cell_blocks(const Bake& b) {
+    const int w = std::max(b.config.width, 0), h = std::max(b.config.height, 0);
+    if (b.tiled() || static_cast<uint64_t>(w) * static_cast<uint64_t>(h) <= kSplitCells) return {};
+    const int per = (std::max(w, h) + 7) / 8;
+    const int side = (per + static_cast<int>(kSpanChunkCells) - 1) / static_cast<int>(kSpanChunkCells) *
+                     static_cast<int>(kSpanChunkCells);
+    return {side, (w + side - 1) / side, (h + side - 1) / side};
+}
+bool parts_by_cells(Layer l, const Bake& b) { return layer_from_bake(l) && cell_blocks(b).side > 0; }
+
+// Everything of a list but its arrays.
+void copy_style(const DrawList& f, DrawList& t) {
+    t.span_shape = f.span_shape;
+    for (int k = 0; k < 3; ++k) t.span_origin[k] = f.span_origin[k], t.grid_origin[k] = f.grid_origin[k];
+    t.span_cs = f.span_cs, t.span_ch = f.span_ch, t.span_lift = f.span_lift;
+    t.line_width = f.line_width, t.point_size = f.point_size;
+    t.shade = f.shade;
+    t.grid_cell = f.grid_cell;
+    t.depth_test = f.depth_test;
+}
+
+// Splits d into the blocks of cb over the grid at (x0, z0) with cells of cs metres: each triangle,
+// line and point by its centre, each span by its cell (moved onto its block's own grid).
+void split_list(const DrawList& d, const CellBlocks& cb, float x0, float z0, float cs, std::vector<DrawList>& parts) {
+    const size_t n = cb.count();
+    parts.assign(n, DrawList{});
+    for (DrawList& p : parts) copy_style(d, p);
+    const float block_m = static_cast<float>(cb.side) * cs;
+    const auto block_of = [&](float x, float z) {
+        const int bx = std::clamp(static_cast<int>(std::floor((x - x0) / block_m)), 0, cb.cols - 1);
+        const int bz = std::clamp(static_cast<int>(std::floor((z - z0) / block_m)), 0, cb.rows - 1);
+        return static_cast<size_t>(bx + bz * cb.cols);
+    };
+    // triangles: bucketed by block, each block's vertices renumbered (a shared vertex is copied)
+    const size_t ntris = d.tri_indices.size() / 3;
+    if (ntris) {
+        std::vector<uint32_t> start(n + 1, 0), order(ntris);
+        std::vector<uint32_t> tri_block(ntris);
+        for (size_t t = 0; t < ntris; ++t) {
+            float cx = 0, cz = 0;
+            for (int k = 0; k < 3; ++k) {
+                const Vertex& v = d.tri_verts[d.tri_indices[t * 3 + static_cast<size_t>(k)]];
+                cx += v.x, cz += v.z;
+            }
+            tri_block[t] = static_cast<uint32_t>(block_of(cx / 3.0f, cz / 3.0f));
+            ++start[tri_block[t] + 1];
+        }
+        for (size_t b = 0; b < n; ++b) start[b + 1] += start[b];
+        std::vector<uint32_t> next(start.begin(), start.end() - 1);
+        for (size_t t = 0; t < ntris; ++t) order[next[tri_block[t]]++] = static_cast<uint32_t>(t);
+        std::vector<uint32_t> stamp(d.tri_verts.size(), 0), remap(d.tri_verts.size(), 0);
+        for (size_t b = 0; b < n; ++b) {
+            DrawList& p = parts[b];
+            p.tri_indices.reserve(static_cast<size_t>(start[b + 1] - start[b]) * 3);
+            for (uint32_t k = start[b]; k < start[b + 1]; ++k) {
+                for (int c = 0; c < 3; ++c) {
+                    const uint32_t v = d.tri_indices[static_cast<size_t>(order[k]) * 3 + static_cast<size_t>(c)];
+                    if (stamp[v] != b + 1) {
+                        stamp[v] = static_cast<uint32_t>(b + 1);
+                        remap[v] = static_cast<uint32_t>(p.tri_verts.size());
+                        p.tri_verts.push_back(d.tri_verts[v]);
+                    }
+                    p.tri_indices.push_back(remap[v]);
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i + 1 < d.line_verts.size(); i += 2) {
+        const Vertex& a = d.line_verts[i];
+        const Vertex& b = d.line_verts[i + 1];
+        DrawList& p = parts[block_of((a.x + b.x) * 0.5f, (a.z + b.z) * 0.5f)];
+        p.line_verts.push_back(a);
+        p.line_verts.push_back(b);
+    }
+    for (const Vertex& v : d.point_verts) parts[block_of(v.x, v.z)].point_verts.push_back(v);
+    if (!d.spans.empty()) {
+        // the list's cells are the grid's (offset by whole cells): each block its own origin
+        const int ox = static_cast<int>(std::lround((d.span_origin[0] - x0) / d.span_cs));
+        const int oz = static_cast<int>(std::lround((d.span_origin[2] - z0) / d.span_cs));
+        const float side_m = static_cast<float>(cb.side) * d.span_cs;
+        for (size_t b = 0; b < n; ++b) {
+            parts[b].span_origin[0] = x0 + static_cast<float>(b % static_cast<size_t>(cb.cols)) * side_m;
+            parts[b].span_origin[2] = z0 + static_cast<float>(b / static_cast<size_t>(cb.cols)) * side_m;
+        }
+        for (SpanInstance s : d.spans) {
+            const int cx = static_cast<int>(s.x) + ox, cz = static_cast<int>(s.z) + oz;
+            const int bx = std::clamp(cx / cb.side, 0, cb.cols - 1), bz = std::clamp(cz / cb.side, 0, cb.rows - 1);
+            s.x = static_cast<uint32_t>(cx - bx * cb.side);
+            s.z = static_cast<uint32_t>(cz - bz * cb.side);
+            parts[static_cast<size_t>(bx + bz * cb.cols)].spans.push_back(s);
+        }
+    }
+}
 }  // namespace
 
 int layer_part_block(const TileLayout& L) {
@@ -973,7 +1076,8 @@ std::vector<uint64_t> layer_part_keys(Layer l, const Bake& b) {
     if (!parts_by_tile(l, b)) {
         uint64_t h = 1469598103934665603ull;
         for (const auto& p : layer_sources(l, b)) h = mix(h, reinterpret_cast<uintptr_t>(p.get()));
-        keys.push_back(h | 1);
+        const size_t n = parts_by_cells(l, b) ? cell_blocks(b).count() : 1;  // blocks of cells, or one
+        for (size_t i = 0; i < n; ++i) keys.push_back(mix(h, i) | 1);
         return keys;
     }
     const TileLayout& L = b.layout;
@@ -1082,7 +1186,43 @@ uint32_t legend_bits(Layer l, const DrawList& a, const DrawList& b) {
 }
 }  // namespace
 
+namespace {
+// Organised for drawing, with its size and legend.
+void finish_part(Layer l, BuiltPart& out) {
+    organize_spans(out.cpu);  // chunks, hidden faces and coarse levels (render/span_lod.h)
+    organize_spans(out.cpu_extra);
+    trim_capacity(out.cpu);
+    trim_capacity(out.cpu_extra);
+    out.cpu_bytes = list_bytes(out.cpu) + list_bytes(out.cpu_extra);
+    out.legend_present = legend_bits(l, out.cpu, out.cpu_extra);
+}
+
+// Every part of a layer drawn in blocks of cells (parts_by_cells): the layer built once, split.
+std::vector<std::shared_ptr<BuiltPart>> build_cell_parts(Layer l, const Bake& bake) {
+    const CellBlocks cb = cell_blocks(bake);
+    DrawList whole, whole_extra;
+    build_layer(l, bake, whole, whole_extra);
+    std::vector<DrawList> a, b;
+    split_list(whole, cb, bake.config.bmin[0], bake.config.bmin[2], bake.config.cs, a);
+    whole = DrawList{};
+    split_list(whole_extra, cb, bake.config.bmin[0], bake.config.bmin[2], bake.config.cs, b);
+    whole_extra = DrawList{};
+    std::vector<std::shared_ptr<BuiltPart>> out(cb.count());
+    for (size_t k = 0; k < out.size(); ++k) {
+        out[k] = std::make_shared<BuiltPart>();
+        out[k]->cpu = std::move(a[k]);
+        out[k]->cpu_extra = std::move(b[k]);
+        finish_part(l, *out[k]);
+    }
+    return out;
+}
+}  // namespace
+
 std::shared_ptr<BuiltPart> build_layer_part(Layer l, const Bake& bake, size_t index) {
+    if (parts_by_cells(l, bake)) {
+        auto all = build_cell_parts(l, bake);  // the layer is built whole either way
+        return index < all.size() ? std::move(all[index]) : std::make_shared<BuiltPart>();
+    }
     auto out = std::make_shared<BuiltPart>();
     if (parts_by_tile(l, bake)) {
         const TileBlock k = part_block(bake.layout, index);
@@ -1090,12 +1230,7 @@ std::shared_ptr<BuiltPart> build_layer_part(Layer l, const Bake& bake, size_t in
     } else {
         build_layer(l, bake, out->cpu, out->cpu_extra);
     }
-    organize_spans(out->cpu);  // chunks, hidden faces and coarse levels (render/span_lod.h)
-    organize_spans(out->cpu_extra);
-    trim_capacity(out->cpu);
-    trim_capacity(out->cpu_extra);
-    out->cpu_bytes = list_bytes(out->cpu) + list_bytes(out->cpu_extra);
-    out->legend_present = legend_bits(l, out->cpu, out->cpu_extra);
+    finish_part(l, *out);
     return out;
 }
 
@@ -1138,6 +1273,9 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
         b->ok = true;
         const std::vector<uint64_t> keys = layer_part_keys(l, bake);
         std::vector<const BuiltPart*> built_now(keys.size(), nullptr);
+        // blocks of cells: the layer is built once and split (its parts change together)
+        std::vector<std::shared_ptr<BuiltPart>> cell_parts;
+        if (parts_by_cells(l, bake)) cell_parts = build_cell_parts(l, bake);
         for (size_t j = 0; j < keys.size(); ++j) {
             // a part drawn from the same tiles as one of the last entry's: shared (the re-baked
             // tiles' blocks are rebuilt, and uploaded, alone)
@@ -1146,7 +1284,7 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
                 for (const auto& q : p->parts)
                     if (q.get() == same) b->parts.push_back(q);
             } else {
-                std::shared_ptr<BuiltPart> part = build_layer_part(l, bake, j);
+                std::shared_ptr<BuiltPart> part = j < cell_parts.size() ? std::move(cell_parts[j]) : build_layer_part(l, bake, j);
                 part->key = keys[j];
                 // layers drawn from the same spans (voxels and filtered; compact ... regions) hold
                 // their positions once: an equal array built earlier in this call is shared
@@ -1242,6 +1380,7 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
         }
         const BuiltLayer* pre = bake && e.info.available && prebuilt ? prebuilt->find(l, *bake) : nullptr;
         const std::vector<uint64_t> keys = bake && e.info.available ? layer_part_keys(l, *bake) : std::vector<uint64_t>{};
+        std::vector<std::shared_ptr<BuiltPart>> ui_cell_parts;
         size_t j = 0;
         for (; j < keys.size(); ++j) {
             // a part this cache holds already (its tiles were not re-baked, or uploaded by an earlier
@@ -1251,9 +1390,15 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             const BuiltPart* bp = pre ? pre->part(keys[j]) : nullptr;
             std::shared_ptr<const BuiltPart> own;
             if (!bp || bp->released.load()) {
-                // not built off the UI thread (or released by an upload this cache no longer holds)
+                // not built off the UI thread (or released by an upload this cache no longer holds);
+                // a layer in blocks of cells is built once for all its parts
                 const auto t0 = clock::now();
-                own = build_layer_part(l, *bake, j);
+                if (parts_by_cells(l, *bake)) {
+                    if (ui_cell_parts.size() != keys.size()) ui_cell_parts = build_cell_parts(l, *bake);
+                    own = j < ui_cell_parts.size() ? std::move(ui_cell_parts[j]) : std::make_shared<BuiltPart>();
+                } else {
+                    own = build_layer_part(l, *bake, j);
+                }
                 bp = own.get();
                 e.target_ui_build_ms += ms_since(t0);
                 e.target_on_ui = true;

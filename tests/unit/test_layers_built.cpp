@@ -289,4 +289,52 @@ TEST_CASE("layer parts: a tile's region colours do not depend on the other tiles
     std::set_intersection(c1.begin(), c1.end(), c2.begin(), c2.end(), std::back_inserter(both));
     CHECK(both.empty());
 }
+TEST_CASE("layer parts: a solo bake of a big grid draws in blocks of cells, the same picture") {
+    Pipeline pipe;
+    InputMesh m;
+    navtest::add_floor(m, 0, 0, 330, 330, 0);  // 1100 x 1100 cells: over 1 M, so split
+    navtest::add_box(m, 100, 0, 100, 140, 3, 130);
+    navtest::add_box(m, 200, 0, 50, 205, 2, 300);
+    REQUIRE(pipe.set_mesh(std::move(m)));
+    REQUIRE(pipe.run(kLastStage));
+    const auto b = pipe.snapshot();
+    REQUIRE_FALSE(b->tiled());
+    const LayerMask shown = mask({Layer::Input, Layer::Compact, Layer::Regions, Layer::Detail});
+    const auto set = build_layers(*b, shown, nullptr);
+    for (Layer l : {Layer::Input, Layer::Compact, Layer::Regions, Layer::Detail}) {
+        CAPTURE(layer_name(l));
+        const BuiltLayer* e = set->find(l, *b);
+        REQUIRE(e);
+        CHECK(e->parts.size() == 36u);  // 6 x 6 blocks of 192 cells
+        CHECK(e->parts.size() == layer_part_keys(l, *b).size());
+        // the same triangles, lines and spans as the layer built whole
+        DrawList whole, extra;
+        REQUIRE(build_layer(l, *b, whole, extra));
+        size_t tris = 0, lines = 0, spans = 0, nonempty = 0, outside = 0;
+        for (const auto& p : e->parts) {
+            tris += p->cpu.tri_indices.size() / 3 + p->cpu_extra.tri_indices.size() / 3;
+            lines += p->cpu.line_verts.size() / 2 + p->cpu_extra.line_verts.size() / 2;
+            spans += p->cpu.span_count() + p->cpu_extra.span_count();
+            nonempty += !p->cpu.empty();
+            // a part's spans are on its own block's grid (cells within the block)
+            for (size_t k = 0; k < p->cpu.span_count(); ++k)
+                outside += p->cpu.span_pos[k].x >= 192u || (p->cpu.span_pos[k].z & kSpanCellMask) >= 192u;
+        }
+        CHECK(tris == whole.tri_indices.size() / 3 + extra.tri_indices.size() / 3);
+        CHECK(lines == whole.line_verts.size() / 2 + extra.line_verts.size() / 2);
+        CHECK(spans == whole.spans.size() + extra.spans.size());
+        CHECK(nonempty > 1);
+        CHECK(outside == 0u);
+        // a span keeps its world position: the first span of a middle part lies inside that part's block
+        const auto& mid = e->parts[7]->cpu;  // block (1, 1)
+        if (mid.span_count()) {
+            const float x = mid.span_origin[0] + static_cast<float>(mid.span_pos[0].x) * mid.span_cs;
+            CHECK(x >= b->config.bmin[0] + 192 * b->config.cs - 1e-3f);
+            CHECK(x < b->config.bmin[0] + 2 * 192 * b->config.cs + 1e-3f);
+        }
+    }
+    // the same bake again: shared; a small grid stays one part
+    const auto again = build_layers(*b, shown, set.get());
+    CHECK(again->layers[static_cast<size_t>(Layer::Regions)] == set->layers[static_cast<size_t>(Layer::Regions)]);
+}
 #endif  // NAV_HAVE_RENDER
