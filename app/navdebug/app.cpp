@@ -5,6 +5,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <new>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -217,11 +218,23 @@ void App::on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::s
     timings_.record(*next);
     if (!highlight_changes_ || !prev) return;
     // keep the last highlight when the new bake has nothing to compare (e.g. stopped before regions)
-    nav::render::BakeChanges c = nav::render::diff_bakes(*prev, *next);
-    if (!c.have_regions && !c.have_polys) return;
-    const auto t0 = std::chrono::steady_clock::now();
-    nav::render::build_diff_overlay(c, *prev, *next, diff_cpu_);
-    const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    nav::render::BakeChanges c;
+    double build_ms = 0.0;
+    try {
+        c = nav::render::diff_bakes(*prev, *next);
+        if (!c.have_regions && !c.have_polys) return;
+        const auto t0 = std::chrono::steady_clock::now();
+        nav::render::build_diff_overlay(c, *prev, *next, diff_cpu_);
+        build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    } catch (const std::bad_alloc&) {
+        // a bake that ran out of memory leaves little for comparing it: no highlight, no crash
+        diff_cpu_ = nav::render::DrawList{};
+        changes_valid_ = false;
+        diff_upload_ = true;
+        log_.warn("changes: not highlighted, out of memory comparing bake #" + std::to_string(prev->generation) +
+                  " with #" + std::to_string(next->generation));
+        return;
+    }
     changes_ = std::move(c);
     changes_valid_ = true;
     changes_text_ = nav::render::diff_summary(changes_);

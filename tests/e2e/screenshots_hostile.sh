@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # navdebug's bake worker under out-of-memory (issue 12): a bake that throws std::bad_alloc is
 # reported, never an abort. The first bake (cell_size 2) is good; the final one (cell_size 0.3 on
-# a 1500 m floor, memory limit off) runs out of the address space navdebug is given (ulimit -v)
-# in a stage. The pipeline turns the exception into a failed stage like any other failure: the
+# a 2500 m floor, 70 M cells, memory limit off) runs out of the address space navdebug is given
+# (ulimit -v) in a stage (a 1500 m floor, 25 M cells, fits since the rasterized pools shrink). The pipeline turns the exception into a failed stage like any other failure: the
 # stages before it keep their results, the Stages panel marks the stage FAILED (red) with the
 # error, the red banner says it at the top of the view, and navdebug exits 2 with "out of memory"
 # (out of memory is bad input by the contract: the level is too big for the memory it is given).
@@ -10,8 +10,8 @@
 exe=$1 out=$2 src=$3
 source "$src/tests/e2e/shot_lib.sh"
 
-mesh="$out/floor1500.obj"
-printf 'v 0 0 0\nv 0 0 1500\nv 1500 0 1500\nv 1500 0 0\nf 1 2 3 4\n' > "$mesh"
+mesh="$out/floor2500.obj"
+printf 'v 0 0 0\nv 0 0 2500\nv 2500 0 2500\nv 2500 0 0\nf 1 2 3 4\n' > "$mesh"
 png="$out/oom.png" log="$out/oom.log"
 rm -f "$png"
 timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" bash -c 'ulimit -v 2500000; exec "$@"' _ "$exe" "$mesh" \
