@@ -960,7 +960,8 @@ bool parts_by_tile(Layer l, const Bake& b) { return b.tiled() && layer_info(l).p
 
 // A solo bake of a big grid draws each layer in parts too, blocks of cells (a multiple of the span
 // chunk, at most 8 x 8 blocks), so that its layers upload a few parts a frame (LayerCache::update's
-// budget) instead of 100 MB in one frame. Every part changes with every re-bake.
+// budget) instead of 100 MB in one frame; so do a tiled bake's whole-level layers (input: 24 MB on
+// the large level). Every part changes with every re-bake of what the layer draws.
 constexpr uint64_t kSplitCells = uint64_t(1) << 20;
 struct CellBlocks {
     int side = 0;  // cells; 0: one part
@@ -969,13 +970,15 @@ struct CellBlocks {
 };
 CellBlocks cell_blocks(const Bake& b) {
     const int w = std::max(b.config.width, 0), h = std::max(b.config.height, 0);
-    if (b.tiled() || static_cast<uint64_t>(w) * static_cast<uint64_t>(h) <= kSplitCells) return {};
+    if (static_cast<uint64_t>(w) * static_cast<uint64_t>(h) <= kSplitCells) return {};
     const int per = (std::max(w, h) + 7) / 8;
     const int side = (per + static_cast<int>(kSpanChunkCells) - 1) / static_cast<int>(kSpanChunkCells) *
                      static_cast<int>(kSpanChunkCells);
     return {side, (w + side - 1) / side, (h + side - 1) / side};
 }
-bool parts_by_cells(Layer l, const Bake& b) { return layer_from_bake(l) && cell_blocks(b).side > 0; }
+// (a tiled bake's per-grid layers are in parts by tile; its whole-level layers, input and navmesh,
+// by cells like a solo bake's)
+bool parts_by_cells(Layer l, const Bake& b) { return layer_from_bake(l) && !parts_by_tile(l, b) && cell_blocks(b).side > 0; }
 
 // Everything of a list but its arrays.
 void copy_style(const DrawList& f, DrawList& t) {

@@ -220,10 +220,10 @@ struct LayerDrawOptions {
 
 // A tiled bake draws each per-grid layer (voxels ... detail) in parts, one per block of tiles, so
 // that a re-baked tile rebuilds and re-uploads its block only; at most kMaxLayerParts blocks (one
-// tile each while the level has that few tiles), which bounds the draw calls of a frame. A solo
-// bake of a grid over a million cells draws every layer in blocks of cells (at most 8 x 8), built
-// whole and split, so that its upload too can be spread over frames (LayerCache::update). Other
-// layers are one part.
+// tile each while the level has that few tiles), which bounds the draw calls of a frame. On a grid
+// over a million cells the other layers (every layer of a solo bake; input and navmesh of a tiled
+// one) are drawn in blocks of cells (at most 8 x 8), built whole and split, so that their upload
+// too can be spread over frames (LayerCache::update). On smaller grids they are one part.
 constexpr int kMaxLayerParts = 64;
 // The side of a block, in tiles: the smallest that keeps the blocks within kMaxLayerParts.
 int layer_part_block(const TileLayout& layout);

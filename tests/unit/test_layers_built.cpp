@@ -333,8 +333,18 @@ TEST_CASE("layer parts: a solo bake of a big grid draws in blocks of cells, the 
             CHECK(x < b->config.bmin[0] + 2 * 192 * b->config.cs + 1e-3f);
         }
     }
-    // the same bake again: shared; a small grid stays one part
+    // the same bake again: shared
     const auto again = build_layers(*b, shown, set.get());
     CHECK(again->layers[static_cast<size_t>(Layer::Regions)] == set->layers[static_cast<size_t>(Layer::Regions)]);
+
+    // tiled: the per-grid layers in parts by tile, the whole-level ones (input, navmesh) by cells
+    REQUIRE(pipe.set_param(ParamId::tile_size, 256));
+    REQUIRE(pipe.run(kLastStage));
+    const auto t = pipe.snapshot();
+    REQUIRE(t->tiled());
+    const auto tset = build_layers(*t, mask({Layer::Input, Layer::Regions, Layer::Navmesh}), nullptr);
+    CHECK(tset->find(Layer::Regions, *t)->parts.size() == static_cast<size_t>(t->layout.count()));
+    CHECK(tset->find(Layer::Input, *t)->parts.size() == 36u);
+    CHECK(tset->find(Layer::Navmesh, *t)->parts.size() == 36u);
 }
 #endif  // NAV_HAVE_RENDER
