@@ -374,8 +374,9 @@ private:
     double last_update_ms_ = 0.0;
     PartCounts part_counts_;
     size_t parts_pending_ = 0;
-    // Parts replaced by an update, deleted by the next one: a software GL (llvmpipe) made deleting a
-    // buffer the frame before still draws wait for that frame (up to 30 ms on the large level).
+    // Parts replaced by an update, deleted by the next ones (a quarter of the budget a frame): a
+    // software GL (llvmpipe) made deleting a buffer the frame before still draws wait for that
+    // frame (up to 30 ms on the large level).
     std::vector<std::unique_ptr<Part>> retired_;
     BackgroundRelease release_;  // the stage data of replaced sources
 };
