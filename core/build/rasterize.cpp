@@ -741,9 +741,6 @@ Status rasterize_triangles(const float* verts, int nverts, const int* tris, cons
         begin = end;
     }
     hf.pool.resize(out);
-    // The sort needed room for twice the raw spans, 3.7x the merged ones on a large level (a tiled
-    // bake of 9.7 M spans held 431 MB of pools for 116 MB of spans): the result keeps what it holds.
-    if (hf.pool.capacity() > static_cast<size_t>(out) + out / 4 + 1024) hf.pool.shrink_to_fit();
     hf.span_count = out;
     return Status::ok();
 }
