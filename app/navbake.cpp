@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "core/build/diagnose.h"
-#include "core/build/obj_export.h"
-#include "core/build/pipeline.h"
+#include "core/bake/diagnose.h"
+#include "core/bake/obj_export.h"
+#include "core/bake/pipeline.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"
 #include "core/runtime/query.h"

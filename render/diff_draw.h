@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/build/bake_diff.h"
-#include "core/build/pipeline.h"
+#include "core/bake/bake_diff.h"
+#include "core/bake/pipeline.h"
 #include "render/draw_list.h"
 
 namespace nav::render {

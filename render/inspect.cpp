@@ -4,7 +4,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "core/build/filter.h"
+#include "core/bake/filter.h"
 
 namespace nav::render {
 

@@ -1,10 +1,10 @@
 #include "render/layers.h"
 #include "render/span_lod.h"
 
-#include "core/build/tiling.h"
+#include "core/bake/tiling.h"
 #include "render/islands_draw.h"
 
-#include "core/build/filter.h"
+#include "core/bake/filter.h"
 
 #include <algorithm>
 #include <chrono>
@@ -175,7 +175,7 @@ std::shared_ptr<const void> as_void(const std::shared_ptr<const T>& p) {
 }
 
 namespace {
-// One tile of a tiled bake seen as a bake: nav::tile_view (core/build/pipeline.h).
+// One tile of a tiled bake seen as a bake: nav::tile_view (core/bake/pipeline.h).
 void append(DrawList& dst, const DrawList& src) {
     const auto base = static_cast<uint32_t>(dst.tri_verts.size());
     dst.tri_verts.insert(dst.tri_verts.end(), src.tri_verts.begin(), src.tri_verts.end());

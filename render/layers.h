@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "render/draw_list.h"
 #include "render/layer_names.h"
 #include "render/renderer.h"

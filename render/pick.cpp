@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "core/build/filter.h"
+#include "core/bake/filter.h"
 
 namespace nav::render {
 

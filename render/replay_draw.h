@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/build/compact.h"
-#include "core/build/regions.h"
+#include "core/bake/compact.h"
+#include "core/bake/regions.h"
 #include "render/draw_list.h"
 
 namespace nav::render {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/build/compact.h"
+#include "core/bake/compact.h"
 
 namespace navtest {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/common.h"
-#include "core/build/detail.h"
-#include "core/build/polymesh.h"
+#include "core/bake/detail.h"
+#include "core/bake/polymesh.h"
 
 namespace navtest {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "core/build/input.h"
+#include "core/bake/input.h"
 
 namespace navtest {
 

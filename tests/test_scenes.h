@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/build/input.h"
+#include "core/bake/input.h"
 
 namespace navtest {
 

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/build/obj_export.h"
+#include "core/bake/obj_export.h"
 #include "session.h"
 
 #ifndef NAV_SOURCE_DIR

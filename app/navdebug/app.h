@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "camera.h"
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "inspector.h"
 #include "islands.h"
 #include "log.h"

@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "render/draw_list.h"
 #include "render/inspect.h"
 #include "render/layers.h"

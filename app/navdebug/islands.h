@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/runtime/islands.h"
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 
 namespace navdebug {
 

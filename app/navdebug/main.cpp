@@ -37,7 +37,7 @@
 #include "app.h"
 #include "session.h"
 #include "stress.h"
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "log.h"
 #include "render/layers.h"
 #include "worker.h"

@@ -1,7 +1,7 @@
 // 2D maps in the debugger; see map2d_scene.h.
 #include "map2d_scene.h"
 
-#include "core/build/input.h"
+#include "core/bake/input.h"
 
 #include <algorithm>
 #include <cctype>

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "core/common.h"
 #include "core/map2d/map2d.h"
 

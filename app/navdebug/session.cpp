@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/build/input.h"
-#include "core/build/json_text.h"
-#include "core/build/pipeline.h"
+#include "core/bake/input.h"
+#include "core/bake/json_text.h"
+#include "core/bake/pipeline.h"
 
 namespace navdebug {
 

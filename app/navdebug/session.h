@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/build/areas.h"
+#include "core/bake/areas.h"
 #include "core/common.h"
-#include "core/build/params.h"
+#include "core/bake/params.h"
 #include "render/layer_names.h"
 
 namespace navdebug {

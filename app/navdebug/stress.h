@@ -22,7 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/build/params.h"
+#include "core/bake/params.h"
 
 namespace navdebug {
 

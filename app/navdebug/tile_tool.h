@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 
 namespace navdebug {
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <array>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 
 namespace navdebug {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 
 namespace navdebug {
 

@@ -5,9 +5,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/build/diagnose.h"
-#include "core/build/params.h"
-#include "core/build/pipeline.h"
+#include "core/bake/diagnose.h"
+#include "core/bake/params.h"
+#include "core/bake/pipeline.h"
 #include "log.h"
 
 namespace navdebug {

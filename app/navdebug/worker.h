@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "log.h"
 #include "render/layers.h"
 #include "tile_tool.h"

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/build/input.h"
-#include "core/build/json_text.h"
+#include "core/bake/input.h"
+#include "core/bake/json_text.h"
 
 #include "core/map2d/convex_merge.h"
 

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "core/build/input.h"
+#include "core/bake/input.h"
 
 namespace nav::map2d {
 

@@ -41,7 +41,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "diff/detour_ref.h"
 #include "diff/recast_ref.h"
 

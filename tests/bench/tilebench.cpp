@@ -32,7 +32,7 @@
 #define CALLGRIND_TOGGLE_COLLECT
 #endif
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "diff/recast_ref.h"
 
 namespace {

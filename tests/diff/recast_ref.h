@@ -19,17 +19,17 @@
 #include <string>
 #include <vector>
 
-#include "core/build/compact.h"
-#include "core/build/contours.h"
-#include "core/build/detail.h"
-#include "core/build/distance.h"
-#include "core/build/erode.h"
-#include "core/build/filter.h"
-#include "core/build/input.h"
-#include "core/build/params.h"
-#include "core/build/polymesh.h"
-#include "core/build/rasterize.h"
-#include "core/build/regions.h"
+#include "core/bake/compact.h"
+#include "core/bake/contours.h"
+#include "core/bake/detail.h"
+#include "core/bake/distance.h"
+#include "core/bake/erode.h"
+#include "core/bake/filter.h"
+#include "core/bake/input.h"
+#include "core/bake/params.h"
+#include "core/bake/polymesh.h"
+#include "core/bake/rasterize.h"
+#include "core/bake/regions.h"
 
 namespace navdiff {
 

@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "core/build/pipeline.h"
-#include "core/build/tiling.h"
+#include "core/bake/pipeline.h"
+#include "core/bake/tiling.h"
 #include "diff/recast_ref.h"
 #include "test_scenes.h"
 

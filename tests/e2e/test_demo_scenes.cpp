@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "test_files.h"
 
 namespace {

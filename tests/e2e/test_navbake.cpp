@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "test_files.h"
-#include "core/build/input.h"
-#include "core/build/params.h"
+#include "core/bake/input.h"
+#include "core/bake/params.h"
 #include "test_scenes.h"
 
 using navtest::run_cmd;

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/build/params.h"
-#include "core/build/pipeline.h"
+#include "core/bake/params.h"
+#include "core/bake/pipeline.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     nav::Params p;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 
 namespace {
 struct Bytes {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/build/areas.h"
+#include "core/bake/areas.h"
 
 #include "chf_maps.h"
 

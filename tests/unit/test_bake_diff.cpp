@@ -1,8 +1,8 @@
 // bake_diff: regions compared by span sets, polygons by vertex coordinates.
 #include <doctest/doctest.h>
 
-#include "core/build/bake_diff.h"
-#include "core/build/pipeline.h"
+#include "core/bake/bake_diff.h"
+#include "core/bake/pipeline.h"
 #include "test_scenes.h"
 
 namespace {

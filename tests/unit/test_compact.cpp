@@ -7,9 +7,9 @@
 #include <cmath>
 #include <vector>
 
-#include "core/build/compact.h"
-#include "core/build/filter.h"
-#include "core/build/rasterize.h"
+#include "core/bake/compact.h"
+#include "core/bake/filter.h"
+#include "core/bake/rasterize.h"
 #include "test_scenes.h"
 
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/build/contours.h"
-#include "core/build/detail.h"
-#include "core/build/pipeline.h"
-#include "core/build/polymesh.h"
+#include "core/bake/contours.h"
+#include "core/bake/detail.h"
+#include "core/bake/pipeline.h"
+#include "core/bake/polymesh.h"
 #include "test_scenes.h"
 
 namespace {

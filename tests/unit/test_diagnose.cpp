@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/build/diagnose.h"
-#include "core/build/pipeline.h"
+#include "core/bake/diagnose.h"
+#include "core/bake/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <memory>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "render/diff_draw.h"
 #include "test_scenes.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/build/distance.h"
+#include "core/bake/distance.h"
 
 #include "chf_maps.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/build/erode.h"
+#include "core/bake/erode.h"
 
 #include "chf_maps.h"
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/build/filter.h"
+#include "core/bake/filter.h"
 
 namespace {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "core/build/geom_int.h"
-#include "core/build/input.h"
-#include "core/build/params.h"
-#include "core/build/pipeline.h"
+#include "core/bake/geom_int.h"
+#include "core/bake/input.h"
+#include "core/bake/params.h"
+#include "core/bake/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

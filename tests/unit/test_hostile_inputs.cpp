@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/build/input.h"
+#include "core/bake/input.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/mesh_file.h"
 #include "test_files.h"

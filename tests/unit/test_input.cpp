@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/build/input.h"
+#include "core/bake/input.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

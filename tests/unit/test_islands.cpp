@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "core/runtime/islands.h"
-#include "core/build/tile_builder.h"
+#include "core/bake/tile_builder.h"
 #include "core/runtime/navmesh.h"
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "core/runtime/query.h"
 #include "poly_loops.h"
 #include "test_scenes.h"

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "render/layers.h"
 #include "test_scenes.h"
 

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/build/detail.h"
-#include "core/build/tile_builder.h"
+#include "core/bake/detail.h"
+#include "core/bake/tile_builder.h"
 #include "core/runtime/navmesh.h"
-#include "core/build/polymesh.h"
+#include "core/bake/polymesh.h"
 #include "poly_loops.h"
 
 using navtest::Loops;

@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "core/build/params.h"
+#include "core/bake/params.h"
 
 using namespace nav;
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "core/build/filter.h"
-#include "core/build/pipeline.h"
+#include "core/bake/filter.h"
+#include "core/bake/pipeline.h"
 #include "render/inspect.h"
 #include "render/pick.h"
 #include "test_scenes.h"

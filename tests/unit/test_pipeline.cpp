@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/build/erode.h"
-#include "core/build/filter.h"
-#include "core/build/pipeline.h"
+#include "core/bake/erode.h"
+#include "core/bake/filter.h"
+#include "core/bake/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/build/detail.h"
-#include "core/build/tile_builder.h"
+#include "core/bake/detail.h"
+#include "core/bake/tile_builder.h"
 #include "core/runtime/navmesh.h"
-#include "core/build/pipeline.h"
-#include "core/build/polymesh.h"
+#include "core/bake/pipeline.h"
+#include "core/bake/polymesh.h"
 #include "core/runtime/query.h"
 #include "test_scenes.h"
 

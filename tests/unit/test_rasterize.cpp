@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/build/rasterize.h"
+#include "core/bake/rasterize.h"
 #include "test_scenes.h"
 
 namespace {

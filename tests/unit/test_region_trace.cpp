@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/build/distance.h"
-#include "core/build/pipeline.h"
-#include "core/build/regions.h"
+#include "core/bake/distance.h"
+#include "core/bake/pipeline.h"
+#include "core/bake/regions.h"
 #include "render/replay_draw.h"  // replay_region: header-only, what the debugger's replay draws
 #include "test_scenes.h"
 

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/build/distance.h"
-#include "core/build/pipeline.h"
-#include "core/build/regions.h"
+#include "core/bake/distance.h"
+#include "core/bake/pipeline.h"
+#include "core/bake/regions.h"
 #include "test_scenes.h"
 
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/build/pipeline.h"
-#include "core/build/tiling.h"
+#include "core/bake/pipeline.h"
+#include "core/bake/tiling.h"
 #include "test_scenes.h"
 
 using namespace nav;

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/build/input.h"
+#include "core/bake/input.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/build/pipeline.h"
+#include "core/bake/pipeline.h"
 #include "test_scenes.h"
 
 using namespace nav;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "app/navdebug/undo.h"
-#include "core/build/diagnose.h"
-#include "core/build/pipeline.h"
+#include "core/bake/diagnose.h"
+#include "core/bake/pipeline.h"
 #include "core/runtime/islands.h"
 #include "core/runtime/query.h"
 

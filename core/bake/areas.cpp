@@ -1,0 +1,159 @@
+// Stage 5: convex volumes stamped onto the walkable spans with an area id.
+//
+// Cell selection and the point-in-polygon test follow Recast's rcMarkConvexPolyArea (cells from
+// the truncated bounds of the polygon, the cell centre tested with the even-odd crossing rule), so
+// cells whose centre lies exactly on an edge go the same way. The height test is the one the
+// header states, in world units: the span's floor bmin.y + y * ch lies in [hmin, hmax]. (Recast
+// truncates hmin and hmax to whole voxels first, so it also takes floors up to one cell height
+// below hmin.)
+#include "core/bake/areas.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace nav {
+
+namespace {
+
+struct AreaNameEntry {
+    uint8_t id;
+    std::string_view name;
+};
+constexpr std::array<AreaNameEntry, 7> kAreaNames = {{{kWalkableArea, "ground"},
+                                                      {kAreaWater, "water"},
+                                                      {kAreaRoad, "road"},
+                                                      {kAreaDoor, "door"},
+                                                      {kAreaGrass, "grass"},
+                                                      {kAreaJump, "jump"},
+                                                      {kNullArea, "null"}}};
+
+// Even-odd crossing test of the point (px, pz) against the polygon's xz outline.
+bool point_in_polygon_xz(const float* v, int nv, float px, float pz) {
+    bool inside = false;
+    for (int i = 0, j = nv - 1; i < nv; j = i++) {
+        const float* vi = v + 3 * i;
+        const float* vj = v + 3 * j;
+        if (((vi[2] > pz) != (vj[2] > pz)) && (px < (vj[0] - vi[0]) * (pz - vi[2]) / (vj[2] - vi[2]) + vi[0]))
+            inside = !inside;
+    }
+    return inside;
+}
+
+std::string fmt(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string_view area_name(uint8_t area) {
+    for (const AreaNameEntry& e : kAreaNames)
+        if (e.id == area) return e.name;
+    return {};
+}
+
+bool area_from_name(std::string_view name, uint8_t& out) {
+    for (const AreaNameEntry& e : kAreaNames) {
+        if (e.name == name) {
+            out = e.id;
+            return true;
+        }
+    }
+    return false;
+}
+
+void mark_convex_volume(const CompactHeightfield& chf, const ConvexVolume& vol, std::vector<uint8_t>& areas) {
+    const int nv = static_cast<int>(vol.verts.size() / 3);
+    if (nv < 3 || areas.size() != chf.spans.size() || chf.cs <= 0.0f) return;
+    if (chf.cells.size() != static_cast<size_t>(chf.width) * static_cast<size_t>(chf.height)) return;
+    const float* v = vol.verts.data();
+    float minx = v[0], maxx = v[0], minz = v[2], maxz = v[2];
+    for (int k = 1; k < nv; ++k) {
+        minx = std::fmin(minx, v[3 * k]);
+        maxx = std::fmax(maxx, v[3 * k]);
+        minz = std::fmin(minz, v[3 * k + 2]);
+        maxz = std::fmax(maxz, v[3 * k + 2]);
+    }
+    // Recast's cell range: truncated toward zero, then clamped to the grid.
+    const float lx = (minx - chf.bmin[0]) / chf.cs, hx = (maxx - chf.bmin[0]) / chf.cs;
+    const float lz = (minz - chf.bmin[2]) / chf.cs, hz = (maxz - chf.bmin[2]) / chf.cs;
+    if (!(hx >= 0.0f) || !(hz >= 0.0f) || !(lx < static_cast<float>(chf.width)) ||
+        !(lz < static_cast<float>(chf.height)))
+        return;  // entirely outside the grid (or not finite)
+    const int x0 = lx <= 0.0f ? 0 : static_cast<int>(lx);
+    const int z0 = lz <= 0.0f ? 0 : static_cast<int>(lz);
+    const int x1 = hx >= static_cast<float>(chf.width) ? chf.width - 1 : static_cast<int>(hx);
+    const int z1 = hz >= static_cast<float>(chf.height) ? chf.height - 1 : static_cast<int>(hz);
+
+    const uint8_t id = vol.area;
+    uint8_t* area = areas.data();
+    for (int z = z0; z <= z1; ++z) {
+        const float pz = chf.bmin[2] + (static_cast<float>(z) + 0.5f) * chf.cs;
+        for (int x = x0; x <= x1; ++x) {
+            const CompactCell c = chf.cells[static_cast<size_t>(x) + static_cast<size_t>(z) * static_cast<size_t>(chf.width)];
+            int inside = -1;  // point-in-polygon result, computed once per cell when first needed
+            for (uint32_t i = c.index, e = c.index + c.count; i < e; ++i) {
+                if (area[i] == kNullArea) continue;
+                const float fy = chf.bmin[1] + static_cast<float>(chf.spans[i].y) * chf.ch;
+                if (!(fy >= vol.hmin && fy <= vol.hmax)) continue;
+                if (inside < 0) {
+                    const float px = chf.bmin[0] + (static_cast<float>(x) + 0.5f) * chf.cs;
+                    inside = point_in_polygon_xz(v, nv, px, pz) ? 1 : 0;
+                }
+                if (inside) area[i] = id;
+            }
+        }
+    }
+}
+
+Status validate_volume(const ConvexVolume& vol, const std::string& what) {
+    const size_t nf = vol.verts.size();
+    if (nf % 3 != 0)
+        return Status::bad_input(what + ": vertex list has " + std::to_string(nf) +
+                                 " numbers, not a multiple of 3 (x,y,z per vertex)");
+    const size_t nv = nf / 3;
+    if (nv < 3) return Status::bad_input(what + ": needs at least 3 vertices, got " + std::to_string(nv));
+    for (size_t k = 0; k < nf; ++k)
+        if (!std::isfinite(vol.verts[k]))
+            return Status::bad_input(what + ": vertex " + std::to_string(k / 3) + " is not finite");
+    if (!std::isfinite(vol.hmin) || !std::isfinite(vol.hmax))
+        return Status::bad_input(what + ": hmin and hmax must be finite");
+    if (vol.hmin > vol.hmax)
+        return Status::bad_input(what + ": hmin " + fmt(vol.hmin) + " is above hmax " + fmt(vol.hmax));
+    if (vol.area == kNullArea || vol.area > kWalkableArea)
+        return Status::bad_input(what + ": area id " + std::to_string(vol.area) + " is outside 1..63");
+
+    // Convex in xz, either winding: every turn the same way (straight continuations allowed), no
+    // repeated vertex, no fold-back, non-zero area, and the outline goes around only once.
+    const float* v = vol.verts.data();
+    int pos = 0, neg = 0;
+    bool folds = false;
+    double turning = 0.0;
+    for (size_t k = 0; k < nv; ++k) {
+        const float* a = v + 3 * k;
+        const float* b = v + 3 * ((k + 1) % nv);
+        const float* c = v + 3 * ((k + 2) % nv);
+        const double e1x = double(b[0]) - a[0], e1z = double(b[2]) - a[2];
+        const double e2x = double(c[0]) - b[0], e2z = double(c[2]) - b[2];
+        if (e1x == 0.0 && e1z == 0.0)
+            return Status::bad_input(what + ": vertices " + std::to_string(k) + " and " +
+                                     std::to_string((k + 1) % nv) + " coincide in xz");
+        const double cross = e1x * e2z - e1z * e2x;
+        const double dot = e1x * e2x + e1z * e2z;
+        if (cross > 0.0) ++pos;
+        if (cross < 0.0) ++neg;
+        if (cross == 0.0 && dot < 0.0) folds = true;
+        turning += std::atan2(cross, dot);
+    }
+    if (pos == 0 && neg == 0) return Status::bad_input(what + ": polygon has zero area in xz (all vertices on a line)");
+    if ((pos != 0 && neg != 0) || folds)
+        return Status::bad_input(what + ": polygon is not convex in xz (it turns both ways or folds back)");
+    if (std::fabs(turning) > 3.0 * 3.14159265358979323846)
+        return Status::bad_input(what + ": polygon is not convex in xz (its outline winds around more than once)");
+    return Status::ok();
+}
+
+}  // namespace nav

@@ -1,0 +1,1211 @@
+#include "core/bake/pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <new>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#include "core/bake/erode.h"
+#include "core/bake/json_text.h"
+#include "core/bake/filter.h"
+#include "core/bake/voxel_values.h"
+
+namespace nav {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// Reuses a stage buffer when no published snapshot holds it any more, else starts a fresh one
+// (the old one lives on, unchanged, inside the snapshot that holds it). use_count() is a relaxed
+// load, so reading 1 alone does not order our writes after the last other holder's reads of the
+// buffer: that holder's release of its reference is a release RMW on the count, and the acquire
+// fence after our load of the value it wrote makes its reads happen before our writes.
+// ThreadSanitizer does not model fences (GCC warns and ignores them), so under it the same edge
+// comes from copying the pointer: libstdc++'s count increment is an acq_rel RMW, which reads the
+// holder's release.
+template <class T>
+T& writable(std::shared_ptr<T>& p) {
+    if (!p || p.use_count() > 1) {
+        p = std::make_shared<T>();
+        return *p;
+    }
+#if defined(__SANITIZE_THREAD__)
+    { const std::shared_ptr<T> sync = p; }
+#else
+    std::atomic_thread_fence(std::memory_order_acquire);
+#endif
+    return *p;
+}
+
+int64_t count_if_not_null(const std::vector<uint8_t>& areas) {
+    int64_t n = 0;
+    for (uint8_t a : areas) n += a != kNullArea;
+    return n;
+}
+
+double polymesh_area(const PolyMesh& pm) {
+    double area = 0.0;
+    for (int i = 0; i < pm.npolys; ++i) {
+        const uint16_t* p = pm.poly(i);
+        const int n = pm.poly_vert_count(i);
+        double a2 = 0.0;  // shoelace in voxel units
+        for (int k = 0; k < n; ++k) {
+            const uint16_t* va = &pm.verts[static_cast<size_t>(p[k]) * 3];
+            const uint16_t* vb = &pm.verts[static_cast<size_t>(p[(k + 1) % n]) * 3];
+            a2 += static_cast<double>(va[0]) * vb[2] - static_cast<double>(vb[0]) * va[2];
+        }
+        area += std::abs(a2) * 0.5;
+    }
+    return area * static_cast<double>(pm.cs) * static_cast<double>(pm.cs);
+}
+
+// One grid's working state: the solo bake's, or one tile's.
+struct Unit : StageResults<false> {
+    int tx = 0, tz = 0;
+    BakeConfig config;
+    std::array<StageStats, kStageCount> stats;
+    int dirty_from = 0;         // first stage without a current result
+    bool trimmed = false;       // intermediates dropped (navbake): a rebake starts at rasterize
+    bool ran = false;           // baked something in the current run
+    int ran_from = 0;           // the first stage it baked then
+    int error_stage = -1;
+    Status error;
+    double ms = 0.0;
+    std::vector<uint8_t> erode_scratch;
+    std::shared_ptr<const TileBake> published;  // the tile as last published, while unchanged
+};
+
+struct Ctx {
+    const InputMesh& m;
+    const Params& params;
+    const std::vector<ConvexVolume>& volumes;
+    const Unit& solo;                // holds tri_areas
+    const TriangleBins* bins;        // tiled bakes: triangles per tile
+    bool tiled;
+    bool record_trace;
+    uint64_t memory_limit;
+    const CancelFlag* cancel;
+};
+
+// The grid a bake may allocate. Solo: the one grid every stage must honour (nav::check_grid: its
+// sides are polygon-vertex coordinates). Tiled: each tile's grid is small; the whole mesh still
+// needs at least one cell and a height the 16-bit spans hold. Then the memory estimate.
+Status check_grid(const BakeConfig& c, const Params& params, uint64_t need, uint64_t limit, bool tiled) {
+    if (!tiled) {
+        if (Status st = nav::check_grid(c, params); !st) return st;
+    } else {
+        if (!(c.grid_x >= 1.0) || !(c.grid_z >= 1.0))
+            return Status::bad_input("the mesh bounds are " + std::to_string(c.bmax[0] - c.bmin[0]) + " x " +
+                                     std::to_string(c.bmax[2] - c.bmin[2]) +
+                                     " m in x and z: less than one cell of cell_size = " +
+                                     params.to_string(ParamId::cell_size) + " m");
+        if (c.grid_x >= 2147483647.0 || c.grid_z >= 2147483647.0)
+            return Status::bad_input("grid of more than 2^31 cells a side: raise cell_size");
+        if (!((static_cast<double>(c.bmax[1]) - c.bmin[1]) / c.ch < kMaxGridLayers))
+            return Status::bad_input("the mesh is " + std::to_string(c.bmax[1] - c.bmin[1]) + " m tall: more than " +
+                                     std::to_string(kMaxGridLayers) + " cells of cell_height = " +
+                                     params.to_string(ParamId::cell_height) + " m (span heights are 16-bit); raise cell_height");
+    }
+    if (need > limit)
+        return Status::bad_input("grid of " + std::to_string(c.width) + " x " + std::to_string(c.height) +
+                                 " cells needs about " + std::to_string(need >> 20) +
+                                 " MiB, over the memory limit of " + std::to_string(limit >> 20) +
+                                 " MiB; raise cell_size (now " + params.to_string(ParamId::cell_size) +
+                                 " m) or the limit");
+    return Status::ok();
+}
+
+// ---- the stages: one function each, over one grid ---------------------------------------------
+
+Status run_input(Unit& u, const Ctx& x, StageStats& stats) {
+    const InputMesh& m = x.m;
+    auto& ta = writable(u.tri_areas);
+    ta.resize(static_cast<size_t>(m.tri_count()));
+    mark_walkable_triangles(u.config.walkable_slope_deg, m.verts.data(), m.tris.data(), m.tri_count(), ta.data());
+    const int64_t walkable = count_if_not_null(ta);
+    stats.counts = {{"verts", m.vert_count()}, {"tris", m.tri_count()}, {"walkable_tris", walkable}};
+    if (walkable == 0)
+        return Status::bad_input("nothing walkable: none of the " + std::to_string(m.tri_count()) +
+                                 " triangles is flatter than agent_max_slope = " +
+                                 x.params.to_string(ParamId::agent_max_slope) +
+                                 " deg (is the mesh Y-up, and are its triangles wound counter-clockwise seen from above?)");
+    return Status::ok();
+}
+
+Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
+    const BakeConfig& c = u.config;
+    const InputMesh& m = x.m;
+    if (!x.tiled) {
+        if (Status st = check_grid(c, x.params, estimate_bake_memory(m, c), x.memory_limit, false); !st) return st;
+    }
+    auto& hf = writable(u.solid);
+    hf.reset(c.width, c.height, c.bmin, c.bmax, c.cs, c.ch, c.border_size);
+    const std::vector<uint8_t>& ta = *x.solo.tri_areas;
+    Status st;
+    if (!x.tiled) {
+        st = rasterize_triangles(m.verts.data(), m.vert_count(), m.tris.data(), ta.data(), m.tri_count(), hf,
+                                 c.walkable_climb, x.cancel);
+        stats.counts = {{"grid_width", c.width}, {"grid_height", c.height}, {"solid_spans", hf.span_count}};
+    } else {
+        // The tile's triangles (from the spatial index) as a small indexed list over the shared vertices.
+        const std::span<const int> tris = x.bins->tile(u.tx, u.tz);
+        std::vector<int> local(tris.size() * 3);
+        std::vector<uint8_t> local_areas(tris.size());
+        for (size_t i = 0; i < tris.size(); ++i) {
+            const size_t t = static_cast<size_t>(tris[i]);
+            local[i * 3 + 0] = m.tris[t * 3 + 0];
+            local[i * 3 + 1] = m.tris[t * 3 + 1];
+            local[i * 3 + 2] = m.tris[t * 3 + 2];
+            local_areas[i] = ta[t];
+        }
+        st = rasterize_triangles(m.verts.data(), m.vert_count(), local.data(), local_areas.data(),
+                                 static_cast<int>(tris.size()), hf, c.walkable_climb, x.cancel);
+        stats.counts = {{"tile_tris", static_cast<int64_t>(tris.size())}, {"solid_spans", hf.span_count}};
+    }
+    // The published result keeps only the spans it holds. rasterize_triangles' sort grew the pool to
+    // twice the raw spans, 3.7x the merged ones on a large level (a tiled bake of 9.7 M spans held
+    // 431 MB of pools for 116 MB of spans); it keeps that capacity for a rebuild into the same
+    // heightfield, which here happens only when no snapshot holds the last result.
+    if (hf.pool.capacity() > hf.pool.size() + hf.pool.size() / 4 + 1024) hf.pool.shrink_to_fit();
+    return st;
+}
+
+Status run_filter(Unit& u, const Ctx& x, StageStats& stats) {
+    const BakeConfig& c = u.config;
+    auto& hf = writable(u.filtered);
+    hf = *u.solid;  // copy-assign keeps hf's capacity
+    if (c.filter_low_hanging) filter_low_hanging_obstacles(c.walkable_climb, hf, x.cancel);
+    if (c.filter_ledge) filter_ledge_spans(c.walkable_height, c.walkable_climb, hf, x.cancel);
+    if (c.filter_low_height) filter_walkable_low_height_spans(c.walkable_height, hf, x.cancel);
+    if (is_cancelled(x.cancel)) return Status::cancelled();
+    int64_t walkable = 0, ledge = 0, low = 0;
+    for (uint32_t col : hf.columns)
+        for (uint32_t i = col; i != kNullSpan; i = hf.pool[i].next) {
+            walkable += hf.pool[i].area != kNullArea;
+            ledge += (hf.pool[i].filtered_by & kFilteredLedge) != 0;
+            low += (hf.pool[i].filtered_by & kFilteredLowHeight) != 0;
+        }
+    stats.counts = {{"walkable_solid_spans", walkable}, {"ledge_removed", ledge}, {"low_height_removed", low}};
+    return Status::ok();
+}
+
+Status run_compact(Unit& u, const Ctx& x, StageStats& stats) {
+    auto& chf = writable(u.compact);
+    Status st = build_compact_heightfield(u.config.walkable_height, u.config.walkable_climb, *u.filtered, chf, x.cancel);
+    stats.counts = {{"compact_spans", chf.span_count}};
+    return st;
+}
+
+Status run_erode(Unit& u, const Ctx& x, StageStats& stats) {
+    auto& a = writable(u.eroded);
+    a = u.compact->areas;
+    Status st = erode_walkable_area(u.config.walkable_radius, *u.compact, a, u.erode_scratch, x.cancel);
+    stats.counts = {{"walkable_spans", count_if_not_null(a)}};
+    return st;
+}
+
+Status run_areas(Unit& u, const Ctx& x, StageStats& stats) {
+    auto& a = writable(u.areas);
+    a = *u.eroded;
+    for (const ConvexVolume& v : x.volumes) {
+        if (is_cancelled(x.cancel)) return Status::cancelled();
+        mark_convex_volume(*u.compact, v, a);
+    }
+    int64_t marked = 0;
+    for (uint8_t v : a) marked += v != kNullArea && v != kWalkableArea;
+    stats.counts = {{"volumes", static_cast<int64_t>(x.volumes.size())}, {"volume_spans", marked}};
+    return Status::ok();
+}
+
+Status run_distance(Unit& u, const Ctx& x, StageStats& stats) {
+    auto& df = writable(u.distance);
+    Status st = build_distance_field(*u.compact, *u.areas, df, x.cancel);
+    stats.counts = {{"max_distance", df.max_dist}};
+    return st;
+}
+
+Status run_regions(Unit& u, const Ctx& x, StageStats& stats) {
+    const BakeConfig& c = u.config;
+    auto& r = writable(u.regions);
+    if (!x.record_trace) u.region_trace.reset();  // no stale trace kept while off
+    RegionTrace* trace = x.record_trace ? &writable(u.region_trace) : nullptr;
+    Status st;
+    switch (c.partition) {
+        case Partition::Watershed:
+            st = build_regions_watershed(*u.compact, *u.areas, *u.distance, c.border_size, c.min_region_area,
+                                         c.merge_region_area, r, x.cancel, trace);
+            break;
+        case Partition::Monotone:
+            st = build_regions_monotone(*u.compact, *u.areas, c.border_size, c.min_region_area, c.merge_region_area, r,
+                                        x.cancel, trace);
+            break;
+        case Partition::Layers:
+            st = build_regions_layers(*u.compact, *u.areas, c.border_size, c.min_region_area, r, x.cancel, trace);
+            break;
+    }
+    stats.counts = {{"regions", r.region_count}};
+    return st;
+}
+
+Status run_contours(Unit& u, const Ctx& x, StageStats& stats) {
+    const BakeConfig& c = u.config;
+    auto& cs = writable(u.contours);
+    Status st = build_contours(*u.compact, *u.areas, *u.regions, c.max_simplification_error, c.max_edge_len,
+                               kTessWallEdges, cs, x.cancel);
+    int64_t nv = 0, outlines = 0;  // holes merged into an outline stay behind with no vertices
+    for (const Contour& k : cs.contours) {
+        nv += k.nverts;
+        outlines += k.nverts > 0;
+    }
+    stats.counts = {{"contours", outlines}, {"contour_verts", nv}};
+    return st;
+}
+
+Status run_polymesh(Unit& u, const Ctx& x, StageStats& stats) {
+    auto& pm = writable(u.polymesh);
+    Status st = build_poly_mesh(*u.contours, u.config.verts_per_poly, pm, x.cancel);
+    stats.counts = {{"poly_verts", pm.nverts}, {"polys", pm.npolys}};
+    return st;
+}
+
+Status run_detail(Unit& u, const Ctx& x, StageStats& stats) {
+    const BakeConfig& c = u.config;
+    auto& dm = writable(u.detail);
+    Status st = build_poly_mesh_detail(*u.polymesh, *u.compact, *u.regions, c.detail_sample_dist,
+                                       c.detail_sample_max_error, dm, x.cancel);
+    stats.counts = {{"detail_verts", dm.nverts}, {"detail_tris", dm.ntris}};
+    return st;
+}
+
+Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
+    if (x.tiled) {  // the tile's runtime tile; the pipeline assembles the NavMesh from all of them
+        auto t = std::make_shared<NavTile>();  // always a new object: the NavMesh tells tiles apart by identity
+        Status st = make_nav_tile(*u.polymesh, *u.detail, *t, u.tx, u.tz);  // its errors name the tile
+        t->layer = 0;
+        t->walkable_height = x.params.f(ParamId::agent_height);
+        t->walkable_radius = x.params.f(ParamId::agent_radius);
+        t->walkable_climb = x.params.f(ParamId::agent_max_climb);
+        stats.counts = {{"tile_polys", t->npolys()}};
+        u.tile = std::move(t);
+        return st;
+    }
+    auto& nm = writable(u.navmesh);
+    Status st = build_navmesh(*u.polymesh, *u.detail, nm);
+    stats.counts = {{"navmesh_polys", nm.npolys}, {"islands", nm.nislands}};
+    return st;
+}
+
+// What a stage is: where it runs and the function that builds its result. Names are kStageNames,
+// the results a stage owns are listed in for_each_result (pipeline.h), the parameters it reads
+// are the ParamDefs whose stage it is (params.cpp). Adding a stage touches these three tables.
+enum class Scope : uint8_t {
+    Mesh,  // once for the whole mesh (a tiled bake too)
+    Grid,  // once per grid: the solo grid, or every tile
+    GridThenMesh,  // per grid, then once for the whole mesh (navmesh: each tile, then the assembly)
+};
+struct StageDef {
+    Stage stage;
+    Scope scope;
+    Status (*run)(Unit&, const Ctx&, StageStats&);
+};
+constexpr StageDef kStageTable[kStageCount] = {
+    {Stage::Input, Scope::Mesh, run_input},         {Stage::Rasterize, Scope::Grid, run_rasterize},
+    {Stage::Filter, Scope::Grid, run_filter},       {Stage::Compact, Scope::Grid, run_compact},
+    {Stage::Erode, Scope::Grid, run_erode},         {Stage::Areas, Scope::Grid, run_areas},
+    {Stage::Distance, Scope::Grid, run_distance},   {Stage::Regions, Scope::Grid, run_regions},
+    {Stage::Contours, Scope::Grid, run_contours},   {Stage::Polymesh, Scope::Grid, run_polymesh},
+    {Stage::Detail, Scope::Grid, run_detail},       {Stage::Navmesh, Scope::GridThenMesh, run_navmesh},
+};
+constexpr bool table_in_order() {
+    for (int s = 0; s < kStageCount; ++s)
+        if (static_cast<int>(kStageTable[s].stage) != s) return false;
+    return true;
+}
+static_assert(table_in_order(), "kStageTable lists the stages in Stage order");
+// The last stage a tiled bake builds per tile.
+constexpr int kLastTileStage = static_cast<int>(Stage::Navmesh);
+
+}  // namespace
+
+// Out of memory is bad input (exit 2): the memory a bake needs follows from the level and the
+// parameters the user gave, and the process's memory from the limits they set (ulimit, cgroups).
+Status out_of_memory(const std::string& where) {
+    return Status::bad_input(where + ": out of memory (the level at these parameters needs more memory than this "
+                                     "process may use: raise cell_size, bake in tiles with tile_size, or lower the "
+                                     "memory limit so the estimate refuses such grids before allocating)");
+}
+
+namespace {
+
+// Runs one stage of one grid, turning an exception (out of memory, anything) into a failure.
+Status run_one(Stage s, Unit& u, const Ctx& x) {
+    StageStats& stats = u.stats[static_cast<size_t>(s)];
+    stats.counts.clear();
+    const auto t0 = clock_type::now();
+    Status st;
+    try {
+        st = kStageTable[static_cast<int>(s)].run(u, x, stats);
+    } catch (const std::bad_alloc&) {
+        st = out_of_memory(std::string(stage_name(s)));
+    } catch (const std::exception& e) {
+        st = Status::internal(std::string(stage_name(s)) + ": " + e.what());
+    }
+    stats.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+    stats.built = st.is_ok();
+    return st;
+}
+
+template <class Dst, class Src>
+void copy_results(Dst& dst, const Src& src, bool with_trace) {
+    for_each_result([](Stage, auto& d, auto& s) { d = s; }, dst, src);
+    if (!with_trace) dst.region_trace.reset();
+}
+
+template <class R>
+void drop_results_after(R& r, int stage) {
+    for_each_result([stage](Stage s, auto& p) { if (static_cast<int>(s) > stage) p.reset(); }, r);
+}
+
+// Counts of one stage summed over tiles (max_* counts: the maximum).
+// Every tile lists a stage's counts in the same order under the same literals: try the count at
+// the same position, by pointer, before searching by name (this runs tiles x stages times per run).
+void add_counts(std::vector<StageCount>& into, const std::vector<StageCount>& from) {
+    for (size_t i = 0; i < from.size(); ++i) {
+        const StageCount& c = from[i];
+        auto it = i < into.size() && into[i].name.data() == c.name.data() && into[i].name.size() == c.name.size()
+                      ? into.begin() + static_cast<ptrdiff_t>(i)
+                      : std::find_if(into.begin(), into.end(), [&](const StageCount& k) { return k.name == c.name; });
+        if (it == into.end()) into.push_back(c);
+        else if (c.name.starts_with("max_")) it->value = std::max(it->value, c.value);
+        else it->value += c.value;
+    }
+}
+
+}  // namespace
+
+struct Pipeline::Impl {
+    std::shared_ptr<const InputMesh> source;  // as loaded
+    std::shared_ptr<const InputMesh> mesh;    // what the stages read: source with the mesh_* fixes
+    Unit solo;                                // the solo bake, and tri_areas for every bake
+    std::vector<std::unique_ptr<Unit>> tiles; // tiled bakes, tile order
+    TileLayout layout;                        // of `tiles`
+    BakeConfig tiles_config;                  // the whole-grid config `tiles` were laid out for
+    TriangleBins bins;
+    bool bins_current = false;
+    std::shared_ptr<const NavMesh> tiled_navmesh;  // assembled from the tiles (previous for the next)
+    StageStats assembly;                           // the last assembly's time and counts
+
+    BakeConfig config;
+    std::vector<Stage> stages_run;
+    std::vector<int> rebaked;
+    uint64_t generation = 0;
+    std::mutex snap_mutex;  // guards snap and every Unit::published while tiles bake
+    std::shared_ptr<const Bake> snap;
+};
+
+// ---- Bake ---------------------------------------------------------------------------------------
+
+int64_t TileBake::count(std::string_view name) const {
+    for (const StageStats& s : stats)
+        for (const StageCount& c : s.counts)
+            if (c.name == name) return c.value;
+    return 0;
+}
+
+void lower_thread_priority() {
+#if defined(__linux__)
+    // per thread on Linux (the nice value belongs to the thread id); raising it needs no privilege
+    const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+    const int now = getpriority(PRIO_PROCESS, tid);
+    if (now < 10) setpriority(PRIO_PROCESS, tid, 10);
+#endif
+}
+
+Bake tile_view(const Bake& b, const TileBake& t) {
+    Bake v;
+    static_cast<StageResults<true>&>(v) = static_cast<const StageResults<true>&>(t);
+    v.mesh = b.mesh;
+    v.params = b.params;
+    v.config = t.config;
+    v.generation = b.generation;
+    v.stats = t.stats;
+    v.built_through = t.built_through;
+    return v;
+}
+
+void Bake::drop_after(int stage) {
+    drop_results_after(*this, stage);
+    for (auto& t : tiles) {
+        if (!t || t->built_through <= stage) continue;
+        auto trimmed = std::make_shared<TileBake>(*t);
+        drop_results_after(*trimmed, stage);
+        trimmed->built_through = stage;
+        t = std::move(trimmed);
+    }
+    built_through = std::min(built_through, stage);
+}
+
+int64_t Bake::count(std::string_view name) const {
+    for (const StageStats& s : stats)
+        for (const StageCount& c : s.counts)
+            if (c.name == name) return c.value;
+    return 0;
+}
+
+double Bake::walkable_area() const {
+    double a = polymesh ? polymesh_area(*polymesh) : 0.0;
+    for (const auto& t : tiles)
+        if (t && t->polymesh) a += polymesh_area(*t->polymesh);
+    return a;
+}
+
+std::vector<std::string> Bake::warnings() const {
+    std::vector<std::string> w;
+    auto add = [&w](const StageResults<true>& r, const std::string& where) {
+        if (r.contours)
+            for (int reg : r.contours->warnings)
+                w.push_back(where + "contours: region " + std::to_string(reg) +
+                            " has a contour that was dropped or a hole that could not be merged");
+        if (r.polymesh)
+            for (const std::string& s : r.polymesh->warnings) w.push_back(where + s);  // already say "polymesh: ..."
+    };
+    add(*this, "");
+    for (const auto& t : tiles)
+        if (t) add(*t, "tile " + std::to_string(t->tx) + "," + std::to_string(t->tz) + ": ");
+    return w;
+}
+
+// ---- Pipeline -----------------------------------------------------------------------------------
+
+Pipeline::Pipeline() : impl_(std::make_unique<Impl>()) { impl_->snap = std::make_shared<Bake>(); }
+Pipeline::~Pipeline() = default;
+
+bool Pipeline::has_mesh() const { return impl_->mesh != nullptr; }
+
+Status Pipeline::load_mesh(const std::string& path) {
+    InputMesh m;
+    if (Status st = load_obj(path, m); !st) return st;
+    return set_mesh(std::move(m));
+}
+
+Status Pipeline::set_mesh(InputMesh mesh) {
+    if (Status st = validate_mesh(mesh, mesh.path.empty() ? std::string("mesh") : mesh.path); !st) return st;
+    mesh.compute_bounds();
+    impl_->source = std::make_shared<const InputMesh>(std::move(mesh));
+    refresh_mesh();
+    mark_dirty(Stage::Input);
+    return Status::ok();
+}
+
+MeshFix mesh_fix(const Params& p) {
+    MeshFix f;
+    f.scale = p.f(ParamId::mesh_scale);
+    f.z_up = p.b(ParamId::mesh_z_up);
+    f.flip_winding = p.b(ParamId::mesh_flip_winding);
+    return f;
+}
+
+void Pipeline::refresh_mesh() {
+    Impl& I = *impl_;
+    if (!I.source) return;
+    const MeshFix fix = mesh_fix(params_);
+    if (fix.identity()) {
+        I.mesh = I.source;
+        return;
+    }
+    // a fresh copy each time: a published snapshot may still hold the previous one
+    auto m = std::make_shared<InputMesh>();
+    apply_mesh_fix(*I.source, fix, *m);
+    I.mesh = std::move(m);
+}
+
+Status Pipeline::set_param(ParamId id, double value) {
+    Params p = params_;
+    if (Status st = p.set(id, value); !st) return st;
+    set_params(p);
+    return Status::ok();
+}
+
+Status Pipeline::set_param(std::string_view name, std::string_view value) {
+    Params p = params_;
+    if (Status st = p.set_from_string(name, value); !st) return st;
+    set_params(p);
+    return Status::ok();
+}
+
+void Pipeline::set_params(const Params& p) {
+    // A change of such parameters that leaves every derived voxel value equal (agent_radius 0.6 ->
+    // 0.5 m at 0.3 m cells: 2 cells either way) dirties nothing; the next run re-runs no stage.
+    const InputMesh* mesh = impl_->mesh.get();
+    const bool same_voxels =
+        mesh && same_voxel_values(derive_config(params_, mesh->bmin, mesh->bmax), derive_config(p, mesh->bmin, mesh->bmax));
+    for (const ParamDef& d : param_table())
+        if (!dirties_no_stage(d.id) && p.get(d.id) != params_.get(d.id) && !(same_voxels && rounded_to_voxels(d.voxel)))
+            mark_dirty(d.stage);  // threads, path_mode: same bake
+    const bool refix = !(mesh_fix(p) == mesh_fix(params_));
+    params_ = p;
+    if (refix) refresh_mesh();
+}
+
+void Pipeline::set_volumes(std::vector<ConvexVolume> volumes) {
+    Impl& I = *impl_;
+    if (I.tiles.empty()) {
+        volumes_ = std::move(volumes);
+        mark_dirty(Stage::Areas);
+        return;
+    }
+    // Tiled: only the tiles whose bordered box meets a volume that was added, removed or changed.
+    std::vector<const ConvexVolume*> changed;
+    for (const ConvexVolume& v : volumes_)
+        if (std::find(volumes.begin(), volumes.end(), v) == volumes.end()) changed.push_back(&v);
+    for (const ConvexVolume& v : volumes)
+        if (std::find(volumes_.begin(), volumes_.end(), v) == volumes_.end()) changed.push_back(&v);
+    // Same volumes in another order: later volumes win, so every tile under two of them may change.
+    if (changed.empty() && volumes != volumes_)
+        for (const ConvexVolume& v : volumes) changed.push_back(&v);
+    for (auto& t : I.tiles) {
+        const BakeConfig& c = t->config;
+        for (const ConvexVolume* v : changed) {
+            float x0 = 1e30f, x1 = -1e30f, z0 = 1e30f, z1 = -1e30f;
+            for (size_t k = 0; k + 2 < v->verts.size(); k += 3) {
+                x0 = std::min(x0, v->verts[k]);
+                x1 = std::max(x1, v->verts[k]);
+                z0 = std::min(z0, v->verts[k + 2]);
+                z1 = std::max(z1, v->verts[k + 2]);
+            }
+            if (x1 < c.bmin[0] || x0 > c.bmax[0] || z1 < c.bmin[2] || z0 > c.bmax[2]) continue;
+            t->dirty_from = std::min(t->dirty_from, static_cast<int>(Stage::Areas));
+            for (int k = t->dirty_from; k < kStageCount; ++k) t->stats[static_cast<size_t>(k)].built = false;
+            break;
+        }
+    }
+    volumes_ = std::move(volumes);
+}
+
+void Pipeline::set_record_region_trace(bool on) {
+    if (on == record_trace_) return;
+    record_trace_ = on;
+    mark_dirty(Stage::Regions);
+}
+
+void Pipeline::mark_dirty(Stage from) {
+    Impl& I = *impl_;
+    const int s = static_cast<int>(from);
+    auto lower = [](Unit& u, int first) {
+        if (first < u.dirty_from) u.dirty_from = first;
+        for (int k = u.dirty_from; k < kStageCount; ++k) u.stats[static_cast<size_t>(k)].built = false;
+    };
+    lower(I.solo, s);
+    // A tile's stages start at rasterize: the input stage reads the whole mesh and runs once, on
+    // the solo unit (run per tile it repeated the whole mesh's work once for every tile).
+    for (auto& t : I.tiles) lower(*t, std::max(s, static_cast<int>(Stage::Rasterize)));
+}
+
+bool Pipeline::mark_tile_dirty(int tx, int tz, Stage from) {
+    Impl& I = *impl_;
+    const int s = std::max(static_cast<int>(from), static_cast<int>(Stage::Rasterize));
+    for (auto& t : I.tiles) {
+        if (t->tx != tx || t->tz != tz) continue;
+        if (t->trimmed) t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
+        t->dirty_from = std::min(t->dirty_from, s);
+        for (int k = t->dirty_from; k < kStageCount; ++k) t->stats[static_cast<size_t>(k)].built = false;
+        return true;
+    }
+    return false;
+}
+
+Stage Pipeline::first_dirty() const {
+    const Impl& I = *impl_;
+    int d = I.solo.dirty_from;
+    if (params_.i(ParamId::tile_size) > 0 && !I.tiles.empty()) {
+        // Tiled: the solo grid only does the input stage (dirty_from stays at rasterize after it);
+        // every other stage is the tiles'. A change at rasterize or later marks every tile.
+        if (d > static_cast<int>(Stage::Input)) d = kStageCount;
+        for (const auto& t : I.tiles)
+            if (t->dirty_from <= kLastTileStage) d = std::min(d, t->dirty_from);
+    }
+    return static_cast<Stage>(d);
+}
+
+namespace {
+
+// Raw spans a grid gets from triangles `tris` of m (all of them when tris is empty): one per column
+// a triangle touches. A triangle touches at most its xz area in cells plus its L1 perimeter in
+// cells (the partly covered ones) plus its corners, and never more than its bounding box clipped
+// to the grid. Computed in double: no overflow on any bounds.
+double estimate_raw_spans(const InputMesh& m, const BakeConfig& c, std::span<const int> tris) {
+    const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
+    double spans = 0;
+    const double inv = 1.0 / c.cs;
+    const int n = tris.empty() ? m.tri_count() : static_cast<int>(tris.size());
+    for (int i = 0; i < n; ++i) {
+        const int t = tris.empty() ? i : tris[static_cast<size_t>(i)];
+        const float* v[3];
+        for (int k = 0; k < 3; ++k) v[k] = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(t * 3 + k)]) * 3];
+        const double x0 = std::max<double>(std::min({v[0][0], v[1][0], v[2][0]}), c.bmin[0]);
+        const double x1 = std::min<double>(std::max({v[0][0], v[1][0], v[2][0]}), c.bmax[0]);
+        const double z0 = std::max<double>(std::min({v[0][2], v[1][2], v[2][2]}), c.bmin[2]);
+        const double z1 = std::min<double>(std::max({v[0][2], v[1][2], v[2][2]}), c.bmax[2]);
+        if (!(x1 >= x0) || !(z1 >= z0)) continue;
+        const double box = ((x1 - x0) * inv + 2.0) * ((z1 - z0) * inv + 2.0);
+        const double area = 0.5 * std::fabs((double(v[1][0]) - v[0][0]) * (double(v[2][2]) - v[0][2]) -
+                                            (double(v[2][0]) - v[0][0]) * (double(v[1][2]) - v[0][2])) * inv * inv;
+        double perim = 0;
+        for (int k = 0; k < 3; ++k)
+            perim += std::fabs(double(v[(k + 1) % 3][0]) - v[k][0]) + std::fabs(double(v[(k + 1) % 3][2]) - v[k][2]);
+        spans += std::min(box, area + perim * inv + 4.0);
+    }
+    return std::min(spans, double(cells) * 64.0);
+}
+
+// Bytes per cell and per raw span of one grid's stages (see estimate_bake_memory).
+double grid_bytes(const BakeConfig& c, double spans) {
+    const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
+    return double(cells) * (4 + 4 + 8) + spans * (12 + 12 + 8 + 7 + 25);
+}
+
+uint64_t to_bytes(double bytes) {
+    return bytes >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(bytes);
+}
+
+}  // namespace
+
+uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
+                               int threads, bool keep_all, uint64_t* largest_tile) {
+    // Per tile: its grid's stages, and its triangles as the small indexed list it rasterizes
+    // (3 vertices and 3 indices each at most). Kept intermediates: every tile's at once (the
+    // debugger); otherwise the tiles baking at one time, each at the largest tile's need, and the
+    // outputs (polygon and detail meshes, far smaller than the spans they come from).
+    double sum = 0, most = 0;
+    for (int tz = 0; tz < L.rows; ++tz)
+        for (int tx = 0; tx < L.cols; ++tx) {
+            const BakeConfig tc = tile_config(c, L, tx, tz);
+            const std::span<const int> tris = bins.tile(tx, tz);
+            if (tris.empty()) continue;
+            const double b = grid_bytes(tc, estimate_raw_spans(m, tc, tris)) + double(tris.size()) * (36 + 12);
+            sum += b;
+            most = std::max(most, b);
+        }
+    if (largest_tile) *largest_tile = to_bytes(most);
+    const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
+    const double baking = keep_all ? sum : std::min(sum, most * std::max(threads, 1));
+    return to_bytes(mesh + double(bins.memory_bytes()) + baking);
+}
+
+uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
+    const double spans = estimate_raw_spans(m, c, {});
+    // Per cell: two column heads (solid, filtered), a compact cell. Per raw span, measured on
+    // stacked floors and wide grids (tests/unit/test_hostile.cpp): the rasterized pool 12 (its
+    // sort buffer, twice that, is given back when rasterization ends), the filtered copy 12, the compact span 8, three
+    // area arrays, distance and region ids 7, and the regions / contour stages' scratch about 25.
+    const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
+    return to_bytes(grid_bytes(c, spans) + mesh);
+}
+
+uint64_t Pipeline::estimate_memory() const {
+    const Impl& I = *impl_;
+    if (!I.mesh) return 0;
+    return estimate_bake_memory(*I.mesh, derive_config(params_, I.mesh->bmin, I.mesh->bmax));
+}
+
+std::shared_ptr<const Bake> Pipeline::snapshot() const {
+    std::lock_guard lk(impl_->snap_mutex);
+    return impl_->snap;
+}
+
+namespace {
+
+std::shared_ptr<const TileBake> publish_tile(const Unit& t, bool with_trace) {
+    auto tb = std::make_shared<TileBake>();
+    tb->tx = t.tx;
+    tb->tz = t.tz;
+    tb->config = t.config;
+    tb->stats = t.stats;
+    tb->built_through = t.dirty_from - 1;
+    tb->ms = t.ms;
+    copy_results(*tb, t, with_trace);
+    drop_results_after(*tb, tb->built_through);
+    tb->tri_areas.reset();
+    tb->navmesh.reset();
+    return tb;
+}
+
+// Per-stage stats of a tiled bake: built when every tile is, counts summed, ms summed.
+void aggregate_tile_stats(const std::vector<std::unique_ptr<Unit>>& tiles, const BakeConfig& c,
+                          const TileLayout& L, std::array<StageStats, kStageCount>& out) {
+    constexpr int first = static_cast<int>(Stage::Rasterize);
+    for (int s = first; s < kStageCount; ++s) {
+        StageStats& st = out[static_cast<size_t>(s)];
+        st = StageStats{};
+        st.built = !tiles.empty();
+        if (s == first) st.counts = {{"grid_width", c.width}, {"grid_height", c.height}, {"tiles", L.count()}};
+    }
+    for (const auto& t : tiles)  // tile by tile: each tile's stats are read once, in memory order
+        for (int s = first; s < kStageCount; ++s) {
+            StageStats& st = out[static_cast<size_t>(s)];
+            const StageStats& ts = t->stats[static_cast<size_t>(s)];
+            st.built = st.built && ts.built;
+            st.ms += ts.ms;
+            add_counts(st.counts, ts.counts);
+        }
+}
+
+}  // namespace
+
+Status Pipeline::run(Stage to, const CancelFlag* cancel) {
+    Impl& I = *impl_;
+    I.stages_run.clear();
+    I.rebaked.clear();
+    Status result;
+    int error_stage = -1, error_tile = -1;
+    bool tiled = false;
+    if (!I.mesh) {
+        result = Status::bad_input("no mesh loaded");
+        error_stage = 0;
+    } else {
+        {
+            std::lock_guard lk(I.snap_mutex);
+            I.snap.reset();  // our own hold must not keep stage buffers from being reused
+        }
+        I.config = derive_config(params_, I.mesh->bmin, I.mesh->bmax);
+        I.solo.config = I.config;
+        const InputMesh& m = *I.mesh;
+        const Ctx solo_ctx{m, params_, volumes_, I.solo, nullptr, false, record_trace_, memory_limit_, cancel};
+        tiled = I.config.tile_size > 0;
+        // Stages of the solo grid (all of them), or only the mesh-wide ones before the tiles.
+        const int solo_to = tiled ? static_cast<int>(Stage::Input) : static_cast<int>(to);
+        for (int s = I.solo.dirty_from; s <= solo_to; ++s) {
+            if (is_cancelled(cancel)) {
+                result = Status::cancelled();
+                break;
+            }
+            if (progress_) progress_->store(s, std::memory_order_relaxed);
+            const Status st = run_one(static_cast<Stage>(s), I.solo, solo_ctx);
+            if (!st) {
+                result = st;
+                error_stage = s;
+                break;
+            }
+            I.solo.dirty_from = s + 1;
+            I.stages_run.push_back(static_cast<Stage>(s));
+        }
+        if (!tiled) {
+            I.tiles.clear();
+            I.bins_current = false;
+        } else if (result && static_cast<int>(to) >= static_cast<int>(Stage::Rasterize)) {
+            result = run_tiles(to, cancel, error_stage, error_tile);
+            if (result && to == Stage::Navmesh) result = assemble_navmesh(error_stage);
+        }
+        if (!tiled) I.tiled_navmesh.reset();
+    }
+
+    auto b = std::make_shared<Bake>();
+    b->generation = ++I.generation;
+    b->params = params_;
+    b->config = I.config;
+    b->volumes = volumes_;
+    b->stats = I.solo.stats;
+    b->error = result;
+    b->error_stage = error_stage;
+    b->error_tile = error_tile;
+    b->stages_run = I.stages_run;
+    b->mesh = I.mesh;
+    b->tri_areas = I.solo.tri_areas;
+    if (!tiled) {
+        b->built_through = I.solo.dirty_from - 1;
+        copy_results(*b, I.solo, record_trace_);
+        b->drop_after(b->built_through);  // results past the last current stage are stale
+    } else {
+        b->layout = I.layout;
+        b->built_through = std::min(I.solo.dirty_from - 1, static_cast<int>(Stage::Input));
+        if (!I.tiles.empty() && b->built_through >= static_cast<int>(Stage::Input)) {
+            int through = kLastTileStage;
+            for (const auto& t : I.tiles) through = std::min(through, t->dirty_from - 1);
+            b->built_through = through;
+        }
+        aggregate_tile_stats(I.tiles, I.config, I.layout, b->stats);
+        const bool assembled = I.tiled_navmesh && !I.tiles.empty() && b->built_through >= static_cast<int>(Stage::Navmesh);
+        StageStats& ns = b->stats[static_cast<size_t>(Stage::Navmesh)];
+        if (assembled) {
+            b->navmesh = I.tiled_navmesh;
+            ns.ms += I.assembly.ms;
+            for (const StageCount& k : I.assembly.counts) ns.counts.push_back(k);
+        } else {
+            ns.built = false;
+            b->built_through = std::min(b->built_through, static_cast<int>(Stage::Detail));
+        }
+        std::lock_guard lk(I.snap_mutex);
+        for (auto& t : I.tiles) {
+            if (!t->published && t->dirty_from > static_cast<int>(Stage::Rasterize))
+                t->published = publish_tile(*t, record_trace_);
+            b->tiles.push_back(t->published);
+            b->tiles_done += t->dirty_from > kLastTileStage;
+        }
+        b->tiles_rebaked = I.rebaked;
+    }
+    std::lock_guard lk(I.snap_mutex);
+    I.snap = std::move(b);
+    return result;
+}
+
+Status Pipeline::assemble_navmesh(int& error_stage) {
+    Impl& I = *impl_;
+    bool all = !I.tiles.empty(), changed = !I.tiled_navmesh || !I.rebaked.empty();
+    std::vector<std::shared_ptr<const NavTile>> tiles;
+    for (const auto& t : I.tiles) {
+        all = all && t->dirty_from > kLastTileStage && t->tile;
+        if (t->tile && t->tile->npolys() > 0) tiles.push_back(t->tile);
+    }
+    if (!all) return Status::ok();  // some tile is not baked (navbake --tile): no navmesh
+    if (!changed) return Status::ok();
+    const auto t0 = clock_type::now();
+    auto nm = std::make_shared<NavMesh>();
+    Status st;
+    try {
+        st = build_navmesh(tiles, I.tiled_navmesh.get(), *nm);
+    } catch (const std::bad_alloc&) {
+        st = out_of_memory("navmesh");
+    }
+    I.assembly.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+    if (!st) {
+        error_stage = static_cast<int>(Stage::Navmesh);
+        I.tiled_navmesh.reset();
+        return st;
+    }
+    I.assembly.counts = {{"navmesh_polys", nm->npolys}, {"islands", nm->nislands}};
+    I.tiled_navmesh = std::move(nm);
+    if (std::find(I.stages_run.begin(), I.stages_run.end(), Stage::Navmesh) == I.stages_run.end())
+        I.stages_run.push_back(Stage::Navmesh);
+    return Status::ok();
+}
+
+Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage, int& error_tile) {
+    Impl& I = *impl_;
+    const BakeConfig& c = I.config;
+    const InputMesh& m = *I.mesh;
+    // Solo results are stale once tiled: free them (tri_areas stays, the tiles read it).
+    drop_results_after(I.solo, static_cast<int>(Stage::Input));
+    TileLayout L;
+    if (Status st = make_tile_layout(c, L); !st) {
+        error_stage = static_cast<int>(Stage::Rasterize);
+        I.tiles.clear();
+        return st;
+    }
+    const bool same_grid = !I.tiles.empty() && I.layout.tile_size == L.tile_size && I.layout.border == L.border &&
+                           I.layout.cols == L.cols && I.layout.rows == L.rows && I.tiles_config.cs == c.cs &&
+                           std::equal(c.bmin, c.bmin + 3, I.tiles_config.bmin) &&
+                           std::equal(c.bmax, c.bmax + 3, I.tiles_config.bmax);
+    if (!same_grid) {
+        I.tiles.clear();
+        for (int tz = 0; tz < L.rows; ++tz)
+            for (int tx = 0; tx < L.cols; ++tx) {
+                auto u = std::make_unique<Unit>();
+                u->tx = tx;
+                u->tz = tz;
+                u->dirty_from = static_cast<int>(Stage::Rasterize);
+                I.tiles.push_back(std::move(u));
+            }
+        I.layout = L;
+        I.tiles_config = c;
+        I.bins_current = false;
+    }
+    int first = kStageCount;
+    for (auto& t : I.tiles) {
+        t->config = tile_config(c, L, t->tx, t->tz);  // the parameters may have changed
+        if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Polymesh))
+            t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
+        first = std::min(first, t->dirty_from);
+    }
+    const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
+    if (first <= static_cast<int>(Stage::Rasterize)) {
+        // The whole grid's sides and height first (no memory figure yet: a tiled bake never holds
+        // the whole grid), then the tiles' memory from the triangles each one gets.
+        if (Status st = check_grid(c, params_, 0, memory_limit_, true); !st) {
+            error_stage = static_cast<int>(Stage::Rasterize);
+            return st;
+        }
+        if (!I.bins_current) {
+            I.bins.build(m, c, L);
+            I.bins_current = true;
+        }
+        uint64_t largest = 0;
+        const uint64_t need = estimate_tiled_memory(m, c, L, I.bins, threads, keep_intermediates_, &largest);
+        if (need > memory_limit_) {
+            error_stage = static_cast<int>(Stage::Rasterize);
+            return Status::bad_input(
+                "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
+                std::to_string(need >> 20) + " MiB (" +
+                (keep_intermediates_ ? std::string("every tile's intermediates kept")
+                                     : "up to " + std::to_string(std::max(threads, 1)) +
+                                           " tiles at once, the largest about " + std::to_string(largest >> 20) +
+                                           " MiB") +
+                "), over the memory limit of " + std::to_string(memory_limit_ >> 20) + " MiB; raise cell_size (now " +
+                params_.to_string(ParamId::cell_size) + " m), lower tile_size or threads, or raise the limit");
+        }
+    }
+    const int last = std::min(static_cast<int>(to), kLastTileStage);
+    const bool only_one = only_tile_[0] >= 0 || only_tile_[1] >= 0;
+    if (only_one && (only_tile_[0] < 0 || only_tile_[0] >= L.cols || only_tile_[1] < 0 || only_tile_[1] >= L.rows)) {
+        error_stage = static_cast<int>(Stage::Rasterize);
+        return Status::bad_input("tile " + std::to_string(only_tile_[0]) + "," + std::to_string(only_tile_[1]) +
+                                 " is outside the tile grid of " + std::to_string(L.cols) + " x " +
+                                 std::to_string(L.rows) + " tiles (x in 0.." + std::to_string(L.cols - 1) +
+                                 ", z in 0.." + std::to_string(L.rows - 1) + ")");
+    }
+
+    // The tiles to bake, nearest the focus first (ties in tile order).
+    std::vector<int> order;
+    for (size_t i = 0; i < I.tiles.size(); ++i)
+        if (I.tiles[i]->dirty_from <= last &&
+            (!only_one || (I.tiles[i]->tx == only_tile_[0] && I.tiles[i]->tz == only_tile_[1])))
+            order.push_back(static_cast<int>(i));
+    std::vector<float> dist(I.tiles.size(), 0.0f);
+    for (int i : order) {
+        float box[4];
+        tile_box(c, L, I.tiles[static_cast<size_t>(i)]->tx, I.tiles[static_cast<size_t>(i)]->tz, box);
+        const float dx = 0.5f * (box[0] + box[2]) - focus_[0], dz = 0.5f * (box[1] + box[3]) - focus_[1];
+        dist[static_cast<size_t>(i)] = dx * dx + dz * dz;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return dist[static_cast<size_t>(a)] < dist[static_cast<size_t>(b)]; });
+    for (auto& t : I.tiles) {
+        t->ran = false;
+        t->error = Status::ok();
+        t->error_stage = -1;
+    }
+    {
+        std::lock_guard lk(I.snap_mutex);
+        for (int i : order) I.tiles[static_cast<size_t>(i)]->published.reset();  // its buffers may be reused
+    }
+    if (progress_) progress_->store(static_cast<int>(Stage::Rasterize), std::memory_order_relaxed);
+
+    const Ctx ctx{m, params_, volumes_, I.solo, &I.bins, true, record_trace_, memory_limit_, cancel};
+    const bool keep = keep_intermediates_;
+    const bool trace = record_trace_;
+    std::atomic<size_t> next{0};
+        auto bake_tile = [&](Unit& t) {
+        const auto t0 = clock_type::now();
+        t.ran = true;
+        t.ran_from = t.dirty_from;
+        for (int s = t.dirty_from; s <= last; ++s) {
+            if (is_cancelled(cancel)) {
+                t.error = Status::cancelled();
+                break;
+            }
+            const Status st = run_one(static_cast<Stage>(s), t, ctx);
+            if (!st) {
+                t.error = st;
+                t.error_stage = s;
+                break;
+            }
+            t.dirty_from = s + 1;
+        }
+        t.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+        if (!keep && t.dirty_from > kLastTileStage) {  // keep only the tile's output
+            for_each_result([](Stage s, auto& p) { if (s < Stage::Polymesh) p.reset(); }, t);
+            t.erode_scratch = {};
+            t.trimmed = true;
+        }
+        if (!t.error.is_ok()) return;
+        std::shared_ptr<Bake> b;
+        {
+            std::lock_guard lk(I.snap_mutex);
+            t.published = publish_tile(t, trace);
+            if (on_tile_) {
+                b = std::make_shared<Bake>();
+                b->params = params_;
+                b->config = c;
+                b->volumes = volumes_;
+                b->mesh = I.mesh;
+                b->tri_areas = I.solo.tri_areas;  // the input stays drawn while the tiles fill in
+                b->stats[static_cast<size_t>(Stage::Input)] = I.solo.stats[static_cast<size_t>(Stage::Input)];
+                b->layout = L;
+                b->partial = true;
+                b->generation = I.generation + 1;
+                b->built_through = I.solo.tri_areas ? static_cast<int>(Stage::Input) : -1;
+                for (auto& u : I.tiles) {
+                    b->tiles.push_back(u->published);
+                    b->tiles_done += u->published != nullptr && u->published->built_through >= kLastTileStage;
+                }
+            }
+        }
+        // outside the snapshot lock: the callback may take its time (draw lists) while the other
+        // tiles go on baking and publishing
+        if (b) {
+            std::lock_guard lk(on_tile_mutex_);
+            on_tile_(std::move(b));
+        }
+    };
+    // The hand-over to and from the bake threads goes through our own atomics as well as through
+    // oneTBB's join: the tiles' state is written here, read there and back.
+    std::atomic<int> workers_done{0};
+    next.store(0, std::memory_order_release);
+    const bool background = background_threads_;
+    auto worker = [&] {
+        if (background) lower_thread_priority();
+        for (size_t k; (k = next.fetch_add(1, std::memory_order_acq_rel)) < order.size();)
+            bake_tile(*I.tiles[static_cast<size_t>(order[k])]);
+        workers_done.fetch_add(1, std::memory_order_release);
+    };
+    try {
+#if defined(__SANITIZE_THREAD__)
+        // ThreadSanitizer cannot see inside the uninstrumented libtbb (its task pool recycles
+        // memory and hands tasks over unseen, so every tiled bake reports false races). Under it
+        // the same work queue runs on plain threads, so the reports left are about our code.
+        std::vector<std::thread> pool;
+        for (int k = 1; k < std::max(1, threads); ++k) pool.emplace_back(worker);
+        worker();
+        for (std::thread& th : pool) th.join();
+#else
+        tbb::task_arena arena(std::max(1, threads));
+        arena.execute([&] { tbb::parallel_for(0, arena.max_concurrency(), [&](int) { worker(); }); });
+#endif
+        (void)workers_done.load(std::memory_order_acquire);
+    } catch (const std::bad_alloc&) {  // out of memory while publishing
+        error_stage = static_cast<int>(Stage::Rasterize);
+        return out_of_memory("tiled bake");
+    } catch (const std::exception& e) {  // the on_tile callback
+        error_stage = static_cast<int>(Stage::Rasterize);
+        return Status::internal(std::string("tiled bake: ") + e.what());
+    }
+
+    // Results in tile order, whatever order the tiles finished in.
+    Status result;
+    bool ran_stage[kStageCount] = {};
+    for (size_t i = 0; i < I.tiles.size(); ++i) {
+        Unit& t = *I.tiles[i];
+        if (!t.ran) continue;
+        I.rebaked.push_back(static_cast<int>(i));
+        if (!t.error.is_ok() && (result.is_ok() || result.code == Status::Code::Cancelled) &&
+            t.error.code != Status::Code::Cancelled) {
+            result = Status{t.error.code, "tile " + std::to_string(t.tx) + "," + std::to_string(t.tz) + ": " +
+                                              t.error.message};
+            error_stage = t.error_stage;
+            error_tile = static_cast<int>(i);
+        } else if (!t.error.is_ok() && result.is_ok()) {
+            result = t.error;
+        }
+    }
+    for (const auto& t : I.tiles)
+        if (t->ran)
+            for (int s = t->ran_from; s < t->dirty_from; ++s) ran_stage[s] = true;
+    for (int s = static_cast<int>(Stage::Rasterize); s <= last; ++s)
+        if (ran_stage[s]) I.stages_run.push_back(static_cast<Stage>(s));
+    return result;
+}
+
+// ---- JSON config -----------------------------------------------------------------------------
+
+Status parse_config_json(std::string_view text, const std::string& what, Params& params,
+                         std::vector<ConvexVolume>& volumes) {
+    nlohmann::json j;
+    if (Status st = parse_json_text(text, what, j); !st) return st;
+    if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
+    Params p = params;
+    std::vector<ConvexVolume> vols = volumes;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& key = it.key();
+        const nlohmann::json& v = it.value();
+        if (key == "volumes") {
+            if (!v.is_array()) return Status::bad_input(what + ": \"volumes\" must be an array");
+            vols.clear();
+            for (size_t i = 0; i < v.size(); ++i) {
+                const std::string where = what + ": volumes[" + std::to_string(i) + "]";
+                const nlohmann::json& o = v[i];
+                if (!o.is_object() || !o.contains("verts") || !o["verts"].is_array())
+                    return Status::bad_input(where + ": expected {\"verts\": [[x,y,z],...], \"hmin\", \"hmax\", \"area\"}");
+                ConvexVolume cv;
+                for (const auto& pt : o["verts"]) {
+                    if (!pt.is_array() || pt.size() != 3 || !pt[0].is_number() || !pt[1].is_number() || !pt[2].is_number())
+                        return Status::bad_input(where + ": each vertex must be [x, y, z] numbers");
+                    for (int k = 0; k < 3; ++k) {
+                        const double x = pt[static_cast<size_t>(k)].get<double>();
+                        if (!(std::fabs(x) <= kMaxCoordinate))  // checked before the float conversion
+                            return Status::bad_input(where + ": coordinate " + std::to_string(x) + " is beyond +-1e6 m");
+                        cv.verts.push_back(static_cast<float>(x));
+                    }
+                }
+                float ylo = 1e30f, yhi = -1e30f;
+                for (size_t k = 1; k < cv.verts.size(); k += 3) {
+                    ylo = std::min(ylo, cv.verts[k]);
+                    yhi = std::max(yhi, cv.verts[k]);
+                }
+                cv.hmin = ylo;
+                cv.hmax = yhi;
+                for (const char* key2 : {"hmin", "hmax"}) {
+                    if (!o.contains(key2)) continue;
+                    if (!o[key2].is_number()) return Status::bad_input(where + ": \"" + key2 + "\" must be a number");
+                    const double h = o[key2].get<double>();
+                    if (!(std::fabs(h) <= kMaxCoordinate))
+                        return Status::bad_input(where + ": \"" + key2 + "\" is beyond +-1e6 m");
+                    (std::string(key2) == "hmin" ? cv.hmin : cv.hmax) = static_cast<float>(h);
+                }
+                if (o.contains("area")) {
+                    const auto& a = o["area"];
+                    if (a.is_string()) {
+                        if (!area_from_name(a.get<std::string>(), cv.area))
+                            return Status::bad_input(where + ": unknown area \"" + a.get<std::string>() +
+                                                     "\" (expected ground, water, road, door, grass, jump or 1..63)");
+                    } else if (a.is_number_integer() && a.get<double>() >= 1 && a.get<double>() <= 63) {
+                        cv.area = static_cast<uint8_t>(a.get<double>());
+                    } else {
+                        return Status::bad_input(where + ": \"area\" must be a name or an id in 1..63");
+                    }
+                }
+                for (auto k2 = o.begin(); k2 != o.end(); ++k2)
+                    if (k2.key() != "verts" && k2.key() != "hmin" && k2.key() != "hmax" && k2.key() != "area")
+                        return Status::bad_input(where + ": unknown key \"" + k2.key() + "\"");
+                if (Status st = validate_volume(cv, where); !st) return st;
+                vols.push_back(std::move(cv));
+            }
+            continue;
+        }
+        const ParamDef* d = find_param(key);
+        if (!d) {
+            std::string known;
+            for (const ParamDef& t : param_table()) {
+                if (!known.empty()) known += ", ";
+                known += t.name;
+            }
+            return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes)");
+        }
+        std::string sval;
+        if (v.is_boolean()) sval = v.get<bool>() ? "true" : "false";
+        else if (v.is_number()) {
+            std::ostringstream os;
+            os.precision(17);
+            os << v.get<double>();
+            sval = os.str();
+        } else if (v.is_string()) sval = v.get<std::string>();
+        else return Status::bad_input(what + ": \"" + key + "\" must be a number, boolean or string");
+        if (Status st = p.set_from_string(key, sval); !st) return Status::bad_input(what + ": " + st.message);
+    }
+    params = p;
+    volumes = std::move(vols);
+    return Status::ok();
+}
+
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes) {
+    std::string text;
+    if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
+    return parse_config_json(text, path, params, volumes);
+}
+
+}  // namespace nav

@@ -1,0 +1,248 @@
+// The Pipeline owns the input, the parameters and the result of every stage. Setting a parameter
+// marks the earliest stage that reads it dirty; run() rebuilds only from the earliest dirty stage.
+// Each run publishes an immutable snapshot (Bake) that another thread may draw while the next
+// build runs; stage buffers are reused when no snapshot holds them any more.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <functional>
+#include <mutex>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/bake/areas.h"
+#include "core/common.h"
+#include "core/bake/compact.h"
+#include "core/bake/contours.h"
+#include "core/bake/detail.h"
+#include "core/bake/distance.h"
+#include "core/bake/input.h"
+#include "core/runtime/navmesh.h"
+#include "core/bake/params.h"
+#include "core/bake/polymesh.h"
+#include "core/bake/rasterize.h"
+#include "core/bake/regions.h"
+#include "core/bake/stage.h"
+#include "core/bake/tile_builder.h"
+#include "core/bake/tiling.h"
+
+namespace nav {
+
+struct StageCount {
+    std::string_view name;
+    int64_t value = 0;
+};
+
+struct StageStats {
+    bool built = false;  // result present and up to date
+    double ms = 0.0;     // wall time of the last build of this stage
+    std::vector<StageCount> counts;
+};
+
+// The results of every stage for one grid (the solo bake's, or one tile's). Ptr is shared_ptr to
+// const in a snapshot and to mutable in the pipeline's own state. Which result belongs to which
+// stage is said once, in for_each_result (pipeline.cpp's stage table uses it to drop, publish and
+// count them).
+template <bool Const>
+struct StageResults {
+    template <class T>
+    using Ptr = std::shared_ptr<std::conditional_t<Const, const T, T>>;
+    Ptr<std::vector<uint8_t>> tri_areas;  // input: per triangle (solo / whole mesh only)
+    Ptr<Heightfield> solid;               // rasterize
+    Ptr<Heightfield> filtered;            // filter
+    Ptr<CompactHeightfield> compact;      // compact (areas before erosion)
+    Ptr<std::vector<uint8_t>> eroded;     // erode: per compact span
+    Ptr<std::vector<uint8_t>> areas;      // areas: eroded + convex volumes
+    Ptr<DistanceField> distance;          // distance
+    Ptr<Regions> regions;                 // regions
+    Ptr<RegionTrace> region_trace;        // regions, when recording was asked for
+    Ptr<ContourSet> contours;             // contours (raw and simplified)
+    Ptr<PolyMesh> polymesh;               // polymesh
+    Ptr<PolyMeshDetail> detail;           // detail
+    Ptr<NavMesh> navmesh;                 // navmesh: the query-ready graph (the whole mesh's)
+    std::shared_ptr<const NavTile> tile;  // navmesh: a tile's runtime tile (tiled bakes; never reused)
+};
+
+// Calls fn(stage, result...) for each stage result, the same field of every argument together.
+template <class F, class... R>
+void for_each_result(F&& fn, R&... r) {
+    fn(Stage::Input, r.tri_areas...);
+    fn(Stage::Rasterize, r.solid...);
+    fn(Stage::Filter, r.filtered...);
+    fn(Stage::Compact, r.compact...);
+    fn(Stage::Erode, r.eroded...);
+    fn(Stage::Areas, r.areas...);
+    fn(Stage::Distance, r.distance...);
+    fn(Stage::Regions, r.regions...);
+    fn(Stage::Regions, r.region_trace...);
+    fn(Stage::Contours, r.contours...);
+    fn(Stage::Polymesh, r.polymesh...);
+    fn(Stage::Detail, r.detail...);
+    fn(Stage::Navmesh, r.navmesh...);
+    fn(Stage::Navmesh, r.tile...);
+}
+
+// One tile of a tiled bake as published: its grid position, its bordered configuration, its
+// stage results (null where dropped: navbake keeps only polymesh, detail and the runtime tile)
+// and its stats. `tile` is the same object as long as the tile is not re-baked, so the NavMesh
+// keeps references into it valid.
+struct TileBake : StageResults<true> {
+    int tx = 0, tz = 0;
+    BakeConfig config;  // bordered box, border_size = the tile border
+    std::array<StageStats, kStageCount> stats;
+    int built_through = -1;
+    double ms = 0.0;  // wall time of this tile's last bake (all stages it ran)
+    int64_t count(std::string_view name) const;
+};
+
+// One immutable bake snapshot. Pointers are null for stages not built. A solo bake (tile_size 0)
+// fills the stage fields; a tiled bake fills `tiles` (tile order, x fastest; null for a tile not
+// baked yet while a bake is still publishing), `navmesh` (assembled from every tile's NavTile by
+// build_navmesh once all are baked) and leaves the other per-grid fields null.
+struct Bake : StageResults<true> {
+    uint64_t generation = 0;
+    Params params;
+    BakeConfig config;
+    std::vector<ConvexVolume> volumes;
+
+    std::shared_ptr<const InputMesh> mesh;
+
+    TileLayout layout;                                  // cols x rows; solo: 1 x 1, tile_size 0
+    std::vector<std::shared_ptr<const TileBake>> tiles; // tiled bakes only
+    std::vector<int> tiles_rebaked;  // tiles (index tx + tz * cols) the last run baked, ascending
+    int tiles_done = 0;              // tiles with a current result (== tiles.size() when complete)
+    bool partial = false;            // published while the bake was still running
+
+    std::array<StageStats, kStageCount> stats;  // tiled: counts summed over tiles, ms summed
+    int built_through = -1;        // index of the last stage with a current result, -1 none
+    Status error;                  // the failure of the last run, if any
+    int error_stage = -1;          // where it failed, -1 none
+    int error_tile = -1;           // which tile failed (tiled bakes), -1 none
+    std::vector<Stage> stages_run; // stages the last run() executed, in order
+
+    bool tiled() const { return layout.tiled(); }
+    // Releases the results of the stages after `stage` (-1: all) and lowers built_through to it.
+    void drop_after(int stage);
+    int64_t count(std::string_view name) const;  // looks through every stage's counts, 0 if absent
+    double walkable_area() const;                // xz-projected area of all polygons, m^2 (0 before polymesh)
+    std::vector<std::string> warnings() const;   // stage warnings (contours dropped, polygons not triangulated)
+};
+
+// Lowers the calling thread's scheduling priority (Linux: nice 10 for this thread only; elsewhere
+// nothing). For threads that bake behind an interactive one.
+void lower_thread_priority();
+
+// One tile of a tiled bake seen as a solo bake: the tile's stage results on its bordered grid
+// (config = the tile's), with the whole bake's mesh and parameters. What draws, picks or inspects
+// one grid's results works on a tile through it.
+Bake tile_view(const Bake& b, const TileBake& t);
+
+class Pipeline {
+public:
+    Pipeline();
+    ~Pipeline();
+    Pipeline(const Pipeline&) = delete;
+    Pipeline& operator=(const Pipeline&) = delete;
+
+    Status load_mesh(const std::string& path);  // keeps the previous mesh on failure
+    Status set_mesh(InputMesh mesh);            // validates; keeps the previous mesh on failure
+    bool has_mesh() const;
+
+    Status set_param(ParamId id, double value);
+    Status set_param(std::string_view name, std::string_view value);
+    void set_params(const Params& p);  // dirties only what changed
+    const Params& params() const { return params_; }
+    void set_volumes(std::vector<ConvexVolume> volumes);
+    // Record how the regions stage grew its regions (Bake::region_trace); changing it re-runs regions.
+    void set_record_region_trace(bool on);
+    bool record_region_trace() const { return record_trace_; }
+    const std::vector<ConvexVolume>& volumes() const { return volumes_; }
+
+    // Grids whose estimated memory exceeds this are refused before allocating (default 4 GiB).
+    void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
+    uint64_t memory_limit() const { return memory_limit_; }
+    // Estimated bytes a bake with the current mesh and parameters needs.
+    uint64_t estimate_memory() const;
+
+    // The earliest stage that must be rebuilt, or Stage::Count when every stage is current.
+    Stage first_dirty() const;
+    void mark_dirty(Stage from);
+    // Tiled bakes: marks tile (tx, tz) dirty from `from` (at least rasterize), so the next run()
+    // re-bakes that tile only (the debugger's "Rebuild tile"). False when no such tile is laid out.
+    bool mark_tile_dirty(int tx, int tz, Stage from = Stage::Rasterize);
+
+    // Builds from the earliest dirty stage through `to`. On failure or cancel the stages before
+    // the failing one keep their results; the snapshot records the error and the failing stage.
+    Status run(Stage to = kLastStage, const CancelFlag* cancel = nullptr);
+    // Optional progress report: run() stores the index of each stage as it starts it, so another
+    // thread (the debugger's timeline) can show which stage is building. Null: none.
+    void set_progress(std::atomic<int>* stage) { progress_ = stage; }
+    // Tiled bakes: tiles are baked nearest (x, z) first (the camera's focus).
+    void set_focus(float x, float z) { focus_[0] = x; focus_[1] = z; }
+    // Tiled bakes: called (from a bake thread, one call at a time, outside the snapshot lock, so it
+    // may build draw lists while other tiles bake) each time a tile finishes, with a snapshot
+    // holding the tiles done so far (Bake::partial set; the input stage's results and stats, no
+    // navmesh). Null: none.
+    void set_on_tile(std::function<void(std::shared_ptr<const Bake>)> fn) { on_tile_ = std::move(fn); }
+    // Tiled bakes: keep every tile's intermediate results (the debugger draws them). Off: a tile
+    // keeps only its polymesh and detail once done, so the peak is about threads x one tile.
+    void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
+    // Bake threads at background priority (Linux: nice 10, per thread): an interactive caller (the
+    // debugger) keeps its UI and renderer threads ahead of a bake on a machine with few cores. The
+    // calling thread of run() is not changed (lower_thread_priority).
+    void set_background_threads(bool on) { background_threads_ = on; }
+    // Tiled bakes: bake only tile (tx, tz) (navbake --tile); the others stay unbaked. -1: all.
+    void set_only_tile(int tx, int tz) { only_tile_[0] = tx; only_tile_[1] = tz; }
+
+    // The latest published snapshot (never null once constructed).
+    std::shared_ptr<const Bake> snapshot() const;
+
+private:
+    void refresh_mesh();  // the stages' mesh from the loaded one and the mesh_* parameters
+    // The tiled part of run(): lays out the tiles and bakes the dirty ones in parallel.
+    Status run_tiles(Stage to, const CancelFlag* cancel, int& error_stage, int& error_tile);
+    // The tiled navmesh from every tile's NavTile (previous slots and salts carried over).
+    Status assemble_navmesh(int& error_stage);
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    Params params_;
+    std::vector<ConvexVolume> volumes_;
+    uint64_t memory_limit_ = uint64_t(4) << 30;
+    bool record_trace_ = false;
+    std::atomic<int>* progress_ = nullptr;
+    float focus_[2] = {0, 0};
+    bool background_threads_ = false;
+    std::function<void(std::shared_ptr<const Bake>)> on_tile_;
+    std::mutex on_tile_mutex_;  // one on_tile_ call at a time
+    bool keep_intermediates_ = true;
+    int only_tile_[2] = {-1, -1};
+};
+
+// The failure for std::bad_alloc at `where` (a stage name): bad input, with what to change. Out
+// of memory is exit 2 by the contract: what the bake needs follows from what the user gave.
+Status out_of_memory(const std::string& where);
+// Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
+uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
+// Estimated bytes a tiled bake needs: the input, the triangle bins, and every tile's stages when
+// keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned
+// in *largest_tile when not null). The memory limit of a tiled bake is checked against this.
+uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
+                               int threads, bool keep_all, uint64_t* largest_tile);
+// The mesh fix the mesh_* parameters ask for.
+MeshFix mesh_fix(const Params& p);
+
+// Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
+// string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
+// Unknown keys are errors naming the key and file.
+// The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
+// by parse_json_text: every failure is bad input naming the file.
+constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;  // a config or session is a few kB
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes);
+Status parse_config_json(std::string_view text, const std::string& what, Params& params,
+                         std::vector<ConvexVolume>& volumes);
+
+}  // namespace nav
