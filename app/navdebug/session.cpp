@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/bake/input.h"
-#include "core/bake/json_text.h"
+#include "core/io/json_text.h"
 #include "core/bake/pipeline.h"
 
 namespace navdebug {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/common.h"
+#include "core/io/file.h"
 
 namespace nav {
 
@@ -23,10 +24,6 @@ struct InputMesh {
     void compute_bounds();
 };
 
-// The largest |coordinate| a mesh may have, metres (1000 km: far beyond any level, and float
-// still resolves centimetres below 1e5). With it every later conversion is in range: the grid
-// side (2e6 m / 0.02 m cells = 1e8) fits an int and check_grid refuses it with a message.
-constexpr double kMaxCoordinate = 1e6;
 // Faces with more vertices are refused (ear clipping is quadratic in the face size).
 constexpr int kMaxFaceVerts = 1024;
 
@@ -46,14 +43,6 @@ Status load_obj(const std::string& path, InputMesh& out, const ObjReadOptions& o
 // triangles are kept, quads split along the shorter diagonal, larger polygons ear-clipped. Other
 // lines (vt, vn, g, o, s, usemtl, mtllib, l, comments, unknown keywords) are skipped.
 Status parse_obj(std::string_view text, const std::string& path, InputMesh& out);
-// A file a reader may open: it exists and is a regular file or a pipe (not a directory or a
-// device such as /dev/zero). `what` names it in the message ("pairs file").
-Status check_input_file(const std::string& path, const std::string& what);
-// Reads a file the user gave, whole: check_input_file, then at most max_bytes (a regular file's
-// size is checked before reading, a pipe's while reading). Every input reader (OBJ, config,
-// session, 2D map, .mesh) goes through it, so they refuse the same things with the same words.
-// `what` names the expected kind ("OBJ file"); messages name the file and say "input size limit".
-Status read_input_file(const std::string& path, const std::string& what, uint64_t max_bytes, std::string& out);
 // One line of a path-pairs file: "sx sy sz ex ey ez", decimal numbers within kMaxCoordinate, an
 // optional '#' comment; blank and comment-only lines give has_pair = false. Errors name
 // path:line_no.

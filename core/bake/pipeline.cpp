@@ -22,7 +22,7 @@
 #endif
 
 #include "core/bake/erode.h"
-#include "core/bake/json_text.h"
+#include "core/io/json_text.h"
 #include "core/bake/filter.h"
 #include "core/bake/voxel_values.h"
 

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/bake/input.h"
-#include "core/bake/json_text.h"
+#include "core/io/file.h"
+#include "core/io/json_text.h"
 
 #include "core/map2d/convex_merge.h"
 

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "core/bake/input.h"
+#include "core/io/file.h"
 
 namespace nav::map2d {
 
