@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -23,9 +24,20 @@ void floor_tint_color(int band, float rgb[3]) {
     for (int k = 0; k < 3; ++k) rgb[k] = pal[i][k];
 }
 
+std::string installed_data_dir() {
+    // an installed navdebug lives in PREFIX/bin and its data in PREFIX/share/navkit
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};
+    const std::filesystem::path data = exe.parent_path().parent_path() / "share" / "navkit";
+    return std::filesystem::is_directory(data / "shaders", ec) ? data.string() : std::string();
+}
+
 std::string shader_dir() {
     const char* env = std::getenv("NAV_SHADER_DIR");
     if (env && *env) return env;
+    static const std::string installed = installed_data_dir();
+    if (!installed.empty()) return installed + "/shaders";
     return NAV_SHADER_DIR;
 }
 

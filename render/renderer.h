@@ -13,8 +13,12 @@
 namespace nav::render {
 
 // The directory shaders are read from: $NAV_SHADER_DIR if set and not empty, else the
-// NAV_SHADER_DIR compile definition (the source tree's shaders/).
+// installed data directory's shaders/ (see installed_data_dir), else the NAV_SHADER_DIR compile
+// definition (the source tree's shaders/).
 std::string shader_dir();
+// PREFIX/share/navkit when this program runs installed as PREFIX/bin/NAME (shaders/ and assets/ are
+// there), else "" (it runs from the build tree: the sources' shaders/ and assets/ are used).
+std::string installed_data_dir();
 
 class Program {
 public:

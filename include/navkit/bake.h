@@ -1,0 +1,23 @@
+// navkit bake: baking a navmesh from triangle soup (navkit::bake, pkg-config navkit). Links the
+// runtime (include <navkit/runtime.h> for the queries) and oneTBB; everything is in namespace nav.
+//
+//   Pipeline         owns the mesh, the parameters and every stage's result. load_mesh(path) or
+//                    set_mesh(InputMesh), set_param("cell_size", "0.2") or set_params(Params),
+//                    run() (only what a change made dirty is rebuilt), snapshot() -> Bake: the
+//                    immutable results (navmesh, polymesh, detail, per-stage stats, tiles).
+//   Params           every parameter (param_table(): name, unit, default, range, help);
+//                    load_config_file / parse_config_json read the JSON configs.
+//   Task hook        Pipeline::set_task_hook: a tiled bake runs its workers on the game's own job
+//                    system instead of oneTBB (see TaskHook in core/bake/pipeline.h).
+//   Stages           each stage is also a plain function over flat arrays (rasterize_triangles,
+//                    build_compact_heightfield, erode_walkable_area, build_distance_field,
+//                    build_regions_watershed, build_contours, build_poly_mesh,
+//                    build_poly_mesh_detail, make_nav_tile...), for a game's own pipeline.
+//   InputMesh        triangle soup; load_obj reads Wavefront OBJ with checked limits.
+//   write_navmesh_obj, write_tile_obj   the polygon mesh or one tile as OBJ.
+#pragma once
+
+#include <navkit/runtime.h>
+
+#include "core/bake/obj_export.h"
+#include "core/bake/pipeline.h"

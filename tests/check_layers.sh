@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The layering rules, checked on the sources (a ctest, "layers"): arrows point down.
+#   core/runtime, core/io   include nothing of core/bake or core/map2d (what a game links stands alone)
+#   core/map2d              includes nothing of core/bake (the 2D front end links the runtime only)
+#   core/, include/navkit   include no OpenGL, GLFW, glad or ImGui, and nothing of render/ or app/
+#   render/                 includes no ImGui and nothing of app/
+# Prints every offending line (file:line: text) and exits 1 when there is one.
+set -uo pipefail
+root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
+cd "$root"
+fail=0
+check() {  # check DESCRIPTION PATTERN DIR...
+  local what="$1" pattern="$2"; shift 2
+  local hits
+  hits=$(grep -rnE --include='*.h' --include='*.hpp' --include='*.cpp' "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($pattern)" "$@" 2>/dev/null)
+  if [ -n "$hits" ]; then
+    echo "layers: $what:"
+    echo "$hits" | sed 's/^/  /'
+    fail=1
+  fi
+}
+gl='GL/|GLFW/|glad/|imgui|backends/imgui|render/|app/'
+check "core/runtime and core/io include a bake or map2d header" 'core/bake/|core/map2d/|navkit/bake\.h|navkit/map2d\.h' core/runtime core/io
+check "core/map2d includes a bake header" 'core/bake/|navkit/bake\.h' core/map2d
+check "core or include/navkit includes OpenGL, ImGui, render or app" "$gl" core include
+check "render includes ImGui or app" 'imgui|backends/imgui|app/' render
+check "include/navkit/runtime.h includes a bake or map2d header" 'core/bake/|core/map2d/' include/navkit/runtime.h
+if [ "$fail" -eq 0 ]; then
+  echo "layers: ok (runtime and io stand alone, map2d without the bake, core without GL or ImGui, render without ImGui)"
+fi
+exit "$fail"
