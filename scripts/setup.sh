@@ -16,8 +16,9 @@ PACKAGES=(
   doctest-dev librecast-dev xvfb xauth libgl1-mesa-dri
   # 2D maps: Clipper and CGAL as test-only references (Weiler-Atherton, the CDT)
   libpolyclipping-dev libcgal-dev
-  # fuzzing: clang with libFuzzer and the sanitizer runtimes (tests/fuzz, the fuzz preset)
-  clang libclang-rt-14-dev
+  # fuzzing: clang with libFuzzer and the sanitizer runtimes (tests/fuzz, the fuzz preset), and
+  # llvm for llvm-symbolizer, so a finding comes with a readable stack
+  clang libclang-rt-14-dev llvm
 )
 
 missing=()

@@ -1,36 +1,75 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds and runs every test: the release build (unit, property,
-# end-to-end, differential against Recast, navdebug screenshots under Xvfb), then the unit and
-# differential tests again under AddressSanitizer + UBSan, then each libFuzzer target for a bounded
-# time (FUZZ_SECONDS, default 40) under ASan + UBSan when clang is there.
+# Installs what is missing, builds and runs every test, phase by phase, each phase's time printed:
+#   release   build, then ctest: unit, property, end-to-end, differential against Recast/Detour,
+#             the layering check, the installed package and its examples, navdebug screenshots
+#             under Xvfb, the large generated level
+#   asan      ASan + UBSan: the unit and differential tests again
+#   tsan      ThreadSanitizer: the pipeline, tile and task-hook tests (navtests_threads, only them)
+#   fuzz      each libFuzzer target for FUZZ_SECONDS (default 40) under ASan + UBSan (clang; a
+#             finding prints its symbolized stack: llvm-symbolizer comes with setup.sh)
+# and closes with a summary: each phase's time, the tests counted, every skipped case and why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+root=$PWD
 jobs=$(nproc)
+summary_dir="$root/build/summary"
+mkdir -p "$summary_dir"
+export NAV_TEST_SUMMARY="$summary_dir/skips.txt"  # tests/main.cpp appends its skip counts here
+: >"$NAV_TEST_SUMMARY"
+phases=() passed=0
+t_all=$(date +%s)
 
-echo "== release build"
-cmake --preset release >/dev/null
-cmake --build --preset release -j "$jobs"
-ctest --preset release -j "$jobs"
+phase() {  # phase NAME COMMAND...: runs it, prints "== NAME: N s" and keeps it for the summary
+  local name="$1" t0 t1
+  shift
+  echo "== $name"
+  t0=$(date +%s)
+  "$@"
+  t1=$(date +%s)
+  echo "== $name: $((t1 - t0)) s"
+  phases+=("$(printf '%-16s %5d s' "$name" $((t1 - t0)))")
+}
 
-echo "== asan + ubsan build"
-cmake --preset asan >/dev/null
-cmake --build --preset asan -j "$jobs" --target navtests navdiff navdiff2d navbake
-# (the screenshots and the 7 M-span large level, large_scene and stress_large, run in the release build only)
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --preset asan -j "$jobs" -E "screenshots|large_scene|stress_large"
+count_ctest() {  # count_ctest LOG: adds the tests ctest passed to $passed
+  local n
+  n=$(grep -Eo 'tests passed, 0 tests failed out of [0-9]+' "$1" | grep -Eo '[0-9]+$' | tail -1)
+  passed=$((passed + ${n:-0}))
+}
 
-echo "== tsan build (navtests only): the pipeline and the tiled bake driven from several threads"
-cmake --preset tsan >/dev/null
-cmake --build --preset tsan -j "$jobs" --target navtests
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  build/tsan/tests/navtests -tc='tiles:*,tiles threads:*,pipeline:*' -tce='*navbake*'
+setup() { bash scripts/setup.sh; }
 
-if command -v clang++ >/dev/null 2>&1; then
-  echo "== fuzz (libFuzzer, ASan + UBSan + float-cast-overflow)"
+release_build() {
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j "$jobs"
+}
+release_tests() {
+  ctest --preset release -j "$jobs" | tee "$summary_dir/release.log"
+  count_ctest "$summary_dir/release.log"
+}
+
+asan_build() {
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan -j "$jobs" --target navtests navdiff navdiff2d navbake
+}
+asan_tests() {
+  # The screenshots, the large level (7 M spans) and the install check run in the release build only.
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --preset asan -j "$jobs" -E "screenshots|large_scene|stress_large|install|layers" | tee "$summary_dir/asan.log"
+  count_ctest "$summary_dir/asan.log"
+}
+
+tsan() {
+  cmake --preset tsan >/dev/null
+  cmake --build --preset tsan -j "$jobs" --target navtests_threads
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    build/tsan/tests/navtests_threads -tc='tiles:*,tiles threads:*,pipeline:*,task hook:*' -tce='*navbake*'
+  passed=$((passed + 1))
+}
+
+fuzz() {
+  local secs=${FUZZ_SECONDS:-40} t work log
   cmake --preset fuzz >/dev/null
   cmake --build --preset fuzz -j "$jobs" --target fuzz_obj fuzz_config fuzz_pairs fuzz_pipeline fuzz_session fuzz_map2d
-  secs=${FUZZ_SECONDS:-40}
   for t in obj config pairs pipeline session map2d; do
     work="build/fuzz/corpus_$t"  # what the run finds stays out of the tree; the seeds are in it
     mkdir -p "$work"
@@ -38,12 +77,30 @@ if command -v clang++ >/dev/null 2>&1; then
     if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
          "build/fuzz/tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
          -artifact_prefix="build/fuzz/$t-" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
-      echo "fuzz_$t: FOUND A PROBLEM (build/fuzz/$t-* holds the input):"
-      grep -E "ERROR|runtime error|SUMMARY" "$log" | head -5
+      echo "fuzz_$t: FOUND A PROBLEM (build/fuzz/$t-* holds the input; the stack is in $log):"
+      grep -E "ERROR|runtime error|SUMMARY|#[0-9]+ " "$log" | head -20
       exit 1
     fi
-    echo "fuzz_$t: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1)s, no finding"
+    echo "fuzz_$t: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1)s, no finding" | tee -a "$summary_dir/fuzz.txt"
+    passed=$((passed + 1))
   done
+}
+
+: >"$summary_dir/fuzz.txt"
+phase setup setup
+phase "release build" release_build
+phase "release tests" release_tests
+phase "asan build" asan_build
+phase "asan tests" asan_tests
+phase "tsan" tsan
+if command -v clang++ >/dev/null 2>&1; then
+  phase "fuzz" fuzz
 else
-  echo "== fuzz skipped: clang++ not installed (scripts/setup.sh installs it)"
+  echo "fuzz: skipped, clang++ not installed (scripts/setup.sh installs it)" | tee -a "$summary_dir/fuzz.txt"
 fi
+
+echo "== summary"
+printf '%s\n' "${phases[@]}"
+printf '%-16s %5d s\n' "total" $(($(date +%s) - t_all))
+cat "$NAV_TEST_SUMMARY" "$summary_dir/fuzz.txt"
+echo "suite: $passed passed, 0 failed"

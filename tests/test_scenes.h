@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/bake/input.h"
+#include "skip.h"
 
 namespace navtest {
 
@@ -53,6 +54,7 @@ inline std::string shared_mesh_or_skip(const std::string& name) {
     if (path.empty()) {
         if (in_ci()) FAIL("shared mesh " << name << " not found under ../shared/meshes (required in CI)");
         MESSAGE("shared mesh " << name << " not found under ../shared/meshes: skipped");
+        note_skip("../shared/meshes not found");
     }
     return path;
 }

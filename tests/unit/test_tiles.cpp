@@ -244,7 +244,10 @@ TEST_CASE("tiles: threads 1, 2 and 8 give byte-identical polygon and detail mesh
     }
     // and the shared mesh, if present
     const std::string path = navtest::shared_mesh("nav_test.obj");
-    if (path.empty()) return;
+    if (path.empty()) {
+        navtest::note_skip("../shared/meshes not found (the generated scenes ran, the shared mesh not)");
+        return;
+    }
     std::vector<uint8_t> shared_ref;
     for (int threads : {1, 2, 8}) {
         Pipeline p;
