@@ -241,7 +241,8 @@ Status NavQuery::query_polygons_dense(const float* center, const float* half_ext
         const bool overlap = qmin[0] <= n.bmax[0] && qmax[0] >= n.bmin[0] && qmin[1] <= n.bmax[1] && qmax[1] >= n.bmin[1] &&
                              qmin[2] <= n.bmax[2] && qmax[2] >= n.bmin[2];
         const bool leaf = n.index >= 0;
-        if (leaf && overlap && filter.passes(mesh_->flags[static_cast<size_t>(n.index)])) out.push_back(static_cast<uint32_t>(n.index));
+        if (leaf && overlap && filter.passes(mesh_->flags[static_cast<size_t>(n.index)]))
+            out.push_back(mesh_->ref(static_cast<uint32_t>(n.index)));
         i += (overlap || leaf) ? 1 : -n.index;
     }
     return Status::ok();
@@ -327,7 +328,7 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
             const float d = dist_sq3(center, p);
             if (d < best) {
                 best = d;
-                out.poly = c.poly;
+                out.poly = m.ref(c.poly);
                 copy3(out.point, p);
                 out.over_poly = c.inside;
             }
@@ -376,7 +377,7 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
             const float d = dist_sq3(center, q);
             if (d < best) {
                 best = d;
-                out.poly = p;
+                out.poly = m.ref(p);
                 copy3(out.point, q);
                 out.over_poly = true;
             }
@@ -605,7 +606,7 @@ void NavQuery::collect_path(uint32_t last, uint32_t start_poly, PathResult& out)
     out.cost = nodes_[last].g;
     for (uint32_t s = last; s != kNoEdge; s = nodes_[s].parent) {
         if (s == G) continue;
-        out.polys.push_back(s == S ? start_poly : mesh_->edge_poly[s]);
+        out.polys.push_back(mesh_->ref(s == S ? start_poly : mesh_->edge_poly[s]));
     }
     std::reverse(out.polys.begin(), out.polys.end());
 }
@@ -629,7 +630,7 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
     if (Status s = check_filter(filter, &hscale); !s) return s;
 
     if (start_poly == end_poly) {
-        out.polys.push_back(start_poly);
+        out.polys.push_back(m.ref(start_poly));
         out.cost = dist3(start_pos, end_pos) * filter.area_cost[m.areas[start_poly]];
         out.reached = true;
         out.expanded = 1;
@@ -667,7 +668,7 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
         }
     }
     if (target == kNoEdge) {
-        out.polys.push_back(start_poly);
+        out.polys.push_back(m.ref(start_poly));
         out.expanded = 1;
         if (trace) {
             trace->steps.push_back({start_poly, kNoPoly, 0, 0, 0, 0, 0, 0, 1});
@@ -706,7 +707,7 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
 
 namespace {
 
-void append_vertex(StraightPath& out, const float* p, uint8_t flags, uint32_t poly) {
+void append_vertex(StraightPath& out, const float* p, uint8_t flags, PolyRef poly) {
     const size_t n = out.flags.size();
     if (n > 0 && same_point(&out.points[(n - 1) * 3], p)) {
         out.flags[n - 1] = flags;
@@ -748,7 +749,7 @@ void append_crossings(const NavMesh& m, std::span<const uint32_t> corridor, int 
         if (intersect_seg_seg_xz(sp, end, l, r, s, t)) {
             float pt[3];
             lerp3(pt, l, r, std::clamp(t, 0.0f, 1.0f));
-            append_vertex(out, pt, 0, to);
+            append_vertex(out, pt, 0, m.ref(to));
         }
     }
 }
@@ -776,7 +777,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
     float cs[3], ce[3];
     closest_point_on_poly_boundary_dense(corridor.front(), start_pos, cs);
     closest_point_on_poly_boundary_dense(corridor.back(), end_pos, ce);
-    append_vertex(out, cs, kStraightStart, corridor.front());
+    append_vertex(out, cs, kStraightStart, m.ref(corridor.front()));
 
     const int n = static_cast<int>(corridor.size());
     if (n > 1) {
@@ -806,7 +807,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     // Broken corridor: end in the last polygon we can reach.
                     closest_point_on_poly_boundary_dense(corridor[static_cast<size_t>(i)], end_pos, ce);
                     append_crossings(m, corridor, apex_idx, i, ce, options.crossings, out);
-                    append_vertex(out, ce, kStraightEnd, kNoPoly);
+                    append_vertex(out, ce, kStraightEnd, kNoRef);
                     out.partial = true;
                     return Status::ok();
                 }
@@ -850,7 +851,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     copy3(apex, left);
                     apex_idx = left_idx;
                     const bool is_end = left_poly == kNoPoly;
-                    append_vertex(out, apex, is_end ? kStraightEnd : 0, left_poly);
+                    append_vertex(out, apex, is_end ? kStraightEnd : 0, m.ref(left_poly));
                     copy3(left, apex);
                     copy3(right, apex);
                     left_idx = right_idx = apex_idx;
@@ -873,7 +874,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     copy3(apex, right);
                     apex_idx = right_idx;
                     const bool is_end = right_poly == kNoPoly;
-                    append_vertex(out, apex, is_end ? kStraightEnd : 0, right_poly);
+                    append_vertex(out, apex, is_end ? kStraightEnd : 0, m.ref(right_poly));
                     copy3(left, apex);
                     copy3(right, apex);
                     left_idx = right_idx = apex_idx;
@@ -887,7 +888,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
         }
         append_crossings(m, corridor, apex_idx, n - 1, ce, options.crossings, out);
     }
-    append_vertex(out, ce, kStraightEnd, kNoPoly);
+    append_vertex(out, ce, kStraightEnd, kNoRef);
     return Status::ok();
 }
 
@@ -923,7 +924,7 @@ Status NavQuery::raycast_dense(uint32_t start_poly, const float* start_pos, cons
         }
         out.edge = seg_max;
         tfar = std::max(tfar, tmax);
-        out.polys.push_back(cur);
+        out.polys.push_back(m.ref(cur));
         if (seg_max == -1) {  // the end lies inside this polygon
             out.hit = false;
             out.t = 1;
@@ -1053,8 +1054,8 @@ Status NavQuery::find_polys_around_circle_dense(uint32_t start_poly, const float
         PolyNode& np = nodes[P];
         if (np.mark != stamp || top.f != np.cost) continue;  // stale entry
         np.mark = stamp + 1;
-        out.polys.push_back(P);
-        out.parents.push_back(np.parent);
+        out.polys.push_back(m.ref(P));
+        out.parents.push_back(m.ref(np.parent));
         out.costs.push_back(np.cost);
         const float cP = filter.area_cost[m.areas[P]];
         for (uint32_t e = m.poly_first[P]; e < m.poly_first[P + 1]; ++e) {
@@ -1135,14 +1136,14 @@ Status NavQuery::random_point_dense(const QueryFilter& filter, Rng& rng, RandomP
     const float* p2 = &v[tri * 3];
     for (int k = 0; k < 3; ++k) out.point[k] = a * p0[k] + b * p1[k] + c * p2[k];
     m.poly_height(chosen, out.point[0], out.point[2], &out.point[1]);
-    out.poly = chosen;
+    out.poly = m.ref(chosen);
     return Status::ok();
 }
 
 // ---------------------------------------------------------------------------------------------
 // The public face: polygon references in and out. Each query resolves its references to the
-// mesh's dense indices (a stale reference is an error naming it), runs on dense indices, and turns
-// the polygons it reports back into references.
+// mesh's dense indices (a stale reference is an error naming it) and runs on dense indices; the
+// polygons it reports are turned into references as they are written (NavMesh::ref).
 
 Status NavQuery::resolve(PolyRef r, const char* what, uint32_t* p) const {
     if (!mesh_) return Status::bad_input(std::string(what) + ": no mesh bound (call init)");
@@ -1150,20 +1151,14 @@ Status NavQuery::resolve(PolyRef r, const char* what, uint32_t* p) const {
     if (*p != kNoPoly) return Status::ok();
     const uint32_t slot = ref_slot(r);
     if (r != kNoRef && slot < mesh_->slots.size() && mesh_->slots[slot].salt != ref_salt(r))
-        return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r) + " is stale (tile slot " +
+        return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r.value()) + " is stale (tile slot " +
                                  std::to_string(slot) + " was rebuilt or removed since)");
-    return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r) + " names no polygon of this mesh");
-}
-
-void NavQuery::to_refs(std::vector<PolyRef>& polys) const {
-    for (PolyRef& r : polys) r = mesh_->ref(static_cast<uint32_t>(r));
+    return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r.value()) + " names no polygon of this mesh");
 }
 
 Status NavQuery::query_polygons(const float* center, const float* half_extents, const QueryFilter& filter,
                                 std::vector<PolyRef>& out) const {
-    Status s = query_polygons_dense(center, half_extents, filter, out);
-    if (s) to_refs(out);
-    return s;
+    return query_polygons_dense(center, half_extents, filter, out);
 }
 
 Status NavQuery::closest_point_on_poly(PolyRef r, const float* pos, float* closest, bool* over_poly) const {
@@ -1180,9 +1175,7 @@ Status NavQuery::closest_point_on_poly_boundary(PolyRef r, const float* pos, flo
 
 Status NavQuery::find_nearest_poly(const float* center, const float* half_extents, const QueryFilter& filter,
                                    NearestPoly& out) const {
-    Status s = find_nearest_poly_dense(center, half_extents, filter, out);
-    if (mesh_) out.poly = mesh_->ref(static_cast<uint32_t>(out.poly));
-    return s;
+    return find_nearest_poly_dense(center, half_extents, filter, out);
 }
 
 Status NavQuery::find_path(PolyRef start, PolyRef end, const float* start_pos, const float* end_pos,
@@ -1191,9 +1184,7 @@ Status NavQuery::find_path(PolyRef start, PolyRef end, const float* start_pos, c
     uint32_t sp, ep;
     if (Status s = resolve(start, "find_path: start", &sp); !s) return s;
     if (Status s = resolve(end, "find_path: end", &ep); !s) return s;
-    Status s = find_path_dense(sp, ep, start_pos, end_pos, filter, out, trace);
-    to_refs(out.polys);
-    return s;
+    return find_path_dense(sp, ep, start_pos, end_pos, filter, out, trace);
 }
 
 Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos, std::span<const PolyRef> corridor,
@@ -1207,9 +1198,7 @@ Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos
         }
         corridor_.push_back(p);
     }
-    Status s = find_straight_path_dense(start_pos, end_pos, corridor_, options, out, trace);
-    to_refs(out.polys);
-    return s;
+    return find_straight_path_dense(start_pos, end_pos, corridor_, options, out, trace);
 }
 
 Status NavQuery::raycast(PolyRef start, const float* start_pos, const float* end_pos, const QueryFilter& filter,
@@ -1217,9 +1206,7 @@ Status NavQuery::raycast(PolyRef start, const float* start_pos, const float* end
     out.polys.clear();
     uint32_t sp;
     if (Status s = resolve(start, "raycast", &sp); !s) return s;
-    Status s = raycast_dense(sp, start_pos, end_pos, filter, out);
-    to_refs(out.polys);
-    return s;
+    return raycast_dense(sp, start_pos, end_pos, filter, out);
 }
 
 Status NavQuery::find_distance_to_wall(PolyRef start, const float* center, float max_radius, const QueryFilter& filter,
@@ -1234,16 +1221,11 @@ Status NavQuery::find_polys_around_circle(PolyRef start, const float* center, fl
     out.polys.clear(), out.parents.clear(), out.costs.clear();
     uint32_t sp;
     if (Status s = resolve(start, "find_polys_around_circle", &sp); !s) return s;
-    Status s = find_polys_around_circle_dense(sp, center, radius, filter, out);
-    to_refs(out.polys);
-    to_refs(out.parents);
-    return s;
+    return find_polys_around_circle_dense(sp, center, radius, filter, out);
 }
 
 Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& out) const {
-    Status s = random_point_dense(filter, rng, out);
-    if (mesh_) out.poly = mesh_->ref(static_cast<uint32_t>(out.poly));
-    return s;
+    return random_point_dense(filter, rng, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1263,7 +1245,7 @@ Status NavQuery::find_route(const float* start_pos, const float* end_pos, const 
     if (Status s = find_nearest_poly(start_pos, half_extents, filter, out.start); !s) return s;
     if (Status s = find_nearest_poly(end_pos, half_extents, filter, out.end); !s) return s;
     if (trace) trace->clear();
-    if (out.start.poly == kNoPoly || out.end.poly == kNoPoly) return Status::ok();
+    if (out.start.poly == kNoRef || out.end.poly == kNoRef) return Status::ok();
     if (!options.optimal) {
         if (Status s = find_path(out.start.poly, out.end.poly, out.start.point, out.end.point, filter, out.path); !s) return s;
         return find_straight_path(out.start.point, out.end.point, out.path.polys, options.straight, out.straight);
