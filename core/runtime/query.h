@@ -330,6 +330,12 @@ private:
     uint32_t run_search(uint32_t start_poly, const float* start_pos, const SearchGoal& goal, const QueryFilter& filter,
                         float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out);
     void collect_path(uint32_t last, uint32_t start_poly, PathResult& out) const;
+    // search<true>'s trace: the polygon state s stands in, a state labelled, state s popped.
+    uint32_t trace_state_poly(uint32_t s, uint32_t start_poly, uint32_t end_poly) const;
+    void trace_update(AStarTrace& trace, uint32_t t, uint32_t from_poly, AStarTrace::Update kind, uint32_t start_poly,
+                      const SearchGoal& goal) const;
+    void trace_step(AStarTrace& trace, uint32_t s, const Node& n, uint32_t first_update, uint32_t start_poly,
+                    uint32_t end_poly) const;
 
     const NavMesh* mesh_ = nullptr;
     int max_nodes_ = 8192;
