@@ -111,7 +111,7 @@ void PathTool::run_path() {
 
 void PathTool::run_raycast() {
     status_ = query_.find_nearest_poly(&start_.x, kPickHalfExtents, filter_, start_np_);
-    if (!status_ || start_np_.poly == nav::kNoPoly) return;
+    if (!status_ || start_np_.poly == nav::kNoRef) return;
     status_ = timed([&] { return query_.raycast(start_np_.poly, start_np_.point, &end_.x, filter_, ray_); }, query_us_,
                     timing_reps_);
     if (!status_ || ray_.polys.empty()) return;
@@ -124,7 +124,7 @@ void PathTool::run_raycast() {
 
 void PathTool::run_wall() {
     status_ = query_.find_nearest_poly(&start_.x, kPickHalfExtents, filter_, start_np_);
-    if (!status_ || start_np_.poly == nav::kNoPoly) return;
+    if (!status_ || start_np_.poly == nav::kNoRef) return;
     status_ = timed([&] { return query_.find_distance_to_wall(start_np_.poly, start_np_.point, wall_radius_, filter_, wall_); },
                     query_us_, timing_reps_);
 }
@@ -193,7 +193,7 @@ void PathTool::ui() {
     ImGui::BeginDisabled(!have_mesh);
     auto random_point = [&](bool start) {
         nav::RandomPoint rp;
-        if (query_.random_point(filter_, rng_, rp) && rp.poly != nav::kNoPoly) {
+        if (query_.random_point(filter_, rng_, rp) && rp.poly != nav::kNoRef) {
             const glm::vec3 p(rp.point[0], rp.point[1], rp.point[2]);
             if (start) set_start(p);
             else set_end(p);
@@ -218,7 +218,7 @@ void PathTool::ui() {
     } else if (!status_) {
         ImGui::TextColored(kErrorColor, "query failed: %s", status_.message.c_str());
     } else if (mode_ != Mode::Path) {
-        if (start_np_.poly == nav::kNoPoly) {
+        if (start_np_.poly == nav::kNoRef) {
             ImGui::TextColored(kErrorColor, "start off the mesh");
         } else if (mode_ == Mode::Raycast) {
             const float* a = start_np_.point;
@@ -240,8 +240,8 @@ void PathTool::ui() {
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("find_distance_to_wall (without the nearest polygon): mean of %d runs", timing_reps_);
         }
-    } else if (route_.start.poly == nav::kNoPoly || route_.end.poly == nav::kNoPoly) {
-        const bool s = route_.start.poly == nav::kNoPoly, e = route_.end.poly == nav::kNoPoly;
+    } else if (route_.start.poly == nav::kNoRef || route_.end.poly == nav::kNoRef) {
+        const bool s = route_.start.poly == nav::kNoRef, e = route_.end.poly == nav::kNoRef;
         ImGui::TextColored(kErrorColor, "%s off the mesh", s && e ? "start and end" : (s ? "start" : "end"));
     } else {
         const nav::PathResult& p = route_.path;
@@ -338,7 +338,7 @@ void PathTool::draw(r::Renderer& rend) {
         in.draw_end = end_marker_shown();
         std::copy(&start_.x, &start_.x + 3, in.start);
         std::copy(&end_.x, &end_.x + 3, in.end);
-        const bool on_mesh = start_np_.poly != nav::kNoPoly;
+        const bool on_mesh = start_np_.poly != nav::kNoRef;
         if (mode_ == Mode::Path) {
             const bool traced = !traced_path_.polys.empty();
             in.path = traced ? &traced_path_ : &route_.path;

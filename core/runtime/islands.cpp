@@ -42,7 +42,7 @@ Status prune_unreachable(NavMesh& mesh, PolyRef keep, PruneStats* stats) {
     if (Status s = check_labels(mesh, "prune_unreachable"); !s) return s;
     const uint32_t keep_poly = mesh.poly_index(keep);
     if (keep_poly == kNoPoly)
-        return Status::bad_input("prune_unreachable: polygon reference " + std::to_string(keep) +
+        return Status::bad_input("prune_unreachable: polygon reference " + std::to_string(keep.value()) +
                                  " is out of range or stale (" + std::to_string(mesh.npolys) + " polygons)");
     // build_navmesh floods the same portal graph to label islands, so "reachable from keep_poly"
     // is "on keep_poly's island": one pass over the labels instead of a second flood.

@@ -334,24 +334,99 @@ struct Piece {
     uint32_t slot, poly;  // the polygon on the other side
 };
 
-// Per-tile precomputation for the slot at `self`: stitched edges, split vertices, detail, bounds.
-Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self, const CellIndex& at, SideEdges& side_edges,
-                       TileGraph& g) {
-    const NavTile& t = *slots[self].tile;
-    auto sides_of = [&](uint32_t s) -> const std::array<std::vector<SideEdge>, 4>& {
-        if (side_edges.index[s] < 0) {
-            side_edges.index[s] = static_cast<int32_t>(side_edges.store.size());
-            auto& se = side_edges.store.emplace_back();
-            const NavTile& u = *slots[s].tile;
-            for (uint32_t p = 0; p < static_cast<uint32_t>(u.npolys()); ++p)
-                for (uint32_t e = u.poly_first[p]; e < u.poly_first[p + 1]; ++e)
-                    if (u.edge_nei[e] != kNoPoly && (u.edge_nei[e] & kTilePortal)) se[u.edge_nei[e] & 3].push_back({p, e});
-        }
-        return side_edges.store[static_cast<size_t>(side_edges.index[s])];
-    };
-    auto tile_vert = [](const NavTile& u, uint32_t e) { return &u.verts[static_cast<size_t>(u.edge_vert[e]) * 3]; };
-    auto next_in_poly = [](const NavTile& u, uint32_t p, uint32_t e) { return e + 1 == u.poly_first[p + 1] ? u.poly_first[p] : e + 1; };
+inline const float* tile_vert(const NavTile& u, uint32_t e) { return &u.verts[static_cast<size_t>(u.edge_vert[e]) * 3]; }
+inline uint32_t next_in_poly(const NavTile& u, uint32_t p, uint32_t e) { return e + 1 == u.poly_first[p + 1] ? u.poly_first[p] : e + 1; }
 
+// Slot s's portal edges by side, gathered on first use.
+const std::array<std::vector<SideEdge>, 4>& sides_of(const std::vector<TileSlot>& slots, SideEdges& side_edges, uint32_t s) {
+    if (side_edges.index[s] < 0) {
+        side_edges.index[s] = static_cast<int32_t>(side_edges.store.size());
+        auto& se = side_edges.store.emplace_back();
+        const NavTile& u = *slots[s].tile;
+        for (uint32_t p = 0; p < static_cast<uint32_t>(u.npolys()); ++p)
+            for (uint32_t e = u.poly_first[p]; e < u.poly_first[p + 1]; ++e)
+                if (u.edge_nei[e] != kNoPoly && (u.edge_nei[e] & kTilePortal)) se[u.edge_nei[e] & 3].push_back({p, e});
+    }
+    return side_edges.store[static_cast<size_t>(side_edges.index[s])];
+}
+
+// What the steps of make_tile_graph share: the slots, the tile in slot `self`, where its
+// neighbours are, their side edges, and scratch for one border edge's pieces (reused).
+struct GraphBuild {
+    const std::vector<TileSlot>& slots;
+    uint32_t self;
+    const NavTile& t;
+    const CellIndex& at;
+    SideEdges& side_edges;
+    std::vector<Piece> pieces;
+};
+
+// Tile-border portal edge e of polygon p: the overlapping edges of the tiles next to it on its
+// side (within the climb in height), as sub-edges from t = 0 to 1; gaps are walls.
+void stitch_border_edge(GraphBuild& b, uint32_t p, uint32_t e, TileGraph& g) {
+    const NavTile& t = b.t;
+    const uint32_t nb = t.edge_nei[e];
+    const int side = static_cast<int>(nb & 3), opp = (side + 2) & 3;
+    const int ax = along_axis(side), cx = across_axis(side);
+    const float* va = tile_vert(t, e);
+    const float* vb = tile_vert(t, next_in_poly(t, p, e));
+    const float ua = va[ax], ub = vb[ax], du = ub - ua;
+    const float line = (va[cx] + vb[cx]) * 0.5f;
+    std::vector<Piece>& pieces = b.pieces;
+    pieces.clear();
+    const auto next = b.at.at(t.x + dir_offset_x(side), t.z + dir_offset_z(side));
+    for (size_t k = 0; k < next.size() && du != 0; ++k) {
+        const uint32_t o = next[k].second;
+        const NavTile& u = *b.slots[o].tile;
+        const float climb = std::max(t.walkable_climb, u.walkable_climb);
+        for (const SideEdge& se : sides_of(b.slots, b.side_edges, o)[opp]) {
+            const float* c = tile_vert(u, se.edge);
+            const float* d = tile_vert(u, next_in_poly(u, se.poly, se.edge));
+            const float tol = 1e-3f + 1e-5f * std::fabs(line);
+            if (std::fabs((c[cx] + d[cx]) * 0.5f - line) > tol) continue;
+            const float lo = std::max(std::min(ua, ub), std::min(c[ax], d[ax]));
+            const float hi = std::min(std::max(ua, ub), std::max(c[ax], d[ax]));
+            if (hi - lo <= 1e-4f) continue;
+            // Heights within the climb at either end of the overlap (or crossing).
+            const float d0 = height_at(va, vb, ax, lo) - height_at(c, d, ax, lo);
+            const float d1 = height_at(va, vb, ax, hi) - height_at(c, d, ax, hi);
+            if (std::min(std::fabs(d0), std::fabs(d1)) > climb + 1e-4f && (d0 > 0) == (d1 > 0)) continue;
+            float t0 = (lo - ua) / du, t1 = (hi - ua) / du;
+            if (t0 > t1) std::swap(t0, t1);
+            pieces.push_back({std::clamp(t0, 0.0f, 1.0f), std::clamp(t1, 0.0f, 1.0f), o, se.poly});
+        }
+    }
+    std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) {
+        return x.t0 != y.t0 ? x.t0 < y.t0 : (x.slot != y.slot ? x.slot < y.slot : x.poly < y.poly);
+    });
+    // Sub-edges from t = 0 to 1: gaps are walls.
+    float cur = 0;
+    int emitted = 0;
+    auto emit = [&](float from, uint32_t nslot, uint32_t npoly) {
+        if (from <= 0) {
+            g.edge_vert.push_back(t.edge_vert[e]);
+        } else {
+            g.edge_vert.push_back(static_cast<uint32_t>(g.verts.size() / 3));
+            for (int k = 0; k < 3; ++k) g.verts.push_back(va[k] + (vb[k] - va[k]) * from);
+        }
+        g.nei_slot.push_back(nslot);
+        g.nei_poly.push_back(npoly);
+        ++emitted;
+    };
+    constexpr float kMinPiece = 1e-4f;
+    for (const Piece& pc : pieces) {
+        if (pc.t1 <= cur + kMinPiece) continue;
+        if (pc.t0 > cur + kMinPiece) emit(cur, kNoPoly, kNoPoly), cur = pc.t0;
+        emit(cur, pc.slot, pc.poly);
+        cur = pc.t1;
+    }
+    if (cur < 1 - kMinPiece) emit(cur, kNoPoly, kNoPoly);
+    if (emitted > 1) ++g.split_edges;
+}
+
+// The tile's edges as stitched: its own edges, with each tile-border portal replaced by its pieces.
+Status stitch_edges(GraphBuild& b, TileGraph& g) {
+    const NavTile& t = b.t;
     const uint32_t np = static_cast<uint32_t>(t.npolys());
     g.verts = t.verts;
     g.poly_first.assign(1, 0);
@@ -360,85 +435,33 @@ Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self, const 
     g.nei_slot.reserve(t.edge_vert.size());
     g.nei_poly.reserve(t.edge_vert.size());
     for (int side = 0; side < 4; ++side)
-        for (const auto& [key, o] : at.at(t.x + dir_offset_x(side), t.z + dir_offset_z(side))) g.stitched_to.push_back(slots[o].tile);
-    std::vector<Piece> pieces;
+        for (const auto& [key, o] : b.at.at(t.x + dir_offset_x(side), t.z + dir_offset_z(side))) g.stitched_to.push_back(b.slots[o].tile);
     for (uint32_t p = 0; p < np; ++p) {
         for (uint32_t e = t.poly_first[p]; e < t.poly_first[p + 1]; ++e) {
             const uint32_t nb = t.edge_nei[e];
             if (nb == kNoPoly || !(nb & kTilePortal)) {
                 g.edge_vert.push_back(t.edge_vert[e]);
-                g.nei_slot.push_back(nb == kNoPoly ? kNoPoly : self);
+                g.nei_slot.push_back(nb == kNoPoly ? kNoPoly : b.self);
                 g.nei_poly.push_back(nb);
                 continue;
             }
-            // A tile-border portal: the overlapping edges of the tiles next to it.
-            const int side = static_cast<int>(nb & 3), opp = (side + 2) & 3;
-            const int ax = along_axis(side), cx = across_axis(side);
-            const float* a = tile_vert(t, e);
-            const float* b = tile_vert(t, next_in_poly(t, p, e));
-            const float ua = a[ax], ub = b[ax], du = ub - ua;
-            const float line = (a[cx] + b[cx]) * 0.5f;
-            pieces.clear();
-            const auto next = at.at(t.x + dir_offset_x(side), t.z + dir_offset_z(side));
-            for (size_t k = 0; k < next.size() && du != 0; ++k) {
-                const uint32_t o = next[k].second;
-                const NavTile& u = *slots[o].tile;
-                const float climb = std::max(t.walkable_climb, u.walkable_climb);
-                for (const SideEdge& se : sides_of(o)[opp]) {
-                    const float* c = tile_vert(u, se.edge);
-                    const float* d = tile_vert(u, next_in_poly(u, se.poly, se.edge));
-                    const float tol = 1e-3f + 1e-5f * std::fabs(line);
-                    if (std::fabs((c[cx] + d[cx]) * 0.5f - line) > tol) continue;
-                    const float lo = std::max(std::min(ua, ub), std::min(c[ax], d[ax]));
-                    const float hi = std::min(std::max(ua, ub), std::max(c[ax], d[ax]));
-                    if (hi - lo <= 1e-4f) continue;
-                    // Heights within the climb at either end of the overlap (or crossing).
-                    const float d0 = height_at(a, b, ax, lo) - height_at(c, d, ax, lo);
-                    const float d1 = height_at(a, b, ax, hi) - height_at(c, d, ax, hi);
-                    if (std::min(std::fabs(d0), std::fabs(d1)) > climb + 1e-4f && (d0 > 0) == (d1 > 0)) continue;
-                    float t0 = (lo - ua) / du, t1 = (hi - ua) / du;
-                    if (t0 > t1) std::swap(t0, t1);
-                    pieces.push_back({std::clamp(t0, 0.0f, 1.0f), std::clamp(t1, 0.0f, 1.0f), o, se.poly});
-                }
-            }
-            std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) {
-                return x.t0 != y.t0 ? x.t0 < y.t0 : (x.slot != y.slot ? x.slot < y.slot : x.poly < y.poly);
-            });
-            // Sub-edges from t = 0 to 1: gaps are walls.
-            float cur = 0;
-            int emitted = 0;
-            auto emit = [&](float from, uint32_t nslot, uint32_t npoly) {
-                if (from <= 0) {
-                    g.edge_vert.push_back(t.edge_vert[e]);
-                } else {
-                    g.edge_vert.push_back(static_cast<uint32_t>(g.verts.size() / 3));
-                    for (int k = 0; k < 3; ++k) g.verts.push_back(a[k] + (b[k] - a[k]) * from);
-                }
-                g.nei_slot.push_back(nslot);
-                g.nei_poly.push_back(npoly);
-                ++emitted;
-            };
-            constexpr float kMinPiece = 1e-4f;
-            for (const Piece& pc : pieces) {
-                if (pc.t1 <= cur + kMinPiece) continue;
-                if (pc.t0 > cur + kMinPiece) emit(cur, kNoPoly, kNoPoly), cur = pc.t0;
-                emit(cur, pc.slot, pc.poly);
-                cur = pc.t1;
-            }
-            if (cur < 1 - kMinPiece) emit(cur, kNoPoly, kNoPoly);
-            if (emitted > 1) ++g.split_edges;
+            stitch_border_edge(b, p, e, g);
         }
         g.poly_first.push_back(static_cast<uint32_t>(g.edge_vert.size()));
         if (g.poly_first[p + 1] - g.poly_first[p] > static_cast<uint32_t>(kMaxPolyEdges))
             return Status::bad_input("navmesh: " + tile_name(t) + " polygon " + std::to_string(p) + " meets more than " +
                                      std::to_string(kMaxPolyEdges) + " edge pieces of the tiles next to it");
     }
+    return Status::ok();
+}
+
+// Midpoints, the twin of each edge inside the tile (same two vertices reversed, or the one
+// edge of the neighbour that lists us), midpoint-to-midpoint distances.
+Status link_twins(const NavTile& t, uint32_t self, TileGraph& g) {
+    const uint32_t np = static_cast<uint32_t>(t.npolys());
     const size_t ne = g.edge_vert.size();
     auto vert = [&g](uint32_t v) { return &g.verts[static_cast<size_t>(v) * 3]; };
     auto next_edge = [&g](uint32_t p, uint32_t e) { return e + 1 == g.poly_first[p + 1] ? g.poly_first[p] : e + 1; };
-
-    // Midpoints, the twin of each edge inside the tile (same two vertices reversed, or the one
-    // edge of the neighbour that lists us), midpoint-to-midpoint distances.
     g.edge_mid.resize(ne * 3);
     g.opp.assign(ne, kNoEdge);
     g.pair_first.resize(np);
@@ -475,8 +498,12 @@ Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self, const 
                 g.pair_dist.push_back(std::sqrt(dx * dx + dy * dy + dz * dz));
             }
     }
+    return Status::ok();
+}
 
-    // Detail triangles (a fan of the polygon when it has none) and their fast form.
+// Detail triangles (a fan of the polygon when it has none) and their fast form.
+void add_detail(const NavTile& t, TileGraph& g) {
+    const uint32_t np = static_cast<uint32_t>(t.npolys());
     g.dtri_first.assign(1, 0);
     for (uint32_t p = 0; p < np; ++p) {
         uint32_t tcount = 0;
@@ -518,8 +545,11 @@ Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self, const 
         f[7] = c[1] - a[1];
         f[8] = b[1] - a[1];
     }
+}
 
-    // Bounds and xz areas per polygon (a fan from the first vertex, relative to it).
+// Bounds and xz areas per polygon (a fan from the first vertex, relative to it), and the tile's bounds.
+void add_bounds(const NavTile& t, TileGraph& g) {
+    const uint32_t np = static_cast<uint32_t>(t.npolys());
     g.poly_bounds.resize(static_cast<size_t>(np) * 6);
     g.poly_area.resize(np);
     for (uint32_t p = 0; p < np; ++p) {
@@ -541,33 +571,45 @@ Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self, const 
             g.bmin[k] = p == 0 ? g.poly_bounds[k] : std::min(g.bmin[k], g.poly_bounds[static_cast<size_t>(p) * 6 + k]);
             g.bmax[k] = p == 0 ? g.poly_bounds[3 + k] : std::max(g.bmax[k], g.poly_bounds[static_cast<size_t>(p) * 6 + 3 + k]);
         }
+}
 
-    // Components through the tile's own portals; the edges stitched to other tiles.
+// Components through the tile's own portals; the edges stitched to other tiles.
+void label_components(uint32_t self, TileGraph& g) {
+    const uint32_t np = static_cast<uint32_t>(g.poly_first.size() - 1);
     g.poly_comp.assign(np, kNoPoly);
     g.ncomp = 0;
-    {
-        std::vector<uint32_t> stack;
-        for (uint32_t seed = 0; seed < np; ++seed) {
-            if (g.poly_comp[seed] != kNoPoly) continue;
-            const uint32_t id = g.ncomp++;
-            g.poly_comp[seed] = id;
-            stack.assign(1, seed);
-            while (!stack.empty()) {
-                const uint32_t p = stack.back();
-                stack.pop_back();
-                for (uint32_t e = g.poly_first[p]; e < g.poly_first[p + 1]; ++e)
-                    if (g.opp[e] != kNoEdge && g.poly_comp[g.nei_poly[e]] == kNoPoly) {
-                        g.poly_comp[g.nei_poly[e]] = id;
-                        stack.push_back(g.nei_poly[e]);
-                    }
-            }
+    std::vector<uint32_t> stack;
+    for (uint32_t seed = 0; seed < np; ++seed) {
+        if (g.poly_comp[seed] != kNoPoly) continue;
+        const uint32_t id = g.ncomp++;
+        g.poly_comp[seed] = id;
+        stack.assign(1, seed);
+        while (!stack.empty()) {
+            const uint32_t p = stack.back();
+            stack.pop_back();
+            for (uint32_t e = g.poly_first[p]; e < g.poly_first[p + 1]; ++e)
+                if (g.opp[e] != kNoEdge && g.poly_comp[g.nei_poly[e]] == kNoPoly) {
+                    g.poly_comp[g.nei_poly[e]] = id;
+                    stack.push_back(g.nei_poly[e]);
+                }
         }
     }
     g.cross_edges.clear();
-    for (uint32_t e = 0; e < ne; ++e)
+    for (uint32_t e = 0; e < g.edge_vert.size(); ++e)
         if (g.nei_slot[e] != kNoPoly && g.nei_slot[e] != self) g.cross_edges.push_back(e);
+}
 
-    if (t.bvtree.empty() && np > 0) {
+// Per-tile precomputation for the slot at `self`: stitched edges, split vertices, detail, bounds.
+Status make_tile_graph(const std::vector<TileSlot>& slots, uint32_t self, const CellIndex& at, SideEdges& side_edges,
+                       TileGraph& g) {
+    const NavTile& t = *slots[self].tile;
+    GraphBuild b{slots, self, t, at, side_edges, {}};
+    if (Status s = stitch_edges(b, g); !s) return s;
+    if (Status s = link_twins(t, self, g); !s) return s;
+    add_detail(t, g);
+    add_bounds(t, g);
+    label_components(self, g);
+    if (t.bvtree.empty() && t.npolys() > 0) {
         NavTile copy;  // a producer that left the tree out: build it from the polygons
         copy.poly_first = t.poly_first, copy.edge_vert = t.edge_vert, copy.verts = t.verts;
         copy.detail_first = t.detail_first, copy.detail_tris = t.detail_tris;
@@ -588,13 +630,13 @@ bool graph_current(const TileGraph& g, const NavTile& t, const std::vector<TileS
     return n == g.stitched_to.size();
 }
 
-Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out) {
-    // Slots: carried over from the previous mesh, then the new coordinates in the lowest free slots.
-    std::vector<TileSlot> slots;
+// Slots: carried over from the previous mesh, then the new coordinates in the lowest free slots.
+// A tile that changed or went away bumps its slot's salt; `at` is left indexing the old slots.
+Status assign_slots(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, std::vector<TileSlot>& slots,
+                    CellIndex& at) {
     if (previous) slots = previous->slots;
     std::vector<char> taken(slots.size(), 0);
     std::vector<std::shared_ptr<const NavTile>> pending;
-    CellIndex at;  // (x, z) -> slots there, any layer
     at.build(slots);
     for (const auto& tp : tiles) {
         if (!tp) return Status::bad_input("navmesh: a null tile");
@@ -632,9 +674,11 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
         slots[next_free].graph.reset();
     }
     while (!slots.empty() && !slots.back().tile && slots.back().salt == 0) slots.pop_back();
+    return Status::ok();
+}
 
-    // Each slot's graph: the cached one while neither the tile nor a tile next to it changed.
-    at.build(slots);
+// Each slot's graph: the cached one while neither the tile nor a tile next to it changed.
+Status update_graphs(std::vector<TileSlot>& slots, const CellIndex& at, NavMesh& out) {
     SideEdges side_edges;
     side_edges.index.assign(slots.size(), -1);
     for (size_t s = 0; s < slots.size(); ++s) {
@@ -649,8 +693,12 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
         if (!st) return st;
         slot.graph = std::move(g);
     }
+    return Status::ok();
+}
 
-    // Dense numbering, slots in order; the flat arrays are the graphs one after another.
+// Dense numbering, slots in order, and the flat arrays sized (or reserved, for those appended
+// tile by tile) for the graphs one after another.
+Status size_arrays(std::vector<TileSlot>& slots, NavMesh& out) {
     size_t np = 0, nv = 0, ne = 0, npair = 0, ntri = 0, nbv = 0;
     for (TileSlot& s : slots) {
         s.poly_base = static_cast<uint32_t>(np), s.vert_base = static_cast<uint32_t>(nv);
@@ -669,7 +717,7 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     out.npolys = static_cast<int>(np);
     out.nverts = static_cast<int>(nv);
     out.nedges = static_cast<int>(ne);
-    out.verts.clear(), out.verts.reserve(nv * 3);  // appended tile by tile below (no zero fill first)
+    out.verts.clear(), out.verts.reserve(nv * 3);  // appended tile by tile (no zero fill first)
     out.poly_slot.resize(np);
     out.areas.clear(), out.areas.reserve(np);
     out.flags.clear(), out.flags.reserve(np);
@@ -689,130 +737,154 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     out.bvtree.resize(nbv);
     out.poly_first[0] = 0;
     out.dtri_first[0] = 0;
-    {
-        size_t e_at = 0, pair_at = 0, tri_at = 0, bv_at = 0;
-        double cum = 0;
-        // A run of slots whose tiles and graphs are those of `previous` (a rebuild leaves most of
-        // the world so) is copied from previous's arrays in bulk, indices shifted by the run's
-        // offset, rather than tile by tile from the graphs; only its stitched edges are redone.
-        const NavMesh* P = previous && !previous->slots.empty() && previous->npolys > 0 ? previous : nullptr;
-        std::vector<uint32_t> prev_bv;  // per previous slot: its first bvtree node (+ the total)
-        if (P) {
-            prev_bv.assign(P->slots.size() + 1, 0);
-            for (size_t s = 0; s < P->slots.size(); ++s) {
-                const TileSlot& ps = P->slots[s];
-                prev_bv[s + 1] = prev_bv[s] + (ps.tile ? static_cast<uint32_t>((ps.graph->bvtree.empty() ? ps.tile->bvtree : ps.graph->bvtree).size()) : 0);
-            }
+    return Status::ok();
+}
+
+// Where the next tile goes in the flat arrays, and the running area sum.
+struct FillAt {
+    size_t e_at = 0, pair_at = 0, tri_at = 0, bv_at = 0;
+    double cum = 0;
+};
+
+// Copies the run of slots [s, s1), whose tiles and graphs are those of `previous` (P), from P's
+// arrays in bulk, indices shifted by the run's offset; only its stitched edges are redone.
+// prev_bv: per previous slot its first bvtree node (+ the total).
+void copy_reused_run(std::vector<TileSlot>& slots, size_t s, size_t s1, const NavMesh& prev, const std::vector<uint32_t>& prev_bv,
+                     FillAt& at, NavMesh& out) {
+    const NavMesh* P = &prev;
+    const TileSlot& slot = slots[s];
+    const bool to_end = s1 == P->slots.size();
+    const uint32_t p0 = P->slots[s].poly_base, p1 = to_end ? static_cast<uint32_t>(P->npolys) : P->slots[s1].poly_base;
+    const uint32_t v0 = P->slots[s].vert_base, v1 = to_end ? static_cast<uint32_t>(P->nverts) : P->slots[s1].vert_base;
+    const uint32_t e0 = P->poly_first[p0], e1 = P->poly_first[p1];
+    const uint32_t r0 = P->pair_first[p0], r1 = p1 < static_cast<uint32_t>(P->npolys) ? P->pair_first[p1] : static_cast<uint32_t>(P->pair_dist.size());
+    const uint32_t t0 = P->dtri_first[p0], t1 = P->dtri_first[p1];
+    const uint32_t b0 = prev_bv[s], b1 = prev_bv[s1];
+    const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(at.e_at);
+    const uint32_t rb = static_cast<uint32_t>(at.pair_at), tb = static_cast<uint32_t>(at.tri_at);
+    auto append = [](auto& to, const auto& from, size_t a, size_t b) { to.insert(to.end(), from.begin() + static_cast<ptrdiff_t>(a), from.begin() + static_cast<ptrdiff_t>(b)); };
+    append(out.verts, P->verts, size_t{v0} * 3, size_t{v1} * 3);
+    append(out.areas, P->areas, p0, p1);
+    append(out.flags, P->flags, p0, p1);
+    append(out.edge_mid, P->edge_mid, size_t{e0} * 3, size_t{e1} * 3);
+    append(out.pair_dist, P->pair_dist, r0, r1);
+    append(out.dtris, P->dtris, size_t{t0} * 9, size_t{t1} * 9);
+    append(out.dtri_fast, P->dtri_fast, size_t{t0} * 9, size_t{t1} * 9);
+    append(out.poly_bounds, P->poly_bounds, size_t{p0} * 6, size_t{p1} * 6);
+    for (uint32_t i = 0; i < p1 - p0; ++i) {
+        out.poly_slot[pb + i] = P->poly_slot[p0 + i];
+        out.poly_first[pb + i + 1] = P->poly_first[p0 + i + 1] - e0 + eb;
+        out.pair_first[pb + i] = P->pair_first[p0 + i] - r0 + rb;
+        out.dtri_first[pb + i + 1] = P->dtri_first[p0 + i + 1] - t0 + tb;
+    }
+    for (uint32_t i = 0; i < e1 - e0; ++i) {
+        const uint32_t n = P->edge_nei[e0 + i], o = P->edge_opp[e0 + i];
+        out.edge_poly[eb + i] = P->edge_poly[e0 + i] - p0 + pb;
+        out.edge_vert[eb + i] = P->edge_vert[e0 + i] - v0 + vb;
+        out.edge_nei[eb + i] = n == kNoPoly ? kNoPoly : n - p0 + pb;  // stitched edges redone below
+        out.edge_opp[eb + i] = o == kNoEdge ? kNoEdge : o - e0 + eb;
+    }
+    for (uint32_t k = 0; k < b1 - b0; ++k) {
+        BVNode n = P->bvtree[b0 + k];
+        if (n.index >= 0) n.index += static_cast<int32_t>(pb - p0);
+        out.bvtree[at.bv_at + k] = n;
+    }
+    for (size_t r = s; r < s1; ++r) {
+        TileSlot& rs = slots[r];
+        if (!rs.tile) continue;
+        const TileGraph& g = *rs.graph;
+        rs.edge_base = P->slots[r].edge_base - e0 + eb;
+        for (const uint32_t le : g.cross_edges) {
+            out.edge_nei[rs.edge_base + le] = slots[g.nei_slot[le]].poly_base + g.nei_poly[le];
+            out.edge_opp[rs.edge_base + le] = kNoEdge;
         }
-        auto reusable = [&](size_t s) {
-            if (!P || s >= P->slots.size()) return false;
-            const TileSlot &a = slots[s], &b = P->slots[s];
-            return a.tile ? b.tile == a.tile && b.graph == a.graph : !b.tile;
-        };
-        for (size_t s = 0; s < slots.size(); ++s) {
-            TileSlot& slot = slots[s];
-            if (!slot.tile) continue;
-            if (reusable(s)) {
-                size_t s1 = s;
-                while (s1 < slots.size() && reusable(s1)) ++s1;
-                const bool to_end = s1 == P->slots.size();
-                const uint32_t p0 = P->slots[s].poly_base, p1 = to_end ? static_cast<uint32_t>(P->npolys) : P->slots[s1].poly_base;
-                const uint32_t v0 = P->slots[s].vert_base, v1 = to_end ? static_cast<uint32_t>(P->nverts) : P->slots[s1].vert_base;
-                const uint32_t e0 = P->poly_first[p0], e1 = P->poly_first[p1];
-                const uint32_t r0 = P->pair_first[p0], r1 = p1 < static_cast<uint32_t>(P->npolys) ? P->pair_first[p1] : static_cast<uint32_t>(P->pair_dist.size());
-                const uint32_t t0 = P->dtri_first[p0], t1 = P->dtri_first[p1];
-                const uint32_t b0 = prev_bv[s], b1 = prev_bv[s1];
-                const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(e_at);
-                const uint32_t rb = static_cast<uint32_t>(pair_at), tb = static_cast<uint32_t>(tri_at);
-                auto append = [](auto& to, const auto& from, size_t a, size_t b) { to.insert(to.end(), from.begin() + static_cast<ptrdiff_t>(a), from.begin() + static_cast<ptrdiff_t>(b)); };
-                append(out.verts, P->verts, size_t{v0} * 3, size_t{v1} * 3);
-                append(out.areas, P->areas, p0, p1);
-                append(out.flags, P->flags, p0, p1);
-                append(out.edge_mid, P->edge_mid, size_t{e0} * 3, size_t{e1} * 3);
-                append(out.pair_dist, P->pair_dist, r0, r1);
-                append(out.dtris, P->dtris, size_t{t0} * 9, size_t{t1} * 9);
-                append(out.dtri_fast, P->dtri_fast, size_t{t0} * 9, size_t{t1} * 9);
-                append(out.poly_bounds, P->poly_bounds, size_t{p0} * 6, size_t{p1} * 6);
-                for (uint32_t i = 0; i < p1 - p0; ++i) {
-                    out.poly_slot[pb + i] = P->poly_slot[p0 + i];
-                    out.poly_first[pb + i + 1] = P->poly_first[p0 + i + 1] - e0 + eb;
-                    out.pair_first[pb + i] = P->pair_first[p0 + i] - r0 + rb;
-                    out.dtri_first[pb + i + 1] = P->dtri_first[p0 + i + 1] - t0 + tb;
-                }
-                for (uint32_t i = 0; i < e1 - e0; ++i) {
-                    const uint32_t n = P->edge_nei[e0 + i], o = P->edge_opp[e0 + i];
-                    out.edge_poly[eb + i] = P->edge_poly[e0 + i] - p0 + pb;
-                    out.edge_vert[eb + i] = P->edge_vert[e0 + i] - v0 + vb;
-                    out.edge_nei[eb + i] = n == kNoPoly ? kNoPoly : n - p0 + pb;  // stitched edges redone below
-                    out.edge_opp[eb + i] = o == kNoEdge ? kNoEdge : o - e0 + eb;
-                }
-                for (uint32_t k = 0; k < b1 - b0; ++k) {
-                    BVNode n = P->bvtree[b0 + k];
-                    if (n.index >= 0) n.index += static_cast<int32_t>(pb - p0);
-                    out.bvtree[bv_at + k] = n;
-                }
-                for (size_t r = s; r < s1; ++r) {
-                    TileSlot& rs = slots[r];
-                    if (!rs.tile) continue;
-                    const TileGraph& g = *rs.graph;
-                    rs.edge_base = P->slots[r].edge_base - e0 + eb;
-                    for (const uint32_t le : g.cross_edges) {
-                        out.edge_nei[rs.edge_base + le] = slots[g.nei_slot[le]].poly_base + g.nei_poly[le];
-                        out.edge_opp[rs.edge_base + le] = kNoEdge;
-                    }
-                    for (size_t p = 0; p < g.poly_area.size(); ++p) {
-                        cum += g.poly_area[p];
-                        out.poly_area_cum[rs.poly_base + p] = static_cast<float>(cum);
-                    }
-                }
-                e_at += e1 - e0, pair_at += r1 - r0, tri_at += t1 - t0, bv_at += b1 - b0;
-                s = s1 - 1;
-                continue;
-            }
-            const NavTile& t = *slot.tile;
-            const TileGraph& g = *slot.graph;
-            const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(e_at);
-            slot.edge_base = eb;
-            const uint32_t tp = static_cast<uint32_t>(t.npolys());
-            out.verts.insert(out.verts.end(), g.verts.begin(), g.verts.end());
-            out.areas.insert(out.areas.end(), t.areas.begin(), t.areas.end());
-            out.flags.insert(out.flags.end(), t.flags.begin(), t.flags.end());
-            out.edge_mid.insert(out.edge_mid.end(), g.edge_mid.begin(), g.edge_mid.end());
-            out.pair_dist.insert(out.pair_dist.end(), g.pair_dist.begin(), g.pair_dist.end());
-            out.dtris.insert(out.dtris.end(), g.dtris.begin(), g.dtris.end());
-            out.dtri_fast.insert(out.dtri_fast.end(), g.dtri_fast.begin(), g.dtri_fast.end());
-            out.poly_bounds.insert(out.poly_bounds.end(), g.poly_bounds.begin(), g.poly_bounds.end());
-            for (uint32_t p = 0; p < tp; ++p) {
-                out.poly_slot[pb + p] = static_cast<uint32_t>(s);
-                out.poly_first[pb + p + 1] = eb + g.poly_first[p + 1];
-                out.pair_first[pb + p] = static_cast<uint32_t>(pair_at) + g.pair_first[p];
-                out.dtri_first[pb + p + 1] = static_cast<uint32_t>(tri_at) + g.dtri_first[p + 1];
-                for (uint32_t e = g.poly_first[p]; e < g.poly_first[p + 1]; ++e) out.edge_poly[eb + e] = pb + p;
-                cum += g.poly_area[p];
-                out.poly_area_cum[pb + p] = static_cast<float>(cum);
-            }
-            for (size_t e = 0; e < g.edge_vert.size(); ++e) {
-                out.edge_vert[eb + e] = vb + g.edge_vert[e];
-                const uint32_t ns = g.nei_slot[e];
-                out.edge_nei[eb + e] = ns == kNoPoly ? kNoPoly : slots[ns].poly_base + g.nei_poly[e];
-                out.edge_opp[eb + e] = g.opp[e] == kNoEdge ? kNoEdge : eb + g.opp[e];
-            }
-            const std::vector<BVNode>& tree = g.bvtree.empty() ? t.bvtree : g.bvtree;
-            for (size_t k = 0; k < tree.size(); ++k) {
-                BVNode n = tree[k];
-                if (n.index >= 0) n.index += static_cast<int32_t>(pb);
-                out.bvtree[bv_at + k] = n;
-            }
-            e_at += g.edge_vert.size();
-            pair_at += g.pair_dist.size();
-            tri_at += g.dtris.size() / 9;
-            bv_at += tree.size();
+        for (size_t p = 0; p < g.poly_area.size(); ++p) {
+            at.cum += g.poly_area[p];
+            out.poly_area_cum[rs.poly_base + p] = static_cast<float>(at.cum);
         }
     }
+    at.e_at += e1 - e0, at.pair_at += r1 - r0, at.tri_at += t1 - t0, at.bv_at += b1 - b0;
+}
 
-    // Twins across tiles: the one edge of the neighbour that lists us (a stitch found on one side
-    // only, at the edge of a tolerance, is a wall on both).
-    // Only the edges stitched to other tiles (each graph lists them) need it, in ascending order.
+// Copies slot s's tile graph into the flat arrays, in the dense numbering.
+void copy_tile(std::vector<TileSlot>& slots, size_t s, FillAt& at, NavMesh& out) {
+    TileSlot& slot = slots[s];
+    const NavTile& t = *slot.tile;
+    const TileGraph& g = *slot.graph;
+    const uint32_t pb = slot.poly_base, vb = slot.vert_base, eb = static_cast<uint32_t>(at.e_at);
+    slot.edge_base = eb;
+    const uint32_t tp = static_cast<uint32_t>(t.npolys());
+    out.verts.insert(out.verts.end(), g.verts.begin(), g.verts.end());
+    out.areas.insert(out.areas.end(), t.areas.begin(), t.areas.end());
+    out.flags.insert(out.flags.end(), t.flags.begin(), t.flags.end());
+    out.edge_mid.insert(out.edge_mid.end(), g.edge_mid.begin(), g.edge_mid.end());
+    out.pair_dist.insert(out.pair_dist.end(), g.pair_dist.begin(), g.pair_dist.end());
+    out.dtris.insert(out.dtris.end(), g.dtris.begin(), g.dtris.end());
+    out.dtri_fast.insert(out.dtri_fast.end(), g.dtri_fast.begin(), g.dtri_fast.end());
+    out.poly_bounds.insert(out.poly_bounds.end(), g.poly_bounds.begin(), g.poly_bounds.end());
+    for (uint32_t p = 0; p < tp; ++p) {
+        out.poly_slot[pb + p] = static_cast<uint32_t>(s);
+        out.poly_first[pb + p + 1] = eb + g.poly_first[p + 1];
+        out.pair_first[pb + p] = static_cast<uint32_t>(at.pair_at) + g.pair_first[p];
+        out.dtri_first[pb + p + 1] = static_cast<uint32_t>(at.tri_at) + g.dtri_first[p + 1];
+        for (uint32_t e = g.poly_first[p]; e < g.poly_first[p + 1]; ++e) out.edge_poly[eb + e] = pb + p;
+        at.cum += g.poly_area[p];
+        out.poly_area_cum[pb + p] = static_cast<float>(at.cum);
+    }
+    for (size_t e = 0; e < g.edge_vert.size(); ++e) {
+        out.edge_vert[eb + e] = vb + g.edge_vert[e];
+        const uint32_t ns = g.nei_slot[e];
+        out.edge_nei[eb + e] = ns == kNoPoly ? kNoPoly : slots[ns].poly_base + g.nei_poly[e];
+        out.edge_opp[eb + e] = g.opp[e] == kNoEdge ? kNoEdge : eb + g.opp[e];
+    }
+    const std::vector<BVNode>& tree = g.bvtree.empty() ? t.bvtree : g.bvtree;
+    for (size_t k = 0; k < tree.size(); ++k) {
+        BVNode n = tree[k];
+        if (n.index >= 0) n.index += static_cast<int32_t>(pb);
+        out.bvtree[at.bv_at + k] = n;
+    }
+    at.e_at += g.edge_vert.size();
+    at.pair_at += g.pair_dist.size();
+    at.tri_at += g.dtris.size() / 9;
+    at.bv_at += tree.size();
+}
+
+// The flat arrays, the graphs one after another. A run of slots whose tiles and graphs are those
+// of `previous` (a rebuild leaves most of the world so) is copied from previous's arrays in bulk
+// rather than tile by tile from the graphs.
+void fill_arrays(std::vector<TileSlot>& slots, const NavMesh* previous, NavMesh& out) {
+    FillAt at;
+    const NavMesh* P = previous && !previous->slots.empty() && previous->npolys > 0 ? previous : nullptr;
+    std::vector<uint32_t> prev_bv;  // per previous slot: its first bvtree node (+ the total)
+    if (P) {
+        prev_bv.assign(P->slots.size() + 1, 0);
+        for (size_t s = 0; s < P->slots.size(); ++s) {
+            const TileSlot& ps = P->slots[s];
+            prev_bv[s + 1] = prev_bv[s] + (ps.tile ? static_cast<uint32_t>((ps.graph->bvtree.empty() ? ps.tile->bvtree : ps.graph->bvtree).size()) : 0);
+        }
+    }
+    auto reusable = [&](size_t s) {
+        if (!P || s >= P->slots.size()) return false;
+        const TileSlot &a = slots[s], &b = P->slots[s];
+        return a.tile ? b.tile == a.tile && b.graph == a.graph : !b.tile;
+    };
+    for (size_t s = 0; s < slots.size(); ++s) {
+        if (!slots[s].tile) continue;
+        if (reusable(s)) {
+            size_t s1 = s;
+            while (s1 < slots.size() && reusable(s1)) ++s1;
+            copy_reused_run(slots, s, s1, *P, prev_bv, at, out);
+            s = s1 - 1;
+            continue;
+        }
+        copy_tile(slots, s, at, out);
+    }
+}
+
+// Twins across tiles: the one edge of the neighbour that lists us (a stitch found on one side
+// only, at the edge of a tolerance, is a wall on both).
+// Only the edges stitched to other tiles (each graph lists them) need it, in ascending order.
+void link_cross_twins(const std::vector<TileSlot>& slots, NavMesh& out) {
     for (const TileSlot& slot : slots) {
         if (!slot.tile) continue;
         for (const uint32_t le : slot.graph->cross_edges) {
@@ -834,60 +906,72 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
             if (out.edge_opp[e] != kNoEdge && out.edge_nei[out.edge_opp[e]] == kNoPoly) out.edge_opp[e] = kNoEdge, out.edge_nei[e] = kNoPoly;
         }
     }
+}
 
-    // Portal counts; islands and their portal edge slots. Islands are the tiles' own components
-    // joined through the stitched edges (a union-find over components, not a flood fill of every
-    // polygon), numbered in order of their lowest polygon as a flood fill from polygon 0 up would.
+// Portal counts; islands and their portal edge slots. Islands are the tiles' own components
+// joined through the stitched edges (a union-find over components, not a flood fill of every
+// polygon), numbered in order of their lowest polygon as a flood fill from polygon 0 up would.
+void label_islands(const std::vector<TileSlot>& slots, NavMesh& out) {
+    const uint32_t np = static_cast<uint32_t>(out.npolys), ne = static_cast<uint32_t>(out.nedges);
     out.poly_portals.assign(np, 0);
     for (uint32_t e = 0; e < ne; ++e)
         if (out.edge_opp[e] != kNoEdge) ++out.poly_portals[out.edge_poly[e]];
     out.poly_island.resize(np);
-    {
-        std::vector<uint32_t> comp_base(slots.size() + 1, 0);
-        for (size_t s = 0; s < slots.size(); ++s) comp_base[s + 1] = comp_base[s] + (slots[s].tile ? slots[s].graph->ncomp : 0);
-        std::vector<uint32_t> parent(comp_base.back());
-        for (uint32_t c = 0; c < parent.size(); ++c) parent[c] = c;
-        auto find = [&parent](uint32_t c) {
-            while (parent[c] != c) c = parent[c] = parent[parent[c]];
-            return c;
-        };
-        auto comp_of = [&](uint32_t p) {
-            const uint32_t s = out.poly_slot[p];
-            return comp_base[s] + slots[s].graph->poly_comp[p - slots[s].poly_base];
-        };
-        for (size_t s = 0; s < slots.size(); ++s) {
-            if (!slots[s].tile) continue;
-            for (const uint32_t le : slots[s].graph->cross_edges) {
-                const uint32_t e = slots[s].edge_base + le;
-                if (out.edge_nei[e] == kNoPoly) continue;
-                const uint32_t a = find(comp_of(out.edge_poly[e])), b = find(comp_of(out.edge_nei[e]));
-                if (a != b) parent[std::max(a, b)] = std::min(a, b);
-            }
+    std::vector<uint32_t> comp_base(slots.size() + 1, 0);
+    for (size_t s = 0; s < slots.size(); ++s) comp_base[s + 1] = comp_base[s] + (slots[s].tile ? slots[s].graph->ncomp : 0);
+    std::vector<uint32_t> parent(comp_base.back());
+    for (uint32_t c = 0; c < parent.size(); ++c) parent[c] = c;
+    auto find = [&parent](uint32_t c) {
+        while (parent[c] != c) c = parent[c] = parent[parent[c]];
+        return c;
+    };
+    auto comp_of = [&](uint32_t p) {
+        const uint32_t s = out.poly_slot[p];
+        return comp_base[s] + slots[s].graph->poly_comp[p - slots[s].poly_base];
+    };
+    for (size_t s = 0; s < slots.size(); ++s) {
+        if (!slots[s].tile) continue;
+        for (const uint32_t le : slots[s].graph->cross_edges) {
+            const uint32_t e = slots[s].edge_base + le;
+            if (out.edge_nei[e] == kNoPoly) continue;
+            const uint32_t a = find(comp_of(out.edge_poly[e])), b = find(comp_of(out.edge_nei[e]));
+            if (a != b) parent[std::max(a, b)] = std::min(a, b);
         }
-        // Components in order of their lowest polygon (slots in order, each tile's in order), so
-        // the first component of an island met is the one holding its lowest polygon.
-        std::vector<uint32_t> island_of(parent.size(), kNoPoly);
-        for (uint32_t c = 0; c < parent.size(); ++c) {
-            const uint32_t r = find(c);
-            if (island_of[r] == kNoPoly) island_of[r] = static_cast<uint32_t>(out.nislands++);
-            island_of[c] = island_of[r];
-        }
-        for (size_t s = 0; s < slots.size(); ++s) {
-            if (!slots[s].tile) continue;
-            const TileGraph& g = *slots[s].graph;
-            const uint32_t pb = slots[s].poly_base, cb = comp_base[s];
-            for (size_t p = 0; p < g.poly_comp.size(); ++p) out.poly_island[pb + p] = island_of[cb + g.poly_comp[p]];
-        }
-        out.island_first.assign(static_cast<size_t>(out.nislands) + 1, 0);
-        for (uint32_t e = 0; e < ne; ++e)
-            if (out.edge_opp[e] != kNoEdge) ++out.island_first[out.poly_island[out.edge_poly[e]] + 1];
-        for (int i = 0; i < out.nislands; ++i) out.island_first[static_cast<size_t>(i) + 1] += out.island_first[static_cast<size_t>(i)];
-        out.island_portals.resize(out.island_first.back());
-        std::vector<uint32_t> fill(out.island_first.begin(), out.island_first.end() - 1);
-        for (uint32_t e = 0; e < ne; ++e)
-            if (out.edge_opp[e] != kNoEdge) out.island_portals[fill[out.poly_island[out.edge_poly[e]]]++] = e;
     }
+    // Components in order of their lowest polygon (slots in order, each tile's in order), so
+    // the first component of an island met is the one holding its lowest polygon.
+    std::vector<uint32_t> island_of(parent.size(), kNoPoly);
+    for (uint32_t c = 0; c < parent.size(); ++c) {
+        const uint32_t r = find(c);
+        if (island_of[r] == kNoPoly) island_of[r] = static_cast<uint32_t>(out.nislands++);
+        island_of[c] = island_of[r];
+    }
+    for (size_t s = 0; s < slots.size(); ++s) {
+        if (!slots[s].tile) continue;
+        const TileGraph& g = *slots[s].graph;
+        const uint32_t pb = slots[s].poly_base, cb = comp_base[s];
+        for (size_t p = 0; p < g.poly_comp.size(); ++p) out.poly_island[pb + p] = island_of[cb + g.poly_comp[p]];
+    }
+    out.island_first.assign(static_cast<size_t>(out.nislands) + 1, 0);
+    for (uint32_t e = 0; e < ne; ++e)
+        if (out.edge_opp[e] != kNoEdge) ++out.island_first[out.poly_island[out.edge_poly[e]] + 1];
+    for (int i = 0; i < out.nislands; ++i) out.island_first[static_cast<size_t>(i) + 1] += out.island_first[static_cast<size_t>(i)];
+    out.island_portals.resize(out.island_first.back());
+    std::vector<uint32_t> fill(out.island_first.begin(), out.island_first.end() - 1);
+    for (uint32_t e = 0; e < ne; ++e)
+        if (out.edge_opp[e] != kNoEdge) out.island_portals[fill[out.poly_island[out.edge_poly[e]]]++] = e;
+}
 
+Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out) {
+    std::vector<TileSlot> slots;
+    CellIndex at;  // (x, z) -> slots there, any layer
+    if (Status s = assign_slots(tiles, previous, slots, at); !s) return s;
+    at.build(slots);
+    if (Status s = update_graphs(slots, at, out); !s) return s;
+    if (Status s = size_arrays(slots, out); !s) return s;
+    fill_arrays(slots, previous, out);
+    link_cross_twins(slots, out);
+    label_islands(slots, out);
     out.slots = std::move(slots);
 
     // Landmarks are a whole-world table (walking distances across every tile): a mesh of several

@@ -8,8 +8,8 @@
 // mesh as built; it means nothing in another build. A PolyRef {salt, tile slot, polygon in tile}
 // is what a caller keeps: a tile keeps its slot while it exists, and every rebuild of the tile
 // bumps the slot's salt, so a reference into a rebuilt tile is detectably stale (Detour's
-// dtPolyRef). In a mesh of one tile built once (slot 0, salt 0), a polygon's reference equals its
-// dense index.
+// dtPolyRef). The two never mix: PolyRef is its own type (below), so an index does not pass for a
+// reference (NavMesh::ref and poly_index convert).
 //
 // Stitching: a tile edge marked kTilePortal | side is linked to the polygons of the tiles next to
 // it on that side (any layer) whose edge on the opposite side lies on the same line, overlaps it
@@ -24,7 +24,9 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "core/common.h"
@@ -37,20 +39,38 @@ constexpr uint32_t kNoEdge = 0xffffffffu;
 // limit), stitching may split their tile-border edges into pieces.
 constexpr int kMaxPolyEdges = 48;
 
-// A polygon reference: salt (20 bits) | tile slot (22 bits) | polygon within the tile (22 bits).
-using PolyRef = uint64_t;
-constexpr PolyRef kNoRef = kNoPoly;  // "no polygon" in every PolyRef field (never a valid reference)
+// A polygon reference: salt (20 bits) | tile slot (22 bits) | polygon within the tile (22 bits),
+// packed in 64 bits. A struct rather than an integer so that a dense index (or any other integer)
+// passed where a reference is expected does not compile: a reference comes from NavMesh::ref, a
+// query's result or make_poly_ref, and value() / PolyRef{uint64_t} carry it through files and
+// printouts. Default-constructed it is kNoRef. Trivially copyable, 8 bytes: as cheap as the integer.
+struct PolyRef {
+    uint64_t bits = 0xffffffffu;  // kNoRef's packed value (see below)
+
+    constexpr PolyRef() = default;
+    constexpr explicit PolyRef(uint64_t packed) : bits(packed) {}
+    // A dense index (uint32_t) or an int is not a packed reference: PolyRef{p} with one does not
+    // compile (use NavMesh::ref(p), or make_poly_ref for a reference built field by field).
+    PolyRef(uint32_t) = delete;
+    PolyRef(int32_t) = delete;
+    constexpr uint64_t value() const { return bits; }
+    friend constexpr bool operator==(PolyRef a, PolyRef b) { return a.bits == b.bits; }
+    friend constexpr bool operator!=(PolyRef a, PolyRef b) { return a.bits != b.bits; }
+};
+static_assert(sizeof(PolyRef) == 8 && std::is_trivially_copyable_v<PolyRef>, "PolyRef must cost what a uint64_t does");
+// "No polygon": the packed value kNoPoly (never a valid reference: its polygon field is all ones).
+constexpr PolyRef kNoRef{uint64_t{kNoPoly}};
 constexpr int kRefPolyBits = 22, kRefSlotBits = 22, kRefSaltBits = 20;
 constexpr uint32_t kMaxTilePolys = (1u << kRefPolyBits) - 1;  // kNoRef's polygon field stays invalid
 constexpr uint32_t kMaxTileSlots = 1u << kRefSlotBits;
 constexpr uint32_t kSaltMask = (1u << kRefSaltBits) - 1;
 constexpr PolyRef make_poly_ref(uint32_t salt, uint32_t slot, uint32_t poly) {
-    return (static_cast<PolyRef>(salt & kSaltMask) << (kRefPolyBits + kRefSlotBits)) |
-           (static_cast<PolyRef>(slot) << kRefPolyBits) | poly;
+    return PolyRef{(static_cast<uint64_t>(salt & kSaltMask) << (kRefPolyBits + kRefSlotBits)) |
+                   (static_cast<uint64_t>(slot) << kRefPolyBits) | poly};
 }
-constexpr uint32_t ref_poly(PolyRef r) { return static_cast<uint32_t>(r & ((1u << kRefPolyBits) - 1)); }
-constexpr uint32_t ref_slot(PolyRef r) { return static_cast<uint32_t>((r >> kRefPolyBits) & (kMaxTileSlots - 1)); }
-constexpr uint32_t ref_salt(PolyRef r) { return static_cast<uint32_t>(r >> (kRefPolyBits + kRefSlotBits)); }
+constexpr uint32_t ref_poly(PolyRef r) { return static_cast<uint32_t>(r.value() & ((1u << kRefPolyBits) - 1)); }
+constexpr uint32_t ref_slot(PolyRef r) { return static_cast<uint32_t>((r.value() >> kRefPolyBits) & (kMaxTileSlots - 1)); }
+constexpr uint32_t ref_salt(PolyRef r) { return static_cast<uint32_t>(r.value() >> (kRefPolyBits + kRefSlotBits)); }
 
 // A tile's part of the graph in the tile's own numbering: its edges as stitched to the tiles next
 // to it (pieces of split border edges, neighbours as slot + polygon), the split vertices, and what
@@ -198,3 +218,8 @@ void build_tile_bvtree(NavTile& tile);
 Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out);
 
 }  // namespace nav
+
+template <>
+struct std::hash<nav::PolyRef> {
+    size_t operator()(nav::PolyRef r) const noexcept { return std::hash<uint64_t>{}(r.value()); }
+};

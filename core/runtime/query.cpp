@@ -241,7 +241,8 @@ Status NavQuery::query_polygons_dense(const float* center, const float* half_ext
         const bool overlap = qmin[0] <= n.bmax[0] && qmax[0] >= n.bmin[0] && qmin[1] <= n.bmax[1] && qmax[1] >= n.bmin[1] &&
                              qmin[2] <= n.bmax[2] && qmax[2] >= n.bmin[2];
         const bool leaf = n.index >= 0;
-        if (leaf && overlap && filter.passes(mesh_->flags[static_cast<size_t>(n.index)])) out.push_back(static_cast<uint32_t>(n.index));
+        if (leaf && overlap && filter.passes(mesh_->flags[static_cast<size_t>(n.index)]))
+            out.push_back(mesh_->ref(static_cast<uint32_t>(n.index)));
         i += (overlap || leaf) ? 1 : -n.index;
     }
     return Status::ok();
@@ -327,7 +328,7 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
             const float d = dist_sq3(center, p);
             if (d < best) {
                 best = d;
-                out.poly = c.poly;
+                out.poly = m.ref(c.poly);
                 copy3(out.point, p);
                 out.over_poly = c.inside;
             }
@@ -376,7 +377,7 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
             const float d = dist_sq3(center, q);
             if (d < best) {
                 best = d;
-                out.poly = p;
+                out.poly = m.ref(p);
                 copy3(out.point, q);
                 out.over_poly = true;
             }
@@ -391,6 +392,89 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
 // ---------------------------------------------------------------------------------------------
 // A*
 
+namespace {
+
+// The mesh arrays the A* loop reads, gathered once per search.
+struct SearchArrays {
+    const uint32_t *edge_opp, *edge_nei, *edge_poly, *poly_first, *pair_first;
+    const float *pair_dist, *edge_mid;
+    const uint16_t* flags;
+    const uint8_t *areas, *portals;
+    explicit SearchArrays(const NavMesh& m)
+        : edge_opp(m.edge_opp.data()), edge_nei(m.edge_nei.data()), edge_poly(m.edge_poly.data()),
+          poly_first(m.poly_first.data()), pair_first(m.pair_first.data()), pair_dist(m.pair_dist.data()),
+          edge_mid(m.edge_mid.data()), flags(m.flags.data()), areas(m.areas.data()), portals(m.poly_portals.data()) {}
+};
+
+// The landmark (ALT) distances from each landmark of the start's island to the goal, into
+// lm_goal: those of the goal state when the search has one, else the least, over the goal
+// polygon's portals, of the landmark's distance to the portal plus the walk on to goal.pos.
+// Returns the number of landmarks in use (0: none on this island, or none in the mesh).
+template <class Goal>
+int landmark_goal(const NavMesh& m, uint32_t start_poly, const Goal& goal, float* lm_goal) {
+    constexpr int L = NavMesh::kLandmarks;
+    const float* const lm = m.landmark_dist.data();
+    const int nlm = m.island_landmarks[m.poly_island[start_poly]];
+    if (goal.state_a != kNoEdge) {
+        for (int k = 0; k < nlm; ++k) lm_goal[k] = lm[static_cast<size_t>(goal.state_a) * L + static_cast<size_t>(k)];
+    } else if (nlm > 0) {
+        for (int k = 0; k < nlm; ++k) lm_goal[k] = std::numeric_limits<float>::infinity();
+        for (uint32_t e = m.poly_first[goal.poly]; e < m.poly_first[goal.poly + 1]; ++e) {
+            if (m.edge_opp[e] == kNoEdge) continue;
+            const float last = dist3(&m.edge_mid[static_cast<size_t>(e) * 3], goal.pos);
+            for (int k = 0; k < nlm; ++k)
+                lm_goal[k] = std::min(lm_goal[k], lm[static_cast<size_t>(e) * L + static_cast<size_t>(k)] + last);
+        }
+    }
+    return nlm;
+}
+
+}  // namespace
+
+uint32_t NavQuery::trace_state_poly(uint32_t s, uint32_t start_poly, uint32_t end_poly) const {
+    const uint32_t S = static_cast<uint32_t>(mesh_->nedges), G = S + 1;
+    return s == S ? start_poly : (s == G ? end_poly : mesh_->edge_poly[s]);
+}
+
+void NavQuery::trace_update(AStarTrace& trace, uint32_t t, uint32_t from_poly, AStarTrace::Update kind, uint32_t start_poly,
+                            const SearchGoal& goal) const {
+    const Node& n = nodes_[t];
+    AStarTrace::Neighbour u;
+    u.poly = trace_state_poly(t, start_poly, goal.poly);
+    u.from_poly = from_poly;
+    u.g = n.g;
+    u.f = n.f;
+    if (t == static_cast<uint32_t>(mesh_->nedges) + 1) copy3(u.pos, goal.pos);
+    else copy3(u.pos, &mesh_->edge_mid[static_cast<size_t>(t) * 3]);
+    u.kind = kind;
+    trace.updates.push_back(u);
+}
+
+void NavQuery::trace_step(AStarTrace& trace, uint32_t s, const Node& n, uint32_t first_update, uint32_t start_poly,
+                          uint32_t end_poly) const {
+    // The popped state's polygon is closed; it was entered from its parent's polygon (the goal
+    // state: from the goal polygon itself; the start: from none).
+    const uint32_t poly = trace_state_poly(s, start_poly, end_poly);
+    trace.closed.push_back(poly);
+    AStarTrace::Step st;
+    st.poly = poly;
+    st.from_poly = s == static_cast<uint32_t>(mesh_->nedges) + 1 ? poly
+                   : n.parent == kNoEdge                       ? kNoPoly
+                                                               : trace_state_poly(n.parent, start_poly, end_poly);
+    st.g = n.g;
+    st.f = n.f;
+    st.first_update = first_update;
+    st.update_count = static_cast<uint32_t>(trace.updates.size()) - first_update;
+    st.first_open = static_cast<uint32_t>(trace.open.size());
+    for (uint32_t k = 0; k < heap_.n; ++k) {
+        const HeapEntry& h = heap_.d[k];
+        if (nodes_[h.id].mark == stamp_ && nodes_[h.id].f == h.f) trace.open.push_back(trace_state_poly(h.id, start_poly, end_poly));
+    }
+    st.open_count = static_cast<uint32_t>(trace.open.size()) - st.first_open;
+    st.closed_count = static_cast<uint32_t>(trace.closed.size());
+    trace.steps.push_back(st);
+}
+
 template <bool kTrace>
 uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const SearchGoal& goal, const QueryFilter& filter,
                           float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out) {
@@ -400,23 +484,15 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
     const uint32_t stamp = stamp_, closed = stamp + 1;
     Node* const nodes = nodes_.data();
     const uint32_t limit = max_nodes_ > 0 ? static_cast<uint32_t>(max_nodes_) : std::numeric_limits<uint32_t>::max();
-    const uint32_t* const edge_opp = m.edge_opp.data();
-    const uint32_t* const edge_nei = m.edge_nei.data();
-    const uint32_t* const edge_poly = m.edge_poly.data();
-    const uint32_t* const poly_first = m.poly_first.data();
-    const uint32_t* const pair_first = m.pair_first.data();
-    const float* const pair_dist = m.pair_dist.data();
-    const float* const edge_mid = m.edge_mid.data();
-    const uint16_t* const flags = m.flags.data();
-    const uint8_t* const areas = m.areas.data();
-    const uint8_t* const portals = m.poly_portals.data();
+    const SearchArrays a(m);
+    const uint32_t *const edge_opp = a.edge_opp, *const edge_nei = a.edge_nei, *const edge_poly = a.edge_poly;
     float cost[kMaxAreas];
     std::copy(filter.area_cost, filter.area_cost + kMaxAreas, cost);
     const uint16_t include = filter.include_flags, exclude = filter.exclude_flags;
     const float gx = goal.pos[0], gy = goal.pos[1], gz = goal.pos[2];
     const float sx = start_pos[0], sy = start_pos[1], sz = start_pos[2];
     const uint32_t end_poly = goal.poly, target_a = goal.state_a, target_b = goal.state_b;
-    const float goal_cost = end_poly != kNoPoly ? cost[areas[end_poly]] : 0.0f;
+    const float goal_cost = end_poly != kNoPoly ? cost[a.areas[end_poly]] : 0.0f;
     // Upper bound on the answer once the goal has a label: states with f beyond it are useless.
     float bound = std::numeric_limits<float>::max();
     bool out_of_nodes = false;
@@ -426,20 +502,7 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
     constexpr int L = NavMesh::kLandmarks;
     const float* const lm = m.landmark_dist.data();
     float lm_goal[L] = {};
-    const int nlm = m.island_landmarks[m.poly_island[start_poly]];
-    {
-        if (target_a != kNoEdge) {
-            for (int k = 0; k < nlm; ++k) lm_goal[k] = lm[static_cast<size_t>(target_a) * L + static_cast<size_t>(k)];
-        } else if (nlm > 0) {
-            for (int k = 0; k < nlm; ++k) lm_goal[k] = std::numeric_limits<float>::infinity();
-            for (uint32_t e = poly_first[end_poly]; e < poly_first[end_poly + 1]; ++e) {
-                if (edge_opp[e] == kNoEdge) continue;
-                const float last = dist3(&edge_mid[static_cast<size_t>(e) * 3], goal.pos);
-                for (int k = 0; k < nlm; ++k)
-                    lm_goal[k] = std::min(lm_goal[k], lm[static_cast<size_t>(e) * L + static_cast<size_t>(k)] + last);
-            }
-        }
-    }
+    const int nlm = landmark_goal(m, start_poly, goal, lm_goal);
     auto lm_bound = [lm, nlm, &lm_goal](uint32_t t) {
         if (nlm == 0) return 0.0f;  // no landmarks on this island (or none in the mesh)
         const float* d = lm + static_cast<size_t>(t) * L;
@@ -449,47 +512,15 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
     };
 
     const float start_h = std::sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy) + (gz - sz) * (gz - sz));
-    {
-        Node& s = nodes[S];
-        s.g = 0;
-        s.f = start_h * hscale;
-        s.parent = kNoEdge;
-        s.mark = stamp;
-        heap_.push(HeapEntry{s.f, S});
-    }
+    nodes[S] = Node{0, start_h * hscale, kNoEdge, stamp};  // g, f, parent, mark
+    heap_.push(HeapEntry{nodes[S].f, S});
     uint32_t used = 1;
     uint32_t best_state = S;
     float best_h = start_h, best_g = 0;
 
-    auto state_poly = [&](uint32_t s) { return s == S ? start_poly : (s == G ? end_poly : edge_poly[s]); };
+    // Trace recording (search<true> only): a state labelled.
     auto record_update = [&](uint32_t t, uint32_t from_poly, AStarTrace::Update kind) {
-        const Node& n = nodes[t];
-        AStarTrace::Neighbour u;
-        u.poly = state_poly(t);
-        u.from_poly = from_poly;
-        u.g = n.g;
-        u.f = n.f;
-        if (t == G) copy3(u.pos, goal.pos);
-        else copy3(u.pos, &edge_mid[static_cast<size_t>(t) * 3]);
-        u.kind = kind;
-        trace->updates.push_back(u);
-    };
-    auto record_step = [&](uint32_t poly, uint32_t from_poly, const Node& n, uint32_t first_update) {
-        AStarTrace::Step st;
-        st.poly = poly;
-        st.from_poly = from_poly;
-        st.g = n.g;
-        st.f = n.f;
-        st.first_update = first_update;
-        st.update_count = static_cast<uint32_t>(trace->updates.size()) - first_update;
-        st.first_open = static_cast<uint32_t>(trace->open.size());
-        for (uint32_t k = 0; k < heap_.n; ++k) {
-            const HeapEntry& h = heap_.d[k];
-            if (nodes[h.id].mark == stamp && nodes[h.id].f == h.f) trace->open.push_back(state_poly(h.id));
-        }
-        st.open_count = static_cast<uint32_t>(trace->open.size()) - st.first_open;
-        st.closed_count = static_cast<uint32_t>(trace->closed.size());
-        trace->steps.push_back(st);
+        trace_update(*trace, t, from_poly, kind, start_poly, goal);
     };
 
     uint32_t found = kNoEdge;
@@ -504,27 +535,23 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
         if constexpr (kTrace) first_update = static_cast<uint32_t>(trace->updates.size());
         if (s == G || s == target_a || s == target_b) {
             found = s;
-            if constexpr (kTrace) {
-                const uint32_t poly = state_poly(s);
-                trace->closed.push_back(poly);
-                record_step(poly, s == G ? poly : (ns.parent == kNoEdge ? kNoPoly : state_poly(ns.parent)), ns, first_update);
-            }
+            if constexpr (kTrace) trace_step(*trace, s, ns, first_update, start_poly, end_poly);
             break;
         }
         const bool at_start = s == S;
         const uint32_t P = at_start ? start_poly : edge_poly[s];
-        const uint32_t e0 = poly_first[P], e1 = poly_first[P + 1];
-        const float cP = cost[areas[P]];
+        const uint32_t e0 = a.poly_first[P], e1 = a.poly_first[P + 1];
+        const float cP = cost[a.areas[P]];
         const float gs = ns.g;
         // Walking distances from this state's position to each edge midpoint of P.
-        const float* row = at_start ? nullptr : &pair_dist[pair_first[P] + (s - e0) * (e1 - e0)];
+        const float* row = at_start ? nullptr : &a.pair_dist[a.pair_first[P] + (s - e0) * (e1 - e0)];
         for (uint32_t f = e0; f < e1; ++f) {
             const uint32_t t = edge_opp[f];
             if (t == kNoEdge || f == s) continue;
             const uint32_t Q = edge_nei[f];
-            const uint16_t qf = flags[Q];
+            const uint16_t qf = a.flags[Q];
             if ((qf & include) == 0 || (qf & exclude) != 0) continue;
-            const float* mid = &edge_mid[static_cast<size_t>(t) * 3];
+            const float* mid = &a.edge_mid[static_cast<size_t>(t) * 3];
             const float mx = mid[0], my = mid[1], mz = mid[2];
             const float step =
                 row ? row[f - e0] : std::sqrt((mx - sx) * (mx - sx) + (my - sy) * (my - sy) + (mz - sz) * (mz - sz));
@@ -533,7 +560,7 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
             const uint32_t mark = nt.mark;
             // A dead end (Q's only portal is the one we cross) cannot lead anywhere: its state is
             // labelled but never queued (reaching the goal from it is relaxed below all the same).
-            const bool dead_end = portals[Q] == 1 && t != target_a && t != target_b;
+            const bool dead_end = a.portals[Q] == 1 && t != target_a && t != target_b;
             float h;
             if (mark != stamp && mark != closed) {
                 h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
@@ -582,10 +609,7 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
                 }
             }
         }
-        if constexpr (kTrace) {
-            trace->closed.push_back(P);
-            record_step(P, ns.parent == kNoEdge ? kNoPoly : state_poly(ns.parent), ns, first_update);
-        }
+        if constexpr (kTrace) trace_step(*trace, s, ns, first_update, start_poly, end_poly);
     }
     out.out_of_nodes = out.out_of_nodes || out_of_nodes;
     out.expanded += expanded;
@@ -605,7 +629,7 @@ void NavQuery::collect_path(uint32_t last, uint32_t start_poly, PathResult& out)
     out.cost = nodes_[last].g;
     for (uint32_t s = last; s != kNoEdge; s = nodes_[s].parent) {
         if (s == G) continue;
-        out.polys.push_back(s == S ? start_poly : mesh_->edge_poly[s]);
+        out.polys.push_back(mesh_->ref(s == S ? start_poly : mesh_->edge_poly[s]));
     }
     std::reverse(out.polys.begin(), out.polys.end());
 }
@@ -629,7 +653,7 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
     if (Status s = check_filter(filter, &hscale); !s) return s;
 
     if (start_poly == end_poly) {
-        out.polys.push_back(start_poly);
+        out.polys.push_back(m.ref(start_poly));
         out.cost = dist3(start_pos, end_pos) * filter.area_cost[m.areas[start_poly]];
         out.reached = true;
         out.expanded = 1;
@@ -667,7 +691,7 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
         }
     }
     if (target == kNoEdge) {
-        out.polys.push_back(start_poly);
+        out.polys.push_back(m.ref(start_poly));
         out.expanded = 1;
         if (trace) {
             trace->steps.push_back({start_poly, kNoPoly, 0, 0, 0, 0, 0, 0, 1});
@@ -706,7 +730,7 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
 
 namespace {
 
-void append_vertex(StraightPath& out, const float* p, uint8_t flags, uint32_t poly) {
+void append_vertex(StraightPath& out, const float* p, uint8_t flags, PolyRef poly) {
     const size_t n = out.flags.size();
     if (n > 0 && same_point(&out.points[(n - 1) * 3], p)) {
         out.flags[n - 1] = flags;
@@ -748,7 +772,7 @@ void append_crossings(const NavMesh& m, std::span<const uint32_t> corridor, int 
         if (intersect_seg_seg_xz(sp, end, l, r, s, t)) {
             float pt[3];
             lerp3(pt, l, r, std::clamp(t, 0.0f, 1.0f));
-            append_vertex(out, pt, 0, to);
+            append_vertex(out, pt, 0, m.ref(to));
         }
     }
 }
@@ -776,7 +800,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
     float cs[3], ce[3];
     closest_point_on_poly_boundary_dense(corridor.front(), start_pos, cs);
     closest_point_on_poly_boundary_dense(corridor.back(), end_pos, ce);
-    append_vertex(out, cs, kStraightStart, corridor.front());
+    append_vertex(out, cs, kStraightStart, m.ref(corridor.front()));
 
     const int n = static_cast<int>(corridor.size());
     if (n > 1) {
@@ -806,7 +830,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     // Broken corridor: end in the last polygon we can reach.
                     closest_point_on_poly_boundary_dense(corridor[static_cast<size_t>(i)], end_pos, ce);
                     append_crossings(m, corridor, apex_idx, i, ce, options.crossings, out);
-                    append_vertex(out, ce, kStraightEnd, kNoPoly);
+                    append_vertex(out, ce, kStraightEnd, kNoRef);
                     out.partial = true;
                     return Status::ok();
                 }
@@ -850,7 +874,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     copy3(apex, left);
                     apex_idx = left_idx;
                     const bool is_end = left_poly == kNoPoly;
-                    append_vertex(out, apex, is_end ? kStraightEnd : 0, left_poly);
+                    append_vertex(out, apex, is_end ? kStraightEnd : 0, m.ref(left_poly));
                     copy3(left, apex);
                     copy3(right, apex);
                     left_idx = right_idx = apex_idx;
@@ -873,7 +897,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     copy3(apex, right);
                     apex_idx = right_idx;
                     const bool is_end = right_poly == kNoPoly;
-                    append_vertex(out, apex, is_end ? kStraightEnd : 0, right_poly);
+                    append_vertex(out, apex, is_end ? kStraightEnd : 0, m.ref(right_poly));
                     copy3(left, apex);
                     copy3(right, apex);
                     left_idx = right_idx = apex_idx;
@@ -887,7 +911,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
         }
         append_crossings(m, corridor, apex_idx, n - 1, ce, options.crossings, out);
     }
-    append_vertex(out, ce, kStraightEnd, kNoPoly);
+    append_vertex(out, ce, kStraightEnd, kNoRef);
     return Status::ok();
 }
 
@@ -923,7 +947,7 @@ Status NavQuery::raycast_dense(uint32_t start_poly, const float* start_pos, cons
         }
         out.edge = seg_max;
         tfar = std::max(tfar, tmax);
-        out.polys.push_back(cur);
+        out.polys.push_back(m.ref(cur));
         if (seg_max == -1) {  // the end lies inside this polygon
             out.hit = false;
             out.t = 1;
@@ -1053,8 +1077,8 @@ Status NavQuery::find_polys_around_circle_dense(uint32_t start_poly, const float
         PolyNode& np = nodes[P];
         if (np.mark != stamp || top.f != np.cost) continue;  // stale entry
         np.mark = stamp + 1;
-        out.polys.push_back(P);
-        out.parents.push_back(np.parent);
+        out.polys.push_back(m.ref(P));
+        out.parents.push_back(m.ref(np.parent));
         out.costs.push_back(np.cost);
         const float cP = filter.area_cost[m.areas[P]];
         for (uint32_t e = m.poly_first[P]; e < m.poly_first[P + 1]; ++e) {
@@ -1135,14 +1159,14 @@ Status NavQuery::random_point_dense(const QueryFilter& filter, Rng& rng, RandomP
     const float* p2 = &v[tri * 3];
     for (int k = 0; k < 3; ++k) out.point[k] = a * p0[k] + b * p1[k] + c * p2[k];
     m.poly_height(chosen, out.point[0], out.point[2], &out.point[1]);
-    out.poly = chosen;
+    out.poly = m.ref(chosen);
     return Status::ok();
 }
 
 // ---------------------------------------------------------------------------------------------
 // The public face: polygon references in and out. Each query resolves its references to the
-// mesh's dense indices (a stale reference is an error naming it), runs on dense indices, and turns
-// the polygons it reports back into references.
+// mesh's dense indices (a stale reference is an error naming it) and runs on dense indices; the
+// polygons it reports are turned into references as they are written (NavMesh::ref).
 
 Status NavQuery::resolve(PolyRef r, const char* what, uint32_t* p) const {
     if (!mesh_) return Status::bad_input(std::string(what) + ": no mesh bound (call init)");
@@ -1150,20 +1174,14 @@ Status NavQuery::resolve(PolyRef r, const char* what, uint32_t* p) const {
     if (*p != kNoPoly) return Status::ok();
     const uint32_t slot = ref_slot(r);
     if (r != kNoRef && slot < mesh_->slots.size() && mesh_->slots[slot].salt != ref_salt(r))
-        return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r) + " is stale (tile slot " +
+        return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r.value()) + " is stale (tile slot " +
                                  std::to_string(slot) + " was rebuilt or removed since)");
-    return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r) + " names no polygon of this mesh");
-}
-
-void NavQuery::to_refs(std::vector<PolyRef>& polys) const {
-    for (PolyRef& r : polys) r = mesh_->ref(static_cast<uint32_t>(r));
+    return Status::bad_input(std::string(what) + ": polygon reference " + std::to_string(r.value()) + " names no polygon of this mesh");
 }
 
 Status NavQuery::query_polygons(const float* center, const float* half_extents, const QueryFilter& filter,
                                 std::vector<PolyRef>& out) const {
-    Status s = query_polygons_dense(center, half_extents, filter, out);
-    if (s) to_refs(out);
-    return s;
+    return query_polygons_dense(center, half_extents, filter, out);
 }
 
 Status NavQuery::closest_point_on_poly(PolyRef r, const float* pos, float* closest, bool* over_poly) const {
@@ -1180,9 +1198,7 @@ Status NavQuery::closest_point_on_poly_boundary(PolyRef r, const float* pos, flo
 
 Status NavQuery::find_nearest_poly(const float* center, const float* half_extents, const QueryFilter& filter,
                                    NearestPoly& out) const {
-    Status s = find_nearest_poly_dense(center, half_extents, filter, out);
-    if (mesh_) out.poly = mesh_->ref(static_cast<uint32_t>(out.poly));
-    return s;
+    return find_nearest_poly_dense(center, half_extents, filter, out);
 }
 
 Status NavQuery::find_path(PolyRef start, PolyRef end, const float* start_pos, const float* end_pos,
@@ -1191,9 +1207,7 @@ Status NavQuery::find_path(PolyRef start, PolyRef end, const float* start_pos, c
     uint32_t sp, ep;
     if (Status s = resolve(start, "find_path: start", &sp); !s) return s;
     if (Status s = resolve(end, "find_path: end", &ep); !s) return s;
-    Status s = find_path_dense(sp, ep, start_pos, end_pos, filter, out, trace);
-    to_refs(out.polys);
-    return s;
+    return find_path_dense(sp, ep, start_pos, end_pos, filter, out, trace);
 }
 
 Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos, std::span<const PolyRef> corridor,
@@ -1207,9 +1221,7 @@ Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos
         }
         corridor_.push_back(p);
     }
-    Status s = find_straight_path_dense(start_pos, end_pos, corridor_, options, out, trace);
-    to_refs(out.polys);
-    return s;
+    return find_straight_path_dense(start_pos, end_pos, corridor_, options, out, trace);
 }
 
 Status NavQuery::raycast(PolyRef start, const float* start_pos, const float* end_pos, const QueryFilter& filter,
@@ -1217,9 +1229,7 @@ Status NavQuery::raycast(PolyRef start, const float* start_pos, const float* end
     out.polys.clear();
     uint32_t sp;
     if (Status s = resolve(start, "raycast", &sp); !s) return s;
-    Status s = raycast_dense(sp, start_pos, end_pos, filter, out);
-    to_refs(out.polys);
-    return s;
+    return raycast_dense(sp, start_pos, end_pos, filter, out);
 }
 
 Status NavQuery::find_distance_to_wall(PolyRef start, const float* center, float max_radius, const QueryFilter& filter,
@@ -1234,16 +1244,11 @@ Status NavQuery::find_polys_around_circle(PolyRef start, const float* center, fl
     out.polys.clear(), out.parents.clear(), out.costs.clear();
     uint32_t sp;
     if (Status s = resolve(start, "find_polys_around_circle", &sp); !s) return s;
-    Status s = find_polys_around_circle_dense(sp, center, radius, filter, out);
-    to_refs(out.polys);
-    to_refs(out.parents);
-    return s;
+    return find_polys_around_circle_dense(sp, center, radius, filter, out);
 }
 
 Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& out) const {
-    Status s = random_point_dense(filter, rng, out);
-    if (mesh_) out.poly = mesh_->ref(static_cast<uint32_t>(out.poly));
-    return s;
+    return random_point_dense(filter, rng, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1263,7 +1268,7 @@ Status NavQuery::find_route(const float* start_pos, const float* end_pos, const 
     if (Status s = find_nearest_poly(start_pos, half_extents, filter, out.start); !s) return s;
     if (Status s = find_nearest_poly(end_pos, half_extents, filter, out.end); !s) return s;
     if (trace) trace->clear();
-    if (out.start.poly == kNoPoly || out.end.poly == kNoPoly) return Status::ok();
+    if (out.start.poly == kNoRef || out.end.poly == kNoRef) return Status::ok();
     if (!options.optimal) {
         if (Status s = find_path(out.start.poly, out.end.poly, out.start.point, out.end.point, filter, out.path); !s) return s;
         return find_straight_path(out.start.point, out.end.point, out.path.polys, options.straight, out.straight);

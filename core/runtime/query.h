@@ -45,7 +45,7 @@ namespace nav {
 // and >= 0 (queries report BadInput otherwise).
 // The default excludes kPolyFlagDisabled, so polygons a prune disabled (core/islands.h) are never
 // found, entered or sampled unless a caller asks for them; a filter with its own exclude mask
-// should keep that bit (exclude_flags |= mask). Queries given a start polygon by index
+// should keep that bit (exclude_flags |= mask). Queries given a start polygon by reference
 // (find_path, raycast, ...) start there, as Detour's do: find it with find_nearest_poly under
 // the same filter.
 struct QueryFilter {
@@ -231,7 +231,7 @@ public:
     int max_nodes() const { return max_nodes_; }
 
     // The polygon whose detail surface is nearest to `center` among polygons overlapping the box
-    // center +- half_extents (Detour's findNearestPoly). out.poly = kNoPoly when none: not an error.
+    // center +- half_extents (Detour's findNearestPoly). out.poly = kNoRef when none: not an error.
     Status find_nearest_poly(const float* center, const float* half_extents, const QueryFilter& filter,
                              NearestPoly& out) const;
 
@@ -280,9 +280,8 @@ public:
 
 private:
     // The queries on dense polygon indices (NavMesh's numbering); the public ones above resolve
-    // references, call these, and turn the polygons reported back into references.
+    // references and call these, which report the polygons they find as references.
     Status resolve(PolyRef r, const char* what, uint32_t* p) const;
-    void to_refs(std::vector<PolyRef>& polys) const;
     Status query_polygons_dense(const float* center, const float* half_extents, const QueryFilter& filter,
                                 std::vector<PolyRef>& out) const;
     Status closest_point_on_poly_dense(uint32_t p, const float* pos, float* closest, bool* over_poly = nullptr) const;
@@ -331,6 +330,12 @@ private:
     uint32_t run_search(uint32_t start_poly, const float* start_pos, const SearchGoal& goal, const QueryFilter& filter,
                         float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out);
     void collect_path(uint32_t last, uint32_t start_poly, PathResult& out) const;
+    // search<true>'s trace: the polygon state s stands in, a state labelled, state s popped.
+    uint32_t trace_state_poly(uint32_t s, uint32_t start_poly, uint32_t end_poly) const;
+    void trace_update(AStarTrace& trace, uint32_t t, uint32_t from_poly, AStarTrace::Update kind, uint32_t start_poly,
+                      const SearchGoal& goal) const;
+    void trace_step(AStarTrace& trace, uint32_t s, const Node& n, uint32_t first_update, uint32_t start_poly,
+                    uint32_t end_poly) const;
 
     const NavMesh* mesh_ = nullptr;
     int max_nodes_ = 8192;

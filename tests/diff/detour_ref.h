@@ -151,7 +151,7 @@ inline bool make_pairs(const nav::NavQuery& q, uint64_t seed, int count, std::ve
     const nav::QueryFilter filter;
     nav::RandomPoint rp;
     for (int i = 0; i < 2 * count; ++i) {
-        if (!q.random_point(filter, rng, rp) || rp.poly == nav::kNoPoly) return false;
+        if (!q.random_point(filter, rng, rp) || rp.poly == nav::kNoRef) return false;
         out.insert(out.end(), rp.point, rp.point + 3);
     }
     return true;
@@ -163,7 +163,7 @@ struct RouteOutcome {
     bool start_found = false, end_found = false;  // nearest polygon found for each point
     bool reached = false;           // the corridor ends in the end polygon
     bool out_of_nodes = false;
-    uint32_t start_poly = nav::kNoPoly, end_poly = nav::kNoPoly;  // polygon indices (tile-local for Detour)
+    uint32_t start_poly = nav::kNoPoly, end_poly = nav::kNoPoly;  // polygon indices within their tile
     float start[3] = {0, 0, 0}, end[3] = {0, 0, 0};  // nearest points
     int corridor = 0;               // polygons in the corridor (0 when not searched)
     int corners = 0;                // straight-path vertices
@@ -236,10 +236,11 @@ private:
 inline void our_outcome(const nav::Status& st, const nav::Route& r, RouteOutcome& out) {
     out = RouteOutcome{};
     out.ok = st.is_ok();
-    out.start_found = r.start.poly != nav::kNoPoly;
-    out.end_found = r.end.poly != nav::kNoPoly;
-    out.start_poly = r.start.poly;
-    out.end_poly = r.end.poly;
+    out.start_found = r.start.poly != nav::kNoRef;
+    out.end_found = r.end.poly != nav::kNoRef;
+    // the polygon within its tile, as Detour's decodePolyIdPoly gives it
+    out.start_poly = out.start_found ? nav::ref_poly(r.start.poly) : nav::kNoPoly;
+    out.end_poly = out.end_found ? nav::ref_poly(r.end.poly) : nav::kNoPoly;
     dtVcopy(out.start, r.start.point);
     dtVcopy(out.end, r.end.point);
     out.corridor = static_cast<int>(r.path.polys.size());

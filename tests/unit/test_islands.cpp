@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <random>
@@ -136,7 +137,7 @@ void check_islands(const nav::Bake& b) {
 nav::NavMesh check_prune(const nav::Bake& b, uint32_t keep) {
     nav::NavMesh m = *b.navmesh;
     nav::PruneStats st;
-    REQUIRE(nav::prune_unreachable(m, keep, &st));
+    REQUIRE(nav::prune_unreachable(m, m.ref(keep), &st));
     const std::vector<char> reach = bfs(*b.polymesh, static_cast<int>(keep));
     uint32_t nreach = 0, mismatched = 0;
     for (uint32_t p = 0; p < static_cast<uint32_t>(m.npolys); ++p) {
@@ -153,7 +154,7 @@ nav::NavMesh check_prune(const nav::Bake& b, uint32_t keep) {
     // idempotent: the same prune again changes nothing
     const std::vector<uint16_t> once = m.flags;
     nav::PruneStats again;
-    REQUIRE(nav::prune_unreachable(m, keep, &again));
+    REQUIRE(nav::prune_unreachable(m, m.ref(keep), &again));
     CHECK(m.flags == once);
     CHECK(again.disabled == st.disabled);
     return m;
@@ -168,7 +169,7 @@ uint32_t poly_at(const nav::NavMesh& m, float x, float y, float z) {
     const float p[3] = {x, y, z}, ext[3] = {0.5f, 1.0f, 0.5f};
     nav::NearestPoly np;
     REQUIRE(q.find_nearest_poly(p, ext, any, np));
-    return np.poly;
+    return m.poly_index(np.poly);
 }
 
 // A floor cut into parts by full-length walls, with platforms of random sizes and heights on it:
@@ -221,7 +222,7 @@ TEST_CASE("islands: hand-made strips have the islands, sizes and areas known by 
 
     // keep the row of three: the other row is disabled, user flags stay
     nav::PruneStats ps;
-    REQUIRE(nav::prune_unreachable(m, 3, &ps));
+    REQUIRE(nav::prune_unreachable(m, m.ref(3), &ps));
     CHECK(ps.island == b);
     CHECK(ps.kept == 3);
     CHECK(ps.disabled == 2);
@@ -234,7 +235,7 @@ TEST_CASE("islands: hand-made strips have the islands, sizes and areas known by 
     CHECK(st[b].disabled == 0);
 
     // a prune from the disabled row swaps: reachability ignores the flags an earlier prune set
-    REQUIRE(nav::prune_unreachable(m, 1, &ps));
+    REQUIRE(nav::prune_unreachable(m, m.ref(1), &ps));
     CHECK(ps.island == a);
     CHECK(ps.kept == 2);
     CHECK(ps.disabled == 3);
@@ -247,7 +248,7 @@ TEST_CASE("islands: hand-made strips have the islands, sizes and areas known by 
     one.build(pm, dm);
     REQUIRE(nav::build_navmesh(pm, dm, m));
     CHECK(m.nislands == 1);
-    REQUIRE(nav::prune_unreachable(m, 2, &ps));
+    REQUIRE(nav::prune_unreachable(m, m.ref(2), &ps));
     CHECK(ps.kept == 4);
     CHECK(ps.disabled == 0);
 }
@@ -260,8 +261,9 @@ TEST_CASE("islands: bad input is an error, never a crash") {
     nav::NavMesh m;
     REQUIRE(nav::build_navmesh(pm, dm, m));
     const std::vector<uint16_t> flags = m.flags;
-    for (uint32_t keep : {3u, 1000u, nav::kNoPoly}) {
-        CAPTURE(keep);
+    // references in slot 0 naming polygons the mesh does not have, and kNoRef
+    for (const nav::PolyRef keep : {nav::make_poly_ref(0, 0, 3), nav::make_poly_ref(0, 0, 1000), nav::kNoRef}) {
+        CAPTURE(keep.value());
         const nav::Status st = nav::prune_unreachable(m, keep);
         CHECK(st.code == nav::Status::Code::BadInput);
         CHECK(st.message.find("out of range") != std::string::npos);
@@ -269,19 +271,19 @@ TEST_CASE("islands: bad input is an error, never a crash") {
     }
     // an empty mesh has no polygon to keep
     nav::NavMesh empty;
-    CHECK(nav::prune_unreachable(empty, 0).code == nav::Status::Code::BadInput);
+    CHECK(nav::prune_unreachable(empty, nav::make_poly_ref(0, 0, 0)).code == nav::Status::Code::BadInput);
     std::vector<nav::IslandStats> st;
     CHECK(nav::island_stats(empty, st));
     CHECK(st.empty());
     // labels that do not match the polygons (a mesh filled by hand) are refused, not indexed
     nav::NavMesh broken = m;
     broken.poly_island.pop_back();
-    CHECK(nav::prune_unreachable(broken, 0).code == nav::Status::Code::BadInput);
+    CHECK(nav::prune_unreachable(broken, m.ref(0)).code == nav::Status::Code::BadInput);
     CHECK(nav::island_stats(broken, st).code == nav::Status::Code::BadInput);
     CHECK(st.empty());
     broken = m;
     broken.poly_island[1] = 7;  // only 2 islands
-    const nav::Status bad = nav::prune_unreachable(broken, 0);
+    const nav::Status bad = nav::prune_unreachable(broken, m.ref(0));
     CHECK(bad.code == nav::Status::Code::BadInput);
     CHECK(bad.message.find("island id 7") != std::string::npos);
     CHECK(broken.flags == flags);
@@ -375,8 +377,8 @@ TEST_CASE("islands: prune keeps exactly the polygons a search from the kept one 
             CAPTURE(keep);
             nav::NavMesh pruned = check_prune(*b, keep);
             const std::vector<uint16_t> from_keep = pruned.flags;
-            REQUIRE(nav::prune_unreachable(pruned, (keep + 1) % static_cast<uint32_t>(m.npolys)));
-            REQUIRE(nav::prune_unreachable(pruned, keep));
+            REQUIRE(nav::prune_unreachable(pruned, m.ref((keep + 1) % static_cast<uint32_t>(m.npolys))));
+            REQUIRE(nav::prune_unreachable(pruned, m.ref(keep)));
             CHECK(pruned.flags == from_keep);
         }
     }
@@ -410,38 +412,45 @@ TEST_CASE("islands: the default query filter skips disabled polygons") {
     any.exclude_flags = 0;
     auto centre = [](int p) { return std::array<float, 3>{10.5f + static_cast<float>(p), -2.0f, 20.5f}; };
     const auto c0 = centre(0), c2 = centre(2), c3 = centre(3);
+    // polygon i of the row, by reference, and a list of them
+    auto ref = [&m](uint32_t p) { return m.ref(p); };
+    auto refs = [&m](std::initializer_list<uint32_t> ps) {
+        std::vector<nav::PolyRef> v;
+        for (const uint32_t p : ps) v.push_back(m.ref(p));
+        return v;
+    };
 
     nav::PathResult path;
-    REQUIRE(q.find_path(0, 3, c0.data(), c3.data(), filter, path));
+    REQUIRE(q.find_path(ref(0), ref(3), c0.data(), c3.data(), filter, path));
     CHECK_FALSE(path.reached);
-    CHECK(path.polys == std::vector<nav::PolyRef>{0, 1});  // partial: up to the disabled polygon
-    REQUIRE(q.find_path(0, 3, c0.data(), c3.data(), any, path));
+    CHECK(path.polys == refs({0, 1}));  // partial: up to the disabled polygon
+    REQUIRE(q.find_path(ref(0), ref(3), c0.data(), c3.data(), any, path));
     CHECK(path.reached);  // the flag alone blocked it
-    CHECK(path.polys == std::vector<nav::PolyRef>{0, 1, 2, 3});
-    REQUIRE(q.find_path(0, 2, c0.data(), c2.data(), filter, path));
+    CHECK(path.polys == refs({0, 1, 2, 3}));
+    REQUIRE(q.find_path(ref(0), ref(2), c0.data(), c2.data(), filter, path));
     CHECK_FALSE(path.reached);  // nor is the disabled polygon itself a goal
 
     nav::RaycastHit ray;
-    REQUIRE(q.raycast(0, c0.data(), c3.data(), filter, ray));
+    REQUIRE(q.raycast(ref(0), c0.data(), c3.data(), filter, ray));
     CHECK(ray.hit);
-    CHECK(ray.polys == std::vector<nav::PolyRef>{0, 1});
+    CHECK(ray.polys == refs({0, 1}));
     CHECK(ray.t == doctest::Approx(0.5));  // the wall at x = 12, halfway from 10.5 to 13.5
 
     // nearest polygon: around polygon 2's centre only its neighbours are found
     const float ext[3] = {0.6f, 1.0f, 0.6f};
     nav::NearestPoly np;
     REQUIRE(q.find_nearest_poly(c2.data(), ext, filter, np));
-    CHECK((np.poly == 1 || np.poly == 3));
+    CHECK((np.poly == ref(1) || np.poly == ref(3)));
     REQUIRE(q.find_nearest_poly(c2.data(), ext, any, np));
-    CHECK(np.poly == 2);
+    CHECK(np.poly == ref(2));
 
     nav::PolysAround around;
-    REQUIRE(q.find_polys_around_circle(0, c0.data(), 10.0f, filter, around));
-    CHECK(around.polys == std::vector<nav::PolyRef>{0, 1});
+    REQUIRE(q.find_polys_around_circle(ref(0), c0.data(), 10.0f, filter, around));
+    CHECK(around.polys == refs({0, 1}));
 
     nav::WallHit wall;
     const float near_portal[3] = {11.9f, -2.0f, 20.5f};  // 0.1 m from the edge to the disabled polygon
-    REQUIRE(q.find_distance_to_wall(1, near_portal, 5.0f, filter, wall));
+    REQUIRE(q.find_distance_to_wall(ref(1), near_portal, 5.0f, filter, wall));
     CHECK(wall.found);
     CHECK(wall.distance == doctest::Approx(0.1f).epsilon(1e-3));
 
@@ -451,8 +460,9 @@ TEST_CASE("islands: the default query filter skips disabled polygons") {
     for (int i = 0; i < 2000; ++i) {
         nav::RandomPoint rp;
         REQUIRE(q.random_point(filter, rng, rp));
-        REQUIRE(rp.poly < 4);
-        ++hits[rp.poly];
+        const uint32_t p = m.poly_index(rp.poly);
+        REQUIRE(p < 4);
+        ++hits[p];
     }
     CHECK(hits[2] == 0);
     CHECK(hits[0] > 0);
@@ -467,9 +477,12 @@ TEST_CASE("islands: after a prune of the demo scene the queries stay on the kept
     REQUIRE(plaza != nav::kNoPoly);
     REQUIRE(platform != nav::kNoPoly);
     nav::NavMesh m = *b->navmesh;
-    REQUIRE(nav::prune_unreachable(m, plaza));
-    auto disabled = [&](uint32_t p) { return p != nav::kNoPoly && (m.flags[p] & nav::kPolyFlagDisabled) != 0; };
-    REQUIRE(disabled(platform));
+    REQUIRE(nav::prune_unreachable(m, m.ref(plaza)));
+    auto disabled = [&](nav::PolyRef r) {
+        const uint32_t p = m.poly_index(r);
+        return p != nav::kNoPoly && (m.flags[p] & nav::kPolyFlagDisabled) != 0;
+    };
+    REQUIRE(disabled(m.ref(platform)));
     nav::NavQuery q;
     q.init(&m);
     const nav::QueryFilter filter;
@@ -478,21 +491,21 @@ TEST_CASE("islands: after a prune of the demo scene the queries stay on the kept
     // a route to the platform does not start or end on it, and reaches nothing there
     nav::Route route;
     REQUIRE(q.find_route(start, goal, ext, filter, nav::StraightPathOptions{}, route));
-    CHECK(route.start.poly == plaza);
+    CHECK(route.start.poly == m.ref(plaza));
     CHECK_FALSE(disabled(route.end.poly));
     CHECK_FALSE(route.path.reached);
-    for (uint32_t p : route.path.polys) CHECK_FALSE(disabled(p));
+    for (const nav::PolyRef p : route.path.polys) CHECK_FALSE(disabled(p));
     // a route from the platform has no start polygon at all
     REQUIRE(q.find_route(goal, start, ext, filter, nav::StraightPathOptions{}, route));
-    CHECK(route.start.poly == nav::kNoPoly);
+    CHECK(route.start.poly == nav::kNoRef);
     CHECK_FALSE(route.found());
     // the path search asked for the platform polygon by index does not reach it
     nav::PathResult path;
     nav::NearestPoly np;
     REQUIRE(q.find_nearest_poly(start, ext, filter, np));
-    REQUIRE(q.find_path(plaza, platform, np.point, goal, filter, path));
+    REQUIRE(q.find_path(m.ref(plaza), m.ref(platform), np.point, goal, filter, path));
     CHECK_FALSE(path.reached);
-    for (uint32_t p : path.polys) CHECK_FALSE(disabled(p));
+    for (const nav::PolyRef p : path.polys) CHECK_FALSE(disabled(p));
 
     // random points: the platform is 1.3% of the area; 3000 points would land there about 39
     // times without the flag, and never with it
@@ -511,9 +524,9 @@ TEST_CASE("islands: after a prune of the demo scene the queries stay on the kept
     CHECK(on_platform_any > 0);
     // polygons around the plaza within 100 m: the whole kept island and nothing else
     nav::PolysAround around;
-    REQUIRE(q.find_polys_around_circle(plaza, start, 100.0f, filter, around));
+    REQUIRE(q.find_polys_around_circle(m.ref(plaza), start, 100.0f, filter, around));
     CHECK(around.polys.size() == static_cast<size_t>(m.npolys) - 1);
-    for (uint32_t p : around.polys) CHECK_FALSE(disabled(p));
+    for (const nav::PolyRef p : around.polys) CHECK_FALSE(disabled(p));
 }
 
 #ifdef NAV_HAVE_RENDER
@@ -525,7 +538,7 @@ TEST_CASE("islands layer: island colours over the detail surface, disabled polyg
     L.build(pm, dm);
     nav::NavMesh m;
     REQUIRE(nav::build_navmesh(pm, dm, m));
-    REQUIRE(nav::prune_unreachable(m, 2));  // the row of two is disabled
+    REQUIRE(nav::prune_unreachable(m, m.ref(2)));  // the row of two is disabled
     DrawList out, edges;
     build_islands_layer(m, out, edges);
     // every square is two detail triangles of three vertices
@@ -608,7 +621,7 @@ TEST_CASE("islands layer: the pruned demo scene draws the unreachable platform d
     auto pruned = std::make_shared<nav::Bake>(*b);
     auto mesh = std::make_shared<nav::NavMesh>(*b->navmesh);
     const uint32_t platform = poly_at(*mesh, 16.5f, 6.1f, 16.2f);
-    REQUIRE(nav::prune_unreachable(*mesh, poly_at(*mesh, 0.0f, 0.2f, 0.0f)));
+    REQUIRE(nav::prune_unreachable(*mesh, mesh->ref(poly_at(*mesh, 0.0f, 0.2f, 0.0f))));
     pruned->navmesh = mesh;
     DrawList out, extra;
     REQUIRE(build_layer(Layer::Islands, *pruned, out, extra));

@@ -11,6 +11,8 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -129,6 +131,33 @@ float route_length(nav::NavQuery& q, const float* s, const float* e, bool* reach
 const Rect kBoxA{0, 0, 4, 4}, kBoxB{4, 0, 8, 4};
 
 }  // namespace
+
+TEST_CASE("references: an index does not pass for a PolyRef") {
+    // No integer converts to a reference: a dense index (or any count) passed where a PolyRef is
+    // expected does not compile. Only the packed 64-bit value constructs one, explicitly.
+    static_assert(!std::is_convertible_v<uint32_t, nav::PolyRef>);
+    static_assert(!std::is_convertible_v<int, nav::PolyRef>);
+    static_assert(!std::is_convertible_v<size_t, nav::PolyRef>);
+    static_assert(!std::is_convertible_v<uint64_t, nav::PolyRef>);
+    static_assert(!std::is_constructible_v<nav::PolyRef, uint32_t>);
+    static_assert(!std::is_constructible_v<nav::PolyRef, int>);
+    static_assert(std::is_constructible_v<nav::PolyRef, uint64_t>);
+    // Nor does a reference turn back into an integer by itself.
+    static_assert(!std::is_convertible_v<nav::PolyRef, uint64_t>);
+    static_assert(!std::is_convertible_v<nav::PolyRef, uint32_t>);
+    // As cheap as the integer it wraps.
+    static_assert(sizeof(nav::PolyRef) == sizeof(uint64_t) && std::is_trivially_copyable_v<nav::PolyRef>);
+
+    // The fields round-trip, kNoRef is what a default reference is, and equal references hash equal.
+    constexpr nav::PolyRef r = nav::make_poly_ref(5, 7, 9);
+    static_assert(nav::ref_salt(r) == 5 && nav::ref_slot(r) == 7 && nav::ref_poly(r) == 9);
+    static_assert(nav::PolyRef{r.value()} == r && nav::make_poly_ref(6, 7, 9) != r);
+    CHECK(nav::PolyRef{} == nav::kNoRef);
+    CHECK(nav::kNoRef.value() == uint64_t{nav::kNoPoly});  // the packed value files and printouts carry
+    CHECK(std::hash<nav::PolyRef>{}(r) == std::hash<nav::PolyRef>{}(nav::PolyRef{r.value()}));
+    std::unordered_set<nav::PolyRef> set{r, nav::make_poly_ref(5, 7, 10), r};
+    CHECK(set.size() == 2);
+}
 
 TEST_CASE("tiles: a border edge meeting two polygons is split and every query crosses it") {
     // Tile A: 1 m squares; tile B: 2 m squares, so each B edge on x = 4 meets two A edges.

@@ -13,6 +13,8 @@
 #include <random>
 #include <set>
 #include <string>
+#include <type_traits>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -143,9 +145,13 @@ struct World {
     }
 };
 
-std::vector<nav::PolyRef> corridor(const Grid& g, std::vector<std::pair<int, int>> cells) {
+// The reference of polygon p (a Builder's polygon index = the mesh's dense index) in w's mesh.
+nav::PolyRef ref(const World& w, int p) { return w.nm.ref(static_cast<uint32_t>(p)); }
+// The reference of the polygon of cell (x, z).
+nav::PolyRef cell(const World& w, const Grid& g, int x, int z) { return ref(w, g.poly_at(x, z)); }
+std::vector<nav::PolyRef> corridor(const World& w, const Grid& g, std::vector<std::pair<int, int>> cells) {
     std::vector<nav::PolyRef> c;
-    for (auto [x, z] : cells) c.push_back(static_cast<uint32_t>(g.poly_at(x, z)));
+    for (auto [x, z] : cells) c.push_back(cell(w, g, x, z));
     return c;
 }
 
@@ -250,13 +256,13 @@ double corridor_cost(const nav::NavMesh& nm, const nav::QueryFilter& f, const st
     double total = 0;
     float pos[3] = {s[0], s[1], s[2]};
     for (size_t i = 0; i + 1 < c.size(); ++i) {
-        const uint32_t edge = nm.find_edge(c[i], c[i + 1]);
+        const uint32_t edge = nm.find_edge(nm.poly_index(c[i]), nm.poly_index(c[i + 1]));
         REQUIRE(edge != nav::kNoEdge);
         const float* m = &nm.edge_mid[static_cast<size_t>(edge) * 3];
-        total += std::hypot(m[0] - pos[0], m[1] - pos[1], m[2] - pos[2]) * f.area_cost[nm.areas[c[i]]];
+        total += std::hypot(m[0] - pos[0], m[1] - pos[1], m[2] - pos[2]) * f.area_cost[nm.areas[nm.poly_index(c[i])]];
         pos[0] = m[0], pos[1] = m[1], pos[2] = m[2];
     }
-    total += std::hypot(e[0] - pos[0], e[1] - pos[1], e[2] - pos[2]) * f.area_cost[nm.areas[c.back()]];
+    total += std::hypot(e[0] - pos[0], e[1] - pos[1], e[2] - pos[2]) * f.area_cost[nm.areas[nm.poly_index(c.back())]];
     return total;
 }
 
@@ -282,12 +288,12 @@ TEST_CASE("funnel: a straight corridor gives the straight segment") {
     Grid g = flat_grid(5, 1);
     World w(g.b);
     const float s[3] = {0.5f, 0, 0.5f}, e[3] = {4.5f, 0, 0.25f};
-    const auto sp = straight(w, s, e, corridor(g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
+    const auto sp = straight(w, s, e, corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
     REQUIRE(sp.size() == 2);
     check_point(sp, 0, 0.5f, 0, 0.5f);
     check_point(sp, 1, 4.5f, 0, 0.25f);
-    CHECK(sp.polys[0] == static_cast<uint32_t>(g.poly_at(0, 0)));
-    CHECK(sp.polys[1] == nav::kNoPoly);
+    CHECK(sp.polys[0] == cell(w, g, 0, 0));
+    CHECK(sp.polys[1] == nav::kNoRef);
     CHECK_FALSE(sp.partial);
 }
 
@@ -295,14 +301,14 @@ TEST_CASE("funnel: an L-shaped corridor has exactly one corner, at the inner cor
     Grid g = flat_grid(3, 3, {{0, 1}, {1, 1}, {0, 2}, {1, 2}});
     World w(g.b);
     const float s[3] = {0.5f, 0, 0.5f}, e[3] = {2.5f, 0, 2.5f};
-    const auto c = corridor(g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}});
+    const auto c = corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}});
     nav::FunnelTrace trace;
     const auto sp = straight(w, s, e, c, {}, &trace);
     REQUIRE(sp.size() == 3);
     check_point(sp, 0, 0.5f, 0, 0.5f);
     check_point(sp, 1, 2.0f, 0, 1.0f);
     check_point(sp, 2, 2.5f, 0, 2.5f);
-    CHECK(sp.polys[1] == static_cast<uint32_t>(g.poly_at(2, 1)));  // the corner enters (2, 1)
+    CHECK(sp.polys[1] == cell(w, g, 2, 1));  // the corner enters (2, 1)
     CHECK(sp.length() == doctest::Approx(std::hypot(1.5f, 0.5f) + std::hypot(0.5f, 1.5f)));
     // Trace: one corner decision before the end point, and its apex is the corner.
     int corners = 0;
@@ -325,7 +331,7 @@ TEST_CASE("funnel: a U-turn corridor gives its two inner corners") {
     Grid g = flat_grid(3, 3, {{0, 1}, {1, 1}});
     World w(g.b);
     const float s[3] = {0.5f, 0, 0.5f}, e[3] = {0.5f, 0, 2.5f};
-    const auto sp = straight(w, s, e, corridor(g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}, {1, 2}, {0, 2}}));
+    const auto sp = straight(w, s, e, corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}, {1, 2}, {0, 2}}));
     REQUIRE(sp.size() == 4);
     check_point(sp, 1, 2.0f, 0, 1.0f);
     check_point(sp, 2, 2.0f, 0, 2.0f);
@@ -337,7 +343,7 @@ TEST_CASE("funnel: collinear portals") {
         Grid g = flat_grid(5, 1);
         World w(g.b);
         const float s[3] = {0.5f, 0, 0}, e[3] = {4.5f, 0, 0};
-        const auto sp = straight(w, s, e, corridor(g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
+        const auto sp = straight(w, s, e, corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
         REQUIRE(sp.size() == 2);
         check_point(sp, 1, 4.5f, 0, 0);
     }
@@ -349,7 +355,7 @@ TEST_CASE("funnel: collinear portals") {
         (void)north;
         World w(b);
         const float s[3] = {0.5f, 0, 1}, e[3] = {1.5f, 0, 1};
-        const std::vector<nav::PolyRef> c = {static_cast<nav::PolyRef>(west), static_cast<nav::PolyRef>(south), static_cast<nav::PolyRef>(east)};
+        const std::vector<nav::PolyRef> c = {ref(w, west), ref(w, south), ref(w, east)};
         const auto sp = straight(w, s, e, c);
         CHECK(sp.size() <= 3);
         CHECK(sp.length() == doctest::Approx(1.0f));
@@ -369,13 +375,13 @@ TEST_CASE("funnel: a portal of zero length") {
     REQUIRE(w.nm.find_edge(static_cast<uint32_t>(P), static_cast<uint32_t>(Q)) != nav::kNoEdge);
     const float s[3] = {0.25f, 0, 0.75f}, e[3] = {1.75f, 0, 0.25f};
     nav::FunnelTrace trace;
-    const auto sp = straight(w, s, e, {static_cast<uint32_t>(P), static_cast<uint32_t>(Q)}, {}, &trace);
+    const auto sp = straight(w, s, e, {ref(w, P), ref(w, Q)}, {}, &trace);
     // (0.25, 0.75) -> (1.75, 0.25) crosses x = 1 at z = 0.5: the portal point itself, no corner.
     CHECK(sp.size() <= 3);
     CHECK(sp.length() == doctest::Approx(std::hypot(1.5f, 0.5f)));
     // Off the line, the zero-length portal is a corner.
     const float s2[3] = {0.25f, 0, 0.9f};
-    const auto sp2 = straight(w, s2, e, {static_cast<uint32_t>(P), static_cast<uint32_t>(Q)});
+    const auto sp2 = straight(w, s2, e, {ref(w, P), ref(w, Q)});
     REQUIRE(sp2.size() == 3);
     check_point(sp2, 1, 1.0f, 0, 0.5f);
     for (float v : sp2.points) CHECK(std::isfinite(v));
@@ -387,7 +393,7 @@ TEST_CASE("funnel: start or end lying on a portal") {
     SUBCASE("start on the first portal") {
         const float s[3] = {2.0f, 0, 0.5f}, e[3] = {2.5f, 0, 2.5f};
         nav::FunnelTrace trace;
-        const auto sp = straight(w, s, e, corridor(g, {{1, 0}, {2, 0}, {2, 1}, {2, 2}}), {}, &trace);
+        const auto sp = straight(w, s, e, corridor(w, g, {{1, 0}, {2, 0}, {2, 1}, {2, 2}}), {}, &trace);
         REQUIRE(sp.size() == 2);
         check_point(sp, 0, 2.0f, 0, 0.5f);
         REQUIRE_FALSE(trace.steps.empty());
@@ -395,7 +401,7 @@ TEST_CASE("funnel: start or end lying on a portal") {
     }
     SUBCASE("end on the last portal") {
         const float s[3] = {0.5f, 0, 0.5f}, e[3] = {2.5f, 0, 2.0f};
-        const auto sp = straight(w, s, e, corridor(g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}}));
+        const auto sp = straight(w, s, e, corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}}));
         REQUIRE(sp.size() == 3);
         check_point(sp, 1, 2.0f, 0, 1.0f);
         check_point(sp, 2, 2.5f, 0, 2.0f);
@@ -404,7 +410,7 @@ TEST_CASE("funnel: start or end lying on a portal") {
         Grid s5 = flat_grid(5, 1);
         World w5(s5.b);
         const float s[3] = {1.0f, 0, 0.5f}, e[3] = {4.5f, 0, 0.5f};
-        const auto sp = straight(w5, s, e, corridor(s5, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
+        const auto sp = straight(w5, s, e, corridor(w5, s5, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
         REQUIRE(sp.size() == 2);
     }
 }
@@ -413,7 +419,7 @@ TEST_CASE("funnel: start and end are clamped into the first and last polygons") 
     Grid g = flat_grid(3, 1);
     World w(g.b);
     const float s[3] = {-1.0f, 0, 0.5f}, e[3] = {4.0f, 0, 2.0f};
-    const auto sp = straight(w, s, e, corridor(g, {{0, 0}, {1, 0}, {2, 0}}));
+    const auto sp = straight(w, s, e, corridor(w, g, {{0, 0}, {1, 0}, {2, 0}}));
     REQUIRE(sp.size() == 2);
     check_point(sp, 0, 0.0f, 0, 0.5f);
     check_point(sp, 1, 3.0f, 0, 1.0f);
@@ -423,7 +429,7 @@ TEST_CASE("funnel: portal shrink moves corners toward the portal middle") {
     Grid g = flat_grid(3, 3, {{0, 1}, {1, 1}, {0, 2}, {1, 2}});
     World w(g.b);
     const float s[3] = {0.5f, 0, 0.5f}, e[3] = {2.5f, 0, 2.5f};
-    const auto c = corridor(g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}});
+    const auto c = corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}});
     SUBCASE("by a fraction of the portal length") {
         nav::StraightPathOptions o;
         o.shrink_fraction = 0.1f;
@@ -462,7 +468,7 @@ TEST_CASE("funnel: extra vertices at polygon and area crossings") {
     g.b.areas[static_cast<size_t>(g.poly_at(3, 0))] = nav::kAreaWater;
     World w(g.b);
     const float s[3] = {0.5f, 0, 0.5f}, e[3] = {4.5f, 0, 0.5f};
-    const auto c = corridor(g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}});
+    const auto c = corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}});
     nav::StraightPathOptions o;
     o.crossings = nav::Crossings::All;
     auto sp = straight(w, s, e, c, o);
@@ -483,7 +489,7 @@ TEST_CASE("funnel: a broken corridor ends in the last reachable polygon") {
     World w(g.b);
     const float s[3] = {0.5f, 0, 0.5f}, e[3] = {4.5f, 0, 0.5f};
     nav::StraightPath sp;
-    REQUIRE(w.q.find_straight_path(s, e, corridor(g, {{0, 0}, {1, 0}, {3, 0}, {4, 0}}), {}, sp).is_ok());
+    REQUIRE(w.q.find_straight_path(s, e, corridor(w, g, {{0, 0}, {1, 0}, {3, 0}, {4, 0}}), {}, sp).is_ok());
     CHECK(sp.partial);
     REQUIRE(sp.size() == 2);
     check_point(sp, 1, 2.0f, 0, 0.5f);
@@ -507,7 +513,7 @@ TEST_CASE("funnel: on random grids the path stays in the corridor and beats the 
             const auto& vb = g.b.verts[static_cast<size_t>(g.b.polys[static_cast<size_t>(pb)][0])];
             const float s[3] = {va[0] + u(rng), 0, va[2] + u(rng)}, e[3] = {vb[0] + u(rng), 0, vb[2] + u(rng)};
             nav::PathResult pr;
-            REQUIRE(w.q.find_path(static_cast<uint32_t>(pa), static_cast<uint32_t>(pb), s, e, f, pr).is_ok());
+            REQUIRE(w.q.find_path(ref(w, pa), ref(w, pb), s, e, f, pr).is_ok());
             if (!pr.reached) continue;
             const auto sp = straight(w, s, e, pr.polys);
             // Every point of every segment lies in some corridor polygon.
@@ -517,14 +523,14 @@ TEST_CASE("funnel: on random grids the path stays in the corridor and beats the 
                     const float* b = &sp.points[static_cast<size_t>(i) * 3];
                     const float x = a[0] + (b[0] - a[0]) * static_cast<float>(t) / 20, z = a[2] + (b[2] - a[2]) * static_cast<float>(t) / 20;
                     bool in = false;
-                    for (uint32_t p : pr.polys) in = in || inside_xz(w.nm, p, x, z, 1e-3f);
+                    for (const nav::PolyRef p : pr.polys) in = in || inside_xz(w.nm, w.nm.poly_index(p), x, z, 1e-3f);
                     CHECK(in);
                 }
             // No longer than the polyline through the portal midpoints.
             double mid_len = 0;
             float pos[3] = {s[0], s[1], s[2]};
             for (size_t i = 0; i + 1 < pr.polys.size(); ++i) {
-                const float* m = &w.nm.edge_mid[static_cast<size_t>(w.nm.find_edge(pr.polys[i], pr.polys[i + 1])) * 3];
+                const float* m = &w.nm.edge_mid[static_cast<size_t>(w.nm.find_edge(w.nm.poly_index(pr.polys[i]), w.nm.poly_index(pr.polys[i + 1]))) * 3];
                 mid_len += std::hypot(m[0] - pos[0], m[2] - pos[2]);
                 pos[0] = m[0], pos[2] = m[2];
             }
@@ -578,15 +584,15 @@ TEST_CASE("A*: same cost as a brute-force Dijkstra on random grids") {
             w.nm.poly_height(static_cast<uint32_t>(pa), s[0], s[2], &s[1]);
             w.nm.poly_height(static_cast<uint32_t>(pb), e[0], e[2], &e[1]);
             nav::PathResult pr;
-            REQUIRE(w.q.find_path(static_cast<uint32_t>(pa), static_cast<uint32_t>(pb), s, e, f, pr).is_ok());
+            REQUIRE(w.q.find_path(ref(w, pa), ref(w, pb), s, e, f, pr).is_ok());
             const double want = brute.solve(pa, s, pb, e);
             REQUIRE_FALSE(pr.polys.empty());
-            CHECK(pr.polys.front() == static_cast<uint32_t>(pa));
-            for (size_t i = 0; i + 1 < pr.polys.size(); ++i) CHECK(w.nm.find_edge(pr.polys[i], pr.polys[i + 1]) != nav::kNoEdge);
+            CHECK(pr.polys.front() == ref(w, pa));
+            for (size_t i = 0; i + 1 < pr.polys.size(); ++i) CHECK(w.nm.find_edge(w.nm.poly_index(pr.polys[i]), w.nm.poly_index(pr.polys[i + 1])) != nav::kNoEdge);
             CHECK_FALSE(pr.out_of_nodes);
             if (std::isfinite(want)) {
                 CHECK(pr.reached);
-                CHECK(pr.polys.back() == static_cast<uint32_t>(pb));
+                CHECK(pr.polys.back() == ref(w, pb));
                 CHECK(pr.cost == doctest::Approx(want).epsilon(1e-4));
                 CHECK(corridor_cost(w.nm, f, pr.polys, s, e) == doctest::Approx(want).epsilon(1e-4));
                 ++compared;
@@ -607,9 +613,9 @@ TEST_CASE("A*: an unreachable goal gives a partial path, flagged") {
     nav::QueryFilter f;
     const float s[3] = {0.5f, 0, 0.5f}, e[3] = {11.5f, 0, 0.5f};
     nav::PathResult pr;
-    REQUIRE(w.q.find_path(static_cast<uint32_t>(g.poly_at(0, 0)), static_cast<uint32_t>(g.poly_at(11, 0)), s, e, f, pr).is_ok());
+    REQUIRE(w.q.find_path(cell(w, g, 0, 0), cell(w, g, 11, 0), s, e, f, pr).is_ok());
     CHECK_FALSE(pr.reached);
-    CHECK(pr.polys == corridor(g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
+    CHECK(pr.polys == corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
     CHECK(pr.cost == doctest::Approx(3.5f));  // start to the midpoint of the last portal, x = 4
     // The funnel toward the unreachable goal ends in the last polygon.
     nav::StraightPath sp;
@@ -622,16 +628,16 @@ TEST_CASE("A*: an unreachable goal gives a partial path, flagged") {
         nav::QueryFilter fx;
         fx.exclude_flags = 0x0008;
         const float e2[3] = {4.5f, 0, 0.5f};
-        REQUIRE(w2.q.find_path(static_cast<uint32_t>(g.poly_at(0, 0)), static_cast<uint32_t>(g.poly_at(4, 0)), s, e2, fx, pr).is_ok());
+        REQUIRE(w2.q.find_path(cell(w2, g, 0, 0), cell(w2, g, 4, 0), s, e2, fx, pr).is_ok());
         CHECK_FALSE(pr.reached);
-        CHECK(pr.polys == corridor(g, {{0, 0}, {1, 0}}));
+        CHECK(pr.polys == corridor(w2, g, {{0, 0}, {1, 0}}));
     }
     SUBCASE("an island reduced to one polygon") {
         Grid lone = make_grid(5, 1, [](int x, int) { return x != 1; }, [](int, int) { return 0.0f; });
         World w3(lone.b);
-        REQUIRE(w3.q.find_path(static_cast<uint32_t>(lone.poly_at(0, 0)), static_cast<uint32_t>(lone.poly_at(4, 0)), s, e, f, pr).is_ok());
+        REQUIRE(w3.q.find_path(cell(w3, lone, 0, 0), cell(w3, lone, 4, 0), s, e, f, pr).is_ok());
         CHECK_FALSE(pr.reached);
-        CHECK(pr.polys == corridor(lone, {{0, 0}}));
+        CHECK(pr.polys == corridor(w3, lone, {{0, 0}}));
     }
 }
 
@@ -641,15 +647,15 @@ TEST_CASE("A*: a node limit too small gives a partial path, not a crash") {
     nav::QueryFilter f;
     const float s[3] = {0.5f, 0, 0.5f}, e[3] = {7.5f, 0, 7.5f};
     nav::PathResult pr;
-    REQUIRE(w.q.find_path(static_cast<uint32_t>(g.poly_at(0, 0)), static_cast<uint32_t>(g.poly_at(7, 7)), s, e, f, pr).is_ok());
+    REQUIRE(w.q.find_path(cell(w, g, 0, 0), cell(w, g, 7, 7), s, e, f, pr).is_ok());
     CHECK(pr.out_of_nodes);
     CHECK_FALSE(pr.reached);
     REQUIRE_FALSE(pr.polys.empty());
-    CHECK(pr.polys.front() == static_cast<uint32_t>(g.poly_at(0, 0)));
-    for (size_t i = 0; i + 1 < pr.polys.size(); ++i) CHECK(w.nm.find_edge(pr.polys[i], pr.polys[i + 1]) != nav::kNoEdge);
+    CHECK(pr.polys.front() == cell(w, g, 0, 0));
+    for (size_t i = 0; i + 1 < pr.polys.size(); ++i) CHECK(w.nm.find_edge(w.nm.poly_index(pr.polys[i]), w.nm.poly_index(pr.polys[i + 1])) != nav::kNoEdge);
     // With room enough, the same query reaches the goal.
     w.q.init(&w.nm, 1000);
-    REQUIRE(w.q.find_path(static_cast<uint32_t>(g.poly_at(0, 0)), static_cast<uint32_t>(g.poly_at(7, 7)), s, e, f, pr).is_ok());
+    REQUIRE(w.q.find_path(cell(w, g, 0, 0), cell(w, g, 7, 7), s, e, f, pr).is_ok());
     CHECK(pr.reached);
     CHECK_FALSE(pr.out_of_nodes);
     CHECK(pr.polys.size() == 15);
@@ -663,14 +669,14 @@ TEST_CASE("A*: area costs steer the path around expensive polygons") {
     const float s[3] = {0.5f, 0, 1.5f}, e[3] = {2.5f, 0, 1.5f};
     nav::PathResult pr;
     nav::QueryFilter cheap;
-    REQUIRE(w.q.find_path(static_cast<uint32_t>(g.poly_at(0, 1)), static_cast<uint32_t>(g.poly_at(2, 1)), s, e, cheap, pr).is_ok());
-    CHECK(pr.polys == corridor(g, {{0, 1}, {1, 1}, {2, 1}}));
+    REQUIRE(w.q.find_path(cell(w, g, 0, 1), cell(w, g, 2, 1), s, e, cheap, pr).is_ok());
+    CHECK(pr.polys == corridor(w, g, {{0, 1}, {1, 1}, {2, 1}}));
     CHECK(pr.cost == doctest::Approx(2.0f));
     nav::QueryFilter wet;
     wet.area_cost[nav::kAreaWater] = 10;
-    REQUIRE(w.q.find_path(static_cast<uint32_t>(g.poly_at(0, 1)), static_cast<uint32_t>(g.poly_at(2, 1)), s, e, wet, pr).is_ok());
+    REQUIRE(w.q.find_path(cell(w, g, 0, 1), cell(w, g, 2, 1), s, e, wet, pr).is_ok());
     CHECK(pr.reached);
-    CHECK(std::find(pr.polys.begin(), pr.polys.end(), static_cast<uint32_t>(g.poly_at(1, 1))) == pr.polys.end());
+    CHECK(std::find(pr.polys.begin(), pr.polys.end(), cell(w, g, 1, 1)) == pr.polys.end());
 }
 
 TEST_CASE("A*: the trace records every step") {
@@ -681,8 +687,8 @@ TEST_CASE("A*: the trace records every step") {
     nav::PathResult pr, pr2;
     nav::AStarTrace trace;
     const uint32_t a = static_cast<uint32_t>(g.poly_at(0, 1)), b = static_cast<uint32_t>(g.poly_at(3, 1));
-    REQUIRE(w.q.find_path(a, b, s, e, f, pr, &trace).is_ok());
-    REQUIRE(w.q.find_path(a, b, s, e, f, pr2).is_ok());
+    REQUIRE(w.q.find_path(w.nm.ref(a), w.nm.ref(b), s, e, f, pr, &trace).is_ok());
+    REQUIRE(w.q.find_path(w.nm.ref(a), w.nm.ref(b), s, e, f, pr2).is_ok());
     CHECK(pr.polys == pr2.polys);
     CHECK(pr.cost == pr2.cost);
     REQUIRE(pr.reached);
@@ -707,7 +713,7 @@ TEST_CASE("A*: the trace records every step") {
         }
     }
     // Tracing is reset by the next traced query.
-    REQUIRE(w.q.find_path(a, a, s, s, f, pr, &trace).is_ok());
+    REQUIRE(w.q.find_path(w.nm.ref(a), w.nm.ref(a), s, s, f, pr, &trace).is_ok());
     CHECK(trace.steps.size() == 1);
 }
 
@@ -727,20 +733,21 @@ TEST_CASE("queries: NaN and out-of-range input is a clear error") {
     CHECK(st.code == bad_input);
     CHECK(st.message.find("NaN") != std::string::npos);
     CHECK(w.q.find_nearest_poly(ok, bad, f, np).code == bad_input);
-    CHECK(w.q.find_path(0, 1, bad, ok, f, pr).code == bad_input);
-    CHECK(w.q.find_path(0, 1, ok, bad, f, pr).code == bad_input);
-    CHECK(w.q.find_path(0, 7, ok, ok, f, pr).code == bad_input);
-    CHECK(w.q.find_straight_path(bad, ok, std::vector<nav::PolyRef>{0, 1}, {}, sp).code == bad_input);
+    const nav::PolyRef p0 = ref(w, 0), p1 = ref(w, 1);
+    CHECK(w.q.find_path(p0, p1, bad, ok, f, pr).code == bad_input);
+    CHECK(w.q.find_path(p0, p1, ok, bad, f, pr).code == bad_input);
+    CHECK(w.q.find_path(p0, nav::make_poly_ref(0, 0, 7), ok, ok, f, pr).code == bad_input);  // tile 0 has 2 polygons
+    CHECK(w.q.find_straight_path(bad, ok, std::vector<nav::PolyRef>{p0, p1}, {}, sp).code == bad_input);
     CHECK(w.q.find_straight_path(ok, ok, std::vector<nav::PolyRef>{}, {}, sp).code == bad_input);
-    CHECK(w.q.raycast(0, ok, bad, f, rh).code == bad_input);
-    CHECK(w.q.find_distance_to_wall(0, bad, 1, f, wh).code == bad_input);
-    CHECK(w.q.find_distance_to_wall(0, ok, kNaN, f, wh).code == bad_input);
-    CHECK(w.q.find_polys_around_circle(0, bad, 1, f, pa).code == bad_input);
+    CHECK(w.q.raycast(p0, ok, bad, f, rh).code == bad_input);
+    CHECK(w.q.find_distance_to_wall(p0, bad, 1, f, wh).code == bad_input);
+    CHECK(w.q.find_distance_to_wall(p0, ok, kNaN, f, wh).code == bad_input);
+    CHECK(w.q.find_polys_around_circle(p0, bad, 1, f, pa).code == bad_input);
     nav::QueryFilter badf;
     badf.area_cost[5] = kNaN;
-    CHECK(w.q.find_path(0, 1, ok, ok, badf, pr).code == bad_input);
+    CHECK(w.q.find_path(p0, p1, ok, ok, badf, pr).code == bad_input);
     badf.area_cost[5] = -1;
-    CHECK(w.q.find_path(0, 1, ok, ok, badf, pr).code == bad_input);
+    CHECK(w.q.find_path(p0, p1, ok, ok, badf, pr).code == bad_input);
     nav::NavQuery unbound;
     CHECK(unbound.find_nearest_poly(ok, ext, f, np).code == bad_input);
 }
@@ -764,19 +771,19 @@ TEST_CASE("nearest polygon") {
     const float ext[3] = {1, 2, 1};
     const float above[3] = {1.5f, 0.5f, 0.5f};
     REQUIRE(w.q.find_nearest_poly(above, ext, f, np).is_ok());
-    CHECK(np.poly == 1);
+    CHECK(np.poly == ref(w, 1));
     CHECK(np.over_poly);
     CHECK(np.point[0] == doctest::Approx(1.5f));
     CHECK(np.point[1] == doctest::Approx(0.0f));
     CHECK(np.point[2] == doctest::Approx(0.5f));
     const float high[3] = {1.5f, 2.6f, 0.5f};
     REQUIRE(w.q.find_nearest_poly(high, ext, f, np).is_ok());
-    CHECK(np.poly == static_cast<uint32_t>(up));
+    CHECK(np.poly == ref(w, up));
     CHECK(np.point[1] == doctest::Approx(3.0f));
     // Off the mesh but within the extents: the nearest boundary point.
     const float off[3] = {3.5f, 0.2f, 0.5f};
     REQUIRE(w.q.find_nearest_poly(off, ext, f, np).is_ok());
-    CHECK(np.poly == 2);
+    CHECK(np.poly == ref(w, 2));
     CHECK_FALSE(np.over_poly);
     CHECK(np.point[0] == doctest::Approx(3.0f));
     CHECK(np.point[1] == doctest::Approx(0.0f));
@@ -784,16 +791,18 @@ TEST_CASE("nearest polygon") {
     // Outside the extents: none.
     const float far[3] = {5.0f, 0, 0.5f};
     REQUIRE(w.q.find_nearest_poly(far, ext, f, np).is_ok());
-    CHECK(np.poly == nav::kNoPoly);
+    CHECK(np.poly == nav::kNoRef);
     // The filter hides polygons.
     nav::QueryFilter none;
     none.include_flags = 0x0010;
     REQUIRE(w.q.find_nearest_poly(above, ext, none, np).is_ok());
-    CHECK(np.poly == nav::kNoPoly);
+    CHECK(np.poly == nav::kNoRef);
     std::vector<nav::PolyRef> polys;
     REQUIRE(w.q.query_polygons(above, ext, f, polys).is_ok());
-    std::sort(polys.begin(), polys.end());
-    CHECK(polys == std::vector<nav::PolyRef>{0, 1, 2});
+    std::vector<uint32_t> dense;
+    for (const nav::PolyRef r : polys) dense.push_back(w.nm.poly_index(r));
+    std::sort(dense.begin(), dense.end());
+    CHECK(dense == std::vector<uint32_t>{0, 1, 2});
 }
 
 TEST_CASE("raycast hits the wall at the right t") {
@@ -804,16 +813,16 @@ TEST_CASE("raycast hits the wall at the right t") {
     const float s[3] = {0.5f, 0, 0.5f};
     SUBCASE("end wall") {
         const float e[3] = {10.0f, 0, 0.5f};
-        REQUIRE(w.q.raycast(static_cast<uint32_t>(g.poly_at(0, 0)), s, e, f, hit).is_ok());
+        REQUIRE(w.q.raycast(cell(w, g, 0, 0), s, e, f, hit).is_ok());
         CHECK(hit.hit);
         CHECK(hit.t == doctest::Approx(4.5f / 9.5f));
         CHECK(hit.normal[0] == doctest::Approx(-1.0f));
         CHECK(hit.normal[2] == doctest::Approx(0.0f));
-        CHECK(hit.polys == corridor(g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
+        CHECK(hit.polys == corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
     }
     SUBCASE("side wall") {
         const float e[3] = {2.5f, 0, 3.0f};
-        REQUIRE(w.q.raycast(static_cast<uint32_t>(g.poly_at(0, 0)), s, e, f, hit).is_ok());
+        REQUIRE(w.q.raycast(cell(w, g, 0, 0), s, e, f, hit).is_ok());
         CHECK(hit.hit);
         CHECK(hit.t == doctest::Approx(0.2f));
         CHECK(hit.normal[2] == doctest::Approx(-1.0f));
@@ -821,7 +830,7 @@ TEST_CASE("raycast hits the wall at the right t") {
     }
     SUBCASE("no wall before the end") {
         const float e[3] = {3.5f, 0, 0.9f};
-        REQUIRE(w.q.raycast(static_cast<uint32_t>(g.poly_at(0, 0)), s, e, f, hit).is_ok());
+        REQUIRE(w.q.raycast(cell(w, g, 0, 0), s, e, f, hit).is_ok());
         CHECK_FALSE(hit.hit);
         CHECK(hit.t == 1.0f);
         CHECK(hit.polys.size() == 4);
@@ -832,7 +841,7 @@ TEST_CASE("raycast hits the wall at the right t") {
         nav::QueryFilter fx;
         fx.exclude_flags = 0x0004;
         const float e[3] = {10.0f, 0, 0.5f};
-        REQUIRE(w2.q.raycast(static_cast<uint32_t>(g.poly_at(0, 0)), s, e, fx, hit).is_ok());
+        REQUIRE(w2.q.raycast(cell(w2, g, 0, 0), s, e, fx, hit).is_ok());
         CHECK(hit.hit);
         CHECK(hit.t == doctest::Approx(2.5f / 9.5f));
         CHECK(hit.normal[0] == doctest::Approx(-1.0f));
@@ -845,13 +854,13 @@ TEST_CASE("distance to the nearest wall") {
     nav::QueryFilter f;
     nav::WallHit wh;
     const float c[3] = {2.5f, 0, 1.2f};
-    REQUIRE(w.q.find_distance_to_wall(static_cast<uint32_t>(g.poly_at(2, 1)), c, 10, f, wh).is_ok());
+    REQUIRE(w.q.find_distance_to_wall(cell(w, g, 2, 1), c, 10, f, wh).is_ok());
     CHECK(wh.found);
     CHECK(wh.distance == doctest::Approx(1.2f));
     CHECK(wh.point[0] == doctest::Approx(2.5f));
     CHECK(wh.point[2] == doctest::Approx(0.0f));
     CHECK(wh.normal[2] == doctest::Approx(1.0f));
-    REQUIRE(w.q.find_distance_to_wall(static_cast<uint32_t>(g.poly_at(2, 1)), c, 0.5f, f, wh).is_ok());
+    REQUIRE(w.q.find_distance_to_wall(cell(w, g, 2, 1), c, 0.5f, f, wh).is_ok());
     CHECK_FALSE(wh.found);
     CHECK(wh.distance == doctest::Approx(0.5f));
     // An excluded neighbour is a wall.
@@ -859,7 +868,7 @@ TEST_CASE("distance to the nearest wall") {
     World w2(g.b);
     nav::QueryFilter fx;
     fx.exclude_flags = 0x0004;
-    REQUIRE(w2.q.find_distance_to_wall(static_cast<uint32_t>(g.poly_at(2, 1)), c, 10, fx, wh).is_ok());
+    REQUIRE(w2.q.find_distance_to_wall(cell(w2, g, 2, 1), c, 10, fx, wh).is_ok());
     CHECK(wh.distance == doctest::Approx(0.5f));
     CHECK(wh.point[0] == doctest::Approx(3.0f));
     CHECK(wh.normal[0] == doctest::Approx(-1.0f));
@@ -871,19 +880,19 @@ TEST_CASE("polygons around a circle") {
     nav::QueryFilter f;
     nav::PolysAround pa;
     const float c[3] = {2.5f, 0, 2.5f};
-    REQUIRE(w.q.find_polys_around_circle(static_cast<uint32_t>(g.poly_at(2, 2)), c, 1.2f, f, pa).is_ok());
-    std::set<uint32_t> got(pa.polys.begin(), pa.polys.end()), want;
+    REQUIRE(w.q.find_polys_around_circle(cell(w, g, 2, 2), c, 1.2f, f, pa).is_ok());
+    std::unordered_set<nav::PolyRef> got(pa.polys.begin(), pa.polys.end()), want;  // std::hash<PolyRef>
     for (int z = 1; z <= 3; ++z)
-        for (int x = 1; x <= 3; ++x) want.insert(static_cast<uint32_t>(g.poly_at(x, z)));
+        for (int x = 1; x <= 3; ++x) want.insert(cell(w, g, x, z));
     CHECK(got == want);
     CHECK(pa.polys.size() == 9);
-    CHECK(pa.polys.front() == static_cast<uint32_t>(g.poly_at(2, 2)));
-    CHECK(pa.parents.front() == nav::kNoPoly);
+    CHECK(pa.polys.front() == cell(w, g, 2, 2));
+    CHECK(pa.parents.front() == nav::kNoRef);
     for (size_t i = 1; i < pa.polys.size(); ++i) {
         CHECK(pa.costs[i] >= pa.costs[i - 1]);
-        CHECK(w.nm.find_edge(pa.parents[i], pa.polys[i]) != nav::kNoEdge);
+        CHECK(w.nm.find_edge(w.nm.poly_index(pa.parents[i]), w.nm.poly_index(pa.polys[i])) != nav::kNoEdge);
     }
-    REQUIRE(w.q.find_polys_around_circle(static_cast<uint32_t>(g.poly_at(2, 2)), c, 0.4f, f, pa).is_ok());
+    REQUIRE(w.q.find_polys_around_circle(cell(w, g, 2, 2), c, 0.4f, f, pa).is_ok());
     CHECK(pa.polys.size() == 1);
 }
 
@@ -901,12 +910,13 @@ TEST_CASE("random points lie on polygons, area-weighted and deterministic") {
     for (int i = 0; i < n; ++i) {
         nav::RandomPoint rp;
         REQUIRE(w.q.random_point(f, rng, rp).is_ok());
-        REQUIRE(rp.poly != nav::kNoPoly);
-        CHECK(inside_xz(w.nm, rp.poly, rp.point[0], rp.point[2], 1e-5f));
+        REQUIRE(rp.poly != nav::kNoRef);
+        const uint32_t p = w.nm.poly_index(rp.poly);
+        CHECK(inside_xz(w.nm, p, rp.point[0], rp.point[2], 1e-5f));
         float y;
-        w.nm.poly_height(rp.poly, rp.point[0], rp.point[2], &y);
+        w.nm.poly_height(p, rp.point[0], rp.point[2], &y);
         CHECK(rp.point[1] == doctest::Approx(y));
-        if (rp.poly == static_cast<uint32_t>(big)) ++in_big;
+        if (rp.poly == ref(w, big)) ++in_big;
         if (i < 5) first.insert(first.end(), rp.point, rp.point + 3);
     }
     CHECK(static_cast<double>(in_big) / n == doctest::Approx(0.8).epsilon(0.03));
@@ -930,14 +940,14 @@ TEST_CASE("random points lie on polygons, area-weighted and deterministic") {
     for (int i = 0; i < 200; ++i) {
         nav::RandomPoint rp;
         REQUIRE(w2.q.random_point(fx, rng, rp).is_ok());
-        CHECK(rp.poly == static_cast<uint32_t>(small));
+        CHECK(rp.poly == ref(w2, small));
         CHECK(rp.point[1] == doctest::Approx(1.0f));
     }
     nav::QueryFilter nothing;
     nothing.include_flags = 0;
     nav::RandomPoint rp;
     REQUIRE(w2.q.random_point(nothing, rng, rp).is_ok());
-    CHECK(rp.poly == nav::kNoPoly);
+    CHECK(rp.poly == nav::kNoRef);
 }
 
 TEST_CASE("route: nearest polygons, corridor and straight path in one call") {
@@ -949,13 +959,13 @@ TEST_CASE("route: nearest polygons, corridor and straight path in one call") {
     REQUIRE(w.q.find_route(s, e, ext, f, {}, r).is_ok());
     REQUIRE(r.found());
     CHECK(r.path.reached);
-    CHECK(r.path.polys == corridor(g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}}));
+    CHECK(r.path.polys == corridor(w, g, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}}));
     REQUIRE(r.straight.size() == 3);
     check_point(r.straight, 1, 2.0f, 0, 1.0f);
     const float off[3] = {10, 0, 10};
     REQUIRE(w.q.find_route(s, off, ext, f, {}, r).is_ok());
     CHECK_FALSE(r.found());
-    CHECK(r.end.poly == nav::kNoPoly);
+    CHECK(r.end.poly == nav::kNoRef);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -988,15 +998,15 @@ TEST_CASE("queries on the shared meshes: paths stay in their corridors") {
             nav::RandomPoint a, b;
             REQUIRE(q.random_point(f, rng, a).is_ok());
             REQUIRE(q.random_point(f, rng, b).is_ok());
-            REQUIRE(a.poly != nav::kNoPoly);
-            CHECK(inside_xz(nm, a.poly, a.point[0], a.point[2], 1e-3f));
+            REQUIRE(a.poly != nav::kNoRef);
+            CHECK(inside_xz(nm, nm.poly_index(a.poly), a.point[0], a.point[2], 1e-3f));
             REQUIRE(q.find_route(a.point, b.point, ext, f, {}, r).is_ok());
             REQUIRE(r.found());
             CHECK(r.start.poly == a.poly);
             CHECK(r.end.poly == b.poly);
-            for (size_t k = 0; k + 1 < r.path.polys.size(); ++k) CHECK(nm.find_edge(r.path.polys[k], r.path.polys[k + 1]) != nav::kNoEdge);
+            for (size_t k = 0; k + 1 < r.path.polys.size(); ++k) CHECK(nm.find_edge(nm.poly_index(r.path.polys[k]), nm.poly_index(r.path.polys[k + 1])) != nav::kNoEdge);
             // Reached exactly when the two polygons share an island.
-            CHECK(r.path.reached == (nm.poly_island[a.poly] == nm.poly_island[b.poly]));
+            CHECK(r.path.reached == (nm.poly_island[nm.poly_index(a.poly)] == nm.poly_island[nm.poly_index(b.poly)]));
             if (!r.path.reached) continue;
             ++reached;
             const nav::StraightPath& sp = r.straight;
@@ -1005,7 +1015,7 @@ TEST_CASE("queries on the shared meshes: paths stay in their corridors") {
             CHECK(std::hypot(last[0] - r.end.point[0], last[2] - r.end.point[2]) < 1e-3f);
             for (int k = 0; k < sp.size(); ++k) {
                 bool in = false;
-                for (uint32_t p : r.path.polys) in = in || inside_xz(nm, p, sp.points[static_cast<size_t>(k) * 3], sp.points[static_cast<size_t>(k) * 3 + 2], 1e-3f);
+                for (const nav::PolyRef p : r.path.polys) in = in || inside_xz(nm, nm.poly_index(p), sp.points[static_cast<size_t>(k) * 3], sp.points[static_cast<size_t>(k) * 3 + 2], 1e-3f);
                 CHECK(in);
             }
         }
