@@ -312,9 +312,9 @@ Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
     return st;
 }
 
-// What a stage is: where it runs and the function that builds its result. Names are kStageNames,
-// the results a stage owns are listed in for_each_result (pipeline.h), the parameters it reads
-// are the ParamDefs whose stage it is (params.cpp). Adding a stage touches these three tables.
+// What a stage is: where it runs and the function that builds its result (run_<name> above),
+// from the STAGE rows of NAV_STAGES (stage.h); the results it owns are its RESULT rows there, the
+// parameters it reads the ParamDefs whose stage it is (params.cpp).
 enum class Scope : uint8_t {
     Mesh,  // once for the whole mesh (a tiled bake too)
     Grid,  // once per grid: the solo grid, or every tile
@@ -326,12 +326,9 @@ struct StageDef {
     Status (*run)(Unit&, const Ctx&, StageStats&);
 };
 constexpr StageDef kStageTable[kStageCount] = {
-    {Stage::Input, Scope::Mesh, run_input},         {Stage::Rasterize, Scope::Grid, run_rasterize},
-    {Stage::Filter, Scope::Grid, run_filter},       {Stage::Compact, Scope::Grid, run_compact},
-    {Stage::Erode, Scope::Grid, run_erode},         {Stage::Areas, Scope::Grid, run_areas},
-    {Stage::Distance, Scope::Grid, run_distance},   {Stage::Regions, Scope::Grid, run_regions},
-    {Stage::Contours, Scope::Grid, run_contours},   {Stage::Polymesh, Scope::Grid, run_polymesh},
-    {Stage::Detail, Scope::Grid, run_detail},       {Stage::Navmesh, Scope::GridThenMesh, run_navmesh},
+#define NAV_STAGE_DEF(id, name, scope, key) {Stage::id, Scope::scope, run_##name},
+    NAV_STAGES(NAV_STAGE_DEF, NAV_STAGE_SKIP, NAV_STAGE_SKIP)
+#undef NAV_STAGE_DEF
 };
 constexpr bool table_in_order() {
     for (int s = 0; s < kStageCount; ++s)

@@ -43,47 +43,30 @@ struct StageStats {
     std::vector<StageCount> counts;
 };
 
-// The results of every stage for one grid (the solo bake's, or one tile's). Ptr is shared_ptr to
-// const in a snapshot and to mutable in the pipeline's own state. Which result belongs to which
-// stage is said once, in for_each_result (pipeline.cpp's stage table uses it to drop, publish and
-// count them).
+// The results of every stage for one grid (the solo bake's, or one tile's): the RESULT rows of
+// NAV_STAGES (stage.h). Ptr is shared_ptr to const in a snapshot and to mutable in the pipeline's
+// own state; ConstPtr results (a tile's runtime tile) are new objects every build, never reused.
+// tri_areas: per triangle (solo / whole mesh only); compact: areas before erosion; eroded, areas:
+// per compact span; region_trace: when recording was asked for; navmesh: the whole mesh's graph;
+// tile: a tile's runtime tile (tiled bakes).
 template <bool Const>
 struct StageResults {
     template <class T>
     using Ptr = std::shared_ptr<std::conditional_t<Const, const T, T>>;
-    Ptr<std::vector<uint8_t>> tri_areas;  // input: per triangle (solo / whole mesh only)
-    Ptr<Heightfield> solid;               // rasterize
-    Ptr<Heightfield> filtered;            // filter
-    Ptr<CompactHeightfield> compact;      // compact (areas before erosion)
-    Ptr<std::vector<uint8_t>> eroded;     // erode: per compact span
-    Ptr<std::vector<uint8_t>> areas;      // areas: eroded + convex volumes
-    Ptr<DistanceField> distance;          // distance
-    Ptr<Regions> regions;                 // regions
-    Ptr<RegionTrace> region_trace;        // regions, when recording was asked for
-    Ptr<ContourSet> contours;             // contours (raw and simplified)
-    Ptr<PolyMesh> polymesh;               // polymesh
-    Ptr<PolyMeshDetail> detail;           // detail
-    Ptr<NavMesh> navmesh;                 // navmesh: the query-ready graph (the whole mesh's)
-    std::shared_ptr<const NavTile> tile;  // navmesh: a tile's runtime tile (tiled bakes; never reused)
+    template <class T>
+    using ConstPtr = std::shared_ptr<const T>;
+#define NAV_STAGE_RESULT_MEMBER(stage, ptr, Type, member) ptr<Type> member;
+    NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_MEMBER, NAV_STAGE_SKIP)
+#undef NAV_STAGE_RESULT_MEMBER
 };
 
-// Calls fn(stage, result...) for each stage result, the same field of every argument together.
+// Calls fn(stage, result...) for each stage result, the same field of every argument together
+// (pipeline.cpp's stage table uses it to drop, publish and count them).
 template <class F, class... R>
 void for_each_result(F&& fn, R&... r) {
-    fn(Stage::Input, r.tri_areas...);
-    fn(Stage::Rasterize, r.solid...);
-    fn(Stage::Filter, r.filtered...);
-    fn(Stage::Compact, r.compact...);
-    fn(Stage::Erode, r.eroded...);
-    fn(Stage::Areas, r.areas...);
-    fn(Stage::Distance, r.distance...);
-    fn(Stage::Regions, r.regions...);
-    fn(Stage::Regions, r.region_trace...);
-    fn(Stage::Contours, r.contours...);
-    fn(Stage::Polymesh, r.polymesh...);
-    fn(Stage::Detail, r.detail...);
-    fn(Stage::Navmesh, r.navmesh...);
-    fn(Stage::Navmesh, r.tile...);
+#define NAV_STAGE_RESULT_CALL(stage, ptr, Type, member) fn(Stage::stage, r.member...);
+    NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_CALL, NAV_STAGE_SKIP)
+#undef NAV_STAGE_RESULT_CALL
 }
 
 // One tile of a tiled bake as published: its grid position, its bordered configuration, its
