@@ -893,6 +893,32 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
     return Status::ok();
 }
 
+namespace {
+// Runs `count` copies of worker on the caller's job system (TaskHook). An exception stays on our
+// side of the hook: the first one a copy throws is kept and rethrown here once all have returned.
+template <class W>
+void run_on_hook(const TaskHook& hook, int count, W& worker) {
+    struct Job {
+        W* worker = nullptr;
+        std::mutex m;
+        std::exception_ptr error;
+    } job;
+    job.worker = &worker;
+    void (*task)(void*) = [](void* ctx) {
+        Job& j = *static_cast<Job*>(ctx);
+        try {
+            (*j.worker)();
+        } catch (...) {
+            std::lock_guard lk(j.m);
+            if (!j.error) j.error = std::current_exception();
+        }
+    };
+    if (void* handle = hook.enqueue(task, &job, count, hook.user)) hook.wait(handle, hook.user);
+    else task(&job);  // the job system ran nothing: run the worker here (it empties the queue)
+    if (job.error) std::rethrow_exception(job.error);
+}
+}  // namespace
+
 Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage, int& error_tile) {
     Impl& I = *impl_;
     const BakeConfig& c = I.config;
@@ -1054,7 +1080,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     // oneTBB's join: the tiles' state is written here, read there and back.
     std::atomic<int> workers_done{0};
     next.store(0, std::memory_order_release);
-    const bool background = background_threads_;
+    const bool background = background_threads_ && !task_hook_.set();  // not the game's threads
     auto worker = [&] {
         if (background) lower_thread_priority();
         for (size_t k; (k = next.fetch_add(1, std::memory_order_acq_rel)) < order.size();)
@@ -1062,6 +1088,9 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         workers_done.fetch_add(1, std::memory_order_release);
     };
     try {
+        if (task_hook_.set()) {
+            run_on_hook(task_hook_, std::max(1, threads), worker);
+        } else {
 #if defined(__SANITIZE_THREAD__)
         // ThreadSanitizer cannot see inside the uninstrumented libtbb (its task pool recycles
         // memory and hands tasks over unseen, so every tiled bake reports false races). Under it
@@ -1074,6 +1103,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         tbb::task_arena arena(std::max(1, threads));
         arena.execute([&] { tbb::parallel_for(0, arena.max_concurrency(), [&](int) { worker(); }); });
 #endif
+        }
         (void)workers_done.load(std::memory_order_acquire);
     } catch (const std::bad_alloc&) {  // out of memory while publishing
         error_stage = static_cast<int>(Stage::Rasterize);

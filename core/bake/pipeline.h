@@ -115,6 +115,21 @@ struct Bake : StageResults<true> {
     std::vector<std::string> warnings() const;   // stage warnings (contours dropped, polygons not triangulated)
 };
 
+// A game's own job system for the tiled bake, as Box2D v3's enqueueTask / finishTask. The bake
+// calls enqueue(task, ctx, count, user) once per run with count = the threads parameter (0: all
+// cores): the job system runs task(ctx) `count` times, in parallel where it can (each call is a bake
+// worker taking tiles from a shared queue until none is left), and returns a handle that the bake
+// passes to wait(handle, user), which returns once every call has returned. A null handle means
+// enqueue ran nothing: the bake then runs the task itself on the calling thread and calls no wait.
+// The task never throws into the job system. Unset (enqueue or wait null): oneTBB. The result is
+// byte-identical either way.
+struct TaskHook {
+    void* (*enqueue)(void (*task)(void* ctx), void* ctx, int count, void* user) = nullptr;
+    void (*wait)(void* handle, void* user) = nullptr;
+    void* user = nullptr;
+    bool set() const { return enqueue != nullptr && wait != nullptr; }
+};
+
 // Lowers the calling thread's scheduling priority (Linux: nice 10 for this thread only; elsewhere
 // nothing). For threads that bake behind an interactive one.
 void lower_thread_priority();
@@ -180,6 +195,10 @@ public:
     void set_background_threads(bool on) { background_threads_ = on; }
     // Tiled bakes: bake only tile (tx, tz) (navbake --tile); the others stay unbaked. -1: all.
     void set_only_tile(int tx, int tz) { only_tile_[0] = tx; only_tile_[1] = tz; }
+    // Tiled bakes: run the bake workers on the caller's job system (TaskHook) instead of oneTBB.
+    // Background priority (set_background_threads) is not applied to the job system's threads.
+    void set_task_hook(const TaskHook& hook) { task_hook_ = hook; }
+    const TaskHook& task_hook() const { return task_hook_; }
 
     // The latest published snapshot (never null once constructed).
     std::shared_ptr<const Bake> snapshot() const;
@@ -203,6 +222,7 @@ private:
     std::mutex on_tile_mutex_;  // one on_tile_ call at a time
     bool keep_intermediates_ = true;
     int only_tile_[2] = {-1, -1};
+    TaskHook task_hook_;
 };
 
 // The failure for std::bad_alloc at `where` (a stage name): bad input, with what to change. Out
