@@ -6,19 +6,39 @@
 #include <string>
 #include <string_view>
 
+#include "core/bake/stage.h"
+
 namespace nav::render {
 
+// The layers in draw order: each stage's layers (the LAYER rows of NAV_STAGES, core/bake/stage.h),
+// then the layers no one stage owns, as LAYER(stage, Id, name) rows (the stage whose result it draws
+// or follows). What each draws is its row in render/layers.cpp's kLayerTable.
+#define NAV_EXTRA_LAYERS(LAYER)    \
+    LAYER(Rasterize, Tiles, tiles) \
+    LAYER(Navmesh, Path, path)
+
+#define NAV_LAYER_ROWS(LAYER) NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_SKIP, LAYER) NAV_EXTRA_LAYERS(LAYER)
+
 enum class Layer : int {
-    Input, Voxels, Filtered, Compact, Eroded, Areas, Distance, Regions,
-    RawContours, Contours, Polymesh, Detail, Navmesh, Islands, Tiles, Path,
+#define NAV_LAYER_ENUM(stage, id, name) id,
+    NAV_LAYER_ROWS(NAV_LAYER_ENUM)
+#undef NAV_LAYER_ENUM
     Count
 };
 constexpr int kLayerCount = static_cast<int>(Layer::Count);
 
 // The names of --draw and of the UI toggles.
 constexpr std::array<std::string_view, kLayerCount> kLayerNames = {
-    "input", "voxels", "filtered", "compact", "eroded", "areas", "distance", "regions",
-    "raw_contours", "contours", "polymesh", "detail", "navmesh", "islands", "tiles", "path"};
+#define NAV_LAYER_NAME(stage, id, name) #name,
+    NAV_LAYER_ROWS(NAV_LAYER_NAME)
+#undef NAV_LAYER_NAME
+};
+// The stage whose result each layer draws.
+constexpr std::array<Stage, kLayerCount> kLayerStages = {
+#define NAV_LAYER_STAGE(stage, id, name) Stage::stage,
+    NAV_LAYER_ROWS(NAV_LAYER_STAGE)
+#undef NAV_LAYER_STAGE
+};
 constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
 inline std::optional<Layer> layer_from_name(std::string_view name) {
     for (int i = 0; i < kLayerCount; ++i)

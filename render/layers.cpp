@@ -699,13 +699,13 @@ std::span<const LegendEntry> legend_path() {
 }  // namespace
 
 namespace {
-// What a layer is, in one place: the stage it draws, its tooltip, the stage data it is drawn from
-// (compared by identity to tell when to rebuild), whether the bake holds that data, how it is drawn,
-// and its legend. The names are kLayerNames (render/layer_names.h: the session reader needs them
-// without GL). Adding a layer: a Layer, a name, a row here and its builder.
+// What a layer is, in one place: its tooltip, the stage data it is drawn from (compared by
+// identity to tell when to rebuild), whether the bake holds that data, how it is drawn, and its
+// legend. Its name and stage are its LAYER row (core/bake/stage.h's NAV_STAGES for a stage's layers,
+// render/layer_names.h's NAV_EXTRA_LAYERS for the others: the session reader needs the names
+// without GL). Adding a layer: that row, and a row here with its builder and legend.
 struct LayerInfo {
     Layer layer;
-    Stage stage;              // the stage whose result the layer draws
     std::string_view help;    // one-line tooltip
     // Drawn from one grid's stage results: a tiled bake draws it tile by tile (each tile seen as a
     // bake through tile_view), its sources being the tiles as a set.
@@ -723,45 +723,45 @@ LayerSources navmesh_sources(const Bake& b) { return {as_void(b.navmesh), nullpt
 LayerSources contour_sources(const Bake& b) { return {as_void(b.contours), nullptr, nullptr}; }
 bool has_contours(const Bake& b) { return b.contours != nullptr; }
 
-// {layer, stage, help, per_grid, shifts_region_ids, sources, available, build, legend}
+// {layer, help, per_grid, shifts_region_ids, sources, available, build, legend}
 constexpr LayerInfo kLayerTable[] = {
-    {Layer::Input, Stage::Input,
+    {Layer::Input,
      "Input triangles: walkable by slope vs too steep.",
      false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.mesh), as_void(b.tri_areas), nullptr}; },
      [](const Bake& b) -> bool { return b.mesh && b.tri_areas; },
      [](const Bake& b, DrawList& out, DrawList&) { build_input(*b.mesh, *b.tri_areas, out); }, legend_input},
-    {Layer::Voxels, Stage::Rasterize,
+    {Layer::Voxels,
      "Solid heightfield: every rasterized span as a box (walkable tops blue).",
      true, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.solid), nullptr, nullptr}; },
      [](const Bake& b) { return b.solid != nullptr; },
      [](const Bake& b, DrawList& out, DrawList&) { build_voxels(*b.solid, out); }, legend_voxels},
-    {Layer::Filtered, Stage::Filter,
+    {Layer::Filtered,
      "Spans after the filters, coloured by the filter that removed them.",
      true, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.solid), as_void(b.filtered), nullptr}; },
      [](const Bake& b) { return b.filtered != nullptr; },
      [](const Bake& b, DrawList& out, DrawList&) { build_filtered(b.solid.get(), *b.filtered, out); }, legend_filtered},
-    {Layer::Compact, Stage::Compact,
+    {Layer::Compact,
      "Open heightfield: the floor of every open span.",
      true, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), nullptr, nullptr}; },
      [](const Bake& b) { return b.compact != nullptr; },
      [](const Bake& b, DrawList& out, DrawList&) { build_compact(*b.compact, out); }, legend_compact},
-    {Layer::Eroded, Stage::Erode,
+    {Layer::Eroded,
      "Walkable area after erosion by the agent radius: kept vs eroded.",
      true, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.eroded), nullptr}; },
      [](const Bake& b) -> bool { return b.compact && b.eroded && b.eroded->size() == b.compact->spans.size(); },
      [](const Bake& b, DrawList& out, DrawList&) { build_eroded(*b.compact, *b.eroded, out); }, legend_eroded},
-    {Layer::Areas, Stage::Areas,
+    {Layer::Areas,
      "Area ids after convex volumes are stamped.",
      true, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.areas), nullptr}; },
      [](const Bake& b) -> bool { return b.compact && b.areas && b.areas->size() == b.compact->spans.size(); },
      [](const Bake& b, DrawList& out, DrawList&) { build_areas(*b.compact, *b.areas, out); }, legend_areas},
-    {Layer::Distance, Stage::Distance,
+    {Layer::Distance,
      "Distance to the region boundary, black (edge) to white (centre).",
      true, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.distance), nullptr}; },
@@ -769,29 +769,29 @@ constexpr LayerInfo kLayerTable[] = {
          return b.compact && b.distance && b.distance->dist.size() == b.compact->spans.size();
      },
      [](const Bake& b, DrawList& out, DrawList&) { build_distance(*b.compact, *b.distance, out); }, legend_distance},
-    {Layer::Regions, Stage::Regions,
+    {Layer::Regions,
      "Regions: one colour per region id, outlines between regions.",
      true, true,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.regions), nullptr}; },
      [](const Bake& b) -> bool { return b.compact && b.regions && b.regions->reg.size() == b.compact->spans.size(); },
      [](const Bake& b, DrawList& out, DrawList&) { build_regions(*b.compact, *b.regions, out); }, legend_regions},
-    {Layer::RawContours, Stage::Contours,
+    {Layer::RawContours,
      "Raw contours: each region's boundary traced along cell corners (thin, darkened region colour).",
      true, true, contour_sources, has_contours,
      [](const Bake& b, DrawList& out, DrawList&) { build_raw_contours(*b.contours, out); }, legend_raw_contours},
-    {Layer::Contours, Stage::Contours,
+    {Layer::Contours,
      "Simplified contours (thick, region colour): solid along walls, dashed towards another region, "
      "lighter along area borders; dots are the kept vertices (dark: tile border).",
      true, true, contour_sources, has_contours,
      [](const Bake& b, DrawList& out, DrawList& extra) { build_contours(*b.contours, out, extra); }, legend_contours},
-    {Layer::Polymesh, Stage::Polymesh,
+    {Layer::Polymesh,
      "Convex polygons filled by area: thick edges are the mesh boundary, thin ones lead to a neighbour "
      "polygon; dots are the vertices.",
      true, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.polymesh), nullptr, nullptr}; },
      [](const Bake& b) { return b.polymesh != nullptr; },
      [](const Bake& b, DrawList& out, DrawList& extra) { build_polymesh(*b.polymesh, out, extra); }, legend_polymesh},
-    {Layer::Detail, Stage::Detail,
+    {Layer::Detail,
      "Detail triangles following the surface height, one tint per polygon; polygon outlines dark, "
      "internal edges faint.",
      true, false,
@@ -802,20 +802,20 @@ constexpr LayerInfo kLayerTable[] = {
      },
      [](const Bake& b, DrawList& out, DrawList& extra) { build_detail(*b.detail, *b.polymesh, out, extra); },
      legend_detail},
-    {Layer::Navmesh, Stage::Navmesh,
+    {Layer::Navmesh,
      "Runtime navmesh (what queries run on): polygons filled by area over their detail surface, thick "
      "boundary edges, thin portals.",
      false, false, navmesh_sources, has_navmesh,
      [](const Bake& b, DrawList& out, DrawList& extra) { build_navmesh_layer(*b.navmesh, out, extra); },
      legend_navmesh},
-    {Layer::Islands, Stage::Navmesh,
+    {Layer::Islands,
      "Islands: each connected part of the navmesh in its own colour (areas in the Islands panel); "
      "polygons a prune disabled are dark.",
      false, false, navmesh_sources, has_navmesh,
      [](const Bake& b, DrawList& out, DrawList& extra) { build_islands_layer(*b.navmesh, out, extra); },
      legend_islands},
     // drawn over the whole bake, from every tile: its sources are the tiles as a set
-    {Layer::Tiles, Stage::Rasterize,
+    {Layer::Tiles,
      "Tiles (tile_size > 0): each tile's square filled by its bake time, green fastest to red slowest; "
      "dark: not baked yet, grey: no polygons; a failed tile outlined red.",
      false, false,
@@ -823,7 +823,7 @@ constexpr LayerInfo kLayerTable[] = {
      [](const Bake& b) { return b.tiled() && !b.tiles.empty(); },
      [](const Bake& b, DrawList& out, DrawList&) { build_tiles_layer(b, out); }, legend_tiles},
     // the app runs the query and draws it with build_path (render/path_draw.h)
-    {Layer::Path, Stage::Navmesh,
+    {Layer::Path,
      "Path tool: Shift+click start, click end. Corridor polygons amber, portals pale yellow, straight "
      "path magenta with white corners; start green, end red.",
      false, false, navmesh_sources, has_navmesh, nullptr, legend_path},
@@ -856,7 +856,7 @@ LayerSources layer_sources(Layer l, const Bake& b) {
 }
 }  // namespace
 
-Stage layer_stage(Layer l) { return layer_info(l).stage; }
+Stage layer_stage(Layer l) { return kLayerStages[static_cast<size_t>(l)]; }
 std::string_view layer_help(Layer l) { return layer_info(l).help; }
 std::span<const LegendEntry> layer_legend(Layer l) { return layer_info(l).legend(); }
 

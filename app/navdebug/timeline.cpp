@@ -23,9 +23,7 @@ ImVec4 state_color(StageState s) {
 }
 
 // The count shown on the timeline row of each stage (the first one when a stage lacks it).
-constexpr std::array<std::string_view, nav::kStageCount> kKeyCount = {
-    "walkable_tris", "solid_spans", "walkable_solid_spans", "compact_spans", "walkable_spans", "volume_spans",
-    "max_distance", "regions", "contours", "polys", "detail_tris", "navmesh_polys"};
+constexpr const auto& kKeyCount = nav::kStageKeyCounts;
 
 // Every count of a stage, one per line (inside a tooltip).
 void count_lines(const nav::StageStats& stats) {

@@ -491,10 +491,8 @@ struct Diagonal {
     int64_t dist = 0;
 };
 
-}  // namespace
-
-Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, const Regions& regions,
-                      float max_error, int max_edge_len, int tess_flags, ContourSet& out, const CancelFlag* cancel) {
+Status check_contour_inputs(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, const Regions& regions,
+                            float max_error, int max_edge_len) {
     const int w = chf.width, h = chf.height;
     if (w < 0 || h < 0 || chf.cells.size() != static_cast<size_t>(w) * static_cast<size_t>(h))
         return Status::bad_input("contours: compact heightfield cells do not match its size");
@@ -507,7 +505,12 @@ Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>&
     const int border = chf.border_size;
     if (border < 0 || 2 * border > w || 2 * border > h)
         return Status::bad_input("contours: border_size does not fit the grid");
+    return Status::ok();
+}
 
+// Empties out and sets its box (the grid without its border), cell sizes and grid size.
+void start_contour_set(const CompactHeightfield& chf, float max_error, ContourSet& out) {
+    const int w = chf.width, h = chf.height, border = chf.border_size;
     out.contours.clear();
     out.verts.clear();
     out.raw_verts.clear();
@@ -529,8 +532,14 @@ Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>&
     out.height = h - 2 * border;
     out.border_size = border;
     out.max_error = max_error;
+}
 
-    const uint16_t* reg = regions.reg.data();
+// Walks every region boundary that still has unvisited edges, in scan order: one raw and one
+// simplified contour each (in grid coordinates without the border); a contour simplified to fewer
+// than 3 vertices is dropped and its region reported.
+Status trace_contours(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, const uint16_t* reg,
+                      float max_error, int max_edge_len, int tess_flags, ContourSet& out, const CancelFlag* cancel) {
+    const int w = chf.width, h = chf.height, border = chf.border_size;
     const Grid g(chf, areas.data(), reg);
 
     // Boundary bits per span and the spans where a walk can start (see mark_boundaries).
@@ -546,7 +555,6 @@ Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>&
                                    start_cells + nstarts);
     }
 
-    // Walk every region boundary that still has unvisited edges, in scan order.
     for (size_t si = 0; si < nstarts; ++si) {
         if ((si & 255) == 0 && is_cancelled(cancel)) return Status::cancelled();
         const uint32_t i = starts[si];
@@ -590,13 +598,104 @@ Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>&
         ct.area = areas[i];
         out.contours.push_back(ct);
     }
+    return Status::ok();
+}
 
-    // Holes: contours wound the other way. Each region is expected to have one outline; its holes
-    // are bridged into it, leftmost hole first, by the shortest diagonal that crosses nothing. A
-    // merged hole stays in the set with its raw loop and nverts = 0 (as in Recast), so the
-    // debugger can still draw it; the polymesh skips contours with fewer than 3 vertices.
+// Sorts holes [h0, h1) by their lowest-leftmost vertex (stable, as the reference's qsort on glibc),
+// noting that vertex in each.
+void sort_holes(const ContourSet& out, std::vector<Hole>& holes, uint32_t h0, uint32_t h1) {
+    for (uint32_t hi = h0; hi < h1; ++hi) {
+        Hole& hole = holes[hi];
+        const Contour& ct = out.contours[hole.contour];
+        const int32_t* v = out.verts.data() + ct.vert_start * 4;
+        hole.minx = v[0];
+        hole.minz = v[2];
+        hole.leftmost = 0;
+        for (int k = 1; k < static_cast<int>(ct.nverts); ++k) {
+            const int x = v[k * 4 + 0], z = v[k * 4 + 2];
+            if (x < hole.minx || (x == hole.minx && z < hole.minz)) {
+                hole.minx = x;
+                hole.minz = z;
+                hole.leftmost = k;
+            }
+        }
+    }
+    std::stable_sort(holes.begin() + h0, holes.begin() + h1, [](const Hole& a, const Hole& b) {
+        return a.minx != b.minx ? a.minx < b.minx : a.minz < b.minz;
+    });
+}
+
+// The outline vertex the diagonal from hole holes[hi] reaches without crossing the outline or a
+// hole not merged yet (holes [hi, h1)), the shortest such from the first hole vertex (from the
+// leftmost on) that has one; -1 when none. `best` receives the hole vertex.
+int find_bridge(const ContourSet& out, const Contour& ol, const std::vector<Hole>& holes, uint32_t hi, uint32_t h1,
+                std::vector<Diagonal>& diags, int& best) {
+    const Contour& hc = out.contours[holes[hi].contour];
+    const int hn = static_cast<int>(hc.nverts);
+    int index = -1;
+    best = holes[hi].leftmost;
+    for (int iter = 0; iter < hn; ++iter) {
+        const int on = static_cast<int>(ol.nverts);
+        const int32_t* ov = out.verts.data() + ol.vert_start * 4;
+        const int32_t* corner = out.verts.data() + (hc.vert_start + static_cast<uint32_t>(best)) * 4;
+        diags.clear();
+        for (int j = 0; j < on; ++j) {
+            if (in_cone(j, on, ov, corner)) {
+                const int dx = ov[j * 4 + 0] - corner[0], dz = ov[j * 4 + 2] - corner[2];
+                diags.push_back({j, dist_sq(dx, dz)});
+            }
+        }
+        std::stable_sort(diags.begin(), diags.end(),
+                         [](const Diagonal& a, const Diagonal& b) { return a.dist < b.dist; });
+        // A diagonal must not cross the outline or any hole not merged yet. (Recast 1.5.1
+        // also skips the outline edges at an unrelated vertex, diags[i] for diags[j]; the
+        // edges at the diagonal's own ends are skipped by the shared-end test anyway.)
+        for (const Diagonal& dg : diags) {
+            const int32_t* pt = ov + dg.vert * 4;
+            bool crosses = segment_crosses_contour(pt, corner, on, ov);
+            for (uint32_t hk = hi; hk < h1 && !crosses; ++hk) {
+                const Contour& other = out.contours[holes[hk].contour];
+                crosses = segment_crosses_contour(pt, corner, static_cast<int>(other.nverts),
+                                                  out.verts.data() + other.vert_start * 4);
+            }
+            if (!crosses) {
+                index = dg.vert;
+                break;
+            }
+        }
+        if (index != -1) break;
+        best = (best + 1) % hn;
+    }
+    return index;
+}
+
+// Bridge: outline from `index` all the way round back to `index`, then the hole from `best` round
+// back to `best`. Appended at the end of out.verts (compacted by the caller); the hole keeps no
+// simplified vertices.
+void bridge_hole(ContourSet& out, Contour& ol, Contour& hc, int index, int best, std::vector<int32_t>& merged) {
+    const int on = static_cast<int>(ol.nverts), hn = static_cast<int>(hc.nverts);
+    merged.clear();
+    for (int k = 0; k <= on; ++k) {
+        const int32_t* s = out.verts.data() + (ol.vert_start + static_cast<uint32_t>((index + k) % on)) * 4;
+        merged.insert(merged.end(), s, s + 4);
+    }
+    for (int k = 0; k <= hn; ++k) {
+        const int32_t* s = out.verts.data() + (hc.vert_start + static_cast<uint32_t>((best + k) % hn)) * 4;
+        merged.insert(merged.end(), s, s + 4);
+    }
+    ol.vert_start = static_cast<uint32_t>(out.verts.size() / 4);
+    ol.nverts = static_cast<uint32_t>(merged.size() / 4);
+    out.verts.insert(out.verts.end(), merged.begin(), merged.end());
+    hc.nverts = 0;
+}
+
+// Holes: contours wound the other way. Each region is expected to have one outline; its holes
+// are bridged into it, leftmost hole first, by the shortest diagonal that crosses nothing. A
+// merged hole stays in the set with its raw loop and nverts = 0 (as in Recast), so the
+// debugger can still draw it; the polymesh skips contours with fewer than 3 vertices.
+void merge_holes(ContourSet& out) {
     const size_t nc = out.contours.size();
-    if (nc == 0) return Status::ok();
+    if (nc == 0) return;
     std::vector<int8_t> winding(nc, 1);
     size_t nholes = 0;
     int max_reg = 0;
@@ -608,7 +707,7 @@ Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>&
         }
         max_reg = std::max(max_reg, static_cast<int>(ct.reg));
     }
-    if (nholes == 0) return Status::ok();
+    if (nholes == 0) return;
 
     // Per region: the outline (or -1) and a range in `holes`.
     const size_t nreg = static_cast<size_t>(max_reg) + 1;
@@ -645,84 +744,15 @@ Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>&
             continue;
         }
         Contour& ol = out.contours[static_cast<size_t>(outline[r])];
-        // Sort holes by their lowest-leftmost vertex (stable, as the reference's qsort on glibc).
+        sort_holes(out, holes, h0, h1);
         for (uint32_t hi = h0; hi < h1; ++hi) {
-            Hole& hole = holes[hi];
-            const Contour& ct = out.contours[hole.contour];
-            const int32_t* v = out.verts.data() + ct.vert_start * 4;
-            hole.minx = v[0];
-            hole.minz = v[2];
-            hole.leftmost = 0;
-            for (int k = 1; k < static_cast<int>(ct.nverts); ++k) {
-                const int x = v[k * 4 + 0], z = v[k * 4 + 2];
-                if (x < hole.minx || (x == hole.minx && z < hole.minz)) {
-                    hole.minx = x;
-                    hole.minz = z;
-                    hole.leftmost = k;
-                }
-            }
-        }
-        std::stable_sort(holes.begin() + h0, holes.begin() + h1, [](const Hole& a, const Hole& b) {
-            return a.minx != b.minx ? a.minx < b.minx : a.minz < b.minz;
-        });
-
-        for (uint32_t hi = h0; hi < h1; ++hi) {
-            Contour& hc = out.contours[holes[hi].contour];
-            const int hn = static_cast<int>(hc.nverts);
-            int index = -1;
-            int best = holes[hi].leftmost;
-            for (int iter = 0; iter < hn; ++iter) {
-                const int on = static_cast<int>(ol.nverts);
-                const int32_t* ov = out.verts.data() + ol.vert_start * 4;
-                const int32_t* corner = out.verts.data() + (hc.vert_start + static_cast<uint32_t>(best)) * 4;
-                diags.clear();
-                for (int j = 0; j < on; ++j) {
-                    if (in_cone(j, on, ov, corner)) {
-                        const int dx = ov[j * 4 + 0] - corner[0], dz = ov[j * 4 + 2] - corner[2];
-                        diags.push_back({j, dist_sq(dx, dz)});
-                    }
-                }
-                std::stable_sort(diags.begin(), diags.end(),
-                                 [](const Diagonal& a, const Diagonal& b) { return a.dist < b.dist; });
-                // A diagonal must not cross the outline or any hole not merged yet. (Recast 1.5.1
-                // also skips the outline edges at an unrelated vertex, diags[i] for diags[j]; the
-                // edges at the diagonal's own ends are skipped by the shared-end test anyway.)
-                for (const Diagonal& dg : diags) {
-                    const int32_t* pt = ov + dg.vert * 4;
-                    bool crosses = segment_crosses_contour(pt, corner, on, ov);
-                    for (uint32_t hk = hi; hk < h1 && !crosses; ++hk) {
-                        const Contour& other = out.contours[holes[hk].contour];
-                        crosses = segment_crosses_contour(pt, corner, static_cast<int>(other.nverts),
-                                                          out.verts.data() + other.vert_start * 4);
-                    }
-                    if (!crosses) {
-                        index = dg.vert;
-                        break;
-                    }
-                }
-                if (index != -1) break;
-                best = (best + 1) % hn;
-            }
+            int best = 0;
+            const int index = find_bridge(out, ol, holes, hi, h1, diags, best);
             if (index == -1) {
                 out.warnings.push_back(static_cast<int>(r));
                 continue;
             }
-            // Bridge: outline from `index` all the way round back to `index`, then the hole from
-            // `best` round back to `best`. Appended at the end; the arrays are compacted below.
-            const int on = static_cast<int>(ol.nverts);
-            merged.clear();
-            for (int k = 0; k <= on; ++k) {
-                const int32_t* s = out.verts.data() + (ol.vert_start + static_cast<uint32_t>((index + k) % on)) * 4;
-                merged.insert(merged.end(), s, s + 4);
-            }
-            for (int k = 0; k <= hn; ++k) {
-                const int32_t* s = out.verts.data() + (hc.vert_start + static_cast<uint32_t>((best + k) % hn)) * 4;
-                merged.insert(merged.end(), s, s + 4);
-            }
-            ol.vert_start = static_cast<uint32_t>(out.verts.size() / 4);
-            ol.nverts = static_cast<uint32_t>(merged.size() / 4);
-            out.verts.insert(out.verts.end(), merged.begin(), merged.end());
-            hc.nverts = 0;
+            bridge_hole(out, ol, out.contours[holes[hi].contour], index, best, merged);
             any_merged = true;
         }
     }
@@ -739,6 +769,18 @@ Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>&
                              merged.begin() + static_cast<std::ptrdiff_t>(s + ct.nverts * 4u));
         }
     }
+}
+
+}  // namespace
+
+Status build_contours(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, const Regions& regions,
+                      float max_error, int max_edge_len, int tess_flags, ContourSet& out, const CancelFlag* cancel) {
+    if (Status st = check_contour_inputs(chf, areas, regions, max_error, max_edge_len); !st) return st;
+    start_contour_set(chf, max_error, out);
+    if (Status st = trace_contours(chf, areas, regions.reg.data(), max_error, max_edge_len, tess_flags, out, cancel);
+        !st)
+        return st;
+    merge_holes(out);
     return Status::ok();
 }
 

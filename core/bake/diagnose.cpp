@@ -111,13 +111,11 @@ std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshSh
 }
 
 namespace {
-std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const MeshShape* shape) {
-    std::vector<Diagnostic> out;
+// --- parameters alone ---------------------------------------------------------------------------
+void diagnose_params(const Params& p, std::vector<Diagnostic>& out) {
     using P = ParamId;
     const double cs = p.get(P::cell_size), ch = p.get(P::cell_height);
     const double radius = p.get(P::agent_radius), climb = p.get(P::agent_max_climb);
-
-    // --- parameters alone ---------------------------------------------------------------------
     if (radius > 0.0 && cs > radius) {
         const int cells = static_cast<int>(std::ceil(radius / cs));
         out.push_back(make(WarningKind::CellSizeOverRadius, "cell size above the agent radius",
@@ -149,117 +147,128 @@ std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const M
                            p, std::move(fix)));
     }
 
-    if (!bake || !bake->mesh || !shape) return out;
-    // --- the mesh, as the stages read it ---------------------------------------------------------
+}
+
+// --- the mesh, as the stages read it ---------------------------------------------------------------
+// False when the bake will refuse the grid: it stops before rasterizing, there is no result to diagnose.
+bool diagnose_mesh(const Params& p, const Bake& bake, const MeshShape& shape, std::vector<Diagnostic>& out) {
+    using P = ParamId;
+    const double cs = p.get(P::cell_size), ch = p.get(P::cell_height);
     // while p asks for other mesh fixes than the bake's, what they give is not known yet
-    if (mesh_fix(p) == mesh_fix(bake->params)) {
-        const InputMesh& m = *bake->mesh;
-        const MeshShape& s = *shape;
-        const double horizontal = s.area_up + s.area_down;
-        const bool z_up = s.area_total > 0.0 && s.area_facing_z > 2.0 * horizontal &&
-                          s.area_facing_z > 0.25 * s.area_total && s.extent[2] < s.extent[1];
-        if (z_up) {
-            out.push_back(make(WarningKind::MeshZUp, "the mesh looks Z-up",
-                               num(100.0 * s.area_facing_z / s.area_total, "%.0f") + "% of its surface faces along z and " +
-                                   num(100.0 * horizontal / s.area_total, "%.0f") +
-                                   "% along y, and it is taller (y: " + num(s.extent[1], "%.1f") + ") than deep (z: " +
-                                   num(s.extent[2], "%.1f") + "): it was probably modelled with Z up, so its floors are "
-                                   "walls to the baker (Y is up here).",
-                               p, {toggle(p, P::mesh_z_up)}));
-        }
-        const float longest = std::max({s.extent[0], s.extent[1], s.extent[2]});
-        // a large extent alone may be a big level in metres; walls hundreds of "metres" tall are not
-        if (longest > 1000.0f && s.median_wall_height > 50.0f) {
-            std::vector<ParamChange> fix;
-            if (p.get(P::mesh_scale) * 0.01 >= param_def(P::mesh_scale).min) fix.push_back({P::mesh_scale, p.get(P::mesh_scale) * 0.01});
-            out.push_back(make(WarningKind::MeshCentimetres, "the mesh looks like centimetres",
-                               "it spans " + num(s.extent[0], "%.0f") + " x " + num(s.extent[1], "%.0f") + " x " +
-                                   num(s.extent[2], "%.0f") + " units and its walls are typically " +
-                                   num(s.median_wall_height, "%.0f") + " tall: read as metres that is a " +
-                                   num(longest / 1000.0, "%.1f") + " km scene with " + num(s.median_wall_height, "%.0f") +
-                                   " m walls. Agent sizes are in metres; a mesh modelled in centimetres wants "
-                                   "mesh_scale 0.01.",
-                               p, std::move(fix)));
-        }
-        if (s.area_down > 1.5 * s.area_up && s.area_down > 0.1 * s.area_total) {
-            out.push_back(make(WarningKind::MeshWoundWrong, "the mesh looks wound the wrong way",
-                               "of its horizontal surface " + num(100.0 * s.area_down / horizontal, "%.0f") +
-                                   "% faces down and " + num(100.0 * s.area_up / horizontal, "%.0f") +
-                                   "% up: floors wound clockwise (seen from above) face down and read as ceilings, "
-                                   "so they are not walkable.",
-                               p, {toggle(p, P::mesh_flip_winding)}));
-        }
-        const double slope = p.get(P::agent_max_slope);
-        if (s.tris > 0 && s.min_slope_up >= slope) {
-            std::vector<ParamChange> fix;
-            std::string what;
-            if (s.min_slope_down < slope) {
-                fix = {toggle(p, P::mesh_flip_winding)};
-                what = " Reversed, " + num(s.min_slope_down, "%.1f") + " deg triangles face up: flip the winding.";
-            } else if (z_up) {
-                fix = {toggle(p, P::mesh_z_up)};
-                what = " The mesh looks Z-up: rotate it.";
-            } else if (s.min_slope_up < 88.0f) {
-                fix = {{P::agent_max_slope, std::min(89.0, std::ceil(double(s.min_slope_up) + 0.1))}};
-                what = " The flattest triangle is " + num(s.min_slope_up, "%.1f") + " deg.";
-            } else {
-                what = " Every triangle is vertical or faces down.";
-            }
-            out.push_back(make(WarningKind::NoWalkableTriangles, "no walkable triangles",
-                               "none of the " + std::to_string(s.tris) + " triangles faces up at " + num(slope) +
-                                   " deg (agent_max_slope) or flatter, so the bake stops at the input stage." + what,
-                               p, std::move(fix)));
-        }
-        const BakeConfig c = derive_config(p, m.bmin, m.bmax);
-        const double cells = std::max(c.grid_x, 0.0) * std::max(c.grid_z, 0.0);  // exact, not saturated
-        // The bake's own grid check (nav::check_grid): a grid it refuses is never called sane here.
-        if (const Status grid = check_grid(c, p); !grid) {
-            std::vector<ParamChange> fix;
-            // the smallest cell_size / cell_height (to the cm, up to the huge-grid target) that passes
-            const double ex = s.extent[0], ez = s.extent[2], ey = s.extent[1];
-            if (c.grid_x >= 1.0 && c.grid_z >= 1.0) {
-                const double side = std::max(ex, ez) / (0.99 * kMaxGridSide);
-                const double total = std::sqrt(ex * ez / (0.99 * static_cast<double>(kMaxGridCells)));
-                const double huge = std::sqrt(std::max(cells, 1.0) / kTargetCells) * cs;
-                const double want = std::max({cs, side, total, std::min(huge, 5.0)});
-                const bool too_wide = c.grid_x > kMaxGridSide || c.grid_z > kMaxGridSide ||
-                                      cells > static_cast<double>(kMaxGridCells);
-                if (too_wide && want > cs) fix.push_back({P::cell_size, ceil_cm(want)});
-                if (!(ey / ch < kMaxGridLayers)) fix.push_back({P::cell_height, ceil_cm(ey / (0.99 * kMaxGridLayers))});
-            } else if (std::min(ex, ez) > 0.0) {
-                fix.push_back({P::cell_size, floor_cm(std::min(ex, ez) / 2.0)});  // at least two cells
-            }
-            Params q = p;
-            bool fixes = !fix.empty();
-            for (const ParamChange& f : fix) fixes = fixes && q.set(f.id, f.value);
-            if (!fixes || !check_grid(derive_config(q, m.bmin, m.bmax), q)) fix.clear();  // no fix in range
-            // the reason first: the fix is moved into make() (argument order is unspecified)
-            std::string reason =
-                grid.message + (fix.empty() ? ". No cell size in range fixes it: scale or cut the mesh." : ".");
-            out.push_back(make(WarningKind::GridRefused, "the bake will refuse this grid", std::move(reason), p,
-                               std::move(fix)));
-            return out;  // the bake stops before rasterizing: there is no result to diagnose
-        }
-        const uint64_t bytes = cells > 0.0 ? estimate_bake_memory(m, c) : 0;
-        if (cells > kHugeCells || bytes > kHugeBytes) {
-            const double k = std::sqrt(cells / kTargetCells);
-            out.push_back(make(WarningKind::HugeGrid, "the grid will be huge",
-                               "cell_size " + num(cs) + " m over " + num(s.extent[0], "%.0f") + " x " +
-                                   num(s.extent[2], "%.0f") + " m makes a grid of " + num(c.grid_x, "%.0f") + " x " +
-                                   num(c.grid_z, "%.0f") + " cells, about " + std::to_string(bytes >> 20) +
-                                   " MiB: slow to bake and heavy to draw.",
-                               p, {{P::cell_size, std::min(5.0, ceil_cm(cs * std::max(k, 1.0)))}}));
-        }
+    if (mesh_fix(p) != mesh_fix(bake.params)) return true;
+    const InputMesh& m = *bake.mesh;
+    const MeshShape& s = shape;
+    const double horizontal = s.area_up + s.area_down;
+    const bool z_up = s.area_total > 0.0 && s.area_facing_z > 2.0 * horizontal &&
+                      s.area_facing_z > 0.25 * s.area_total && s.extent[2] < s.extent[1];
+    if (z_up) {
+        out.push_back(make(WarningKind::MeshZUp, "the mesh looks Z-up",
+                           num(100.0 * s.area_facing_z / s.area_total, "%.0f") + "% of its surface faces along z and " +
+                               num(100.0 * horizontal / s.area_total, "%.0f") +
+                               "% along y, and it is taller (y: " + num(s.extent[1], "%.1f") + ") than deep (z: " +
+                               num(s.extent[2], "%.1f") + "): it was probably modelled with Z up, so its floors are "
+                               "walls to the baker (Y is up here).",
+                           p, {toggle(p, P::mesh_z_up)}));
     }
-    // --- the bake's result ------------------------------------------------------------------------
-    const bool through_polys = bake->built_through >= static_cast<int>(Stage::Polymesh) && bake->polymesh;
-    if (bake->error.is_ok() && through_polys && bake->polymesh->npolys == 0 && bake->params == p) {
-        const int64_t walkable_solid = bake->count("walkable_solid_spans"), walkable = bake->count("walkable_spans");
-        const int64_t regions = bake->count("regions");
+    const float longest = std::max({s.extent[0], s.extent[1], s.extent[2]});
+    // a large extent alone may be a big level in metres; walls hundreds of "metres" tall are not
+    if (longest > 1000.0f && s.median_wall_height > 50.0f) {
+        std::vector<ParamChange> fix;
+        if (p.get(P::mesh_scale) * 0.01 >= param_def(P::mesh_scale).min) fix.push_back({P::mesh_scale, p.get(P::mesh_scale) * 0.01});
+        out.push_back(make(WarningKind::MeshCentimetres, "the mesh looks like centimetres",
+                           "it spans " + num(s.extent[0], "%.0f") + " x " + num(s.extent[1], "%.0f") + " x " +
+                               num(s.extent[2], "%.0f") + " units and its walls are typically " +
+                               num(s.median_wall_height, "%.0f") + " tall: read as metres that is a " +
+                               num(longest / 1000.0, "%.1f") + " km scene with " + num(s.median_wall_height, "%.0f") +
+                               " m walls. Agent sizes are in metres; a mesh modelled in centimetres wants "
+                               "mesh_scale 0.01.",
+                           p, std::move(fix)));
+    }
+    if (s.area_down > 1.5 * s.area_up && s.area_down > 0.1 * s.area_total) {
+        out.push_back(make(WarningKind::MeshWoundWrong, "the mesh looks wound the wrong way",
+                           "of its horizontal surface " + num(100.0 * s.area_down / horizontal, "%.0f") +
+                               "% faces down and " + num(100.0 * s.area_up / horizontal, "%.0f") +
+                               "% up: floors wound clockwise (seen from above) face down and read as ceilings, "
+                               "so they are not walkable.",
+                           p, {toggle(p, P::mesh_flip_winding)}));
+    }
+    const double slope = p.get(P::agent_max_slope);
+    if (s.tris > 0 && s.min_slope_up >= slope) {
+        std::vector<ParamChange> fix;
+        std::string what;
+        if (s.min_slope_down < slope) {
+            fix = {toggle(p, P::mesh_flip_winding)};
+            what = " Reversed, " + num(s.min_slope_down, "%.1f") + " deg triangles face up: flip the winding.";
+        } else if (z_up) {
+            fix = {toggle(p, P::mesh_z_up)};
+            what = " The mesh looks Z-up: rotate it.";
+        } else if (s.min_slope_up < 88.0f) {
+            fix = {{P::agent_max_slope, std::min(89.0, std::ceil(double(s.min_slope_up) + 0.1))}};
+            what = " The flattest triangle is " + num(s.min_slope_up, "%.1f") + " deg.";
+        } else {
+            what = " Every triangle is vertical or faces down.";
+        }
+        out.push_back(make(WarningKind::NoWalkableTriangles, "no walkable triangles",
+                           "none of the " + std::to_string(s.tris) + " triangles faces up at " + num(slope) +
+                               " deg (agent_max_slope) or flatter, so the bake stops at the input stage." + what,
+                           p, std::move(fix)));
+    }
+    const BakeConfig c = derive_config(p, m.bmin, m.bmax);
+    const double cells = std::max(c.grid_x, 0.0) * std::max(c.grid_z, 0.0);  // exact, not saturated
+    // The bake's own grid check (nav::check_grid): a grid it refuses is never called sane here.
+    if (const Status grid = check_grid(c, p); !grid) {
+        std::vector<ParamChange> fix;
+        // the smallest cell_size / cell_height (to the cm, up to the huge-grid target) that passes
+        const double ex = s.extent[0], ez = s.extent[2], ey = s.extent[1];
+        if (c.grid_x >= 1.0 && c.grid_z >= 1.0) {
+            const double side = std::max(ex, ez) / (0.99 * kMaxGridSide);
+            const double total = std::sqrt(ex * ez / (0.99 * static_cast<double>(kMaxGridCells)));
+            const double huge = std::sqrt(std::max(cells, 1.0) / kTargetCells) * cs;
+            const double want = std::max({cs, side, total, std::min(huge, 5.0)});
+            const bool too_wide = c.grid_x > kMaxGridSide || c.grid_z > kMaxGridSide ||
+                                  cells > static_cast<double>(kMaxGridCells);
+            if (too_wide && want > cs) fix.push_back({P::cell_size, ceil_cm(want)});
+            if (!(ey / ch < kMaxGridLayers)) fix.push_back({P::cell_height, ceil_cm(ey / (0.99 * kMaxGridLayers))});
+        } else if (std::min(ex, ez) > 0.0) {
+            fix.push_back({P::cell_size, floor_cm(std::min(ex, ez) / 2.0)});  // at least two cells
+        }
+        Params q = p;
+        bool fixes = !fix.empty();
+        for (const ParamChange& f : fix) fixes = fixes && q.set(f.id, f.value);
+        if (!fixes || !check_grid(derive_config(q, m.bmin, m.bmax), q)) fix.clear();  // no fix in range
+        // the reason first: the fix is moved into make() (argument order is unspecified)
+        std::string reason =
+            grid.message + (fix.empty() ? ". No cell size in range fixes it: scale or cut the mesh." : ".");
+        out.push_back(make(WarningKind::GridRefused, "the bake will refuse this grid", std::move(reason), p,
+                           std::move(fix)));
+        return false;  // the bake stops before rasterizing: there is no result to diagnose
+    }
+    const uint64_t bytes = cells > 0.0 ? estimate_bake_memory(m, c) : 0;
+    if (cells > kHugeCells || bytes > kHugeBytes) {
+        const double k = std::sqrt(cells / kTargetCells);
+        out.push_back(make(WarningKind::HugeGrid, "the grid will be huge",
+                           "cell_size " + num(cs) + " m over " + num(s.extent[0], "%.0f") + " x " +
+                               num(s.extent[2], "%.0f") + " m makes a grid of " + num(c.grid_x, "%.0f") + " x " +
+                               num(c.grid_z, "%.0f") + " cells, about " + std::to_string(bytes >> 20) +
+                               " MiB: slow to bake and heavy to draw.",
+                           p, {{P::cell_size, std::min(5.0, ceil_cm(cs * std::max(k, 1.0)))}}));
+    }
+    return true;
+}
+
+// --- the bake's result ------------------------------------------------------------------------------
+void diagnose_result(const Params& p, const Bake& bake, std::vector<Diagnostic>& out) {
+    using P = ParamId;
+    const double ch = p.get(P::cell_height);
+    const double radius = p.get(P::agent_radius), climb = p.get(P::agent_max_climb);
+    const bool through_polys = bake.built_through >= static_cast<int>(Stage::Polymesh) && bake.polymesh;
+    if (bake.error.is_ok() && through_polys && bake.polymesh->npolys == 0 && bake.params == p) {
+        const int64_t walkable_solid = bake.count("walkable_solid_spans"), walkable = bake.count("walkable_spans");
+        const int64_t regions = bake.count("regions");
         std::string why;
         std::vector<ParamChange> fix;
         if (walkable_solid == 0) {
-            const int64_t low = bake->count("low_height_removed"), ledge = bake->count("ledge_removed");
+            const int64_t low = bake.count("low_height_removed"), ledge = bake.count("ledge_removed");
             why = "the filters left no walkable span (" + std::to_string(low) + " removed for low height, " +
                   std::to_string(ledge) + " as ledges).";
             if (low >= ledge) fix = {{P::agent_height, std::max(0.1, floor_cm(p.get(P::agent_height) / 2.0))}};
@@ -278,6 +287,14 @@ std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const M
         out.push_back(make(WarningKind::NoPolygons, "the bake made no polygons", "the bake went through, but " + why, p,
                            std::move(fix)));
     }
+}
+
+std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const MeshShape* shape) {
+    std::vector<Diagnostic> out;
+    diagnose_params(p, out);
+    if (!bake || !bake->mesh || !shape) return out;
+    if (!diagnose_mesh(p, *bake, *shape, out)) return out;
+    diagnose_result(p, *bake, out);
     return out;
 }
 }  // namespace

@@ -187,6 +187,119 @@ std::string fmt_coord(double v) {
     return buf;
 }
 
+std::string at_line(const std::string& path, long line_no) { return path + ":" + std::to_string(line_no) + ": "; }
+
+// The x y z of a 'v' line (vertex number nv) after its key, and any numbers after them (w or a
+// vertex colour, ignored).
+Status parse_obj_vertex(Line& ln, long nv, const std::string& path, long line_no, float* xyz) {
+    auto at = [&](long l) { return at_line(path, l); };
+    for (int k = 0; k < 3; ++k) {
+        const std::string_view t = ln.at_end() ? std::string_view() : ln.token();
+        double x = 0;
+        if (t.empty())
+            return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) +
+                                     " needs 3 numeric coordinates x y z");
+        if (!parse_decimal(t, x)) {
+            std::string low(t.substr(t[0] == '-' || t[0] == '+' ? 1 : 0, 40));
+            for (char& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            const bool non_finite = low.rfind("nan", 0) == 0 || low.rfind("inf", 0) == 0;
+            return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) +
+                                     (non_finite ? " has a coordinate that is not a finite number ('"
+                                                 : " coordinate is not a decimal number ('") +
+                                     std::string(t.substr(0, 40)) +
+                                     "'; expected 3 numeric coordinates x y z, decimal: hex, nan and inf "
+                                     "are not read)");
+        }
+        if (!std::isfinite(x))
+            return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) +
+                                     " has a coordinate that is not a finite number");
+        if (std::fabs(x) > kMaxCoordinate)
+            return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) + " coordinate " +
+                                     fmt_coord(x) + " is beyond +-" + fmt_coord(kMaxCoordinate) +
+                                     " m, the largest the bake handles (is the mesh in millimetres, or "
+                                     "placed far from the origin?)");
+        xyz[k] = static_cast<float>(x);
+    }
+    // Optional w or vertex colour: numbers, ignored.
+    while (!ln.at_end()) {
+        const std::string_view t = ln.token();
+        double x = 0;
+        if (!parse_decimal(t, x))
+            return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) + ": unexpected '" +
+                                     std::string(t.substr(0, 40)) + "' after x y z (expected numbers)");
+    }
+    return Status::ok();
+}
+
+// The vertex indices of an 'f' line after its key, 0-based into `face` (nv vertices defined so
+// far; negative indices are relative to them), and the largest 1-based index in face_max.
+Status parse_obj_face(Line& ln, int64_t nv, const std::string& path, long line_no, std::vector<int>& face,
+                      int64_t& face_max) {
+    auto at = [&](long l) { return at_line(path, l); };
+    face.clear();
+    while (!ln.at_end()) {
+        const std::string_view t = ln.token();
+        const size_t slash = t.find('/');
+        int64_t idx = 0;
+        bool ok = parse_integer(t.substr(0, slash), idx) && idx != 0;
+        if (ok && slash != std::string_view::npos) {  // /vt, //vn or /vt/vn: integers or empty
+            std::string_view rest = t.substr(slash + 1);
+            const size_t s2 = rest.find('/');
+            int64_t ignored = 0;
+            const std::string_view vt = rest.substr(0, s2);
+            if (!vt.empty() && !parse_integer(vt, ignored)) ok = false;
+            if (s2 != std::string_view::npos) {
+                const std::string_view vn = rest.substr(s2 + 1);
+                if (vn.empty() || !parse_integer(vn, ignored)) ok = false;
+            }
+        }
+        if (!ok)
+            return Status::bad_input(at(line_no) + "face has an invalid vertex index '" +
+                                     std::string(t.substr(0, 40)) +
+                                     "' (expected a non-zero integer, 1-based or negative relative, "
+                                     "optionally followed by /vt/vn)");
+        if (idx < 0) {
+            if (-idx > nv)
+                return Status::bad_input(at(line_no) + "face index " + std::string(t.substr(0, slash).substr(0, 40)) +
+                                         " is out of range (only " + std::to_string(nv) +
+                                         " vertices defined before this line)");
+            idx = nv + idx + 1;
+        }
+        if (idx > std::numeric_limits<int>::max())
+            return Status::bad_input(at(line_no) + "face index " + std::string(t.substr(0, slash).substr(0, 40)) +
+                                     " is out of range (at most " +
+                                     std::to_string(std::numeric_limits<int>::max()) + ")");
+        face_max = std::max(face_max, idx);
+        if (static_cast<int>(face.size()) >= kMaxFaceVerts)
+            return Status::bad_input(at(line_no) + "face has more than " + std::to_string(kMaxFaceVerts) +
+                                     " vertices; split it");
+        face.push_back(static_cast<int>(idx - 1));
+    }
+    return Status::ok();
+}
+
+// Vertices no face uses are left out of the bounds; the ones outside them are named (a warning).
+void warn_far_unused_vertices(InputMesh& m, const std::vector<long>& vert_line, const std::string& path) {
+    std::vector<uint8_t> used(vert_line.size(), 0);
+    for (int t : m.tris) used[static_cast<size_t>(t)] = 1;
+    size_t far = 0, first = 0;
+    for (size_t v = 0; v < used.size(); ++v) {
+        if (used[v]) continue;
+        bool outside = false;
+        for (int k = 0; k < 3; ++k) {
+            const float x = m.verts[v * 3 + static_cast<size_t>(k)];
+            outside |= x < m.bmin[k] || x > m.bmax[k];
+        }
+        if (outside && far++ == 0) first = v;
+    }
+    if (far > 0)
+        m.warnings.push_back(path + ":" + std::to_string(vert_line[first]) + ": " + std::to_string(far) +
+                             (far == 1 ? " vertex that no face uses lies" : " vertices that no face uses lie") +
+                             " outside the mesh's bounds and are left out of them (the first, "
+                             "vertex " + std::to_string(first + 1) + " at (" + fmt_coord(m.verts[first * 3]) + ", " +
+                             fmt_coord(m.verts[first * 3 + 1]) + ", " + fmt_coord(m.verts[first * 3 + 2]) + "))");
+}
+
 }  // namespace
 
 Status parse_obj(std::string_view text, const std::string& path, InputMesh& out) {
@@ -216,90 +329,18 @@ Status parse_obj(std::string_view text, const std::string& path, InputMesh& out)
         if (ln.at_end()) continue;
         const std::string_view key = ln.token();
         if (key == "v") {
-            const long nv = static_cast<long>(vert_line.size()) + 1;
             float xyz[3];
-            for (int k = 0; k < 3; ++k) {
-                const std::string_view t = ln.at_end() ? std::string_view() : ln.token();
-                double x = 0;
-                if (t.empty())
-                    return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) +
-                                             " needs 3 numeric coordinates x y z");
-                if (!parse_decimal(t, x)) {
-                    std::string low(t.substr(t[0] == '-' || t[0] == '+' ? 1 : 0, 40));
-                    for (char& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-                    const bool non_finite = low.rfind("nan", 0) == 0 || low.rfind("inf", 0) == 0;
-                    return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) +
-                                             (non_finite ? " has a coordinate that is not a finite number ('"
-                                                         : " coordinate is not a decimal number ('") +
-                                             std::string(t.substr(0, 40)) +
-                                             "'; expected 3 numeric coordinates x y z, decimal: hex, nan and inf "
-                                             "are not read)");
-                }
-                if (!std::isfinite(x))
-                    return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) +
-                                             " has a coordinate that is not a finite number");
-                if (std::fabs(x) > kMaxCoordinate)
-                    return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) + " coordinate " +
-                                             fmt_coord(x) + " is beyond +-" + fmt_coord(kMaxCoordinate) +
-                                             " m, the largest the bake handles (is the mesh in millimetres, or "
-                                             "placed far from the origin?)");
-                xyz[k] = static_cast<float>(x);
-            }
-            // Optional w or vertex colour: numbers, ignored.
-            while (!ln.at_end()) {
-                const std::string_view t = ln.token();
-                double x = 0;
-                if (!parse_decimal(t, x))
-                    return Status::bad_input(at(line_no) + "vertex " + std::to_string(nv) + ": unexpected '" +
-                                             std::string(t.substr(0, 40)) + "' after x y z (expected numbers)");
-            }
+            if (Status st = parse_obj_vertex(ln, static_cast<long>(vert_line.size()) + 1, path, line_no, xyz); !st)
+                return st;
             m.verts.insert(m.verts.end(), xyz, xyz + 3);
             vert_line.push_back(line_no);
         } else if (key == "f") {
-            face.clear();
             int64_t face_max = 0;
             const int64_t nv = static_cast<int64_t>(vert_line.size());
-            while (!ln.at_end()) {
-                const std::string_view t = ln.token();
-                const size_t slash = t.find('/');
-                int64_t idx = 0;
-                bool ok = parse_integer(t.substr(0, slash), idx) && idx != 0;
-                if (ok && slash != std::string_view::npos) {  // /vt, //vn or /vt/vn: integers or empty
-                    std::string_view rest = t.substr(slash + 1);
-                    const size_t s2 = rest.find('/');
-                    int64_t ignored = 0;
-                    const std::string_view vt = rest.substr(0, s2);
-                    if (!vt.empty() && !parse_integer(vt, ignored)) ok = false;
-                    if (s2 != std::string_view::npos) {
-                        const std::string_view vn = rest.substr(s2 + 1);
-                        if (vn.empty() || !parse_integer(vn, ignored)) ok = false;
-                    }
-                }
-                if (!ok)
-                    return Status::bad_input(at(line_no) + "face has an invalid vertex index '" +
-                                             std::string(t.substr(0, 40)) +
-                                             "' (expected a non-zero integer, 1-based or negative relative, "
-                                             "optionally followed by /vt/vn)");
-                if (idx < 0) {
-                    if (-idx > nv)
-                        return Status::bad_input(at(line_no) + "face index " + std::string(t.substr(0, slash).substr(0, 40)) +
-                                                 " is out of range (only " + std::to_string(nv) +
-                                                 " vertices defined before this line)");
-                    idx = nv + idx + 1;
-                }
-                if (idx > std::numeric_limits<int>::max())
-                    return Status::bad_input(at(line_no) + "face index " + std::string(t.substr(0, slash).substr(0, 40)) +
-                                             " is out of range (at most " +
-                                             std::to_string(std::numeric_limits<int>::max()) + ")");
-                face_max = std::max(face_max, idx);
-                if (idx > max_index) {
-                    max_index = idx;
-                    max_index_line = line_no;
-                }
-                if (static_cast<int>(face.size()) >= kMaxFaceVerts)
-                    return Status::bad_input(at(line_no) + "face has more than " + std::to_string(kMaxFaceVerts) +
-                                             " vertices; split it");
-                face.push_back(static_cast<int>(idx - 1));
+            if (Status st = parse_obj_face(ln, nv, path, line_no, face, face_max); !st) return st;
+            if (face_max > max_index) {
+                max_index = face_max;
+                max_index_line = line_no;
             }
             if (face.size() < 3)
                 return Status::bad_input(at(line_no) + "face has " + std::to_string(face.size()) +
@@ -322,25 +363,7 @@ Status parse_obj(std::string_view text, const std::string& path, InputMesh& out)
     if (m.tris.empty())
         return Status::bad_input(path + ": no faces found (expected 'f' lines of a Wavefront OBJ mesh)");
     m.compute_bounds();
-    // Vertices no face uses are left out of the bounds; the ones outside them are named.
-    std::vector<uint8_t> used(vert_line.size(), 0);
-    for (int t : m.tris) used[static_cast<size_t>(t)] = 1;
-    size_t far = 0, first = 0;
-    for (size_t v = 0; v < used.size(); ++v) {
-        if (used[v]) continue;
-        bool outside = false;
-        for (int k = 0; k < 3; ++k) {
-            const float x = m.verts[v * 3 + static_cast<size_t>(k)];
-            outside |= x < m.bmin[k] || x > m.bmax[k];
-        }
-        if (outside && far++ == 0) first = v;
-    }
-    if (far > 0)
-        m.warnings.push_back(path + ":" + std::to_string(vert_line[first]) + ": " + std::to_string(far) +
-                             (far == 1 ? " vertex that no face uses lies" : " vertices that no face uses lie") +
-                             " outside the mesh's bounds and are left out of them (the first, "
-                             "vertex " + std::to_string(first + 1) + " at (" + fmt_coord(m.verts[first * 3]) + ", " +
-                             fmt_coord(m.verts[first * 3 + 1]) + ", " + fmt_coord(m.verts[first * 3 + 2]) + "))");
+    warn_far_unused_vertices(m, vert_line, path);
     if (Status st = validate_mesh(m, path); !st) return st;
     out = std::move(m);
     return Status::ok();

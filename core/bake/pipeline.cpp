@@ -312,9 +312,9 @@ Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
     return st;
 }
 
-// What a stage is: where it runs and the function that builds its result. Names are kStageNames,
-// the results a stage owns are listed in for_each_result (pipeline.h), the parameters it reads
-// are the ParamDefs whose stage it is (params.cpp). Adding a stage touches these three tables.
+// What a stage is: where it runs and the function that builds its result (run_<name> above),
+// from the STAGE rows of NAV_STAGES (stage.h); the results it owns are its RESULT rows there, the
+// parameters it reads the ParamDefs whose stage it is (params.cpp).
 enum class Scope : uint8_t {
     Mesh,  // once for the whole mesh (a tiled bake too)
     Grid,  // once per grid: the solo grid, or every tile
@@ -326,12 +326,9 @@ struct StageDef {
     Status (*run)(Unit&, const Ctx&, StageStats&);
 };
 constexpr StageDef kStageTable[kStageCount] = {
-    {Stage::Input, Scope::Mesh, run_input},         {Stage::Rasterize, Scope::Grid, run_rasterize},
-    {Stage::Filter, Scope::Grid, run_filter},       {Stage::Compact, Scope::Grid, run_compact},
-    {Stage::Erode, Scope::Grid, run_erode},         {Stage::Areas, Scope::Grid, run_areas},
-    {Stage::Distance, Scope::Grid, run_distance},   {Stage::Regions, Scope::Grid, run_regions},
-    {Stage::Contours, Scope::Grid, run_contours},   {Stage::Polymesh, Scope::Grid, run_polymesh},
-    {Stage::Detail, Scope::Grid, run_detail},       {Stage::Navmesh, Scope::GridThenMesh, run_navmesh},
+#define NAV_STAGE_DEF(id, name, scope, key) {Stage::id, Scope::scope, run_##name},
+    NAV_STAGES(NAV_STAGE_DEF, NAV_STAGE_SKIP, NAV_STAGE_SKIP)
+#undef NAV_STAGE_DEF
 };
 constexpr bool table_in_order() {
     for (int s = 0; s < kStageCount; ++s)
@@ -418,6 +415,12 @@ struct Pipeline::Impl {
     uint64_t generation = 0;
     std::mutex snap_mutex;  // guards snap and every Unit::published while tiles bake
     std::shared_ptr<const Bake> snap;
+
+    // Parts of Pipeline::run_tiles (below it).
+    Status lay_out_tiles(const BakeConfig& c, TileLayout& L, int& first);
+    std::vector<int> bake_order(const BakeConfig& c, const TileLayout& L, int last, bool only_one, const int* only,
+                                const float* focus) const;
+    Status collect_tile_results(int last, int& error_stage, int& error_tile);
 };
 
 // ---- Bake ---------------------------------------------------------------------------------------
@@ -896,6 +899,163 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
     return Status::ok();
 }
 
+namespace {
+// Runs `count` copies of worker on the caller's job system (TaskHook). An exception stays on our
+// side of the hook: the first one a copy throws is kept and rethrown here once all have returned.
+template <class W>
+void run_on_hook(const TaskHook& hook, int count, W& worker) {
+    struct Job {
+        W* worker = nullptr;
+        std::mutex m;
+        std::exception_ptr error;
+    } job;
+    job.worker = &worker;
+    void (*task)(void*) = [](void* ctx) {
+        Job& j = *static_cast<Job*>(ctx);
+        try {
+            (*j.worker)();
+        } catch (...) {
+            std::lock_guard lk(j.m);
+            if (!j.error) j.error = std::current_exception();
+        }
+    };
+    if (void* handle = hook.enqueue(task, &job, count, hook.user)) hook.wait(handle, hook.user);
+    else task(&job);  // the job system ran nothing: run the worker here (it empties the queue)
+    if (job.error) std::rethrow_exception(job.error);
+}
+
+// Runs `threads` copies of worker at once: on the hook's job system when it is set, else on a
+// oneTBB arena of that many threads (plain threads under ThreadSanitizer).
+template <class W>
+void run_workers(const TaskHook& hook, int threads, W& worker) {
+    if (hook.set()) {
+        run_on_hook(hook, std::max(1, threads), worker);
+        return;
+    }
+#if defined(__SANITIZE_THREAD__)
+    // ThreadSanitizer cannot see inside the uninstrumented libtbb (its task pool recycles
+    // memory and hands tasks over unseen, so every tiled bake reports false races). Under it
+    // the same work queue runs on plain threads, so the reports left are about our code.
+    std::vector<std::thread> pool;
+    for (int k = 1; k < std::max(1, threads); ++k) pool.emplace_back(worker);
+    worker();
+    for (std::thread& th : pool) th.join();
+#else
+    tbb::task_arena arena(std::max(1, threads));
+    arena.execute([&] { tbb::parallel_for(0, arena.max_concurrency(), [&](int) { worker(); }); });
+#endif
+}
+
+// The memory a tiled bake of the layout needs against the limit (the whole grid's sides and height
+// first: a tiled bake never holds the whole grid, then the tiles' memory from the triangles each
+// one gets); builds the triangle bins when they are not current.
+Status check_tiled_grid(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const Params& params,
+                        uint64_t memory_limit, int threads, bool keep_intermediates, TriangleBins& bins,
+                        bool& bins_current) {
+    if (Status st = check_grid(c, params, 0, memory_limit, true); !st) return st;
+    if (!bins_current) {
+        bins.build(m, c, L);
+        bins_current = true;
+    }
+    uint64_t largest = 0;
+    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest);
+    if (need > memory_limit)
+        return Status::bad_input(
+            "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
+            std::to_string(need >> 20) + " MiB (" +
+            (keep_intermediates ? std::string("every tile's intermediates kept")
+                                : "up to " + std::to_string(std::max(threads, 1)) +
+                                      " tiles at once, the largest about " + std::to_string(largest >> 20) +
+                                      " MiB") +
+            "), over the memory limit of " + std::to_string(memory_limit >> 20) + " MiB; raise cell_size (now " +
+            params.to_string(ParamId::cell_size) + " m), lower tile_size or threads, or raise the limit");
+    return Status::ok();
+}
+}  // namespace
+
+// Lays out the tiles for config c (kept when the grid is the same, else made anew, dirty from
+// rasterize) and gives each its current bordered config; first: the earliest dirty stage of any.
+Status Pipeline::Impl::lay_out_tiles(const BakeConfig& c, TileLayout& L, int& first) {
+    if (Status st = make_tile_layout(c, L); !st) {
+        tiles.clear();
+        return st;
+    }
+    const bool same_grid = !tiles.empty() && layout.tile_size == L.tile_size && layout.border == L.border &&
+                           layout.cols == L.cols && layout.rows == L.rows && tiles_config.cs == c.cs &&
+                           std::equal(c.bmin, c.bmin + 3, tiles_config.bmin) &&
+                           std::equal(c.bmax, c.bmax + 3, tiles_config.bmax);
+    if (!same_grid) {
+        tiles.clear();
+        for (int tz = 0; tz < L.rows; ++tz)
+            for (int tx = 0; tx < L.cols; ++tx) {
+                auto u = std::make_unique<Unit>();
+                u->tx = tx;
+                u->tz = tz;
+                u->dirty_from = static_cast<int>(Stage::Rasterize);
+                tiles.push_back(std::move(u));
+            }
+        layout = L;
+        tiles_config = c;
+        bins_current = false;
+    }
+    first = kStageCount;
+    for (auto& t : tiles) {
+        t->config = tile_config(c, L, t->tx, t->tz);  // the parameters may have changed
+        if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Polymesh))
+            t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
+        first = std::min(first, t->dirty_from);
+    }
+    return Status::ok();
+}
+
+// The tiles to bake through stage `last` (only (only[0], only[1]) when only_one), nearest the focus
+// first (ties in tile order).
+std::vector<int> Pipeline::Impl::bake_order(const BakeConfig& c, const TileLayout& L, int last, bool only_one,
+                                            const int* only, const float* focus) const {
+    std::vector<int> order;
+    for (size_t i = 0; i < tiles.size(); ++i)
+        if (tiles[i]->dirty_from <= last &&
+            (!only_one || (tiles[i]->tx == only[0] && tiles[i]->tz == only[1])))
+            order.push_back(static_cast<int>(i));
+    std::vector<float> dist(tiles.size(), 0.0f);
+    for (int i : order) {
+        float box[4];
+        tile_box(c, L, tiles[static_cast<size_t>(i)]->tx, tiles[static_cast<size_t>(i)]->tz, box);
+        const float dx = 0.5f * (box[0] + box[2]) - focus[0], dz = 0.5f * (box[1] + box[3]) - focus[1];
+        dist[static_cast<size_t>(i)] = dx * dx + dz * dz;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return dist[static_cast<size_t>(a)] < dist[static_cast<size_t>(b)]; });
+    return order;
+}
+
+// The tiled run's result from the tiles it baked, in tile order whatever order they finished in:
+// the first failure that is not a cancel (naming its tile), else a cancel; the stages it ran.
+Status Pipeline::Impl::collect_tile_results(int last, int& error_stage, int& error_tile) {
+    Status result;
+    bool ran_stage[kStageCount] = {};
+    for (size_t i = 0; i < tiles.size(); ++i) {
+        Unit& t = *tiles[i];
+        if (!t.ran) continue;
+        rebaked.push_back(static_cast<int>(i));
+        if (!t.error.is_ok() && (result.is_ok() || result.code == Status::Code::Cancelled) &&
+            t.error.code != Status::Code::Cancelled) {
+            result = Status{t.error.code, "tile " + std::to_string(t.tx) + "," + std::to_string(t.tz) + ": " +
+                                              t.error.message};
+            error_stage = t.error_stage;
+            error_tile = static_cast<int>(i);
+        } else if (!t.error.is_ok() && result.is_ok()) {
+            result = t.error;
+        }
+    }
+    for (const auto& t : tiles)
+        if (t->ran)
+            for (int s = t->ran_from; s < t->dirty_from; ++s) ran_stage[s] = true;
+    for (int s = static_cast<int>(Stage::Rasterize); s <= last; ++s)
+        if (ran_stage[s]) stages_run.push_back(static_cast<Stage>(s));
+    return result;
+}
+
 Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage, int& error_tile) {
     Impl& I = *impl_;
     const BakeConfig& c = I.config;
@@ -903,61 +1063,18 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     // Solo results are stale once tiled: free them (tri_areas stays, the tiles read it).
     drop_results_after(I.solo, static_cast<int>(Stage::Input));
     TileLayout L;
-    if (Status st = make_tile_layout(c, L); !st) {
-        error_stage = static_cast<int>(Stage::Rasterize);
-        I.tiles.clear();
-        return st;
-    }
-    const bool same_grid = !I.tiles.empty() && I.layout.tile_size == L.tile_size && I.layout.border == L.border &&
-                           I.layout.cols == L.cols && I.layout.rows == L.rows && I.tiles_config.cs == c.cs &&
-                           std::equal(c.bmin, c.bmin + 3, I.tiles_config.bmin) &&
-                           std::equal(c.bmax, c.bmax + 3, I.tiles_config.bmax);
-    if (!same_grid) {
-        I.tiles.clear();
-        for (int tz = 0; tz < L.rows; ++tz)
-            for (int tx = 0; tx < L.cols; ++tx) {
-                auto u = std::make_unique<Unit>();
-                u->tx = tx;
-                u->tz = tz;
-                u->dirty_from = static_cast<int>(Stage::Rasterize);
-                I.tiles.push_back(std::move(u));
-            }
-        I.layout = L;
-        I.tiles_config = c;
-        I.bins_current = false;
-    }
     int first = kStageCount;
-    for (auto& t : I.tiles) {
-        t->config = tile_config(c, L, t->tx, t->tz);  // the parameters may have changed
-        if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Polymesh))
-            t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
-        first = std::min(first, t->dirty_from);
+    if (Status st = I.lay_out_tiles(c, L, first); !st) {
+        error_stage = static_cast<int>(Stage::Rasterize);
+        return st;
     }
     const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
     if (first <= static_cast<int>(Stage::Rasterize)) {
-        // The whole grid's sides and height first (no memory figure yet: a tiled bake never holds
-        // the whole grid), then the tiles' memory from the triangles each one gets.
-        if (Status st = check_grid(c, params_, 0, memory_limit_, true); !st) {
+        if (Status st = check_tiled_grid(m, c, L, params_, memory_limit_, threads, keep_intermediates_, I.bins,
+                                         I.bins_current);
+            !st) {
             error_stage = static_cast<int>(Stage::Rasterize);
             return st;
-        }
-        if (!I.bins_current) {
-            I.bins.build(m, c, L);
-            I.bins_current = true;
-        }
-        uint64_t largest = 0;
-        const uint64_t need = estimate_tiled_memory(m, c, L, I.bins, threads, keep_intermediates_, &largest);
-        if (need > memory_limit_) {
-            error_stage = static_cast<int>(Stage::Rasterize);
-            return Status::bad_input(
-                "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
-                std::to_string(need >> 20) + " MiB (" +
-                (keep_intermediates_ ? std::string("every tile's intermediates kept")
-                                     : "up to " + std::to_string(std::max(threads, 1)) +
-                                           " tiles at once, the largest about " + std::to_string(largest >> 20) +
-                                           " MiB") +
-                "), over the memory limit of " + std::to_string(memory_limit_ >> 20) + " MiB; raise cell_size (now " +
-                params_.to_string(ParamId::cell_size) + " m), lower tile_size or threads, or raise the limit");
         }
     }
     const int last = std::min(static_cast<int>(to), kLastTileStage);
@@ -970,21 +1087,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
                                  ", z in 0.." + std::to_string(L.rows - 1) + ")");
     }
 
-    // The tiles to bake, nearest the focus first (ties in tile order).
-    std::vector<int> order;
-    for (size_t i = 0; i < I.tiles.size(); ++i)
-        if (I.tiles[i]->dirty_from <= last &&
-            (!only_one || (I.tiles[i]->tx == only_tile_[0] && I.tiles[i]->tz == only_tile_[1])))
-            order.push_back(static_cast<int>(i));
-    std::vector<float> dist(I.tiles.size(), 0.0f);
-    for (int i : order) {
-        float box[4];
-        tile_box(c, L, I.tiles[static_cast<size_t>(i)]->tx, I.tiles[static_cast<size_t>(i)]->tz, box);
-        const float dx = 0.5f * (box[0] + box[2]) - focus_[0], dz = 0.5f * (box[1] + box[3]) - focus_[1];
-        dist[static_cast<size_t>(i)] = dx * dx + dz * dz;
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return dist[static_cast<size_t>(a)] < dist[static_cast<size_t>(b)]; });
+    const std::vector<int> order = I.bake_order(c, L, last, only_one, only_tile_, focus_);
     for (auto& t : I.tiles) {
         t->ran = false;
         t->error = Status::ok();
@@ -1000,7 +1103,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     const bool keep = keep_intermediates_;
     const bool trace = record_trace_;
     std::atomic<size_t> next{0};
-        auto bake_tile = [&](Unit& t) {
+    auto bake_tile = [&](Unit& t) {
         const auto t0 = clock_type::now();
         t.ran = true;
         t.ran_from = t.dirty_from;
@@ -1057,7 +1160,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     // oneTBB's join: the tiles' state is written here, read there and back.
     std::atomic<int> workers_done{0};
     next.store(0, std::memory_order_release);
-    const bool background = background_threads_;
+    const bool background = background_threads_ && !task_hook_.set();  // not the game's threads
     auto worker = [&] {
         if (background) lower_thread_priority();
         for (size_t k; (k = next.fetch_add(1, std::memory_order_acq_rel)) < order.size();)
@@ -1065,18 +1168,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         workers_done.fetch_add(1, std::memory_order_release);
     };
     try {
-#if defined(__SANITIZE_THREAD__)
-        // ThreadSanitizer cannot see inside the uninstrumented libtbb (its task pool recycles
-        // memory and hands tasks over unseen, so every tiled bake reports false races). Under it
-        // the same work queue runs on plain threads, so the reports left are about our code.
-        std::vector<std::thread> pool;
-        for (int k = 1; k < std::max(1, threads); ++k) pool.emplace_back(worker);
-        worker();
-        for (std::thread& th : pool) th.join();
-#else
-        tbb::task_arena arena(std::max(1, threads));
-        arena.execute([&] { tbb::parallel_for(0, arena.max_concurrency(), [&](int) { worker(); }); });
-#endif
+        run_workers(task_hook_, threads, worker);
         (void)workers_done.load(std::memory_order_acquire);
     } catch (const std::bad_alloc&) {  // out of memory while publishing
         error_stage = static_cast<int>(Stage::Rasterize);
@@ -1086,29 +1178,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         return Status::internal(std::string("tiled bake: ") + e.what());
     }
 
-    // Results in tile order, whatever order the tiles finished in.
-    Status result;
-    bool ran_stage[kStageCount] = {};
-    for (size_t i = 0; i < I.tiles.size(); ++i) {
-        Unit& t = *I.tiles[i];
-        if (!t.ran) continue;
-        I.rebaked.push_back(static_cast<int>(i));
-        if (!t.error.is_ok() && (result.is_ok() || result.code == Status::Code::Cancelled) &&
-            t.error.code != Status::Code::Cancelled) {
-            result = Status{t.error.code, "tile " + std::to_string(t.tx) + "," + std::to_string(t.tz) + ": " +
-                                              t.error.message};
-            error_stage = t.error_stage;
-            error_tile = static_cast<int>(i);
-        } else if (!t.error.is_ok() && result.is_ok()) {
-            result = t.error;
-        }
-    }
-    for (const auto& t : I.tiles)
-        if (t->ran)
-            for (int s = t->ran_from; s < t->dirty_from; ++s) ran_stage[s] = true;
-    for (int s = static_cast<int>(Stage::Rasterize); s <= last; ++s)
-        if (ran_stage[s]) I.stages_run.push_back(static_cast<Stage>(s));
-    return result;
+    return I.collect_tile_results(last, error_stage, error_tile);
 }
 
 // ---- JSON config -----------------------------------------------------------------------------

@@ -43,47 +43,30 @@ struct StageStats {
     std::vector<StageCount> counts;
 };
 
-// The results of every stage for one grid (the solo bake's, or one tile's). Ptr is shared_ptr to
-// const in a snapshot and to mutable in the pipeline's own state. Which result belongs to which
-// stage is said once, in for_each_result (pipeline.cpp's stage table uses it to drop, publish and
-// count them).
+// The results of every stage for one grid (the solo bake's, or one tile's): the RESULT rows of
+// NAV_STAGES (stage.h). Ptr is shared_ptr to const in a snapshot and to mutable in the pipeline's
+// own state; ConstPtr results (a tile's runtime tile) are new objects every build, never reused.
+// tri_areas: per triangle (solo / whole mesh only); compact: areas before erosion; eroded, areas:
+// per compact span; region_trace: when recording was asked for; navmesh: the whole mesh's graph;
+// tile: a tile's runtime tile (tiled bakes).
 template <bool Const>
 struct StageResults {
     template <class T>
     using Ptr = std::shared_ptr<std::conditional_t<Const, const T, T>>;
-    Ptr<std::vector<uint8_t>> tri_areas;  // input: per triangle (solo / whole mesh only)
-    Ptr<Heightfield> solid;               // rasterize
-    Ptr<Heightfield> filtered;            // filter
-    Ptr<CompactHeightfield> compact;      // compact (areas before erosion)
-    Ptr<std::vector<uint8_t>> eroded;     // erode: per compact span
-    Ptr<std::vector<uint8_t>> areas;      // areas: eroded + convex volumes
-    Ptr<DistanceField> distance;          // distance
-    Ptr<Regions> regions;                 // regions
-    Ptr<RegionTrace> region_trace;        // regions, when recording was asked for
-    Ptr<ContourSet> contours;             // contours (raw and simplified)
-    Ptr<PolyMesh> polymesh;               // polymesh
-    Ptr<PolyMeshDetail> detail;           // detail
-    Ptr<NavMesh> navmesh;                 // navmesh: the query-ready graph (the whole mesh's)
-    std::shared_ptr<const NavTile> tile;  // navmesh: a tile's runtime tile (tiled bakes; never reused)
+    template <class T>
+    using ConstPtr = std::shared_ptr<const T>;
+#define NAV_STAGE_RESULT_MEMBER(stage, ptr, Type, member) ptr<Type> member;
+    NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_MEMBER, NAV_STAGE_SKIP)
+#undef NAV_STAGE_RESULT_MEMBER
 };
 
-// Calls fn(stage, result...) for each stage result, the same field of every argument together.
+// Calls fn(stage, result...) for each stage result, the same field of every argument together
+// (pipeline.cpp's stage table uses it to drop, publish and count them).
 template <class F, class... R>
 void for_each_result(F&& fn, R&... r) {
-    fn(Stage::Input, r.tri_areas...);
-    fn(Stage::Rasterize, r.solid...);
-    fn(Stage::Filter, r.filtered...);
-    fn(Stage::Compact, r.compact...);
-    fn(Stage::Erode, r.eroded...);
-    fn(Stage::Areas, r.areas...);
-    fn(Stage::Distance, r.distance...);
-    fn(Stage::Regions, r.regions...);
-    fn(Stage::Regions, r.region_trace...);
-    fn(Stage::Contours, r.contours...);
-    fn(Stage::Polymesh, r.polymesh...);
-    fn(Stage::Detail, r.detail...);
-    fn(Stage::Navmesh, r.navmesh...);
-    fn(Stage::Navmesh, r.tile...);
+#define NAV_STAGE_RESULT_CALL(stage, ptr, Type, member) fn(Stage::stage, r.member...);
+    NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_CALL, NAV_STAGE_SKIP)
+#undef NAV_STAGE_RESULT_CALL
 }
 
 // One tile of a tiled bake as published: its grid position, its bordered configuration, its
@@ -130,6 +113,21 @@ struct Bake : StageResults<true> {
     int64_t count(std::string_view name) const;  // looks through every stage's counts, 0 if absent
     double walkable_area() const;                // xz-projected area of all polygons, m^2 (0 before polymesh)
     std::vector<std::string> warnings() const;   // stage warnings (contours dropped, polygons not triangulated)
+};
+
+// A game's own job system for the tiled bake, as Box2D v3's enqueueTask / finishTask. The bake
+// calls enqueue(task, ctx, count, user) once per run with count = the threads parameter (0: all
+// cores): the job system runs task(ctx) `count` times, in parallel where it can (each call is a bake
+// worker taking tiles from a shared queue until none is left), and returns a handle that the bake
+// passes to wait(handle, user), which returns once every call has returned. A null handle means
+// enqueue ran nothing: the bake then runs the task itself on the calling thread and calls no wait.
+// The task never throws into the job system. Unset (enqueue or wait null): oneTBB. The result is
+// byte-identical either way.
+struct TaskHook {
+    void* (*enqueue)(void (*task)(void* ctx), void* ctx, int count, void* user) = nullptr;
+    void (*wait)(void* handle, void* user) = nullptr;
+    void* user = nullptr;
+    bool set() const { return enqueue != nullptr && wait != nullptr; }
 };
 
 // Lowers the calling thread's scheduling priority (Linux: nice 10 for this thread only; elsewhere
@@ -197,6 +195,10 @@ public:
     void set_background_threads(bool on) { background_threads_ = on; }
     // Tiled bakes: bake only tile (tx, tz) (navbake --tile); the others stay unbaked. -1: all.
     void set_only_tile(int tx, int tz) { only_tile_[0] = tx; only_tile_[1] = tz; }
+    // Tiled bakes: run the bake workers on the caller's job system (TaskHook) instead of oneTBB.
+    // Background priority (set_background_threads) is not applied to the job system's threads.
+    void set_task_hook(const TaskHook& hook) { task_hook_ = hook; }
+    const TaskHook& task_hook() const { return task_hook_; }
 
     // The latest published snapshot (never null once constructed).
     std::shared_ptr<const Bake> snapshot() const;
@@ -220,6 +222,7 @@ private:
     std::mutex on_tile_mutex_;  // one on_tile_ call at a time
     bool keep_intermediates_ = true;
     int only_tile_[2] = {-1, -1};
+    TaskHook task_hook_;
 };
 
 // The failure for std::bad_alloc at `where` (a stage name): bad input, with what to change. Out

@@ -415,6 +415,174 @@ inline void rasterize_row_poly(Heightfield& hf, const RasterCtx& c, float* row, 
     rasterize_row(hf, c, row, scratch, n, lm, rm, z, x0, x1, area);
 }
 
+// Fast path: the whole triangle lies inside one cell, so none of the splits would change it
+// (every vertex is on the kept side of the row and column lines). True when it emitted the span.
+inline bool rasterize_tri_in_one_cell(const float* tmin, const float* tmax, uint8_t area, Heightfield& hf,
+                                      const RasterCtx& c) {
+    const float fz0 = (tmin[2] - c.bmin[2]) * c.ics, fz1 = (tmax[2] - c.bmin[2]) * c.ics;
+    const float fx0 = (tmin[0] - c.bmin[0]) * c.ics, fx1 = (tmax[0] - c.bmin[0]) * c.ics;
+    if (fz0 >= 0.0f && fx0 >= 0.0f && fz1 < static_cast<float>(c.h) && fx1 < static_cast<float>(c.w)) {
+        const int z = static_cast<int>(fz0), x = static_cast<int>(fx0);
+        if (z == static_cast<int>(fz1) && x == static_cast<int>(fx1)) {
+            const float zline = c.bmin[2] + static_cast<float>(z) * c.cs + c.cs;
+            const float xline = c.bmin[0] + static_cast<float>(x) * c.cs + c.cs;
+            if (zline - tmax[2] >= 0 && xline - tmax[0] >= 0) {
+                emit_span(hf, c, x, z, tmin[1], tmax[1], area);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// Where the row splits by two chains stopped: the remainder is [cut A, the `remaining` triangle
+// vertices from ia on, cut B] when `cut`, else the whole triangle.
+struct TriChains {
+    float a[3], b[3];
+    int ia, ib, remaining;
+    bool cut;
+};
+
+// Row splits by two chains, as the column splits in rasterize_row (a triangle is always monotone
+// along z): the remainder after a split is [cut A, vertices above the line, cut B] and the row
+// piece is [A, vertices passed by A, new cut A, new cut B, vertices passed by B (in polygon order),
+// B]. Rasterizes rows from z on; returns the row it stopped at (past z1, or a degenerate row:
+// `done` false) with the remainder in ch, or with `done` set when the triangle is finished.
+inline int rasterize_rows_by_chains(const float* tri, int z, int z1, uint8_t area, Heightfield& hf,
+                                    const RasterCtx& c, TriChains& ch, bool& done) {
+    float row[kMaxPolyVerts * 2], scratch[kMaxPolyVerts * 2];
+    const int lm = tri[5] < tri[2] ? (tri[8] < tri[5] ? 2 : 1) : (tri[8] < tri[2] ? 2 : 0);
+    float* a = ch.a;
+    float* b = ch.b;
+    for (int k = 0; k < 3; ++k) a[k] = b[k] = tri[lm * 3 + k];
+    ch.ia = lm == 2 ? 0 : lm + 1;
+    ch.ib = lm == 0 ? 2 : lm - 1;
+    ch.remaining = 2;
+    ch.cut = false;
+    done = false;
+    for (; z <= z1; ++z) {
+        const float line = c.bmin[2] + static_cast<float>(z) * c.cs + c.cs;
+        float da = line - a[2], db = line - b[2];
+        if (!(da > 0) || !(db > 0)) break;
+        int n = 0;
+        row[n * 2] = a[0];
+        row[n * 2 + 1] = a[1];
+        ++n;
+        const float* pa = a;
+        int ja = ch.ia, rem = ch.remaining;
+        float dv = 0;
+        bool degenerate = false;
+        while (rem > 0) {
+            dv = line - tri[ja * 3 + 2];
+            if (dv > 0) {
+                pa = tri + ja * 3;
+                da = dv;
+                row[n * 2] = pa[0];
+                row[n * 2 + 1] = pa[1];
+                ++n;
+                ja = ja == 2 ? 0 : ja + 1;
+                --rem;
+            } else {
+                degenerate = dv == 0;
+                break;
+            }
+        }
+        if (degenerate) break;
+        if (rem == 0) {  // everything left lies below the line: one last row piece
+            if (ch.cut) {
+                row[n * 2] = b[0];
+                row[n * 2 + 1] = b[1];
+                ++n;
+            }
+            if (z >= 0) rasterize_row_poly(hf, c, row, scratch, n, z, area);
+            done = true;
+            break;
+        }
+        const float* pb = b;
+        int jb = ch.ib;
+        int passed_b[3];
+        int npb = 0;
+        float du;
+        for (;;) {  // stops at tri[ja] at the latest (dv < 0)
+            du = line - tri[jb * 3 + 2];
+            if (!(du > 0)) break;
+            pb = tri + jb * 3;
+            db = du;
+            passed_b[npb++] = jb;
+            jb = jb == 0 ? 2 : jb - 1;
+            --rem;
+        }
+        if (du == 0) break;
+        // Edge (A point -> tri[ja]) in polygon order, and edge (tri[jb] -> B point).
+        const float* va = tri + ja * 3;
+        const float* vb = tri + jb * 3;
+        const float sa = da / (da - dv);
+        const float sb = du / (du - db);
+        const float na[3] = {pa[0] + (va[0] - pa[0]) * sa, pa[1] + (va[1] - pa[1]) * sa,
+                             pa[2] + (va[2] - pa[2]) * sa};
+        const float nb[3] = {vb[0] + (pb[0] - vb[0]) * sb, vb[1] + (pb[1] - vb[1]) * sb,
+                             vb[2] + (pb[2] - vb[2]) * sb};
+        row[n * 2] = na[0];
+        row[n * 2 + 1] = na[1];
+        ++n;
+        row[n * 2] = nb[0];
+        row[n * 2 + 1] = nb[1];
+        ++n;
+        for (int k = npb - 1; k >= 0; --k) {
+            row[n * 2] = tri[passed_b[k] * 3];
+            row[n * 2 + 1] = tri[passed_b[k] * 3 + 1];
+            ++n;
+        }
+        if (ch.cut) {
+            row[n * 2] = b[0];
+            row[n * 2 + 1] = b[1];
+            ++n;
+        }
+        for (int k = 0; k < 3; ++k) {
+            a[k] = na[k];
+            b[k] = nb[k];
+        }
+        ch.ia = ja;
+        ch.ib = jb;
+        ch.remaining = rem;
+        ch.cut = true;
+        if (z >= 0) rasterize_row_poly(hf, c, row, scratch, n, z, area);
+    }
+    return z;
+}
+
+// Degenerate rows (a vertex on a row line): generic splits from row z on, of the polygon the
+// chains left (ch).
+inline void rasterize_rows_generic(const float* tri, int z, int z1, uint8_t area, Heightfield& hf,
+                                   const RasterCtx& c, const TriChains& ch) {
+    float row[kMaxPolyVerts * 2], scratch[kMaxPolyVerts * 2];
+    float bufa[kMaxPolyVerts * 3], bufb[kMaxPolyVerts * 3];
+    float* in = bufa;
+    float* rest = bufb;
+    int nin = 0;
+    if (ch.cut) {
+        std::memcpy(in, ch.a, sizeof(ch.a));
+        nin = 1;
+        for (int r = 0, i = ch.ia; r < ch.remaining; ++r, i = i == 2 ? 0 : i + 1, ++nin)
+            std::memcpy(in + nin * 3, tri + i * 3, 3 * sizeof(float));
+        std::memcpy(in + nin * 3, ch.b, sizeof(ch.b));
+        ++nin;
+    } else {
+        std::memcpy(in, tri, 9 * sizeof(float));
+        nin = 3;
+    }
+    for (; z <= z1; ++z) {
+        const float cz = c.bmin[2] + static_cast<float>(z) * c.cs;
+        int nrow = 0, nrest = 0;
+        split_row(in, nin, cz + c.cs, row, nrow, rest, nrest);
+        std::swap(in, rest);
+        nin = nrest;
+        if (nrow < 3) continue;
+        if (z < 0) continue;
+        rasterize_row_poly(hf, c, row, scratch, nrow, z, area);
+    }
+}
+
 void rasterize_tri(const float* v0, const float* v1, const float* v2, uint8_t area, Heightfield& hf,
                    const RasterCtx& c) {
     float tmin[3], tmax[3];
@@ -425,158 +593,16 @@ void rasterize_tri(const float* v0, const float* v1, const float* v2, uint8_t ar
     // Skip triangles that do not touch the heightfield's box.
     for (int i = 0; i < 3; ++i)
         if (tmin[i] > c.bmax[i] || tmax[i] < c.bmin[i]) return;
-
-    // Fast path: the whole triangle lies inside one cell, so none of the splits would change it
-    // (every vertex is on the kept side of the row and column lines).
-    {
-        const float fz0 = (tmin[2] - c.bmin[2]) * c.ics, fz1 = (tmax[2] - c.bmin[2]) * c.ics;
-        const float fx0 = (tmin[0] - c.bmin[0]) * c.ics, fx1 = (tmax[0] - c.bmin[0]) * c.ics;
-        if (fz0 >= 0.0f && fx0 >= 0.0f && fz1 < static_cast<float>(c.h) && fx1 < static_cast<float>(c.w)) {
-            const int z = static_cast<int>(fz0), x = static_cast<int>(fx0);
-            if (z == static_cast<int>(fz1) && x == static_cast<int>(fx1)) {
-                const float zline = c.bmin[2] + static_cast<float>(z) * c.cs + c.cs;
-                const float xline = c.bmin[0] + static_cast<float>(x) * c.cs + c.cs;
-                if (zline - tmax[2] >= 0 && xline - tmax[0] >= 0) {
-                    emit_span(hf, c, x, z, tmin[1], tmax[1], area);
-                    return;
-                }
-            }
-        }
-    }
+    if (rasterize_tri_in_one_cell(tmin, tmax, area, hf, c)) return;
     const int z0 = grid_index((tmin[2] - c.bmin[2]) * c.ics, -1, c.h - 1);
     const int z1 = grid_index((tmax[2] - c.bmin[2]) * c.ics, 0, c.h - 1);
 
     const float tri[9] = {v0[0], v0[1], v0[2], v1[0], v1[1], v1[2], v2[0], v2[1], v2[2]};
-    float row[kMaxPolyVerts * 2], scratch[kMaxPolyVerts * 2];
-    int z = z0;
-
-    // Row splits by two chains, as the column splits in rasterize_row (a triangle is always
-    // monotone along z): the remainder after a split is [cut A, vertices above the line, cut B]
-    // and the row piece is [A, vertices passed by A, new cut A, new cut B, vertices passed by B
-    // (in polygon order), B].
-    {
-        const int lm = tri[5] < tri[2] ? (tri[8] < tri[5] ? 2 : 1) : (tri[8] < tri[2] ? 2 : 0);
-        float a[3] = {tri[lm * 3], tri[lm * 3 + 1], tri[lm * 3 + 2]};
-        float b[3] = {a[0], a[1], a[2]};
-        int ia = lm == 2 ? 0 : lm + 1, ib = lm == 0 ? 2 : lm - 1, remaining = 2;
-        bool cut = false, done = false;
-        for (; z <= z1; ++z) {
-            const float line = c.bmin[2] + static_cast<float>(z) * c.cs + c.cs;
-            float da = line - a[2], db = line - b[2];
-            if (!(da > 0) || !(db > 0)) break;
-            int n = 0;
-            row[n * 2] = a[0];
-            row[n * 2 + 1] = a[1];
-            ++n;
-            const float* pa = a;
-            int ja = ia, rem = remaining;
-            float dv = 0;
-            bool degenerate = false;
-            while (rem > 0) {
-                dv = line - tri[ja * 3 + 2];
-                if (dv > 0) {
-                    pa = tri + ja * 3;
-                    da = dv;
-                    row[n * 2] = pa[0];
-                    row[n * 2 + 1] = pa[1];
-                    ++n;
-                    ja = ja == 2 ? 0 : ja + 1;
-                    --rem;
-                } else {
-                    degenerate = dv == 0;
-                    break;
-                }
-            }
-            if (degenerate) break;
-            if (rem == 0) {  // everything left lies below the line: one last row piece
-                if (cut) {
-                    row[n * 2] = b[0];
-                    row[n * 2 + 1] = b[1];
-                    ++n;
-                }
-                if (z >= 0) rasterize_row_poly(hf, c, row, scratch, n, z, area);
-                done = true;
-                break;
-            }
-            const float* pb = b;
-            int jb = ib;
-            int passed_b[3];
-            int npb = 0;
-            float du;
-            for (;;) {  // stops at tri[ja] at the latest (dv < 0)
-                du = line - tri[jb * 3 + 2];
-                if (!(du > 0)) break;
-                pb = tri + jb * 3;
-                db = du;
-                passed_b[npb++] = jb;
-                jb = jb == 0 ? 2 : jb - 1;
-                --rem;
-            }
-            if (du == 0) break;
-            // Edge (A point -> tri[ja]) in polygon order, and edge (tri[jb] -> B point).
-            const float* va = tri + ja * 3;
-            const float* vb = tri + jb * 3;
-            const float sa = da / (da - dv);
-            const float sb = du / (du - db);
-            const float na[3] = {pa[0] + (va[0] - pa[0]) * sa, pa[1] + (va[1] - pa[1]) * sa,
-                                 pa[2] + (va[2] - pa[2]) * sa};
-            const float nb[3] = {vb[0] + (pb[0] - vb[0]) * sb, vb[1] + (pb[1] - vb[1]) * sb,
-                                 vb[2] + (pb[2] - vb[2]) * sb};
-            row[n * 2] = na[0];
-            row[n * 2 + 1] = na[1];
-            ++n;
-            row[n * 2] = nb[0];
-            row[n * 2 + 1] = nb[1];
-            ++n;
-            for (int k = npb - 1; k >= 0; --k) {
-                row[n * 2] = tri[passed_b[k] * 3];
-                row[n * 2 + 1] = tri[passed_b[k] * 3 + 1];
-                ++n;
-            }
-            if (cut) {
-                row[n * 2] = b[0];
-                row[n * 2 + 1] = b[1];
-                ++n;
-            }
-            for (int k = 0; k < 3; ++k) {
-                a[k] = na[k];
-                b[k] = nb[k];
-            }
-            ia = ja;
-            ib = jb;
-            remaining = rem;
-            cut = true;
-            if (z >= 0) rasterize_row_poly(hf, c, row, scratch, n, z, area);
-        }
-        if (done || z > z1) return;
-
-        // Degenerate: continue with generic splits from the identical polygon.
-        float bufa[kMaxPolyVerts * 3], bufb[kMaxPolyVerts * 3];
-        float* in = bufa;
-        float* rest = bufb;
-        int nin = 0;
-        if (cut) {
-            std::memcpy(in, a, sizeof(a));
-            nin = 1;
-            for (int r = 0, i = ia; r < remaining; ++r, i = i == 2 ? 0 : i + 1, ++nin)
-                std::memcpy(in + nin * 3, tri + i * 3, 3 * sizeof(float));
-            std::memcpy(in + nin * 3, b, sizeof(b));
-            ++nin;
-        } else {
-            std::memcpy(in, tri, sizeof(tri));
-            nin = 3;
-        }
-        for (; z <= z1; ++z) {
-            const float cz = c.bmin[2] + static_cast<float>(z) * c.cs;
-            int nrow = 0, nrest = 0;
-            split_row(in, nin, cz + c.cs, row, nrow, rest, nrest);
-            std::swap(in, rest);
-            nin = nrest;
-            if (nrow < 3) continue;
-            if (z < 0) continue;
-            rasterize_row_poly(hf, c, row, scratch, nrow, z, area);
-        }
-    }
+    TriChains ch;
+    bool done = false;
+    const int z = rasterize_rows_by_chains(tri, z0, z1, area, hf, c, ch, done);
+    if (done || z > z1) return;
+    rasterize_rows_generic(tri, z, z1, area, hf, c, ch);
 }
 
 }  // namespace

@@ -620,6 +620,37 @@ struct Watershed {
     }
 };
 
+// Replaces the run id in each span of a row (cells `row`, spans [row_begin, row_end) when
+// `contiguous`) by its region id (row_map; ids >= rid are border regions and stay) and, when
+// count is not null, adds the spans of each final id to count[id] (counted in runs).
+inline void remap_row(const CompactCell* row, int border, int w, bool contiguous, uint32_t row_begin,
+                      uint32_t row_end, int rid, const uint16_t* row_map, uint16_t* reg, int* count) {
+    uint16_t cur = 0;
+    int n = 0;
+    const auto remap = [&](uint32_t i) {
+        const uint16_t v = reg[i];
+        const uint16_t nv = v < rid ? row_map[v] : v;
+        reg[i] = nv;
+        if (count) {
+            if (nv != cur) {
+                if (cur) count[cur] += n;
+                cur = nv;
+                n = 0;
+            }
+            ++n;
+        }
+    };
+    if (contiguous) {
+        for (uint32_t i = row_begin; i < row_end; ++i) remap(i);
+    } else {
+        for (int x = border; x < w - border; ++x) {
+            const CompactCell c = row[x];
+            for (uint32_t i = c.index, e = c.index + c.count; i < e; ++i) remap(i);
+        }
+    }
+    if (count && cur) count[cur] += n;
+}
+
 // Sweeps rows into monotone runs: a run continues the region below it when that region is the
 // run's only neighbour below and the run is that region's only continuation. next_id receives
 // the next free id; hints (optional) receive the per-region facts for the region table.
@@ -744,31 +775,8 @@ Status sweep_rows(const char* who, const CompactHeightfield& chf, const std::vec
         touched.clear();
         if (row_begin == kNoSpan) continue;
         // Every span of the row holds 0 or a run id; the final ids are counted in runs.
-        int* count = hints ? hints->count.data() : nullptr;
-        uint16_t cur = 0;
-        int n = 0;
-        const auto remap = [&](uint32_t i) {
-            const uint16_t v = reg[i];
-            const uint16_t nv = v < rid ? row_map[v] : v;
-            reg[i] = nv;
-            if (count) {
-                if (nv != cur) {
-                    if (cur) count[cur] += n;
-                    cur = nv;
-                    n = 0;
-                }
-                ++n;
-            }
-        };
-        if (contiguous) {
-            for (uint32_t i = row_begin; i < row_end; ++i) remap(i);
-        } else {
-            for (int x = border; x < w - border; ++x) {
-                const CompactCell c = row[x];
-                for (uint32_t i = c.index, e = c.index + c.count; i < e; ++i) remap(i);
-            }
-        }
-        if (count && cur) count[cur] += n;
+        remap_row(row, border, w, contiguous, row_begin, row_end, rid, row_map, reg,
+                  hints ? hints->count.data() : nullptr);
         if (is_cancelled(cancel)) return Status::cancelled();
     }
     next_id = static_cast<uint16_t>(id);

@@ -66,13 +66,35 @@ void make_counter_clockwise(Rings& r) {
     }
 }
 
-Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, Rings& out,
-                     ClipTrace* trace) {
-    out.clear();
-    if (trace) *trace = ClipTrace{};
-    // ---- input points and segments
-    std::vector<double> pts;
-    std::vector<Seg> segs;
+namespace {
+
+// The planar graph clip_polygons builds, step by step (see weiler.h).
+struct ClipGraph {
+    std::vector<double> pts;   // input points, then the crossings
+    std::vector<Seg> segs;     // input segments
+    double eps = 0;            // points closer than this are one
+    std::vector<Split> splits;
+    std::vector<double> verts;  // merged points
+    std::vector<uint32_t> vid;  // per point: its vertex
+    std::vector<uint32_t> edges;            // v0 < v1
+    std::vector<int32_t> net;               // per edge: a count, b count (canonical direction)
+    std::vector<uint32_t> edge_seg;         // per edge: one input segment it lies on
+    std::vector<uint32_t> ring_edges;       // per sub-edge in ring order: edge id << 1 | reversed
+    std::vector<uint32_t> ring_edge_first;  // start of each (operand, ring) run in ring_edges
+    std::vector<uint32_t> ring_id;          // per run: ring index
+    std::vector<uint8_t> ring_op;           // per run: operand
+    std::vector<int32_t> wind;   // per edge: a left, a right, b left, b right winding numbers
+    std::vector<double> probe;   // per edge: points just left and right of it
+    std::vector<int8_t> kept;    // per edge: 1 result on its left, -1 on its right, 0 dropped
+    std::vector<uint32_t> dir_from, dir_to;  // the kept edges, directed with the result on the left
+    std::vector<uint32_t> out_first, out_list;  // per vertex: the kept edges leaving it
+    std::vector<uint32_t> next;  // per kept edge: the next one around its ring
+};
+
+// ---- input points and segments; false when a coordinate is not finite
+Status collect_segments(const Rings& a, const Rings& b, ClipGraph& G) {
+    std::vector<double>& pts = G.pts;
+    std::vector<Seg>& segs = G.segs;
     double bmin[2] = {HUGE_VAL, HUGE_VAL}, bmax[2] = {-HUGE_VAL, -HUGE_VAL};
     const Rings* ops[2] = {&a, &b};
     for (uint8_t o = 0; o < 2; ++o) {
@@ -100,15 +122,17 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
             }
         }
     }
-    if (segs.empty()) {
-        if (trace) trace->result = out;
-        return Status::ok();
-    }
     const double extent = std::max({bmax[0] - bmin[0], bmax[1] - bmin[1], 1e-300});
-    const double eps = 1e-12 * extent;
+    G.eps = 1e-12 * extent;
+    return Status::ok();
+}
 
+void split_segments(ClipGraph& G) {
+    std::vector<double>& pts = G.pts;
+    std::vector<Seg>& segs = G.segs;
+    std::vector<Split>& splits = G.splits;
+    const double eps = G.eps;
     // ---- split every segment wherever another one meets it
-    std::vector<Split> splits;
     splits.reserve(segs.size() * 4);
     for (uint32_t i = 0; i < segs.size(); ++i) {
         splits.push_back({i, 0.0, segs[i].pa});
@@ -158,7 +182,13 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
             splits.push_back({j, tt, pc});
         }
     }
+}
 
+void merge_points(ClipGraph& G) {
+    std::vector<double>& pts = G.pts;
+    std::vector<double>& verts = G.verts;
+    std::vector<uint32_t>& vid = G.vid;
+    const double eps = G.eps;
     // ---- merge points closer than eps (the lowest id, an input vertex when there is one, wins)
     const uint32_t npts = uint32_t(pts.size() / 2);
     std::vector<uint32_t> parent(npts);
@@ -181,8 +211,7 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         }
     }
     // compact vertex ids
-    std::vector<uint32_t> vid(npts, UINT32_MAX);
-    std::vector<double> verts;
+    vid.assign(npts, UINT32_MAX);
     for (uint32_t p = 0; p < npts; ++p) {
         const uint32_t r = find_root(parent, p);
         if (vid[r] == UINT32_MAX) {
@@ -192,19 +221,24 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         }
         vid[p] = vid[r];
     }
+}
 
+void build_sub_edges(ClipGraph& G) {
+    std::vector<Seg>& segs = G.segs;
+    std::vector<Split>& splits = G.splits;
+    std::vector<uint32_t>& vid = G.vid;
+    std::vector<uint32_t>& edges = G.edges;
+    std::vector<int32_t>& net = G.net;
+    std::vector<uint32_t>& edge_seg = G.edge_seg;
+    std::vector<uint32_t>& ring_edges = G.ring_edges;
+    std::vector<uint32_t>& ring_edge_first = G.ring_edge_first;
+    std::vector<uint32_t>& ring_id = G.ring_id;
+    std::vector<uint8_t>& ring_op = G.ring_op;
     // ---- sub-edges, unique per vertex pair; per input ring the sequence of its sub-edges
     std::sort(splits.begin(), splits.end(), [](const Split& x, const Split& y) {
         return x.seg != y.seg ? x.seg < y.seg : x.t < y.t;
     });
     std::unordered_map<uint64_t, uint32_t> edge_index;
-    std::vector<uint32_t> edges;          // v0 < v1
-    std::vector<int32_t> net;             // per edge: a count, b count (canonical direction)
-    std::vector<uint32_t> edge_seg;       // per edge: one input segment it lies on
-    std::vector<uint32_t> ring_edges;     // per sub-edge in ring order: edge id << 1 | reversed
-    std::vector<uint32_t> ring_edge_first;  // start of each (operand, ring) run in ring_edges
-    std::vector<uint32_t> ring_id;          // per run: ring index
-    std::vector<uint8_t> ring_op;           // per run: operand
     {
         size_t k = 0;
         uint32_t prev_ring = UINT32_MAX;
@@ -242,11 +276,20 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         }
         ring_edge_first.push_back(uint32_t(ring_edges.size()));
     }
-    const uint32_t nedges = uint32_t(edges.size() / 2);
+}
 
+void winding_numbers(ClipGraph& G) {
+    std::vector<Seg>& segs = G.segs;
+    const double eps = G.eps;
+    std::vector<double>& verts = G.verts;
+    std::vector<uint32_t>& edges = G.edges;
+    std::vector<int32_t>& net = G.net;
+    std::vector<int32_t>& wind = G.wind;
+    std::vector<double>& probe = G.probe;
+    const uint32_t nedges = uint32_t(G.edges.size() / 2);
     // ---- winding numbers of both operands on each side of each sub-edge
-    std::vector<int32_t> wind(4 * size_t(nedges));
-    std::vector<double> probe(4 * size_t(nedges));  // points just left and right of each edge
+    wind.assign(4 * size_t(nedges), 0);
+    probe.assign(4 * size_t(nedges), 0.0);
     for (uint32_t e = 0; e < nedges; ++e) {
         const double ux = verts[2 * edges[2 * e]], uz = verts[2 * edges[2 * e] + 1];
         const double vx = verts[2 * edges[2 * e + 1]], vz = verts[2 * edges[2 * e + 1] + 1];
@@ -273,10 +316,17 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         wind[4 * e + 2] = w[1];
         wind[4 * e + 3] = w[1] - net[2 * e + 1];
     }
+}
 
+void keep_edges(ClipGraph& G, ClipOp op, FillRule fill) {
+    std::vector<uint32_t>& edges = G.edges;
+    std::vector<int32_t>& wind = G.wind;
+    std::vector<int8_t>& kept = G.kept;
+    std::vector<uint32_t>& dir_from = G.dir_from;
+    std::vector<uint32_t>& dir_to = G.dir_to;
+    const uint32_t nedges = uint32_t(G.edges.size() / 2);
     // ---- keep the edges with the result on exactly one side
-    std::vector<int8_t> kept(nedges, 0);
-    std::vector<uint32_t> dir_from, dir_to;
+    kept.assign(nedges, 0);
     for (uint32_t e = 0; e < nedges; ++e) {
         const bool l = in_result(filled(wind[4 * e], fill), filled(wind[4 * e + 2], fill), op);
         const bool r = in_result(filled(wind[4 * e + 1], fill), filled(wind[4 * e + 3], fill), op);
@@ -285,11 +335,20 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         dir_from.push_back(l ? edges[2 * e] : edges[2 * e + 1]);
         dir_to.push_back(l ? edges[2 * e + 1] : edges[2 * e]);
     }
+}
 
+Status link_rings(ClipGraph& G) {
+    std::vector<double>& verts = G.verts;
+    std::vector<uint32_t>& dir_from = G.dir_from;
+    std::vector<uint32_t>& dir_to = G.dir_to;
+    std::vector<uint32_t>& out_first = G.out_first;
+    std::vector<uint32_t>& out_list = G.out_list;
+    std::vector<uint32_t>& next = G.next;
     // ---- link the kept edges into rings
     const uint32_t nverts = uint32_t(verts.size() / 2);
     const uint32_t nkept = uint32_t(dir_from.size());
-    std::vector<uint32_t> out_first(nverts + 1, 0), out_list(nkept);
+    out_first.assign(nverts + 1, 0);
+    out_list.assign(nkept, 0);
     for (uint32_t k = 0; k < nkept; ++k) ++out_first[dir_from[k] + 1];
     for (uint32_t v = 0; v < nverts; ++v) out_first[v + 1] += out_first[v];
     {
@@ -297,7 +356,7 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         for (uint32_t k = 0; k < nkept; ++k) out_list[fill_at[dir_from[k]]++] = k;
     }
     constexpr double kTwoPi = 6.283185307179586476925286766559;
-    std::vector<uint32_t> next(nkept, UINT32_MAX);
+    next.assign(nkept, UINT32_MAX);
     for (uint32_t k = 0; k < nkept; ++k) {
         const uint32_t t = dir_to[k], s = dir_from[k];
         const double back = std::atan2(verts[2 * s + 1] - verts[2 * t + 1], verts[2 * s] - verts[2 * t]);
@@ -314,37 +373,53 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         if (next[k] == UINT32_MAX)
             return Status::internal("clip: open boundary at vertex " + std::to_string(t));
     }
+    return Status::ok();
+}
+
+// One ring of vertex ids into out, collinear vertices dropped (not where rings touch); fewer than
+// three left: nothing.
+void emit_ring(const ClipGraph& G, std::vector<uint32_t>& c, std::vector<double>& ring, Rings& out) {
+    const std::vector<double>& verts = G.verts;
+    const std::vector<uint32_t>& out_first = G.out_first;
+    const double eps = G.eps;
+    // drop collinear vertices
+    bool changed = true;
+    while (changed && c.size() >= 3) {
+        changed = false;
+        for (size_t i = 0; i < c.size() && c.size() >= 3; ++i) {
+            const uint32_t p = c[(i + c.size() - 1) % c.size()], q = c[i], n = c[(i + 1) % c.size()];
+            const double len = std::hypot(verts[2 * n] - verts[2 * p], verts[2 * n + 1] - verts[2 * p + 1]);
+            const double o = orient2d(verts[2 * p], verts[2 * p + 1], verts[2 * q], verts[2 * q + 1],
+                                      verts[2 * n], verts[2 * n + 1]);
+            // a vertex where rings touch stays (the other ring has it as a corner)
+            const bool pinch = out_first[q + 1] - out_first[q] > 1;
+            if (p == n || (!pinch && std::fabs(o) <= eps * len)) {
+                c.erase(c.begin() + long(i));
+                changed = true;
+                --i;
+            }
+        }
+    }
+    if (c.size() < 3) return;
+    ring.clear();
+    for (uint32_t v : c) {
+        ring.push_back(verts[2 * v]);
+        ring.push_back(verts[2 * v + 1]);
+    }
+    out.add(ring.data(), c.size());
+}
+
+// Walks the kept edges into rings, each split into simple rings where it passes a vertex twice.
+void emit_rings(const ClipGraph& G, Rings& out) {
+    const std::vector<uint32_t>& dir_from = G.dir_from;
+    const std::vector<uint32_t>& next = G.next;
+    const uint32_t nverts = uint32_t(G.verts.size() / 2);
+    const uint32_t nkept = uint32_t(G.dir_from.size());
     std::vector<uint8_t> used(nkept, 0);
     std::vector<uint32_t> cyc, walk, loop;
     std::vector<int32_t> pos(nverts, -1);
     std::vector<double> ring;
-    auto emit = [&](std::vector<uint32_t>& c) {
-        // drop collinear vertices
-        bool changed = true;
-        while (changed && c.size() >= 3) {
-            changed = false;
-            for (size_t i = 0; i < c.size() && c.size() >= 3; ++i) {
-                const uint32_t p = c[(i + c.size() - 1) % c.size()], q = c[i], n = c[(i + 1) % c.size()];
-                const double len = std::hypot(verts[2 * n] - verts[2 * p], verts[2 * n + 1] - verts[2 * p + 1]);
-                const double o = orient2d(verts[2 * p], verts[2 * p + 1], verts[2 * q], verts[2 * q + 1],
-                                          verts[2 * n], verts[2 * n + 1]);
-                // a vertex where rings touch stays (the other ring has it as a corner)
-                const bool pinch = out_first[q + 1] - out_first[q] > 1;
-                if (p == n || (!pinch && std::fabs(o) <= eps * len)) {
-                    c.erase(c.begin() + long(i));
-                    changed = true;
-                    --i;
-                }
-            }
-        }
-        if (c.size() < 3) return;
-        ring.clear();
-        for (uint32_t v : c) {
-            ring.push_back(verts[2 * v]);
-            ring.push_back(verts[2 * v + 1]);
-        }
-        out.add(ring.data(), c.size());
-    };
+    auto emit = [&](std::vector<uint32_t>& c) { emit_ring(G, c, ring, out); };
     for (uint32_t k0 = 0; k0 < nkept; ++k0) {
         if (used[k0]) continue;
         cyc.clear();
@@ -369,47 +444,77 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         for (uint32_t v : walk) pos[v] = -1;
         emit(walk);
     }
+}
 
-    if (trace) {
-        trace->verts = verts;
-        trace->edges = edges;
-        trace->edge_winding = wind;
-        trace->edge_kept = kept;
-        // Weiler-Atherton's intersection lists: where a ring's sub-edges change their relation to
-        // the other operand, labelled by the sub-edge that follows.
-        for (size_t run = 0; run + 1 < ring_edge_first.size(); ++run) {
-            const uint32_t b0 = ring_edge_first[run], b1 = ring_edge_first[run + 1];
-            const uint8_t o = ring_op[run];
-            // the other operand; with an empty clip operand (a union of many rings), the
-            // other rings of the subject
-            const bool self_union = b.count() == 0;
-            auto others_winding = [&](double qx, double qz) {
-                int w = 0;
-                for (const Seg& s : segs) {
-                    if (self_union ? (s.ring == ring_id[run]) : (s.op == o)) continue;
-                    if (s.az <= qz) {
-                        if (s.bz > qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) > 0) ++w;
-                    } else if (s.bz <= qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) < 0) {
-                        --w;
-                    }
+void trace_crossings(const ClipGraph& G, bool self_union, FillRule fill, ClipTrace& tr) {
+    const std::vector<Seg>& segs = G.segs;
+    const std::vector<uint32_t>& edges = G.edges;
+    const std::vector<double>& probe = G.probe;
+    const std::vector<uint32_t>& ring_edges = G.ring_edges;
+    const std::vector<uint32_t>& ring_edge_first = G.ring_edge_first;
+    const std::vector<uint32_t>& ring_id = G.ring_id;
+    const std::vector<uint8_t>& ring_op = G.ring_op;
+    // Weiler-Atherton's intersection lists: where a ring's sub-edges change their relation to
+    // the other operand, labelled by the sub-edge that follows.
+    for (size_t run = 0; run + 1 < ring_edge_first.size(); ++run) {
+        const uint32_t b0 = ring_edge_first[run], b1 = ring_edge_first[run + 1];
+        const uint8_t o = ring_op[run];
+        // the other operand; with an empty clip operand (a union of many rings), the
+        // other rings of the subject
+        auto others_winding = [&](double qx, double qz) {
+            int w = 0;
+            for (const Seg& s : segs) {
+                if (self_union ? (s.ring == ring_id[run]) : (s.op == o)) continue;
+                if (s.az <= qz) {
+                    if (s.bz > qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) > 0) ++w;
+                } else if (s.bz <= qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) < 0) {
+                    --w;
                 }
-                return w;
-            };
-            auto cls = [&](uint32_t code) {
-                const uint32_t e = code >> 1;
-                const bool l = filled(others_winding(probe[4 * e], probe[4 * e + 1]), fill);
-                const bool r = filled(others_winding(probe[4 * e + 2], probe[4 * e + 3]), fill);
-                return l && r ? ClipCrossing::Entering : (!l && !r ? ClipCrossing::Leaving : ClipCrossing::OnBoundary);
-            };
-            for (uint32_t k = b0; k < b1; ++k) {
-                const uint32_t prev = ring_edges[k == b0 ? b1 - 1 : k - 1], cur = ring_edges[k];
-                const auto cp = cls(prev), cc = cls(cur);
-                if (cp == cc) continue;
-                const uint32_t e = cur >> 1;
-                const uint32_t v = (cur & 1) ? edges[2 * e + 1] : edges[2 * e];
-                trace->crossings.push_back({v, ring_id[run], o, uint8_t(cc)});
             }
+            return w;
+        };
+        auto cls = [&](uint32_t code) {
+            const uint32_t e = code >> 1;
+            const bool l = filled(others_winding(probe[4 * e], probe[4 * e + 1]), fill);
+            const bool r = filled(others_winding(probe[4 * e + 2], probe[4 * e + 3]), fill);
+            return l && r ? ClipCrossing::Entering : (!l && !r ? ClipCrossing::Leaving : ClipCrossing::OnBoundary);
+        };
+        for (uint32_t k = b0; k < b1; ++k) {
+            const uint32_t prev = ring_edges[k == b0 ? b1 - 1 : k - 1], cur = ring_edges[k];
+            const auto cp = cls(prev), cc = cls(cur);
+            if (cp == cc) continue;
+            const uint32_t e = cur >> 1;
+            const uint32_t v = (cur & 1) ? edges[2 * e + 1] : edges[2 * e];
+            tr.crossings.push_back({v, ring_id[run], o, uint8_t(cc)});
         }
+    }
+}
+
+}  // namespace
+
+Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, Rings& out,
+                     ClipTrace* trace) {
+    out.clear();
+    if (trace) *trace = ClipTrace{};
+    ClipGraph G;
+    if (Status st = collect_segments(a, b, G); !st) return st;
+    if (G.segs.empty()) {
+        if (trace) trace->result = out;
+        return Status::ok();
+    }
+    split_segments(G);
+    merge_points(G);
+    build_sub_edges(G);
+    winding_numbers(G);
+    keep_edges(G, op, fill);
+    if (Status st = link_rings(G); !st) return st;
+    emit_rings(G, out);
+    if (trace) {
+        trace->verts = G.verts;
+        trace->edges = G.edges;
+        trace->edge_winding = G.wind;
+        trace->edge_kept = G.kept;
+        trace_crossings(G, b.count() == 0, fill, *trace);
         trace->result = out;
     }
     return Status::ok();
