@@ -92,6 +92,9 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     draw_opts_ = opts_.draw;
     see_ = opts_.view;
     highlight_changes_ = opts_.highlight_changes;
+    // the worker applies the prune and computes the change highlight with its bakes
+    worker_.set_prune(islands_.prune_point());
+    worker_.set_highlight_changes(highlight_changes_);
     if (opts_.map2d) map2d_.set_scene(opts_.map2d);
     if (opts_.top_view) map2d_.set_top_view(true);
     map2d_.set_layers(opts_.map2d_layers);
@@ -213,36 +216,9 @@ std::shared_ptr<const nav::Bake> App::trimmed(const std::shared_ptr<const nav::B
     return trim_out_;
 }
 
-void App::on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next) {
-    if (next->partial) return;  // tiles still filling in: timings and changes count finished bakes
+void App::on_new_bake(const std::shared_ptr<const nav::Bake>&, const std::shared_ptr<const nav::Bake>& next) {
+    if (next->partial) return;  // tiles still filling in: timings count finished bakes
     timings_.record(*next);
-    if (!highlight_changes_ || !prev) return;
-    // keep the last highlight when the new bake has nothing to compare (e.g. stopped before regions)
-    nav::render::BakeChanges c;
-    double build_ms = 0.0;
-    try {
-        c = nav::render::diff_bakes(*prev, *next);
-        if (!c.have_regions && !c.have_polys) return;
-        const auto t0 = std::chrono::steady_clock::now();
-        nav::render::build_diff_overlay(c, *prev, *next, diff_cpu_);
-        build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    } catch (const std::bad_alloc&) {
-        // a bake that ran out of memory leaves little for comparing it: no highlight, no crash
-        diff_cpu_ = nav::render::DrawList{};
-        changes_valid_ = false;
-        diff_upload_ = true;
-        log_.warn("changes: not highlighted, out of memory comparing bake #" + std::to_string(prev->generation) +
-                  " with #" + std::to_string(next->generation));
-        return;
-    }
-    changes_ = std::move(c);
-    changes_valid_ = true;
-    changes_text_ = nav::render::diff_summary(changes_);
-    diff_upload_ = true;
-    char buf[96];
-    std::snprintf(buf, sizeof buf, " (diff %.2f ms, overlay %.2f ms)", changes_.ms, build_ms);
-    log_.info("changes bake #" + std::to_string(changes_.from_generation) + " -> #" +
-              std::to_string(changes_.to_generation) + ": " + changes_text_ + buf);
 }
 
 void App::poll_worker() {
@@ -265,23 +241,40 @@ void App::poll_worker() {
     worker_.set_region_trace(replay_.wants_trace());
     // the bake and the draw lists the worker built for it, taken together (a 2D map: its own bake,
     // drawn from layers built here)
-    auto [latest, view, built, view_tile] = worker_.latest_published();
-    if (map2d_.scene()) latest = map2d_.scene()->bake, view = latest, built = nullptr, view_tile.reset();
+    // and what it derived from it (the prune, the change highlight)
+    worker_.set_prune(islands_.prune_point());
+    auto [latest, view, built, view_tile, prune, highlight] = worker_.latest_published();
+    if (map2d_.scene()) {
+        // a 2D scene is built here when opened, not by the worker: its prune is applied here too
+        latest = map2d_.scene()->bake, view = latest, built = nullptr, view_tile.reset(), highlight = highlight_;
+        if (!map2d_prune_ || map2d_prune_->src != latest || map2d_prune_->point != islands_.prune_point())
+            map2d_prune_ = std::make_shared<const PruneResult>(prune_bake(latest, islands_.prune_point()));
+        prune = map2d_prune_;
+        view = prune->bake;
+    }
     if (latest) {
         raw_layers_ = std::move(built);
         raw_view_ = std::move(view);
         raw_view_tile_ = view_tile;
+        prune_ = prune && prune->src == latest ? std::move(prune) : nullptr;
     }
     if (latest && latest != raw_bake_) {
         on_new_bake(raw_bake_, latest);
         raw_bake_ = std::move(latest);
     }
-    bake_ = trimmed(islands_.apply(raw_bake_));
+    // the change highlight the worker published (while the highlight is on): uploaded when it changes
+    if (!highlight_changes_) highlight = nullptr;
+    if (highlight != highlight_) {
+        highlight_ = std::move(highlight);
+        diff_upload_ = true;
+    }
+    bake_ = trimmed(prune_ ? prune_->bake : raw_bake_);
     // what the layers draw: the whole bake, or its "only selected tile" view (the worker's when it
     // is of this very bake and tile, so its draw lists fit)
     worker_.set_tile_only(tile_only_ ? sel_tile_ : std::nullopt);
     if (tile_only_ && sel_tile_ && bake_ && bake_->tiled())
-        draw_bake_ = bake_ == raw_bake_ && raw_view_tile_ == sel_tile_ ? raw_view_ : ui_tile_view_.make(bake_, *sel_tile_);
+        draw_bake_ = prune_ && bake_ == prune_->bake && raw_view_tile_ == sel_tile_ ? raw_view_
+                                                                                   : ui_tile_view_.make(bake_, *sel_tile_);
     else
         draw_bake_ = bake_;
     warnings_.update(bake_.get(), desired_, log_);
@@ -898,10 +891,12 @@ void App::ui_readability() {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Stack offset: each visible layer after the first is drawn this much higher than the one\n"
                           "before, so layers shown together do not hide each other.");
-    if (ImGui::Checkbox("Highlight changes", &highlight_changes_) && !highlight_changes_) {
-        changes_valid_ = false;
-        diff_cpu_.clear();
-        diff_upload_ = true;
+    if (ImGui::Checkbox("Highlight changes", &highlight_changes_)) {
+        worker_.set_highlight_changes(highlight_changes_);
+        if (!highlight_changes_ && highlight_) {
+            highlight_.reset();
+            diff_upload_ = true;
+        }
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("After a re-bake, show which regions and polygons it added, removed or reshaped\n"
@@ -919,10 +914,10 @@ void App::ui_readability() {
         ImGui::SameLine();
         swatch("##drem", r::colors::kDiffRemoved);
         ImGui::TextUnformatted("removed");
-        if (changes_valid_) {
-            ImGui::TextWrapped("#%llu -> #%llu: %s", static_cast<unsigned long long>(changes_.from_generation),
-                               static_cast<unsigned long long>(changes_.to_generation), changes_text_.c_str());
-            ImGui::TextColored(kDimColor, "diff %.2f ms", changes_.ms);
+        if (highlight_) {
+            ImGui::TextWrapped("#%llu -> #%llu: %s", static_cast<unsigned long long>(highlight_->changes.from_generation),
+                               static_cast<unsigned long long>(highlight_->changes.to_generation), highlight_->text.c_str());
+            ImGui::TextColored(kDimColor, "diff %.2f ms", highlight_->changes.ms);
         } else {
             ImGui::TextColored(kDimColor, "move a slider: the next bake is compared with this one");
         }
@@ -1254,7 +1249,7 @@ void App::ui_right_panel(float W, float H) {
     const bool islands_open = islands_.pruned() || opts_.layers[static_cast<size_t>(r::Layer::Islands)];
     if (ImGui::CollapsingHeader("Islands", islands_open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("islands");
-        islands_.panel(bake_.get());
+        islands_.panel(bake_.get(), prune_.get());
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -1438,7 +1433,7 @@ void App::render_scene(int fb_w, int fb_h) {
     draw_opts_.cull_input = see_.cull;
     draw_opts_.hide_ceilings = see_.hide_ceilings;
     // under the change highlight the layers turn grey: its colours then mean "changed", never a region
-    draw_opts_.grey_base = highlight_changes_ && changes_valid_ && !diff_cpu_.empty();
+    draw_opts_.grey_base = highlight_changes_ && highlight_ && !highlight_->overlay.empty();
     renderer_.begin(fp);
     if (show_ground_) {
         // The grid lies under everything: clearing depth after it keeps its lines (which carry a
@@ -1449,10 +1444,10 @@ void App::render_scene(int fb_w, int fb_h) {
     layers_.draw(renderer_, shown, draw_opts_);
     map2d_.draw(renderer_);
     if (diff_upload_) {
-        diff_gpu_.upload(diff_cpu_);
+        diff_gpu_.upload(highlight_ ? highlight_->overlay : r::DrawList{});
         diff_upload_ = false;
     }
-    if (highlight_changes_ && changes_valid_ && !diff_gpu_.empty()) {
+    if (highlight_changes_ && highlight_ && !diff_gpu_.empty()) {
         // on top of the stack of visible layers
         float top = 0.0f;
         for (float v : draw_opts_.lifts(shown)) top = std::max(top, v);

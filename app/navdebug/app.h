@@ -130,7 +130,7 @@ private:
     nav::render::ViewCut view_cut() const;
     // What clicks and hovers go through: what the view does not draw (culled, ceilings, cut).
     nav::render::PickVisibility pick_visibility() const;
-    // Called once per newly published bake: timings history, change highlight.
+    // Called once per newly published bake: timings history.
     void on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next);
     // The bake as seen at the timeline's target stage: stages after run_to_ dropped (cached).
     std::shared_ptr<const nav::Bake> trimmed(const std::shared_ptr<const nav::Bake>& bake);
@@ -171,6 +171,8 @@ private:
 
     std::shared_ptr<const nav::Bake> bake_;      // what is drawn: pruned, trimmed to run_to_
     std::shared_ptr<const nav::Bake> raw_bake_;  // the worker's latest, as published
+    std::shared_ptr<const PruneResult> prune_;   // published with it: raw_bake_ with the prune applied
+    std::shared_ptr<const PruneResult> map2d_prune_;  // the same for a 2D scene (built here, not by the worker)
     std::shared_ptr<const nav::render::BuiltLayers> raw_layers_;  // published with it: drawn by upload only
     std::shared_ptr<const nav::Bake> trim_src_, trim_out_;
     nav::Stage trim_to_ = nav::kLastStage;
@@ -240,10 +242,7 @@ private:
     Timings timings_;
     nav::render::LayerDrawOptions draw_opts_;
     bool highlight_changes_ = false;
-    nav::render::BakeChanges changes_;
-    bool changes_valid_ = false;
-    std::string changes_text_;
-    nav::render::DrawList diff_cpu_;
+    std::shared_ptr<const BakeHighlight> highlight_;  // the worker's, while highlight_changes_ is on
     nav::render::GpuDrawList diff_gpu_;
     bool diff_upload_ = false;
 
