@@ -15,14 +15,14 @@ bool App::save_session(const std::string& path, std::string& err) const {
     else if (!opts_.mesh_path.empty())
         s.mesh = std::filesystem::absolute(opts_.mesh_path).lexically_normal().string();
     s.has_config = true;
-    s.params = desired_;
-    s.volumes = volumes_;
-    if (path_.has_start() && path_.has_end()) s.path = std::make_pair(path_.start(), path_.end());
-    s.camera = std::make_pair(cam_.eye, cam_.eye + cam_.forward() * 10.0f);
+    s.params = edit_.desired;
+    s.volumes = edit_.volumes;
+    if (sel_.path.has_start() && sel_.path.has_end()) s.path = std::make_pair(sel_.path.start(), sel_.path.end());
+    s.camera = std::make_pair(view_.cam.eye, view_.cam.eye + view_.cam.forward() * 10.0f);
     s.layers = opts_.layers;
-    s.view = see_;
-    s.tile_select = sel_tile_;
-    s.tile_only = tile_only_;
+    s.view = view_.see;
+    s.tile_select = sel_.tile;
+    s.tile_only = sel_.tile_only;
     const nav::Status st = save_session_file(path, s);
     if (!st) {
         err = st.message;
@@ -41,29 +41,29 @@ void App::load_session(const std::string& path) {
         return;
     }
     if (s.has_config) {
-        desired_ = s.params;
-        volumes_ = s.volumes;
+        edit_.desired = s.params;
+        edit_.volumes = s.volumes;
     }
     if (s.layers) opts_.layers = *s.layers;
-    if (s.view) see_ = *s.view;
-    if (s.tile_select) sel_tile_ = s.tile_select;
-    tile_only_ = s.tile_only && sel_tile_;
+    if (s.view) view_.see = *s.view;
+    if (s.tile_select) sel_.tile = s.tile_select;
+    sel_.tile_only = s.tile_only && sel_.tile;
     if (s.path) {
-        path_.set_start(s.path->first);
-        path_.set_end(s.path->second);
+        sel_.path.set_start(s.path->first);
+        sel_.path.set_end(s.path->second);
     }
     if (s.camera) {
-        cam_.look_at(s.camera->first, s.camera->second);
-        camera_placed_ = true;
+        view_.cam.look_at(s.camera->first, s.camera->second);
+        view_.camera_placed = true;
     }
     if (s.mesh && (!bake_ || !bake_->mesh || std::filesystem::path(bake_->mesh->path).lexically_normal() !=
                                                  std::filesystem::path(*s.mesh).lexically_normal())) {
         // the new mesh is framed only when the session has no camera
-        if (s.camera) framed_mesh_.reset();
+        if (s.camera) view_.framed_mesh.reset();
         open_mesh(*s.mesh, false);  // the session's own settings, set above
     }
-    session_field_ = path;
-    banner_.clear();
+    panels_.session_field = path;
+    panels_.banner.clear();
     log_.info("loaded session " + path);
 }
 

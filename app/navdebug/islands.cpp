@@ -12,60 +12,6 @@
 
 namespace navdebug {
 
-namespace {
-
-}  // namespace
-
-std::shared_ptr<const nav::Bake> IslandsTool::apply(const std::shared_ptr<const nav::Bake>& bake) {
-    if (bake == src_ && prune_point_ == applied_point_) return out_;
-    src_ = bake;
-    applied_point_ = prune_point_;
-    out_ = bake;
-    prune_applied_ = false;
-    prune_stats_ = {};
-    prune_ms_ = 0.0;
-    message_.clear();
-    if (!bake || !prune_point_) return out_;
-    if (!bake->navmesh || bake->navmesh->empty()) {
-        message_ = "No navmesh yet: the prune applies once the navmesh stage is built.";
-        return out_;
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    // Any polygon may be kept, whatever its flags: the worker's navmesh is never pruned itself,
-    // and a click on a part an earlier prune darkened keeps that part instead.
-    nav::QueryFilter any;
-    any.exclude_flags = 0;
-    nav::NavQuery query;
-    query.init(bake->navmesh.get());
-    nav::NearestPoly hit;
-    const glm::vec3 at = *prune_point_;
-    if (nav::Status st = query.find_nearest_poly(&at.x, kPickHalfExtents, any, hit); !st) {
-        message_ = "Not pruned: " + st.message;
-        return out_;
-    }
-    if (hit.poly == nav::kNoRef) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "Not pruned: no navmesh polygon within %.0f m (%.0f m up or down) of (%.2f, %.2f, %.2f).",
-                      kPickHalfExtents[0], kPickHalfExtents[1], at.x, at.y, at.z);
-        message_ = buf;
-        return out_;
-    }
-    // A shallow copy of the bake sharing every stage but the navmesh, which is copied and pruned:
-    // the worker's snapshot stays as published for the next bake and the other tools.
-    auto mesh = std::make_shared<nav::NavMesh>(*bake->navmesh);
-    if (nav::Status st = nav::prune_unreachable(*mesh, hit.poly, &prune_stats_); !st) {
-        message_ = "Not pruned: " + st.message;
-        return out_;
-    }
-    kept_poly_ = mesh->poly_index(hit.poly);
-    auto pruned = std::make_shared<nav::Bake>(*bake);
-    pruned->navmesh = std::move(mesh);
-    out_ = std::move(pruned);
-    prune_applied_ = true;
-    prune_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return out_;
-}
-
 void IslandsTool::update_rows(const std::shared_ptr<const nav::NavMesh>& mesh) {
     if (mesh == rows_mesh_) return;
     rows_mesh_ = mesh;
@@ -88,7 +34,7 @@ void IslandsTool::update_rows(const std::shared_ptr<const nav::NavMesh>& mesh) {
     });
 }
 
-void IslandsTool::panel(const nav::Bake* bake) {
+void IslandsTool::panel(const nav::Bake* bake, const PruneResult* result) {
     const std::shared_ptr<const nav::NavMesh> mesh = bake ? bake->navmesh : nullptr;
     update_rows(mesh && !mesh->empty() ? mesh : nullptr);
     if (!rows_mesh_) {
@@ -139,17 +85,18 @@ void IslandsTool::panel(const nav::Bake* bake) {
         }
     }
 
-    // prune state
-    if (prune_applied_) {
-        ImGui::Text("kept island %u: %u polygons, %u disabled", prune_stats_.island, prune_stats_.kept,
-                    prune_stats_.disabled);
+    // prune state (the worker's result for the current prune point; none while it is on its way)
+    if (result && result->point != prune_point_) result = nullptr;
+    if (result && result->applied) {
+        ImGui::Text("kept island %u: %u polygons, %u disabled", result->stats.island, result->stats.kept,
+                    result->stats.disabled);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Only what is reachable from polygon %u is walkable; the disabled polygons are drawn dark\n"
                               "and skipped by the path queries. Applied to every new bake (%.2f ms).",
-                              kept_poly_, prune_ms_);
-    } else if (!message_.empty()) {
+                              result->kept_poly, result->ms);
+    } else if (result && !result->message.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(kWarnColor, "%s", message_.c_str());
+        ImGui::TextColored(kWarnColor, "%s", result->message.c_str());
         ImGui::PopTextWrapPos();
     }
     if (pruned()) {

@@ -166,6 +166,13 @@ void PathTool::drag_to(const glm::vec3& p) {
 }
 
 void PathTool::ui() {
+    ui_points();
+    ui_readouts();
+    ui_options();
+}
+
+// The mode, the end points and the buttons that set or clear them.
+void PathTool::ui_points() {
     int mode = static_cast<int>(mode_);
     ImGui::SetNextItemWidth(150.0f);
     if (ImGui::Combo("mode", &mode, kModeNames, 3)) set_mode(static_cast<Mode>(mode));
@@ -208,7 +215,11 @@ void PathTool::ui() {
         has_start_ = has_end_ = false;
         dirty_ = true;
     }
+}
 
+// What the last query found (or why there is none).
+void PathTool::ui_readouts() {
+    const bool have_mesh = mesh_ && !mesh_->empty();
     // state and read-outs
     const bool need_end = mode_ != Mode::Wall;
     if (!have_mesh) {
@@ -255,7 +266,10 @@ void PathTool::ui() {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("find_route (nearest polygons, A*, funnel) without traces, mean of %d runs", timing_reps_);
     }
+}
 
+// The mode's legend and options; the funnel stepper of path mode.
+void PathTool::ui_options() {
     if (mode_ == Mode::Raycast) {
         auto legend = [](uint32_t c, const char* text) {
             ImGui::TextColored(to_imvec(c, true), "%s", text);
@@ -293,7 +307,10 @@ void PathTool::ui() {
         ImGui::TextColored(kDimColor, "%d closed", static_cast<int>(astar_.steps.back().closed_count));
     }
 
-    // funnel stepper
+    ui_funnel_stepper();
+}
+
+void PathTool::ui_funnel_stepper() {
     if (ImGui::Checkbox("funnel stepper", &stepper_)) redraw_ = true;
     const int nsteps = static_cast<int>(funnel_.steps.size());
     if (stepper_ && nsteps > 0) {

@@ -56,6 +56,11 @@ public:
     bool dragging() const { return drag_ != 0; }
 
 private:
+    // the parts of ui()
+    void ui_points();
+    void ui_readouts();
+    void ui_options();
+    void ui_funnel_stepper();
     void run();
     void run_path();
     void run_raycast();

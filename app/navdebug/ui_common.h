@@ -1,11 +1,12 @@
 // What the navdebug panels share: their text colours, the conversion of a render colour for ImGui,
-// the count format, and the box a picked point is searched in for a navmesh polygon.
+// the count format, and (prune.h) the box a picked point is searched in for a navmesh polygon.
 #pragma once
 #include <imgui.h>
 
 #include <cstdint>
 #include <string>
 
+#include "prune.h"  // kPickHalfExtents
 #include "render/draw_list.h"
 
 namespace navdebug {
@@ -29,10 +30,5 @@ inline std::string fmt_count(int64_t v) {
     for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
     return v < 0 ? "-" + s : s;
 }
-
-// Half extents of the box around a picked point in which the nearest navmesh polygon is searched
-// (Detour sample's): picks land on the input surface, and erosion keeps the navmesh up to an agent
-// radius from walls and ledges, a few metres above or below.
-constexpr float kPickHalfExtents[3] = {2.0f, 4.0f, 2.0f};
 
 }  // namespace navdebug

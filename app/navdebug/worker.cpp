@@ -135,9 +135,27 @@ void BakeWorker::set_tile_only(std::optional<TileXZ> tile) {
     cv_.notify_all();
 }
 
+void BakeWorker::set_prune(const std::optional<glm::vec3>& point) {
+    {
+        std::lock_guard lk(m_);
+        if (prune_ == point) return;
+        prune_ = point;
+        ++requested_;  // a run with nothing dirty re-publishes the latest bake with the new prune
+    }
+    cv_.notify_all();
+}
+
+void BakeWorker::set_highlight_changes(bool on) {
+    std::lock_guard lk(m_);
+    highlight_on_ = on;
+    if (!on) latest_highlight_.reset();
+}
+
 BakeWorker::Published BakeWorker::latest_published() const {
     std::lock_guard lk(m_);
-    return {latest_, latest_view_, latest_layers_, latest_view_ != latest_ ? view_tile_only_ : std::nullopt};
+    const std::shared_ptr<const nav::Bake>& shown = latest_prune_ ? latest_prune_->bake : latest_;
+    return {latest_, latest_view_, latest_layers_, latest_view_ != shown ? view_tile_only_ : std::nullopt,
+            latest_prune_, latest_highlight_};
 }
 
 void BakeWorker::hold_after_tiles(int n) {
@@ -232,28 +250,80 @@ void BakeWorker::event(WorkerEvent::Kind kind, std::string text) {
     events_.push_back({kind, std::move(text)});
 }
 
+std::shared_ptr<const BakeHighlight> BakeWorker::highlight(const nav::Bake& prev, const nav::Bake& next, bool& keep) {
+    keep = false;
+    auto h = std::make_shared<BakeHighlight>();
+    double build_ms = 0.0;
+    try {
+        h->changes = nav::render::diff_bakes(prev, next);
+        if (!h->changes.have_regions && !h->changes.have_polys) {
+            keep = true;  // e.g. stopped before regions: the last highlight stays
+            return nullptr;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        nav::render::build_diff_overlay(h->changes, prev, next, h->overlay);
+        build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        h->text = nav::render::diff_summary(h->changes);
+    } catch (const std::bad_alloc&) {
+        // a bake that ran out of memory leaves little for comparing it: no highlight, no crash
+        h.reset();
+        log_.warn("changes: not highlighted, out of memory comparing bake #" + std::to_string(prev.generation) +
+                  " with #" + std::to_string(next.generation));
+        return nullptr;
+    }
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " (diff %.2f ms, overlay %.2f ms)", h->changes.ms, build_ms);
+    log_.info("changes bake #" + std::to_string(h->changes.from_generation) + " -> #" +
+              std::to_string(h->changes.to_generation) + ": " + h->text + buf);
+    return h;
+}
+
 void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
     nav::render::LayerMask shown;
     std::shared_ptr<const nav::render::BuiltLayers> prev;
     std::optional<TileXZ> only;
+    std::optional<glm::vec3> prune_at;
+    std::shared_ptr<const PruneResult> prune;
+    std::shared_ptr<const nav::Bake> before;
+    bool highlight_on = false;
     {
         std::lock_guard lk(m_);
         shown = layers_;
         prev = latest_layers_;
         only = tile_only_;
+        prune_at = prune_;
+        prune = latest_prune_;
+        before = latest_;
+        highlight_on = highlight_on_;
     }
-    // the bake's data is immutable: the draw lists are built here, off the UI thread (from the
-    // "only selected tile" view while that is on)
-    std::shared_ptr<const nav::Bake> view = bake && only && bake->tiled() ? tile_view_.make(bake, *only) : bake;
+    // everything the view derives from the bake is computed here, off the UI thread: the island
+    // prune (kept when neither the bake nor the point changed)
+    if (!prune || prune->src != bake || prune->point != prune_at)
+        prune = std::make_shared<const PruneResult>(prune_bake(bake, prune_at));
+    // the change highlight against the bake published before (finished bakes only: tiles still
+    // filling in are compared once they are done)
+    bool new_highlight = false, keep = true;
+    std::shared_ptr<const BakeHighlight> changes;
+    if (highlight_on && before && bake && before != bake && !bake->partial) {
+        changes = highlight(*before, *bake, keep);
+        new_highlight = !keep;
+    }
+    before.reset();
+    // the draw lists, from the pruned bake (from its "only selected tile" view while that is on)
+    const std::shared_ptr<const nav::Bake>& drawn = prune->bake;
+    std::shared_ptr<const nav::Bake> view = drawn && only && drawn->tiled() ? tile_view_.make(drawn, *only) : drawn;
     std::shared_ptr<const nav::render::BuiltLayers> built;
     if (view) built = nav::render::build_layers(*view, shown, prev.get());
     prev.reset();
     {
         std::lock_guard lk(m_);
         latest_ = std::move(bake);
+        latest_prune_ = std::move(prune);
         latest_view_ = std::move(view);
         view_tile_only_ = only;
         latest_layers_ = std::move(built);
+        if (new_highlight) latest_highlight_ = std::move(changes);
+        if (!highlight_on_) latest_highlight_.reset();
     }
     if (wake_) wake_();
 }
@@ -412,6 +482,8 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                 shown = layers_;
                 // "only selected tile" switched or moved: the layers must be built from the new view
                 missing = b && b->tiled() && tile_only_ != view_tile_only_;
+                // the prune point moved (set_prune): the bake is published again with the new prune
+                missing = missing || (b && (!latest_prune_ || latest_prune_->point != prune_));
                 for (int li = 0; b && li < nav::render::kLayerCount; ++li) {
                     const auto l = static_cast<nav::render::Layer>(li);
                     missing = missing || (shown[static_cast<size_t>(li)] && nav::render::layer_from_bake(l) &&

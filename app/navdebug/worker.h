@@ -1,7 +1,8 @@
 // The bake worker: a thread that owns the Pipeline. The UI posts the newest desired state
 // (parameters, volumes, target stage, a mesh to load); the worker applies it (set_params dirties
 // only what changed), runs with a cancel flag that a newer request raises, and publishes the
-// snapshot of every run that was not cancelled. The UI reads latest() and never blocks.
+// snapshot of every run that was not cancelled, with what the view derives from it (draw lists,
+// the island prune, the change highlight). The UI reads latest() and never blocks.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -15,8 +16,12 @@
 #include <utility>
 #include <vector>
 
+#include <glm/glm.hpp>
+
 #include "core/bake/pipeline.h"
 #include "log.h"
+#include "prune.h"
+#include "render/diff_draw.h"
 #include "render/layers.h"
 #include "tile_tool.h"
 
@@ -26,6 +31,14 @@ struct WorkerEvent {
     enum class Kind { MeshLoaded, MeshFailed, BakeDone, BakeFailed };
     Kind kind;
     std::string text;
+};
+
+// The change highlight the worker computed for a published bake against the one published before
+// it (render/diff_draw.h): the diff, its summary and the overlay the UI uploads as is.
+struct BakeHighlight {
+    nav::render::BakeChanges changes;
+    std::string text;  // diff_summary(changes)
+    nav::render::DrawList overlay;
 };
 
 class BakeWorker {
@@ -60,13 +73,25 @@ public:
     // tiles); a change re-publishes the latest bake with its layers.
     void set_tile_only(std::optional<TileXZ> tile);
 
+    // The Islands tool's prune point (nullopt: none), applied to every bake published from now on;
+    // a change re-publishes the latest bake with the new prune (as a parameter change re-bakes).
+    void set_prune(const std::optional<glm::vec3>& point);
+    // The change highlight: while on, each finished bake published is compared with the bake
+    // published before it and the result (or the last one, when the two have nothing to compare)
+    // is published with it; off drops it.
+    void set_highlight_changes(bool on);
+
     std::shared_ptr<const nav::Bake> latest() const;
     // The bake the published layers were built from: latest() itself, or its "only selected
     // tile" view (TileOnlyView) while set_tile_only is on; taken with latest() and the layers.
     struct Published {
         std::shared_ptr<const nav::Bake> bake, view;
         std::shared_ptr<const nav::render::BuiltLayers> layers;
-        std::optional<TileXZ> view_tile;  // the tile `view` keeps alone, nullopt: view == bake
+        std::optional<TileXZ> view_tile;  // the tile `view` keeps alone, nullopt: view == prune->bake
+        // `bake` with the prune point applied (prune->src == bake; prune->bake == bake when nothing
+        // is pruned); `view` and the layers are made from prune->bake
+        std::shared_ptr<const PruneResult> prune;
+        std::shared_ptr<const BakeHighlight> highlight;  // the change highlight, null when none
     };
     Published latest_published() const;
     // latest() and the draw lists built for it, taken together as they were published (entries
@@ -100,13 +125,16 @@ private:
                 const std::string& mesh_path, bool trace);
     // Publishes the last good bake marked failed with `what` at the stage that was building.
     void fail_run(const std::string& what, bool out_of_memory);  // out of memory: bad input (exit 2)
-    // Builds the shown layers' draw lists for `bake` (reusing the last set's unchanged entries),
-    // then publishes both.
+    // Applies the prune, computes the change highlight and builds the shown layers' draw lists for
+    // `bake` (reusing the last set's unchanged entries), then publishes them together.
     void publish(std::shared_ptr<const nav::Bake> bake);
     void event(WorkerEvent::Kind kind, std::string text);
     // Pipeline::set_on_tile: a tile finished (a bake thread); publishes the partial bake now and
     // then (at most every kPartialMs), or holds there (hold_after_tiles).
     void on_tile(std::shared_ptr<const nav::Bake> partial);
+    // The change highlight of prev -> next; `keep` when the two bakes have nothing to compare (the
+    // last highlight stays), null when comparing them ran out of memory.
+    std::shared_ptr<const BakeHighlight> highlight(const nav::Bake& prev, const nav::Bake& next, bool& keep);
 
     std::unique_ptr<nav::Pipeline> pipe_;
     Log& log_;
@@ -139,6 +167,10 @@ private:
     std::optional<TileXZ> tile_only_;       // set_tile_only
     std::optional<TileXZ> view_tile_only_;  // what latest_view_ was made with
     TileOnlyView tile_view_;
+    std::optional<glm::vec3> prune_;                   // set_prune
+    std::shared_ptr<const PruneResult> latest_prune_;  // published with latest_
+    bool highlight_on_ = false;                        // set_highlight_changes
+    std::shared_ptr<const BakeHighlight> latest_highlight_;
     int hold_tiles_ = 0;     // hold_after_tiles
     int run_tiles_ = 0;      // tiles published by on_tile in the current run
     std::chrono::steady_clock::time_point last_partial_{};  // when the last partial publish ended

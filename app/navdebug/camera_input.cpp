@@ -1,0 +1,233 @@
+// App: mouse and keyboard in the 3D view: camera drags, the click tools, hover inspection.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "app.h"
+#include "ui_common.h"
+
+namespace navdebug {
+
+namespace r = nav::render;
+
+void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
+    start_camera_drag(W, H);
+    click_tools(W, H);
+    move_camera(window, W, H, dt);
+}
+
+bool App::pick_under_cursor(float W, float H, glm::vec3& hit) const {
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    if (!mesh) return false;
+    const ImGuiIO& io = ImGui::GetIO();
+    glm::vec3 o, d;
+    view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
+    float t = 0;
+    if (!r::raycast_mesh(*mesh, &o.x, &d.x, t, view_.pick_visibility(opts_.layers))) return false;
+    hit = o + d * t;
+    return true;
+}
+
+// Starts a look (right button), orbit (middle, Alt+left) or pan (Shift+middle) drag.
+void App::start_camera_drag(float W, float H) {
+    ImGuiIO& io = ImGui::GetIO();
+    const bool mouse_free = !io.WantCaptureMouse;
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    auto pick = [&](glm::vec3& hit) { return pick_under_cursor(W, H, hit); };
+
+    // start / end drags
+    if (view_.drag == ViewState::Drag::None && mouse_free) {
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) view_.drag = ViewState::Drag::Look;
+        const bool alt_left = io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+        if (io.KeyShift && ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
+            // pan (Blender's Shift+MMB): the point under the cursor follows it, at its depth
+            view_.drag = ViewState::Drag::Pan;
+            if (!pick(view_.pivot)) view_.pivot = view_.cam.eye + view_.cam.forward() * std::max(view_.cam.speed, 1.0f);
+        } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Middle) || alt_left) {
+            view_.drag = ViewState::Drag::Orbit;
+            if (!pick(view_.pivot)) {
+                // nothing under the cursor: orbit around the point at the mesh centre's depth
+                glm::vec3 c(0.0f);
+                if (mesh) c = glm::vec3((mesh->bmin[0] + mesh->bmax[0]) * 0.5f, (mesh->bmin[1] + mesh->bmax[1]) * 0.5f,
+                                        (mesh->bmin[2] + mesh->bmax[2]) * 0.5f);
+                const float depth = std::max(glm::dot(c - view_.cam.eye, view_.cam.forward()), view_.cam.near_z * 10.0f);
+                glm::vec3 o, d;
+                view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
+                view_.pivot = o + d * (depth / std::max(glm::dot(d, view_.cam.forward()), 0.05f));
+            }
+        }
+    }
+}
+
+// A left click with the click tool: prune, floor clip, section plane, tile, path end points (and
+// dragging a path marker).
+void App::click_tools(float W, float H) {
+    ImGuiIO& io = ImGui::GetIO();
+    const bool mouse_free = !io.WantCaptureMouse;
+    auto pick = [&](glm::vec3& hit) { return pick_under_cursor(W, H, hit); };
+
+    // path tool: Shift+left-click sets the start, left-click the end (RecastDemo's habit); a press
+    // on a shown marker grabs it instead (with Shift only the start marker) and dragging moves it
+    if (sel_.tool == Selection::Tool::Prune && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit)) {
+            edit_.islands.prune_at(hit);
+            log_.info("prune: keeping what is reachable from (" + std::to_string(hit.x) + ", " + std::to_string(hit.y) +
+                      ", " + std::to_string(hit.z) + ")");
+        }
+    }
+    if (sel_.tool == Selection::Tool::ClipFloor && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit)) {
+            view_.see.clip = floor_clip(hit.y);
+            log_.info("clip to the floor at y " + std::to_string(hit.y) + ": heights " + std::to_string(view_.see.clip->first) +
+                      " .. " + std::to_string(view_.see.clip->second));
+        }
+    }
+    // section tool: a click puts the plane through the surface under the cursor, facing the
+    // camera (the near side is cut away); dragging up / down then moves it away / towards the camera
+    if (sel_.tool == Selection::Tool::Section && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt) {
+        glm::vec3 hit;
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && pick(hit)) {
+            glm::vec3 n = -view_.cam.forward();
+            n.y = 0.0f;
+            if (glm::length(n) < 1e-3f) n = glm::vec3(0.0f, 1.0f, 0.0f);
+            view_.see.section = std::make_pair(hit, glm::normalize(n));
+        } else if (view_.see.section && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f) && io.MouseDelta.y != 0.0f) {
+            const float dist = glm::length(view_.see.section->first - view_.cam.eye);
+            const glm::vec3 n = glm::normalize(view_.see.section->second);
+            // one view height of mouse travel moves the plane about the distance to it
+            view_.see.section->first -= n * (io.MouseDelta.y * dist / std::max(H, 1.0f));
+        }
+    }
+    if (sel_.tool == Selection::Tool::Tile && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit) && bake_) {
+            if (const auto t = tile_at(*bake_, hit.x, hit.z)) {
+                sel_.tile = t;
+                log_.info("selected tile " + std::to_string(t->first) + "," + std::to_string(t->second));
+            } else {
+                log_.info(bake_->tiled() ? "no tile there" : "tile select: the bake is not tiled (set tile_size)");
+            }
+        }
+    }
+    if (sel_.tool == Selection::Tool::Path && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        const bool got = pick(hit);
+        if (!(path_on() && sel_.path.begin_drag(view_.view_proj, W, H, io.MousePos.x, io.MousePos.y, got ? &hit : nullptr,
+                                            io.KeyShift)) &&
+            got) {
+            if (io.KeyShift) sel_.path.set_start(hit);
+            else sel_.path.set_end(hit);
+            opts_.layers[static_cast<size_t>(r::Layer::Path)] = true;
+        }
+    }
+    if (sel_.path.dragging()) {
+        glm::vec3 hit;
+        if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.path.end_drag();
+        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.path.drag_to(hit);
+    }
+}
+
+// Ends drags, moves the camera by the drag, the wheel and the fly keys (and Tab, F).
+void App::move_camera(GLFWwindow* window, float W, float H, float dt) {
+    ImGuiIO& io = ImGui::GetIO();
+    const bool mouse_free = !io.WantCaptureMouse;
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    auto pick = [&](glm::vec3& hit) { return pick_under_cursor(W, H, hit); };
+
+    if (view_.drag == ViewState::Drag::Look && !io.MouseDown[ImGuiMouseButton_Right]) view_.drag = ViewState::Drag::None;
+    if (view_.drag == ViewState::Drag::Orbit && !io.MouseDown[ImGuiMouseButton_Middle] && !io.MouseDown[ImGuiMouseButton_Left])
+        view_.drag = ViewState::Drag::None;
+    if (view_.drag == ViewState::Drag::Pan && !io.MouseDown[ImGuiMouseButton_Middle]) view_.drag = ViewState::Drag::None;
+    if (view_.drag == ViewState::Drag::Pan && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+        // world metres per pixel at the pivot's depth
+        const float depth = std::max(glm::dot(view_.pivot - view_.cam.eye, view_.cam.forward()), view_.cam.near_z);
+        const float per_px = 2.0f * depth * std::tan(view_.cam.fov_y * 0.5f) / std::max(view_.rect.h, 1.0f);
+        view_.cam.eye -= view_.cam.right() * (io.MouseDelta.x * per_px) - view_.cam.up() * (io.MouseDelta.y * per_px);
+    }
+
+    constexpr float kTurn = 0.005f;
+    if (view_.drag == ViewState::Drag::Look) view_.cam.rotate(io.MouseDelta.x * kTurn, -io.MouseDelta.y * kTurn);
+    if (view_.drag == ViewState::Drag::Orbit) view_.cam.orbit(view_.pivot, io.MouseDelta.x * kTurn, -io.MouseDelta.y * kTurn);
+
+    // wheel: dolly towards the point under the cursor
+    if (mouse_free && io.MouseWheel != 0.0f) {
+        glm::vec3 hit;
+        const float step = io.MouseWheel * (io.KeyShift ? 0.4f : 0.15f);
+        if (pick(hit)) {
+            const glm::vec3 to = hit - view_.cam.eye;
+            const float len = glm::length(to);
+            const float move = std::min(len * step, len - view_.cam.near_z * 4.0f);
+            if (len > 1e-6f) view_.cam.eye += to / len * move;
+        } else {
+            view_.cam.fly({0.0f, 0.0f, view_.cam.speed * step * 2.0f});
+        }
+    }
+
+    // keys: fly
+    bool flying = false;
+    if (!io.WantCaptureKeyboard) {
+        glm::vec3 m(0.0f);
+        if (glfwGetKey(window, GLFW_KEY_W) == GLFW_PRESS) m.z += 1;
+        if (glfwGetKey(window, GLFW_KEY_S) == GLFW_PRESS) m.z -= 1;
+        if (glfwGetKey(window, GLFW_KEY_D) == GLFW_PRESS) m.x += 1;
+        if (glfwGetKey(window, GLFW_KEY_A) == GLFW_PRESS) m.x -= 1;
+        if (glfwGetKey(window, GLFW_KEY_E) == GLFW_PRESS) m.y += 1;
+        if (glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) m.y -= 1;
+        if (m != glm::vec3(0.0f)) {
+            float k = view_.cam.speed * std::min(dt, 0.1f);
+            if (io.KeyShift) k *= 4.0f;
+            if (io.KeyCtrl) k *= 0.25f;
+            view_.cam.fly(m * k);
+            flying = true;
+        }
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab), false)) view_.show_ui = !view_.show_ui;
+        if (glfwGetKey(window, GLFW_KEY_F) == GLFW_PRESS && mesh) {
+            if (const auto& pin = sel_.inspector.pin_point()) {
+                // the selection: a box of a few metres around the pinned element
+                const glm::vec3 half(3.0f);
+                view_.cam.frame(*pin - half, *pin + half, view_.rect);
+            } else {
+                view_.cam.frame(glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
+                           glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_.rect);
+            }
+        }
+    }
+    view_.animating = view_.animating || flying || view_.drag != ViewState::Drag::None || sel_.path.dragging();
+}
+
+void App::update_hover(float W, float H) {
+    sel_.node_tip.clear();
+    const ImGuiIO& io = ImGui::GetIO();
+    if (path_on() && sel_.path.show_nodes() && !io.WantCaptureMouse && view_.drag == ViewState::Drag::None && !sel_.path.dragging() && bake_ && bake_->mesh &&
+        io.MousePos.x >= 0 && io.MousePos.y >= 0) {
+        glm::vec3 o, d;
+        view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
+        float t = 0;
+        if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t, view_.pick_visibility(opts_.layers))) sel_.node_tip = sel_.path.node_tooltip(o + d * t);
+        if (!sel_.node_tip.empty()) {
+            sel_.inspector.update(draw_bake_, opts_.layers, nullptr, false);
+            return;
+        }
+    }
+    const bool in_view = io.MousePos.x >= view_.rect.x && io.MousePos.x < view_.rect.x + view_.rect.w && io.MousePos.y >= 0 &&
+                         io.MousePos.y < H;
+    PickRay ray;
+    const bool can_hover = view_.inspect && !io.WantCaptureMouse && view_.drag == ViewState::Drag::None && !sel_.path.dragging() && in_view;
+    if (can_hover) view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, ray.o, ray.d);
+    const bool click = can_hover && sel_.tool == Selection::Tool::Inspect && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+    sel_.inspector.update(draw_bake_, opts_.layers, can_hover ? &ray : nullptr, click);
+}
+
+}  // namespace navdebug

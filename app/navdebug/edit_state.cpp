@@ -1,0 +1,18 @@
+#include "edit_state.h"
+
+namespace navdebug {
+
+void EditState::restore(const EditSnapshot& s) {
+    desired = s.params;
+    volumes = s.volumes;
+    if (s.prune) islands.prune_at(*s.prune);
+    else islands.clear();
+}
+
+void EditState::mark_requested() {
+    requested = desired;
+    requested_volumes = volumes;
+    requested_to = run_to;
+}
+
+}  // namespace navdebug

@@ -1,0 +1,463 @@
+// App's left panel (Files, Parameters, Layers with readability and seeing inside): Panels state,
+// drawn from the view, edit and selection state.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "app.h"
+#include "ui_common.h"
+
+namespace navdebug {
+
+namespace r = nav::render;
+
+namespace {
+
+std::string escape_percent(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '%') out += '%';
+        out += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+void App::ui_left_panel(float, float H) {
+    // resizable by its right edge (full height, 220 px to 45% of the window); the width is kept in
+    // ImGui's ini file between runs
+    const float w = std::clamp(view_.win_w * 0.27f, 300.0f, 380.0f);
+    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(view_.win_w * 0.45f, 220.0f), H));
+    ImGui::SetNextWindowBgAlpha(0.90f);
+    ImGui::Begin("navdebug", nullptr, ImGuiWindowFlags_NoMove);
+    panels_.left_w = ImGui::IsWindowCollapsed() ? 0.0f : ImGui::GetWindowWidth();
+
+    if (ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) {
+        const float bw = 52.0f;
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - bw - ImGui::GetStyle().ItemSpacing.x);
+        const bool enter = ImGui::InputTextWithHint("##mesh", "mesh.obj (or drop a file)", &panels_.mesh_field,
+                                                    ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        if (ImGui::Button("Open", ImVec2(bw, 0)) || enter) open_mesh(panels_.mesh_field);
+        ImGui::Checkbox("keep settings", &edit_.keep_settings);
+        ImGui::SameLine();
+        if (ImGui::Button("Browse...")) {
+            std::error_code ec;
+            const std::filesystem::path cur(panels_.mesh_field);
+            const std::string dir = !panels_.mesh_field.empty() && std::filesystem::is_directory(cur.parent_path(), ec)
+                                        ? std::filesystem::absolute(cur.parent_path(), ec).string()
+                                        : std::string();
+            panels_.open_dialog.open(dir);
+        }
+        if (ImGui::IsItemHovered()) {
+            const std::string tool = OpenDialog::desktop_tool();
+            ImGui::SetTooltip("%s", tool.empty() ? "Choose an .obj in a file browser (install zenity or kdialog for the desktop's own)"
+                                                 : ("Choose an .obj with " + tool).c_str());
+        }
+        if (const auto chosen = panels_.open_dialog.poll()) open_mesh(*chosen);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Off: a mesh you open starts from its own settings (MESH.json next to it, else the\n"
+                              "defaults), without the volumes, mesh fixes or prune of the last one. On: they carry over.");
+        if (!panels_.asset_files.empty()) {
+            ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - bw - ImGui::GetStyle().ItemSpacing.x);
+            if (ImGui::BeginCombo("assets", "demo scenes")) {
+                for (const std::string& a : panels_.asset_files)
+                    if (ImGui::Selectable(std::filesystem::path(a).filename().string().c_str())) open_mesh(a);
+                ImGui::EndCombo();
+            }
+        }
+        const float cw = (bw - ImGui::GetStyle().ItemSpacing.x) * 0.5f + 14.0f;
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 2 * cw - 2 * ImGui::GetStyle().ItemSpacing.x);
+        const bool cfg_enter = ImGui::InputTextWithHint("##config", "config.json", &panels_.config_field,
+                                                        ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        if (ImGui::Button("Load", ImVec2(cw, 0)) || cfg_enter) load_config(panels_.config_field);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Load parameters and convex volumes from a JSON config.");
+        ImGui::SameLine();
+        if (ImGui::Button("Save", ImVec2(cw, 0))) save_config(panels_.config_field);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Write the current parameters and volumes as a JSON config.");
+        {
+            ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 2 * cw - 2 * ImGui::GetStyle().ItemSpacing.x);
+            const bool ses_enter = ImGui::InputTextWithHint("##session", "session.json", &panels_.session_field,
+                                                            ImGuiInputTextFlags_EnterReturnsTrue);
+            ImGui::SameLine();
+            if (ImGui::Button("Load##session", ImVec2(cw, 0)) || ses_enter) load_session(panels_.session_field);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Load a session: mesh, parameters, volumes, path, camera and layers.");
+            ImGui::SameLine();
+            if (ImGui::Button("Save##session", ImVec2(cw, 0)) && !panels_.session_field.empty()) {
+                std::string err;
+                if (save_session(panels_.session_field, err)) log_.info("saved session " + panels_.session_field);
+                else {
+                    log_.error(err);
+                    set_error(err);
+                }
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Write the session (mesh, parameters, volumes, path, camera, layers) as JSON.");
+        }
+        const bool can_export = bake_ && bake_->polymesh && bake_->mesh;
+        ImGui::BeginDisabled(!can_export);
+        if (ImGui::Button("Export OBJ")) export_obj();
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip(can_export ? "Write the polygon mesh (group polymesh) and detail mesh (group detail)\n"
+                                           "as NAME.navmesh.obj next to the mesh."
+                                         : "Bake through the polymesh stage to export.");
+        if (bake_ && bake_->mesh) {
+            const nav::InputMesh& m = *bake_->mesh;
+            ImGui::TextColored(kDimColor, "%s", std::filesystem::path(m.path).filename().string().c_str());
+            ImGui::SameLine();
+            ImGui::TextColored(kDimColor, "%s verts, %s tris", fmt_count(m.vert_count()).c_str(),
+                               fmt_count(m.tri_count()).c_str());
+        }
+    }
+    // warnings first: a setting known to go wrong should be seen before the picture is trusted
+    {
+        const int nw = panels_.warnings.count();
+        const std::string title = nw > 0 ? "Warnings (" + std::to_string(nw) + ")###warnings" : "Warnings###warnings";
+        if (nw > 0) ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+        const bool open = ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen);
+        if (nw > 0) ImGui::PopStyleColor();
+        if (open) {
+            ImGui::PushID("warnings");
+            panels_.warnings.panel(edit_.desired, log_);
+            ImGui::PopID();
+        }
+    }
+    if (ImGui::CollapsingHeader("2D map", map2d_.scene() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) map2d_.ui();
+    if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ui_layers();
+        ImGui::PushID("replay");
+        replay_.panel(bake_.get());
+        ImGui::PopID();
+    }
+    if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) ui_params();
+    ImGui::End();
+}
+
+void App::ui_params() {
+    // undo / redo of parameter changes, fixes and prunes (Ctrl+Z, Ctrl+Shift+Z)
+    ImGui::BeginDisabled(!edit_.undo.can_undo());
+    if (ImGui::SmallButton(("Undo (" + std::to_string(edit_.undo.undo_steps()) + ")").c_str())) apply_edit(edit_.undo.undo(), "undo");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Ctrl+Z: back one edit (a parameter, a fix, a prune, volumes)");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!edit_.undo.can_redo());
+    if (ImGui::SmallButton(("Redo (" + std::to_string(edit_.undo.redo_steps()) + ")").c_str())) apply_edit(edit_.undo.redo(), "redo");
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y: forward one edit");
+    const float slider_w = ImGui::GetContentRegionAvail().x * 0.60f;
+    // once per stage, in pipeline order, whatever the order of the parameter table
+    std::vector<const nav::ParamDef*> ordered;
+    for (const nav::ParamDef& d : nav::param_table()) ordered.push_back(&d);
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const nav::ParamDef* a, const nav::ParamDef* b) { return a->stage < b->stage; });
+    nav::Stage group = nav::Stage::Count;
+    for (const nav::ParamDef* dp : ordered) {
+        const nav::ParamDef& d = *dp;
+        if (d.stage != group) {
+            group = d.stage;
+            ImGui::TextColored(kDimColor, "%s", std::string(nav::stage_name(group)).c_str());
+        }
+        ImGui::PushID(static_cast<int>(d.id));
+        const std::string label(d.label);
+        const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+        const std::string hint = nav::voxel_hint(d.id, edit_.desired, mesh ? mesh->bmin : nullptr, mesh ? mesh->bmax : nullptr);
+        std::string unit = d.unit.empty() || d.unit == "cells" ? "" : " " + std::string(d.unit);
+        bool changed = false;
+        double value = edit_.desired.get(d.id);
+        ImGui::SetNextItemWidth(slider_w);
+        switch (d.kind) {
+            case nav::ParamKind::Float: {
+                float v = static_cast<float>(value);
+                const bool deg = d.unit == "deg";
+                // degrees to a tenth; ranges reaching below 0.01 (mesh_scale) to a thousandth
+                const char* prec = deg ? "%.1f" : d.min < 0.01 && d.min > 0.0 ? "%.3f" : "%.2f";
+                const std::string fmt = prec + escape_percent(unit) +
+                                        (hint.empty() ? "" : "  " + escape_percent(hint));
+                const ImGuiSliderFlags flags = deg ? ImGuiSliderFlags_None : ImGuiSliderFlags_Logarithmic;
+                changed = ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(d.min), static_cast<float>(d.max),
+                                             fmt.c_str(), flags | ImGuiSliderFlags_AlwaysClamp);
+                // float(0.02) is a hair below the double 0.02: clamp in double so the ends are accepted
+                value = std::clamp(static_cast<double>(v), d.min, d.max);
+                break;
+            }
+            case nav::ParamKind::Int: {
+                int v = static_cast<int>(value);
+                const std::string fmt = "%d" + escape_percent(unit) + (hint.empty() ? "" : "  " + escape_percent(hint));
+                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(d.min), static_cast<int>(d.max),
+                                           fmt.c_str(), ImGuiSliderFlags_AlwaysClamp);
+                value = v;
+                break;
+            }
+            case nav::ParamKind::Bool: {
+                bool v = value != 0.0;
+                changed = ImGui::Checkbox(label.c_str(), &v);
+                value = v ? 1.0 : 0.0;
+                break;
+            }
+            case nav::ParamKind::Enum: {
+                int v = static_cast<int>(value);
+                const std::string cur(v >= 0 && v < static_cast<int>(d.enum_names.size()) ? d.enum_names[static_cast<size_t>(v)] : "");
+                if (ImGui::BeginCombo(label.c_str(), cur.c_str())) {
+                    for (size_t k = 0; k < d.enum_names.size(); ++k) {
+                        const bool sel = static_cast<int>(k) == v;
+                        if (ImGui::Selectable(std::string(d.enum_names[k]).c_str(), sel)) {
+                            v = static_cast<int>(k);
+                            changed = true;
+                        }
+                    }
+                    ImGui::EndCombo();
+                }
+                value = v;
+                break;
+            }
+        }
+        if (ImGui::IsItemHovered()) {
+            nav::Params defaults;
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(360.0f);
+            ImGui::Text("%s (%s)", std::string(d.name).c_str(), label.c_str());
+            ImGui::TextUnformatted(std::string(d.help).c_str());
+            ImGui::TextColored(kDimColor, "default %s, range %g..%g%s; rebuilds from %s. Right-click: reset.",
+                               defaults.to_string(d.id).c_str(), d.min, d.max, unit.c_str(),
+                               std::string(nav::stage_name(d.stage)).c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) {
+            value = nav::Params().get(d.id);
+            changed = true;
+        }
+        if (changed) {
+            const nav::Status st = edit_.desired.set(d.id, value);
+            if (!st) log_.warn(st.message);
+        }
+        ImGui::PopID();
+    }
+    if (ImGui::Button("Reset all")) edit_.desired = nav::Params();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every parameter back to its default (the Stages timeline steps the bake).");
+}
+
+void App::ui_layers() {
+    const nav::Bake* b = bake_.get();
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        const auto l = static_cast<r::Layer>(i);
+        if (i % 2) ImGui::SameLine(150.0f);
+        bool on = opts_.layers[static_cast<size_t>(i)];
+        const bool avail = b && r::layer_available(l, *b);
+        if (!avail) ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+        if (ImGui::Checkbox(std::string(r::layer_name(l)).c_str(), &on)) opts_.layers[static_cast<size_t>(i)] = on;
+        if (!avail) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) {
+            const auto& info = layers_.info(l);
+            // a tiled level's per-grid layers are drawn in parts (blocks of tiles): a re-bake
+            // re-uploads the parts whose tiles changed
+            const std::string parts = info.parts > 1 ? ", " + std::to_string(info.parts_uploaded) + " of its " +
+                                                           std::to_string(info.parts) + " tile parts" : "";
+            ImGui::SetTooltip("%s\nstage: %s%s\n%s triangles, %s lines, %s spans\nlast rebuild: built in %.1f ms (%s), "
+                              "uploaded in %.2f ms%s",
+                              std::string(r::layer_help(l)).c_str(),
+                              std::string(nav::stage_name(r::layer_stage(l))).c_str(), avail ? "" : " (not built)",
+                              fmt_count(static_cast<int64_t>(info.triangles)).c_str(),
+                              fmt_count(static_cast<int64_t>(info.lines)).c_str(),
+                              fmt_count(static_cast<int64_t>(info.spans)).c_str(), info.build_ms,
+                              info.on_ui ? "UI thread" : "worker", info.upload_ms, parts.c_str());
+        }
+    }
+    ImGui::Checkbox("ground grid", &view_.show_ground);
+    ImGui::SameLine(150.0f);
+    ImGui::Checkbox("inspect spans", &view_.inspect);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover a span (with a floor layer shown) to see its links and values.");
+    ui_readability();
+    ui_see_inside();
+
+    // legend of the visible layers
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        if (!opts_.layers[static_cast<size_t>(i)]) continue;
+        const auto l = static_cast<r::Layer>(i);
+        ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
+        int n = 0;
+        for (const r::LegendEntry& e : layers_.legend(l)) {  // only what the layer draws now
+            if (n++ % 2) ImGui::SameLine(160.0f);
+            ImGui::ColorButton(("##lg" + std::to_string(i) + "_" + std::to_string(n)).c_str(), to_imvec(e.color),
+                               ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(std::string(e.label).c_str());
+        }
+    }
+}
+
+void App::ui_readability() {
+    if (!ImGui::TreeNodeEx("Readability", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    // per-layer opacity: one compact slider per visible layer
+    const float sw = ImGui::GetContentRegionAvail().x * 0.55f;
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        const auto l = static_cast<r::Layer>(i);
+        if (!opts_.layers[static_cast<size_t>(i)] || !r::layer_from_bake(l)) continue;
+        ImGui::PushID(i);
+        ImGui::SetNextItemWidth(sw);
+        ImGui::SliderFloat(std::string(r::layer_name(l)).c_str(), &view_.draw_opts.opacity[static_cast<size_t>(i)], 0.0f, 1.0f,
+                           "opacity %.2f", ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("How opaque this layer is drawn. Right-click: back to 1.");
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) view_.draw_opts.opacity[static_cast<size_t>(i)] = 1.0f;
+        ImGui::PopID();
+    }
+    {
+        // the span budget in thousands (0: no limit)
+        int k = static_cast<int>(view_.draw_opts.span_budget / 1000);
+        ImGui::SetNextItemWidth(sw);
+        if (ImGui::SliderInt("span budget", &k, 0, 20000, k ? "%d k a frame" : "no limit", ImGuiSliderFlags_AlwaysClamp))
+            view_.draw_opts.span_budget = static_cast<size_t>(k) * 1000;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Spans drawn at full detail per frame, shared by the span layers shown (voxels, filtered,\n"
+                              "compact ... regions). Beyond it the chunks farthest from the camera are drawn merged:\n"
+                              "each 4 x 4 or 16 x 16 block of cells as its most layered column. Chunks outside the view\n"
+                              "are never drawn. 0: no limit. Right-click: back to %d k.",
+                              static_cast<int>(r::LayerDrawOptions::kDefaultSpanBudget / 1000));
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) view_.draw_opts.span_budget = r::LayerDrawOptions::kDefaultSpanBudget;
+        const std::string lod = lod_text(false);
+        if (!lod.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+            ImGui::TextWrapped("%s", lod.c_str());
+            ImGui::PopStyleColor();
+        }
+    }
+    ImGui::Checkbox("x-ray edges", &view_.draw_opts.xray);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Draw the layers' lines a second time, faint, through the geometry in front.");
+    ImGui::SameLine(150.0f);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 60.0f);
+    ImGui::SliderFloat("stack", &view_.draw_opts.lift_step, 0.0f, 1.0f, "%.2f m", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Stack offset: each visible layer after the first is drawn this much higher than the one\n"
+                          "before, so layers shown together do not hide each other.");
+    if (ImGui::Checkbox("Highlight changes", &view_.highlight_changes)) {
+        worker_.set_highlight_changes(view_.highlight_changes);
+        if (!view_.highlight_changes && highlight_) {
+            highlight_.reset();
+            diff_upload_ = true;
+        }
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("After a re-bake, show which regions and polygons it added, removed or reshaped\n"
+                          "(kept until the next bake).");
+    if (view_.highlight_changes) {
+        auto swatch = [](const char* id, uint32_t c) {
+            ImGui::ColorButton(id, to_imvec(c), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
+            ImGui::SameLine();
+        };
+        swatch("##dadd", r::colors::kDiffAdded);
+        ImGui::TextUnformatted("added");
+        ImGui::SameLine();
+        swatch("##dresh", r::colors::kDiffReshaped);
+        ImGui::TextUnformatted("reshaped");
+        ImGui::SameLine();
+        swatch("##drem", r::colors::kDiffRemoved);
+        ImGui::TextUnformatted("removed");
+        if (highlight_) {
+            ImGui::TextWrapped("#%llu -> #%llu: %s", static_cast<unsigned long long>(highlight_->changes.from_generation),
+                               static_cast<unsigned long long>(highlight_->changes.to_generation), highlight_->text.c_str());
+            ImGui::TextColored(kDimColor, "diff %.2f ms", highlight_->changes.ms);
+        } else {
+            ImGui::TextColored(kDimColor, "move a slider: the next bake is compared with this one");
+        }
+    }
+    ImGui::TreePop();
+}
+
+void App::ui_see_inside() {
+    if (!ImGui::TreeNodeEx("See inside", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    ImGui::Checkbox("cull back faces", &view_.see.cull);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Input triangles seen from behind are not drawn: rooms whose walls face inward\n"
+                          "open up when seen from outside (--cull on|off).");
+    ImGui::SameLine(170.0f);
+    ImGui::Checkbox("hide ceilings", &view_.see.hide_ceilings);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Input triangles facing down are not drawn where the camera is above them\n"
+                          "(--hide-ceilings on|off).");
+    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    const float lo = mesh ? mesh->bmin[1] - 1.0f : -10.0f, hi = mesh ? mesh->bmax[1] + 1.0f : 10.0f;
+    bool clip = view_.see.clip.has_value();
+    if (ImGui::Checkbox("height clip", &clip)) {
+        if (clip) view_.see.clip = std::make_pair(lo, hi);
+        else view_.see.clip.reset();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Draw only what lies between two heights (every layer). The floor click tool sets\n"
+                          "the range around the floor you click (--clip YMIN,YMAX, --clip-floor X,Y,Z).");
+    if (view_.see.clip) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
+        ImGui::DragFloatRange2("##clip", &view_.see.clip->first, &view_.see.clip->second, 0.05f, lo, hi, "min %.2f m",
+                               "max %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    }
+    bool section = view_.see.section.has_value();
+    if (ImGui::Checkbox("section plane", &section)) {
+        if (section) {
+            glm::vec3 c(0.0f);
+            if (mesh) c = glm::vec3((mesh->bmin[0] + mesh->bmax[0]) * 0.5f, (mesh->bmin[1] + mesh->bmax[1]) * 0.5f,
+                                    (mesh->bmin[2] + mesh->bmax[2]) * 0.5f);
+            view_.see.section = std::make_pair(c, glm::vec3(0.0f, 0.0f, 1.0f));
+        } else {
+            view_.see.section.reset();
+        }
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Cut away everything on the side the plane's normal points to. The section click tool\n"
+                          "places it facing the camera; drag the numbers or the tool to move it\n"
+                          "(--section PX,PY,PZ,NX,NY,NZ).");
+    if (view_.see.section) {
+        ImGui::DragFloat3("point", &view_.see.section->first.x, 0.05f);
+        glm::vec3 n = view_.see.section->second;
+        if (ImGui::DragFloat3("normal", &n.x, 0.01f, -1.0f, 1.0f) && glm::length(n) > 1e-3f) view_.see.section->second = n;
+    }
+    ImGui::Checkbox("floor tint", &view_.see.floor_tint);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Tint every layer by height band so stacked floors read apart: one colour per band of\n"
+                          "the given height from the bottom of the mesh (--floor-tint, --floor-height M).");
+    if (view_.see.floor_tint) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
+        ImGui::SliderFloat("##band", &view_.see.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    }
+    ImGui::TreePop();
+}
+
+std::string App::lod_text(bool brief) const {
+    size_t total = 0, full = 0, merged = 0;
+    std::string names;
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        const r::SpanPlanStats& st = layers_.lod(static_cast<r::Layer>(i));
+        if (!st.merged) continue;
+        names += (names.empty() ? "" : ", ") + std::string(r::layer_name(static_cast<r::Layer>(i)));
+        total += st.visible;
+        full += st.drawn[0];
+        merged += st.visible - st.drawn[0];
+    }
+    if (names.empty()) return {};
+    auto millions = [](size_t v) {
+        char b[32];
+        std::snprintf(b, sizeof b, v >= 100000 ? "%.1f M" : "%.0f k", v >= 100000 ? static_cast<double>(v) / 1e6 : static_cast<double>(v) / 1e3);
+        return std::string(b);
+    };
+    if (brief)
+        return "level of detail: " + millions(full) + " of " + millions(total) + " spans in view at full detail, the farther merged " +
+               "4 x 4 or 16 x 16 (" + names + "; span budget: Layers > Readability)";
+    return "Level of detail on " + names + ": " + millions(full) + " of the " + millions(total) +
+           " spans in view drawn at full detail (nearest the camera); the farther " + millions(merged) +
+           " drawn merged, 4 x 4 or 16 x 16 cells as one column. Raise the span budget or move closer for full detail.";
+}
+
+}  // namespace navdebug

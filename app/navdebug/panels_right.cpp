@@ -1,0 +1,213 @@
+// App's right panel (Stages, timings, warnings, inspector, islands, path, tiles, log).
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "app.h"
+#include "ui_common.h"
+
+namespace navdebug {
+
+namespace r = nav::render;
+
+void App::ui_right_panel(float W, float H) {
+    // resizable by its left edge; kept against the window's right edge at last frame's width
+    const float w = std::clamp(W * 0.25f, 280.0f, 380.0f);
+    const float cur = panels_.right_size > 0.0f ? panels_.right_size : w;
+    ImGui::SetNextWindowPos(ImVec2(W - cur, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(W * 0.45f, 220.0f), H));
+    ImGui::SetNextWindowBgAlpha(0.90f);
+    ImGui::Begin("Bake", nullptr, ImGuiWindowFlags_NoMove);
+    panels_.right_size = ImGui::GetWindowWidth();
+    panels_.right_w = ImGui::IsWindowCollapsed() ? 0.0f : panels_.right_size;
+
+    const nav::Bake* b = bake_.get();
+    if (worker_.busy()) {
+        const char spin[4] = {'|', '/', '-', '\\'};
+        ImGui::TextColored(kWarnColor, "baking %c", spin[static_cast<int>(ImGui::GetTime() * 8.0) & 3]);
+    } else if (b) {
+        double total = 0;
+        for (nav::Stage s : b->stages_run) total += b->stats[static_cast<size_t>(s)].ms;
+        ImGui::Text("bake #%llu  %.1f ms", static_cast<unsigned long long>(b->generation), total);
+    }
+    if (b && b->config.width > 0) {
+        ImGui::SameLine();
+        ImGui::TextColored(kDimColor, " grid %d x %d", b->config.width, b->config.height);
+    }
+
+    if (ImGui::CollapsingHeader("Stages", ImGuiTreeNodeFlags_DefaultOpen)) {
+        TimelineInput in;
+        in.bake = raw_bake_.get();
+        in.desired = &edit_.desired;
+        in.volumes_changed = raw_bake_ && edit_.volumes != raw_bake_->volumes;
+        in.mesh_pending = mesh_pending_;
+        in.busy = worker_.busy();
+        in.building = worker_.building_stage();
+        in.target = edit_.run_to;
+        ui_bake_status(true);
+        ImGui::PushID("timeline");
+        panels_.timeline.panel(in, edit_.run_to);
+        ImGui::PopID();
+        if (raw_bake_ && raw_bake_->tiled()) {
+            const TileTimes tt = tile_times(*raw_bake_);
+            if (tt.count > 0) {
+                ImGui::Text("per tile (%d / %d tiles):", tt.count, raw_bake_->layout.count());
+                ImGui::Text("  min %.2f  median %.2f  max %.2f ms", tt.min_ms, tt.median_ms, tt.max_ms);
+                ImGui::TextColored(kDimColor, "slowest tile %d,%d; sum of tile times %.1f ms", tt.slowest.first,
+                                   tt.slowest.second, tt.sum_ms);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("Each tile's wall time for the stages it ran in its last bake; tiles bake in\n"
+                                      "parallel (threads), so the sum exceeds the bake's wall time.");
+            }
+        }
+    }
+    if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("timings");
+        panels_.timings.panel(raw_bake_.get());
+        ImGui::PopID();
+    }
+
+    {
+        int t = static_cast<int>(sel_.tool);
+        ImGui::TextUnformatted("Click:");
+        ImGui::SameLine();
+        ImGui::RadioButton("path", &t, static_cast<int>(Selection::Tool::Path));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click sets the path end, Shift+click the start.");
+        ImGui::SameLine();
+        ImGui::RadioButton("inspect", &t, static_cast<int>(Selection::Tool::Inspect));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click pins the element under the cursor in the inspector.");
+        ImGui::SameLine();
+        ImGui::RadioButton("prune", &t, static_cast<int>(Selection::Tool::Prune));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Left click keeps only the navmesh reachable from there; the rest is disabled.");
+        ImGui::TextUnformatted("      ");
+        ImGui::SameLine();
+        ImGui::RadioButton("clip to floor", &t, static_cast<int>(Selection::Tool::ClipFloor));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Clip to this floor: left click on a floor keeps only the heights from %.1f m below it\n"
+                              "to %.1f m above it (Layers panel, See inside).", kFloorClipBelow, kFloorClipAbove);
+        ImGui::SameLine();
+        ImGui::RadioButton("section", &t, static_cast<int>(Selection::Tool::Section));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Left click puts a section plane through the surface there, facing you: what is in\n"
+                              "front of it is cut away. Drag up / down to move it away / closer.");
+        ImGui::TextUnformatted("      ");
+        ImGui::SameLine();
+        ImGui::RadioButton("tile", &t, static_cast<int>(Selection::Tool::Tile));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Tiled bakes: left click selects the tile under the cursor (Tile panel).");
+        sel_.tool = static_cast<Selection::Tool>(t);
+    }
+    if (raw_bake_ && raw_bake_->tiled() &&
+        ImGui::CollapsingHeader("Tile", sel_.tile ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+        ImGui::PushID("tile");
+        ui_tile_panel();
+        ImGui::PopID();
+    }
+    if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("inspector");
+        sel_.inspector.panel();
+        ImGui::PopID();
+    }
+    // open while a prune is set or the islands layer is shown, until the user folds it
+    const bool islands_open = edit_.islands.pruned() || opts_.layers[static_cast<size_t>(r::Layer::Islands)];
+    if (ImGui::CollapsingHeader("Islands", islands_open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+        ImGui::PushID("islands");
+        edit_.islands.panel(bake_.get(), prune_.get());
+        ImGui::PopID();
+    }
+    if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("pathtool");
+        sel_.path.ui();
+        if (sel_.path.mode() == PathTool::Mode::Path) sel_.optimal.ui();
+        ImGui::PopID();
+    }
+
+    ImGui::Separator();
+    ImGui::Text("Log");
+    ImGui::SameLine(ImGui::GetContentRegionAvail().x - 40.0f);
+    if (ImGui::SmallButton("clear")) panels_.log_lines.clear();
+    const size_t before = panels_.log_lines.size();
+    log_.fetch(panels_.log_seen, panels_.log_lines);
+    if (panels_.log_lines.size() != before) panels_.log_scroll = true;
+    // the rest of the panel, never less than ten lines: the panel scrolls instead of squeezing it
+    const float log_h = std::max(ImGui::GetContentRegionAvail().y, 10.0f * ImGui::GetTextLineHeightWithSpacing());
+    ImGui::BeginChild("log", ImVec2(0, log_h), true, ImGuiWindowFlags_HorizontalScrollbar);
+    for (const LogLine& l : panels_.log_lines) {
+        ImGui::TextColored(kDimColor, "%s", l.stamp.c_str() + 3);  // mm:ss.mmm keeps the panel narrow
+        ImGui::SameLine();
+        const ImVec4 c = l.level == LogLevel::Error ? kErrorColor
+                         : l.level == LogLevel::Warn ? kWarnColor
+                                                     : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+        ImGui::PushStyleColor(ImGuiCol_Text, c);
+        ImGui::TextWrapped("%s", l.text.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (panels_.log_scroll) {
+        ImGui::SetScrollHereY(1.0f);
+        panels_.log_scroll = false;
+    }
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+void App::ui_tile_panel() {
+    const nav::Bake& b = *raw_bake_;
+    const int idx = sel_.tile ? tile_index(b, *sel_.tile) : -1;
+    if (ImGui::Checkbox("only selected tile", &sel_.tile_only) && sel_.tile_only && idx < 0)
+        log_.warn("only selected tile: select a tile first (Click: tile)");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Draw every per-grid layer (voxels .. detail) for the selected tile only, on its\n"
+                          "bordered grid; the input, navmesh, islands and tiles layers stay whole.");
+    if (idx < 0) {
+        ImGui::TextWrapped(sel_.tile ? "The selected tile is outside this bake's %d x %d tiles."
+                                     : "No tile selected: choose Click: tile and click the level (%d x %d tiles).",
+                           b.layout.cols, b.layout.rows);
+        return;
+    }
+    const nav::TileBake* t = b.tiles[static_cast<size_t>(idx)].get();
+    ImGui::Text("tile %d,%d  (index %d of %d x %d)", sel_.tile->first, sel_.tile->second, idx, b.layout.cols, b.layout.rows);
+    float box[4];
+    nav::tile_box(b.config, b.layout, sel_.tile->first, sel_.tile->second, box);
+    ImGui::TextColored(kDimColor, "box x %.1f..%.1f  z %.1f..%.1f m, border %d cells", box[0], box[2], box[1], box[3],
+                       b.layout.border);
+    const bool busy = worker_.busy();
+    if (ImGui::Button("Rebuild tile")) {
+        worker_.rebuild_tile(*sel_.tile);
+        log_.info("rebuilding tile " + std::to_string(sel_.tile->first) + "," + std::to_string(sel_.tile->second));
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Re-bake this tile alone, every stage from rasterize on.");
+    if (!t) {
+        ImGui::TextColored(kWarnColor, "%s", busy ? "not baked yet (baking)" : "not baked");
+        return;
+    }
+    ImGui::SameLine();
+    ImGui::Text("last bake %.2f ms", t->ms);
+    ImGui::Text("spans %lld  regions %lld  polys %lld", static_cast<long long>(t->count("solid_spans")),
+                static_cast<long long>(t->count("regions")), static_cast<long long>(t->count("polys")));
+    ImGui::TextColored(kDimColor, "compact spans %lld  contours %lld  detail tris %lld",
+                       static_cast<long long>(t->count("compact_spans")), static_cast<long long>(t->count("contours")),
+                       static_cast<long long>(t->count("detail_tris")));
+    if (b.error_tile == idx) ImGui::TextColored(kErrorColor, "this tile failed: %s", b.error.message.c_str());
+    if (ImGui::BeginTable("tile_stages", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+        for (int s = static_cast<int>(nav::Stage::Rasterize); s <= static_cast<int>(nav::kLastStage); ++s) {
+            const nav::StageStats& st = t->stats[static_cast<size_t>(s)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(std::string(nav::kStageNames[static_cast<size_t>(s)]).c_str());
+            ImGui::TableNextColumn();
+            if (st.built) ImGui::Text("%.2f ms", st.ms);
+            else ImGui::TextColored(kDimColor, "-");
+        }
+        ImGui::EndTable();
+    }
+}
+
+}  // namespace navdebug

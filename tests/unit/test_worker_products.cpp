@@ -1,0 +1,139 @@
+// The bake worker (app/navdebug/worker.h) publishes, with each bake, what the debugger's view derives
+// from it: the island prune at the prune point (a prune request goes to the worker as a parameter
+// change does) and the change highlight against the bake before. The UI thread only takes them;
+// these checks drive the worker alone, no app, no islands panel, no GL.
+#include <doctest/doctest.h>
+
+#ifdef NAV_HAVE_RENDER
+#include <memory>
+#include <string>
+
+#include "app/navdebug/worker.h"
+#include "core/bake/pipeline.h"
+#include "render/layers.h"
+
+namespace {
+
+std::unique_ptr<nav::Pipeline> demo_pipeline() {
+    auto p = std::make_unique<nav::Pipeline>();
+    REQUIRE(p->load_mesh(std::string(NAV_SOURCE_DIR) + "/assets/demo.obj"));
+    return p;
+}
+
+int disabled_polys(const nav::NavMesh& m) {
+    int n = 0;
+    for (int i = 0; i < m.npolys; ++i) n += (m.flags[static_cast<size_t>(i)] & nav::kPolyFlagDisabled) != 0;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("worker: a prune request yields a published pruned bake, without a re-bake") {
+    navdebug::Log log;
+    navdebug::BakeWorker worker(demo_pipeline(), log);
+    nav::render::LayerMask shown{};
+    shown[static_cast<size_t>(nav::render::Layer::Islands)] = true;
+    worker.init_layers(shown);
+    const glm::vec3 plaza(0.0f, 0.2f, 0.0f);
+    worker.set_prune(plaza);
+    worker.start();
+    const nav::Params params = nav::Params{};
+    worker.request(params, {}, nav::kLastStage);
+    worker.wait_idle();
+
+    const auto pub = worker.latest_published();
+    REQUIRE(pub.bake);
+    REQUIRE(pub.bake->navmesh);
+    REQUIRE(pub.prune);
+    CHECK(pub.prune->src == pub.bake);
+    CHECK(pub.prune->point == plaza);
+    CHECK(pub.prune->applied);
+    CHECK(pub.prune->message.empty());
+    // the published bake stays as baked; the pruned one is a copy with the unreachable platform off
+    REQUIRE(pub.prune->bake != pub.bake);
+    CHECK(disabled_polys(*pub.bake->navmesh) == 0);
+    CHECK(disabled_polys(*pub.prune->bake->navmesh) > 0);
+    CHECK(disabled_polys(*pub.prune->bake->navmesh) == static_cast<int>(pub.prune->stats.disabled));
+    // the draw lists are built from the pruned bake: the UI uploads them as they are
+    CHECK(pub.view == pub.prune->bake);
+    REQUIRE(pub.layers);
+    CHECK(pub.layers->find(nav::render::Layer::Islands, *pub.prune->bake) != nullptr);
+
+    // clearing the prune (the panel's Clear, an undo) re-publishes the same bake unpruned
+    worker.set_prune(std::nullopt);
+    worker.wait_idle();
+    const auto cleared = worker.latest_published();
+    CHECK(cleared.bake == pub.bake);
+    REQUIRE(cleared.prune);
+    CHECK_FALSE(cleared.prune->applied);
+    CHECK(cleared.prune->bake == pub.bake);
+    CHECK(cleared.view == pub.bake);
+
+    // redo: the same point prunes again
+    worker.set_prune(plaza);
+    worker.wait_idle();
+    const auto redone = worker.latest_published();
+    CHECK(redone.bake == pub.bake);
+    REQUIRE(redone.prune);
+    CHECK(redone.prune->applied);
+    CHECK(redone.prune->stats.disabled == pub.prune->stats.disabled);
+
+    // a point with no polygon near: nothing pruned, the reason published for the panel
+    worker.set_prune(glm::vec3(0.0f, 50.0f, 0.0f));
+    worker.wait_idle();
+    const auto off = worker.latest_published();
+    REQUIRE(off.prune);
+    CHECK_FALSE(off.prune->applied);
+    CHECK(off.prune->bake == off.bake);
+    CHECK(off.prune->message.find("Not pruned") == 0);
+
+    // a re-bake keeps the prune point: the new bake is published pruned
+    worker.set_prune(plaza);
+    nav::Params wider = params;
+    REQUIRE(wider.set_from_string("agent_radius", "0.9"));
+    worker.request(wider, {}, nav::kLastStage);
+    worker.wait_idle();
+    const auto rebaked = worker.latest_published();
+    CHECK(rebaked.bake != pub.bake);
+    REQUIRE(rebaked.prune);
+    CHECK(rebaked.prune->src == rebaked.bake);
+    CHECK(rebaked.prune->applied);
+}
+
+TEST_CASE("worker: the change highlight arrives with the bake it compares") {
+    navdebug::Log log;
+    navdebug::BakeWorker worker(demo_pipeline(), log);
+    worker.set_highlight_changes(true);
+    worker.start();
+    nav::Params params;
+    worker.request(params, {}, nav::kLastStage);
+    worker.wait_idle();
+    const auto first = worker.latest_published();
+    REQUIRE(first.bake);
+    // the first bake of a mesh follows its input alone, which has nothing to compare
+    CHECK_FALSE(first.highlight);
+
+    REQUIRE(params.set_from_string("agent_radius", "0.9"));
+    worker.request(params, {}, nav::kLastStage);
+    worker.wait_idle();
+    const auto second = worker.latest_published();
+    REQUIRE(second.highlight);
+    const navdebug::BakeHighlight& h = *second.highlight;
+    CHECK(h.changes.from_generation == first.bake->generation);
+    CHECK(h.changes.to_generation == second.bake->generation);
+    CHECK(h.changes.have_regions);
+    CHECK(h.changes.have_polys);
+    CHECK(h.changes.any());
+    CHECK(h.text == nav::render::diff_summary(h.changes));
+    CHECK_FALSE(h.overlay.empty());
+    // the same as computing it from the two bakes
+    const nav::render::BakeChanges direct = nav::render::diff_bakes(*first.bake, *second.bake);
+    CHECK(direct.polys.added == h.changes.polys.added);
+    CHECK(direct.polys.removed == h.changes.polys.removed);
+    CHECK(direct.regions.added == h.changes.regions.added);
+
+    // switched off: dropped
+    worker.set_highlight_changes(false);
+    CHECK_FALSE(worker.latest_published().highlight);
+}
+#endif
