@@ -17,6 +17,7 @@
 
 #include "core/bake/diagnose.h"
 #include "core/bake/obj_export.h"
+#include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"
@@ -54,32 +55,11 @@ json report_diagnostics(const nav::Bake& bake) {
     return list;
 }
 
-bool split_assignment(const std::string& s, std::string& name, std::string& value) {
-    const size_t eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) return false;
-    name = s.substr(0, eq);
-    value = s.substr(eq + 1);
-    return true;
-}
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-json config_json(const nav::Params& p) {
-    json c = json::object();
-    for (const nav::ParamDef& d : nav::param_table()) {
-        switch (d.kind) {
-            case nav::ParamKind::Float: c[std::string(d.name)] = p.get(d.id); break;
-            case nav::ParamKind::Int: c[std::string(d.name)] = p.i(d.id); break;
-            case nav::ParamKind::Bool: c[std::string(d.name)] = p.b(d.id); break;
-            case nav::ParamKind::Enum: c[std::string(d.name)] = p.to_string(d.id); break;
-        }
-    }
-    return c;
 }
 
 json counts_json(const nav::Bake& b) {
@@ -376,7 +356,7 @@ int run_map2d(const std::string& path, const nav::Params& params, const Map2DRun
         json out;
         out["mesh"] = {{"path", path}, {"kind", ends_with(path, ".json") ? "map2d" : "polyanya_mesh"},
                        {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
-        out["config"] = config_json(params);
+        out["config"] = json(nav::config_json(params));
         out["counts"] = counts;
         out["timings_ms"] = {{"total", build_ms}};
         if (!paths.is_null()) out["paths"] = paths;
@@ -522,20 +502,13 @@ int main(int argc, char** argv) {
         std::vector<nav::ConvexVolume> volumes;
         if (!config_path.empty())
             if (nav::Status st = nav::load_config_file(config_path, params, volumes); !st) return fail(st);
-        for (const std::string& s : sets) {
-            std::string name, value;
-            if (!split_assignment(s, name, value))
-                return fail(nav::Status::bad_input("--set " + s + ": expected NAME=VALUE"));
-            if (nav::Status st = params.set_from_string(name, value); !st)
-                return fail(nav::Status::bad_input("--set " + s + ": " + st.message));
-        }
+        if (nav::Status st = nav::apply_assignments("--set", sets, params); !st) return fail(st);
         std::string inc_name, inc_value;
         if (!incremental.empty()) {
-            if (!split_assignment(incremental, inc_name, inc_value))
-                return fail(nav::Status::bad_input("--incremental " + incremental + ": expected NAME=VALUE"));
+            if (nav::Status st = nav::split_assignment("--incremental", incremental, inc_name, inc_value); !st)
+                return fail(st);
             nav::Params probe = params;  // validate before baking
-            if (nav::Status st = probe.set_from_string(inc_name, inc_value); !st)
-                return fail(nav::Status::bad_input("--incremental " + incremental + ": " + st.message));
+            if (nav::Status st = nav::apply_assignment("--incremental", incremental, probe); !st) return fail(st);
         }
 
         const uint64_t max_input = static_cast<uint64_t>(max_input_mb * 1024.0 * 1024.0);
@@ -646,7 +619,7 @@ int main(int argc, char** argv) {
                            {"tris", m.tri_count()},
                            {"bmin", {m.bmin[0], m.bmin[1], m.bmin[2]}},
                            {"bmax", {m.bmax[0], m.bmax[1], m.bmax[2]}}};
-            out["config"] = config_json(bake->params);
+            out["config"] = json(nav::config_json(bake->params));
             out["config"]["volumes"] = static_cast<int>(bake->volumes.size());
             out["grid"] = {{"width", bake->config.width}, {"height", bake->config.height}};
             out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.memory_limit()}, {"peak_rss", peak_rss()}};

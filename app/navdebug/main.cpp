@@ -37,6 +37,7 @@
 #include "app.h"
 #include "session.h"
 #include "stress.h"
+#include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
 #include "log.h"
 #include "render/layers.h"
@@ -497,20 +498,10 @@ int main(int argc, char** argv) {
         if (!st) return fail(kExitBadInput, st.message);
         log.info("loaded config " + config_path);
     }
-    // NAME=VALUE flags into `into`; the message names the flag and what was expected
-    auto apply_sets = [](const std::vector<std::string>& list, const std::string& flag, nav::Params& into) {
-        for (const std::string& s : list) {
-            const size_t eq = s.find('=');
-            if (eq == std::string::npos || eq == 0) return nav::Status::bad_input(flag + " '" + s + "': expected NAME=VALUE");
-            if (const nav::Status st = into.set_from_string(s.substr(0, eq), s.substr(eq + 1)); !st)
-                return nav::Status::bad_input(flag + " " + s + ": " + st.message);
-        }
-        return nav::Status::ok();
-    };
-    if (const nav::Status st = apply_sets(sets, "--set", params); !st) return fail(kExitBadInput, st.message);
+    if (const nav::Status st = nav::apply_assignments("--set", sets, params); !st) return fail(kExitBadInput, st.message);
     // --diff-from-set: the parameters of the first of the two bakes
     nav::Params first_params = params;
-    if (const nav::Status st = apply_sets(diff_sets, "--diff-from-set", first_params); !st)
+    if (const nav::Status st = nav::apply_assignments("--diff-from-set", diff_sets, first_params); !st)
         return fail(kExitBadInput, st.message);
     opts.highlight_changes = !diff_sets.empty();
     pipeline->set_params(params);
