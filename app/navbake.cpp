@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <unistd.h>
 #include <chrono>
@@ -17,6 +18,7 @@
 
 #include "core/bake/diagnose.h"
 #include "core/bake/obj_export.h"
+#include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"
@@ -54,32 +56,11 @@ json report_diagnostics(const nav::Bake& bake) {
     return list;
 }
 
-bool split_assignment(const std::string& s, std::string& name, std::string& value) {
-    const size_t eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) return false;
-    name = s.substr(0, eq);
-    value = s.substr(eq + 1);
-    return true;
-}
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-json config_json(const nav::Params& p) {
-    json c = json::object();
-    for (const nav::ParamDef& d : nav::param_table()) {
-        switch (d.kind) {
-            case nav::ParamKind::Float: c[std::string(d.name)] = p.get(d.id); break;
-            case nav::ParamKind::Int: c[std::string(d.name)] = p.i(d.id); break;
-            case nav::ParamKind::Bool: c[std::string(d.name)] = p.b(d.id); break;
-            case nav::ParamKind::Enum: c[std::string(d.name)] = p.to_string(d.id); break;
-        }
-    }
-    return c;
 }
 
 json counts_json(const nav::Bake& b) {
@@ -376,7 +357,7 @@ int run_map2d(const std::string& path, const nav::Params& params, const Map2DRun
         json out;
         out["mesh"] = {{"path", path}, {"kind", ends_with(path, ".json") ? "map2d" : "polyanya_mesh"},
                        {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
-        out["config"] = config_json(params);
+        out["config"] = json(nav::config_json(params));
         out["counts"] = counts;
         out["timings_ms"] = {{"total", build_ms}};
         if (!paths.is_null()) out["paths"] = paths;
@@ -463,49 +444,49 @@ CLI::Validator mib_range(double lo, double hi) {
         "MiB", "finite MiB");
 }
 
-}  // namespace
+// ---- command line ------------------------------------------------------------------------------
 
-int main(int argc, char** argv) {
-    CLI::App app{"navbake: bake a navigation mesh from a triangle mesh, headless"};
-    std::string mesh_path, config_path, incremental;
+// Every flag as given.
+struct Args {
+    std::string mesh_path, config_path, incremental, obj_out, pairs_path, mesh_out, only_tile;
     std::vector<std::string> sets;
-    bool as_json = false;
-    int reps = 1;
-    double max_memory_mb = 4096;
-    app.add_option("mesh", mesh_path,
+    bool as_json = false, compare_optimal = false, keep_intermediates = false;
+    bool obj_out_given = false, mesh_out_given = false;  // given, even as an empty path
+    int reps = 1, npaths = 0;
+    uint64_t seed = 1;
+    double max_memory_mb = 4096, max_input_mb = 1024;
+};
+
+// CLI11 over argv: nullopt to go on, else the exit code (0 after --help, 2 after a parse error,
+// both printed).
+std::optional<int> parse_args(int argc, char** argv, Args& a) {
+    CLI::App app{"navbake: bake a navigation mesh from a triangle mesh, headless"};
+    app.add_option("mesh", a.mesh_path,
                    "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh")
         ->required();
-    app.add_option("--config", config_path, "JSON config: parameter names as keys, optional \"volumes\"");
-    app.add_option("--set", sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
-    app.add_flag("--json", as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
-    app.add_option("--reps", reps, "Bake N times; timings are medians")->check(CLI::Range(1, 1000));
-    std::string obj_out, pairs_path;
-    int npaths = 0;
-    uint64_t seed = 1;
-    auto* paths_opt = app.add_option("--paths", npaths, "Find paths between N random point pairs on the navmesh")
+    app.add_option("--config", a.config_path, "JSON config: parameter names as keys, optional \"volumes\"");
+    app.add_option("--set", a.sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
+    app.add_flag("--json", a.as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
+    app.add_option("--reps", a.reps, "Bake N times; timings are medians")->check(CLI::Range(1, 1000));
+    auto* paths_opt = app.add_option("--paths", a.npaths, "Find paths between N random point pairs on the navmesh")
                           ->check(CLI::Range(1, 1000000));
-    app.add_option("--seed", seed, "Seed for --paths (same seed, same pairs)")->needs(paths_opt);
-    app.add_option("--pairs", pairs_path, "Find paths for the pairs in FILE, one 'sx sy sz ex ey ez' per line")
+    app.add_option("--seed", a.seed, "Seed for --paths (same seed, same pairs)")->needs(paths_opt);
+    app.add_option("--pairs", a.pairs_path, "Find paths for the pairs in FILE, one 'sx sy sz ex ey ez' per line")
         ->excludes(paths_opt);
-    bool compare_optimal = false;
-    std::string mesh_out;
-    app.add_option("--mesh-out", mesh_out, "For a 2D map (.json / .mesh): write its polygons as a Polyanya .mesh (version 2)");
-    app.add_flag("--compare-optimal", compare_optimal,
+    app.add_option("--mesh-out", a.mesh_out, "For a 2D map (.json / .mesh): write its polygons as a Polyanya .mesh (version 2)");
+    app.add_flag("--compare-optimal", a.compare_optimal,
                  "With --paths/--pairs: run both A* + funnel and Polyanya, report length_funnel and length_optimal per item");
-    app.add_option("--obj-out", obj_out,
+    app.add_option("--obj-out", a.obj_out,
                    "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ; for a 2D map its "
                    "navmesh polygons (group navmesh, y = 0)");
-    app.add_option("--incremental", incremental,
+    app.add_option("--incremental", a.incremental,
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
-    std::string only_tile;
-    bool keep_intermediates = false;
-    app.add_option("--tile", only_tile, "With tile_size > 0: bake only tile X,Y (column, row) and print its counts");
-    app.add_flag("--keep-intermediates", keep_intermediates,
+    app.add_option("--tile", a.only_tile, "With tile_size > 0: bake only tile X,Y (column, row) and print its counts");
+    app.add_flag("--keep-intermediates", a.keep_intermediates,
                  "Tiled bakes: keep every tile's intermediate results (default: only each tile's polygons and detail)");
-    app.add_option("--max-memory", max_memory_mb, "Refuse grids estimated to need more than this many MiB")
+    app.add_option("--max-memory", a.max_memory_mb, "Refuse grids estimated to need more than this many MiB")
         ->check(mib_range(1.0, 1048576.0));
-    double max_input_mb = 1024;
-    app.add_option("--max-input", max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
+    app.add_option("--max-input", a.max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
         ->check(mib_range(1e-6, 1048576.0));
     app.footer(nav::params_help());
     try {
@@ -516,186 +497,245 @@ int main(int argc, char** argv) {
         std::cerr << "navbake: error: " << e.what() << "\n(run navbake --help for usage)\n";
         return 2;
     }
+    a.obj_out_given = app.count("--obj-out") > 0;
+    a.mesh_out_given = app.count("--mesh-out") > 0;
+    return std::nullopt;
+}
 
-    try {
-        nav::Params params;
-        std::vector<nav::ConvexVolume> volumes;
-        if (!config_path.empty())
-            if (nav::Status st = nav::load_config_file(config_path, params, volumes); !st) return fail(st);
-        for (const std::string& s : sets) {
-            std::string name, value;
-            if (!split_assignment(s, name, value))
-                return fail(nav::Status::bad_input("--set " + s + ": expected NAME=VALUE"));
-            if (nav::Status st = params.set_from_string(name, value); !st)
-                return fail(nav::Status::bad_input("--set " + s + ": " + st.message));
-        }
-        std::string inc_name, inc_value;
-        if (!incremental.empty()) {
-            if (!split_assignment(incremental, inc_name, inc_value))
-                return fail(nav::Status::bad_input("--incremental " + incremental + ": expected NAME=VALUE"));
-            nav::Params probe = params;  // validate before baking
-            if (nav::Status st = probe.set_from_string(inc_name, inc_value); !st)
-                return fail(nav::Status::bad_input("--incremental " + incremental + ": " + st.message));
-        }
+// What the flags ask for, checked before anything is read or baked.
+struct Job {
+    nav::Params params;
+    std::vector<nav::ConvexVolume> volumes;
+    std::string inc_name, inc_value;  // --incremental
+    int tile_x = -1, tile_y = -1;     // --tile
+    uint64_t max_input = 0;           // --max-input, bytes
+    bool map2d = false;               // a .json or .mesh 2D map, not an OBJ
+};
 
-        const uint64_t max_input = static_cast<uint64_t>(max_input_mb * 1024.0 * 1024.0);
-        const bool map2d = ends_with(mesh_path, ".json") || ends_with(mesh_path, ".mesh");
-        if (!obj_out.empty() || app.count("--obj-out") > 0)
-            if (nav::Status st = check_output_path("--obj-out", obj_out); !st) return fail(st);
-        if (!mesh_out.empty() || app.count("--mesh-out") > 0) {
-            if (!map2d)
-                return fail(nav::Status::bad_input("--mesh-out writes a 2D map's polygons as a Polyanya .mesh: it needs "
-                                                   "a .json or .mesh input, not " + mesh_path + " (use --obj-out)"));
-            if (nav::Status st = check_output_path("--mesh-out", mesh_out); !st) return fail(st);
-        }
-        if (!pairs_path.empty())
-            if (nav::Status st = nav::check_input_file(pairs_path, "pairs file"); !st) return fail(st);
-        int tile_x = -1, tile_y = -1;
-        if (!only_tile.empty()) {
-            char extra = 0;
-            if (std::sscanf(only_tile.c_str(), "%d,%d%c", &tile_x, &tile_y, &extra) != 2 || tile_x < 0 || tile_y < 0)
-                return fail(nav::Status::bad_input("--tile " + only_tile + ": expected X,Y, two whole numbers >= 0"));
-            if (params.i(nav::ParamId::tile_size) == 0)
-                return fail(nav::Status::bad_input("--tile " + only_tile + ": needs --set tile_size=N (N > 0)"));
-        }
-        const bool tiled = params.i(nav::ParamId::tile_size) > 0;
-        if (tile_x >= 0 && (npaths > 0 || !pairs_path.empty()))
-            return fail(nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile"));
-        if (tiled && !obj_out.empty())
-            return fail(nav::Status::bad_input("--obj-out writes the solo polygon mesh; it needs tile_size 0"));
-        if (map2d) {
-            Map2DRun run;
-            run.pairs_path = pairs_path;
-            run.mesh_out = mesh_out;
-            run.obj_out = obj_out;
-            run.npaths = npaths;
-            run.seed = seed;
-            run.max_bytes = max_input;
-            run.as_json = as_json;
-            run.compare = compare_optimal;
-            return run_map2d(mesh_path, params, run);
-        }
+// --config, then --set, then every other flag that can be checked without the mesh: bad input
+// names the flag (or the config file) and what was expected.
+nav::Status prepare_job(const Args& a, Job& job) {
+    if (!a.config_path.empty())
+        if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes); !st) return st;
+    if (nav::Status st = nav::apply_assignments("--set", a.sets, job.params); !st) return st;
+    if (!a.incremental.empty()) {
+        if (nav::Status st = nav::split_assignment("--incremental", a.incremental, job.inc_name, job.inc_value); !st)
+            return st;
+        nav::Params probe = job.params;  // validate before baking
+        if (nav::Status st = nav::apply_assignment("--incremental", a.incremental, probe); !st) return st;
+    }
+    job.max_input = static_cast<uint64_t>(a.max_input_mb * 1024.0 * 1024.0);
+    job.map2d = ends_with(a.mesh_path, ".json") || ends_with(a.mesh_path, ".mesh");
+    if (!a.obj_out.empty() || a.obj_out_given)
+        if (nav::Status st = check_output_path("--obj-out", a.obj_out); !st) return st;
+    if (!a.mesh_out.empty() || a.mesh_out_given) {
+        if (!job.map2d)
+            return nav::Status::bad_input("--mesh-out writes a 2D map's polygons as a Polyanya .mesh: it needs "
+                                          "a .json or .mesh input, not " + a.mesh_path + " (use --obj-out)");
+        if (nav::Status st = check_output_path("--mesh-out", a.mesh_out); !st) return st;
+    }
+    if (!a.pairs_path.empty())
+        if (nav::Status st = nav::check_input_file(a.pairs_path, "pairs file"); !st) return st;
+    if (!a.only_tile.empty()) {
+        char extra = 0;
+        if (std::sscanf(a.only_tile.c_str(), "%d,%d%c", &job.tile_x, &job.tile_y, &extra) != 2 || job.tile_x < 0 ||
+            job.tile_y < 0)
+            return nav::Status::bad_input("--tile " + a.only_tile + ": expected X,Y, two whole numbers >= 0");
+        if (job.params.i(nav::ParamId::tile_size) == 0)
+            return nav::Status::bad_input("--tile " + a.only_tile + ": needs --set tile_size=N (N > 0)");
+    }
+    const bool tiled = job.params.i(nav::ParamId::tile_size) > 0;
+    if (job.tile_x >= 0 && (a.npaths > 0 || !a.pairs_path.empty()))
+        return nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile");
+    if (tiled && !a.obj_out.empty())
+        return nav::Status::bad_input("--obj-out writes the solo polygon mesh; it needs tile_size 0");
+    return nav::Status::ok();
+}
 
-        nav::Pipeline pipe;
-        pipe.set_keep_intermediates(keep_intermediates);
-        pipe.set_only_tile(tile_x, tile_y);
-        pipe.set_memory_limit(static_cast<uint64_t>(max_memory_mb * 1024.0 * 1024.0));
-        {
-            nav::ObjReadOptions ropt;
-            ropt.max_bytes = max_input;
-            nav::InputMesh mesh;
-            if (nav::Status st = nav::load_obj(mesh_path, mesh, ropt); !st) return fail(st);
-            for (const std::string& w : mesh.warnings) std::cerr << "navbake: warning: " << w << "\n";
-            if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return fail(st);
-        }
-        pipe.set_params(params);
-        pipe.set_volumes(volumes);
+// ---- the OBJ bake --------------------------------------------------------------------------------
 
-        std::vector<std::vector<double>> stage_ms(nav::kStageCount);
-        std::vector<double> total_ms;
-        for (int r = 0; r < reps; ++r) {
-            pipe.mark_dirty(nav::Stage::Input);
-            const auto t0 = std::chrono::steady_clock::now();
-            if (nav::Status st = pipe.run(); !st) {
-                const auto b = pipe.snapshot();
-                report_diagnostics(*b);
-                if (b->error_stage >= 0)
-                    std::cerr << "navbake: stage " << nav::stage_name(static_cast<nav::Stage>(b->error_stage))
-                              << " failed\n";
-                return fail(st);
-            }
-            total_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+// Per-stage and total times of every rep, milliseconds.
+struct RepTimes {
+    std::vector<std::vector<double>> stage_ms = std::vector<std::vector<double>>(nav::kStageCount);
+    std::vector<double> total_ms;
+};
+
+// Bakes `reps` times from the input stage. A failure reports the diagnostics and the stage that
+// failed on stderr, and returns its status.
+nav::Status bake_reps(nav::Pipeline& pipe, int reps, RepTimes& times) {
+    for (int r = 0; r < reps; ++r) {
+        pipe.mark_dirty(nav::Stage::Input);
+        const auto t0 = std::chrono::steady_clock::now();
+        if (nav::Status st = pipe.run(); !st) {
             const auto b = pipe.snapshot();
-            for (int s = 0; s < nav::kStageCount; ++s) stage_ms[static_cast<size_t>(s)].push_back(b->stats[static_cast<size_t>(s)].ms);
+            report_diagnostics(*b);
+            if (b->error_stage >= 0)
+                std::cerr << "navbake: stage " << nav::stage_name(static_cast<nav::Stage>(b->error_stage)) << " failed\n";
+            return st;
         }
-        const auto bake = pipe.snapshot();
+        times.total_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        const auto b = pipe.snapshot();
+        for (int s = 0; s < nav::kStageCount; ++s)
+            times.stage_ms[static_cast<size_t>(s)].push_back(b->stats[static_cast<size_t>(s)].ms);
+    }
+    return nav::Status::ok();
+}
 
-        json inc;
-        if (!incremental.empty()) {
-            if (nav::Status st = pipe.set_param(inc_name, inc_value); !st) return fail(st);
-            const auto t0 = std::chrono::steady_clock::now();
-            if (nav::Status st = pipe.run(); !st) return fail(st);
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            const auto b2 = pipe.snapshot();
-            json names = json::array();
-            for (nav::Stage s : b2->stages_run) names.push_back(std::string(nav::stage_name(s)));
-            inc = {{"param", inc_name}, {"value", inc_value}, {"stages_run", names}, {"ms", ms},
-                   {"counts", counts_json(*b2)}};
-        }
+// --incremental: sets the parameter, bakes again and reports the stages that re-ran.
+nav::Status bake_incremental(nav::Pipeline& pipe, const Job& job, json& inc) {
+    if (nav::Status st = pipe.set_param(job.inc_name, job.inc_value); !st) return st;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (nav::Status st = pipe.run(); !st) return st;
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const auto b2 = pipe.snapshot();
+    json names = json::array();
+    for (nav::Stage s : b2->stages_run) names.push_back(std::string(nav::stage_name(s)));
+    inc = {{"param", job.inc_name}, {"value", job.inc_value}, {"stages_run", names}, {"ms", ms}, {"counts", counts_json(*b2)}};
+    return nav::Status::ok();
+}
 
-        json paths;
-        if (!pairs_path.empty() && !as_json && !compare_optimal && bake->params.path_mode() == nav::PathMode::Funnel) {
-            if (nav::Status st = stream_pairs(*bake->navmesh, pairs_path, max_input, paths); !st) return fail(st);
-            paths["path_mode"] = "funnel";
-        } else if (npaths > 0 || !pairs_path.empty()) {
-            std::vector<PathPair> pairs;
-            if (nav::Status st = collect_pairs(*bake->navmesh, pairs_path, max_input, npaths, seed, pairs); !st) return fail(st);
-            if (nav::Status st = run_paths(*bake->navmesh, pairs, bake->params.path_mode(), compare_optimal, paths); !st)
-                return fail(st);
-        }
+// --paths / --pairs on the bake's navmesh: streamed in text mode with the funnel, else collected.
+nav::Status bake_paths(const nav::Bake& bake, const Args& a, const Job& job, json& paths) {
+    if (!a.pairs_path.empty() && !a.as_json && !a.compare_optimal && bake.params.path_mode() == nav::PathMode::Funnel) {
+        if (nav::Status st = stream_pairs(*bake.navmesh, a.pairs_path, job.max_input, paths); !st) return st;
+        paths["path_mode"] = "funnel";
+    } else if (a.npaths > 0 || !a.pairs_path.empty()) {
+        std::vector<PathPair> pairs;
+        if (nav::Status st = collect_pairs(*bake.navmesh, a.pairs_path, job.max_input, a.npaths, a.seed, pairs); !st)
+            return st;
+        if (nav::Status st = run_paths(*bake.navmesh, pairs, bake.params.path_mode(), a.compare_optimal, paths); !st)
+            return st;
+    }
+    return nav::Status::ok();
+}
 
-        const nav::InputMesh& m = *bake->mesh;
-        for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
-        const json diagnostics = report_diagnostics(*bake);
-        if (!obj_out.empty())
-            if (nav::Status st = nav::write_navmesh_obj(obj_out, *bake->polymesh, bake->detail.get()); !st) return fail(st);
-        if (as_json) {
-            json out;
-            out["mesh"] = {{"path", m.path},
-                           {"verts", m.vert_count()},
-                           {"tris", m.tri_count()},
-                           {"bmin", {m.bmin[0], m.bmin[1], m.bmin[2]}},
-                           {"bmax", {m.bmax[0], m.bmax[1], m.bmax[2]}}};
-            out["config"] = config_json(bake->params);
-            out["config"]["volumes"] = static_cast<int>(bake->volumes.size());
-            out["grid"] = {{"width", bake->config.width}, {"height", bake->config.height}};
-            out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.memory_limit()}, {"peak_rss", peak_rss()}};
-            out["counts"] = counts_json(*bake);
-            out["walkable_area"] = bake->walkable_area();
-            out["diagnostics"] = diagnostics;
-            json t = json::object();
-            for (int s = 0; s < nav::kStageCount; ++s)
-                t[std::string(nav::stage_name(static_cast<nav::Stage>(s)))] = median(stage_ms[static_cast<size_t>(s)]);
-            t["total"] = median(total_ms);
-            out["timings_ms"] = t;
-            out["reps"] = reps;
-            if (!inc.is_null()) out["incremental"] = inc;
-            if (!paths.is_null()) out["paths"] = paths;
-            out["peak_rss_mib"] = peak_rss_mib();
-            if (bake->tiled()) out["tiles"] = tiles_json(*bake);
-            if (tile_x >= 0) out["tile"] = one_tile_json(*bake, tile_x, tile_y);
-            std::cout << out.dump(2) << "\n";
-        } else {
-            std::printf("mesh %s: %d verts, %d tris, grid %d x %d\n", m.path.c_str(), m.vert_count(), m.tri_count(),
-                        bake->config.width, bake->config.height);
-            std::printf("%-10s %10s  %s\n", "stage", "ms", "counts");
-            for (int s = 0; s < nav::kStageCount; ++s) {
-                std::string counts;
-                for (const nav::StageCount& c : bake->stats[static_cast<size_t>(s)].counts)
-                    counts += std::string(c.name) + "=" + std::to_string(c.value) + " ";
-                std::printf("%-10s %10.3f  %s\n", std::string(nav::stage_name(static_cast<nav::Stage>(s))).c_str(),
-                            median(stage_ms[static_cast<size_t>(s)]), counts.c_str());
-            }
-            std::printf("%-10s %10.3f  (median of %d)\n", "total", median(total_ms), reps);
-            std::printf("walkable area %.2f m^2\n", bake->walkable_area());
-            if (bake->tiled()) {
-                const json t = tiles_json(*bake);
-                std::printf("tiles %d x %d of %d cells: %d built, %d empty, ms min %.3f median %.3f max %.3f\n",
-                            t["cols"].get<int>(), t["rows"].get<int>(), t["size"].get<int>(), t["built"].get<int>(),
-                            t["empty"].get<int>(), t["ms"]["min"].get<double>(), t["ms"]["median"].get<double>(),
-                            t["ms"]["max"].get<double>());
-            }
-            if (tile_x >= 0) std::printf("tile %d,%d: %s\n", tile_x, tile_y, one_tile_json(*bake, tile_x, tile_y).dump().c_str());
-            std::printf("peak rss %.1f MiB\n", peak_rss_mib());
-            if (!inc.is_null()) std::printf("incremental: %s\n", inc.dump().c_str());
-            if (!paths.is_null())
-                std::printf("paths: %lld of %lld reached, %.0f queries/s (nearest + %s)\n",
-                            static_cast<long long>(paths["found"].get<int64_t>()),
-                            static_cast<long long>(paths["count"].get<int64_t>()), paths["queries_per_sec"].get<double>(),
-                            paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel");
-            if (!paths.is_null()) print_compare(paths);
+// What the report prints: the bake, its times and what ran after it.
+struct Report {
+    const nav::Bake& bake;
+    const nav::Pipeline& pipe;
+    const RepTimes& times;
+    json diagnostics, inc, paths;
+};
+
+void print_json_report(const Args& a, const Job& job, const Report& r) {
+    const nav::Bake& bake = r.bake;
+    const nav::InputMesh& m = *bake.mesh;
+    json out;
+    out["mesh"] = {{"path", m.path},
+                   {"verts", m.vert_count()},
+                   {"tris", m.tri_count()},
+                   {"bmin", {m.bmin[0], m.bmin[1], m.bmin[2]}},
+                   {"bmax", {m.bmax[0], m.bmax[1], m.bmax[2]}}};
+    out["config"] = json(nav::config_json(bake.params));
+    out["config"]["volumes"] = static_cast<int>(bake.volumes.size());
+    out["grid"] = {{"width", bake.config.width}, {"height", bake.config.height}};
+    out["memory"] = {{"estimate", r.pipe.estimate_memory()}, {"limit", r.pipe.memory_limit()}, {"peak_rss", peak_rss()}};
+    out["counts"] = counts_json(bake);
+    out["walkable_area"] = bake.walkable_area();
+    out["diagnostics"] = r.diagnostics;
+    json t = json::object();
+    for (int s = 0; s < nav::kStageCount; ++s)
+        t[std::string(nav::stage_name(static_cast<nav::Stage>(s)))] = median(r.times.stage_ms[static_cast<size_t>(s)]);
+    t["total"] = median(r.times.total_ms);
+    out["timings_ms"] = t;
+    out["reps"] = a.reps;
+    if (!r.inc.is_null()) out["incremental"] = r.inc;
+    if (!r.paths.is_null()) out["paths"] = r.paths;
+    out["peak_rss_mib"] = peak_rss_mib();
+    if (bake.tiled()) out["tiles"] = tiles_json(bake);
+    if (job.tile_x >= 0) out["tile"] = one_tile_json(bake, job.tile_x, job.tile_y);
+    std::cout << out.dump(2) << "\n";
+}
+
+void print_text_report(const Args& a, const Job& job, const Report& r) {
+    const nav::Bake& bake = r.bake;
+    const nav::InputMesh& m = *bake.mesh;
+    std::printf("mesh %s: %d verts, %d tris, grid %d x %d\n", m.path.c_str(), m.vert_count(), m.tri_count(),
+                bake.config.width, bake.config.height);
+    std::printf("%-10s %10s  %s\n", "stage", "ms", "counts");
+    for (int s = 0; s < nav::kStageCount; ++s) {
+        std::string counts;
+        for (const nav::StageCount& c : bake.stats[static_cast<size_t>(s)].counts)
+            counts += std::string(c.name) + "=" + std::to_string(c.value) + " ";
+        std::printf("%-10s %10.3f  %s\n", std::string(nav::stage_name(static_cast<nav::Stage>(s))).c_str(),
+                    median(r.times.stage_ms[static_cast<size_t>(s)]), counts.c_str());
+    }
+    std::printf("%-10s %10.3f  (median of %d)\n", "total", median(r.times.total_ms), a.reps);
+    std::printf("walkable area %.2f m^2\n", bake.walkable_area());
+    if (bake.tiled()) {
+        const json t = tiles_json(bake);
+        std::printf("tiles %d x %d of %d cells: %d built, %d empty, ms min %.3f median %.3f max %.3f\n",
+                    t["cols"].get<int>(), t["rows"].get<int>(), t["size"].get<int>(), t["built"].get<int>(),
+                    t["empty"].get<int>(), t["ms"]["min"].get<double>(), t["ms"]["median"].get<double>(),
+                    t["ms"]["max"].get<double>());
+    }
+    if (job.tile_x >= 0)
+        std::printf("tile %d,%d: %s\n", job.tile_x, job.tile_y, one_tile_json(bake, job.tile_x, job.tile_y).dump().c_str());
+    std::printf("peak rss %.1f MiB\n", peak_rss_mib());
+    if (!r.inc.is_null()) std::printf("incremental: %s\n", r.inc.dump().c_str());
+    if (!r.paths.is_null())
+        std::printf("paths: %lld of %lld reached, %.0f queries/s (nearest + %s)\n",
+                    static_cast<long long>(r.paths["found"].get<int64_t>()),
+                    static_cast<long long>(r.paths["count"].get<int64_t>()), r.paths["queries_per_sec"].get<double>(),
+                    r.paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel");
+    if (!r.paths.is_null()) print_compare(r.paths);
+}
+
+// An OBJ mesh: load, bake (--reps times), --incremental, the paths, --obj-out, then the report.
+int run_obj(const Args& a, const Job& job) {
+    nav::Pipeline pipe;
+    pipe.set_keep_intermediates(a.keep_intermediates);
+    pipe.set_only_tile(job.tile_x, job.tile_y);
+    pipe.set_memory_limit(static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0));
+    {
+        nav::ObjReadOptions ropt;
+        ropt.max_bytes = job.max_input;
+        nav::InputMesh mesh;
+        if (nav::Status st = nav::load_obj(a.mesh_path, mesh, ropt); !st) return fail(st);
+        for (const std::string& w : mesh.warnings) std::cerr << "navbake: warning: " << w << "\n";
+        if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return fail(st);
+    }
+    pipe.set_params(job.params);
+    pipe.set_volumes(job.volumes);
+
+    RepTimes times;
+    if (nav::Status st = bake_reps(pipe, a.reps, times); !st) return fail(st);
+    const auto bake = pipe.snapshot();
+    Report report{*bake, pipe, times, {}, {}, {}};
+    if (!a.incremental.empty())
+        if (nav::Status st = bake_incremental(pipe, job, report.inc); !st) return fail(st);
+    if (nav::Status st = bake_paths(*bake, a, job, report.paths); !st) return fail(st);
+
+    for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
+    report.diagnostics = report_diagnostics(*bake);
+    if (!a.obj_out.empty())
+        if (nav::Status st = nav::write_navmesh_obj(a.obj_out, *bake->polymesh, bake->detail.get()); !st) return fail(st);
+    if (a.as_json) print_json_report(a, job, report);
+    else print_text_report(a, job, report);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    if (const std::optional<int> code = parse_args(argc, argv, args)) return *code;
+    try {
+        Job job;
+        if (nav::Status st = prepare_job(args, job); !st) return fail(st);
+        if (job.map2d) {
+            Map2DRun run;
+            run.pairs_path = args.pairs_path;
+            run.mesh_out = args.mesh_out;
+            run.obj_out = args.obj_out;
+            run.npaths = args.npaths;
+            run.seed = args.seed;
+            run.max_bytes = job.max_input;
+            run.as_json = args.as_json;
+            run.compare = args.compare_optimal;
+            return run_map2d(args.mesh_path, job.params, run);
         }
-        return 0;
+        return run_obj(args, job);
     } catch (const std::bad_alloc&) {  // outside a stage (the stages report it themselves): the same contract
         return fail(nav::out_of_memory("navbake"));
     } catch (const std::exception& e) {

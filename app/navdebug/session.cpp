@@ -1,6 +1,5 @@
 #include "session.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -46,12 +45,7 @@ nav::Status read_pair(const Json& j, const std::string& where, const char* a, co
     return read_vec3(j[b], where + "." + b, out.second);
 }
 
-// The shortest decimal that reads back as the same float (0.2f is written 0.2, not 0.20000000298...).
-double short_decimal(float f) {
-    char buf[32];
-    const auto res = std::to_chars(buf, buf + sizeof buf, f);
-    return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
-}
+using nav::short_decimal;
 
 Json vec3_json(const glm::vec3& v) { return Json::array({short_decimal(v.x), short_decimal(v.y), short_decimal(v.z)}); }
 
@@ -90,36 +84,6 @@ nav::Status parse_view_json(const Json& j, const std::string& where, ViewSetting
     return nav::Status::ok();
 }
 
-Json config_json(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes) {
-    Json j = Json::object();
-    for (const nav::ParamDef& d : nav::param_table()) {
-        switch (d.kind) {
-            case nav::ParamKind::Bool: j[std::string(d.name)] = params.b(d.id); break;
-            case nav::ParamKind::Enum: j[std::string(d.name)] = params.to_string(d.id); break;
-            case nav::ParamKind::Int: j[std::string(d.name)] = params.i(d.id); break;
-            case nav::ParamKind::Float: j[std::string(d.name)] = params.get(d.id); break;
-        }
-    }
-    if (!volumes.empty()) {
-        Json vols = Json::array();
-        for (const nav::ConvexVolume& v : volumes) {
-            Json jv;
-            Json verts = Json::array();
-            for (size_t i = 0; i + 2 < v.verts.size(); i += 3)
-                verts.push_back({short_decimal(v.verts[i]), short_decimal(v.verts[i + 1]), short_decimal(v.verts[i + 2])});
-            jv["verts"] = verts;
-            jv["hmin"] = short_decimal(v.hmin);
-            jv["hmax"] = short_decimal(v.hmax);
-            const std::string_view name = nav::area_name(v.area);
-            if (name.empty()) jv["area"] = v.area;
-            else jv["area"] = std::string(name);
-            vols.push_back(jv);
-        }
-        j["volumes"] = vols;
-    }
-    return j;
-}
-
 nav::Status parse_session(const std::string& text, const std::string& file, Session& out) {
     Json j;
     if (nav::Status st = nav::parse_json_text(text, file, j); !st) return st;
@@ -138,7 +102,7 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
             s.mesh = p.lexically_normal().string();
         } else if (key == "config") {
             if (!v.is_object()) return nav::Status::bad_input(where + ": expected an object (as navbake --config reads)");
-            const nav::Status st = nav::parse_config_json(v.dump(), file + ": config", s.params, s.volumes);
+            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", s.params, s.volumes);
             if (!st) return st;
             s.has_config = true;
         } else if (key == "layers") {
@@ -195,11 +159,11 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
     }
     // top-level volumes replace the config's
     if (j.contains("volumes")) {
-        Json wrap = Json::object();
-        wrap["volumes"] = j["volumes"];
+        nlohmann::json wrap = nlohmann::json::object();
+        wrap["volumes"] = nlohmann::json(j["volumes"]);
         nav::Params ignored = s.params;
         std::vector<nav::ConvexVolume> vols;
-        const nav::Status st = nav::parse_config_json(wrap.dump(), file, ignored, vols);
+        const nav::Status st = nav::read_config_json(wrap, file, ignored, vols);
         if (!st) return st;
         s.volumes = std::move(vols);
         s.has_config = true;

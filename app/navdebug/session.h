@@ -23,6 +23,7 @@
 #include "core/bake/areas.h"
 #include "core/common.h"
 #include "core/bake/params.h"
+#include "core/bake/params_json.h"
 #include "render/layer_names.h"
 
 namespace navdebug {
@@ -62,8 +63,9 @@ struct Session {
 // Parses a "view" object (sessions); `where` names it in errors.
 nav::Status parse_view_json(const nlohmann::ordered_json& j, const std::string& where, ViewSettings& out);
 
-// The config object (every parameter by name, "volumes" when there are any), as navbake --config reads it.
-nlohmann::ordered_json config_json(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes);
+// The config object (every parameter by name, "volumes" when there are any), as navbake --config
+// reads it: the one writer in core (core/bake/params_json.h).
+using nav::config_json;
 
 // Parses the session text; `file` names it in errors and resolves a relative mesh path.
 nav::Status parse_session(const std::string& text, const std::string& file, Session& out);

@@ -8,10 +8,8 @@
 #include <fstream>
 #include <limits>
 #include <new>
-#include <sstream>
 #include <thread>
 
-#include <nlohmann/json.hpp>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
@@ -22,7 +20,6 @@
 #endif
 
 #include "core/bake/erode.h"
-#include "core/io/json_text.h"
 #include "core/bake/filter.h"
 #include "core/bake/voxel_values.h"
 
@@ -1179,103 +1176,6 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     }
 
     return I.collect_tile_results(last, error_stage, error_tile);
-}
-
-// ---- JSON config -----------------------------------------------------------------------------
-
-Status parse_config_json(std::string_view text, const std::string& what, Params& params,
-                         std::vector<ConvexVolume>& volumes) {
-    nlohmann::json j;
-    if (Status st = parse_json_text(text, what, j); !st) return st;
-    if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
-    Params p = params;
-    std::vector<ConvexVolume> vols = volumes;
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        const std::string& key = it.key();
-        const nlohmann::json& v = it.value();
-        if (key == "volumes") {
-            if (!v.is_array()) return Status::bad_input(what + ": \"volumes\" must be an array");
-            vols.clear();
-            for (size_t i = 0; i < v.size(); ++i) {
-                const std::string where = what + ": volumes[" + std::to_string(i) + "]";
-                const nlohmann::json& o = v[i];
-                if (!o.is_object() || !o.contains("verts") || !o["verts"].is_array())
-                    return Status::bad_input(where + ": expected {\"verts\": [[x,y,z],...], \"hmin\", \"hmax\", \"area\"}");
-                ConvexVolume cv;
-                for (const auto& pt : o["verts"]) {
-                    if (!pt.is_array() || pt.size() != 3 || !pt[0].is_number() || !pt[1].is_number() || !pt[2].is_number())
-                        return Status::bad_input(where + ": each vertex must be [x, y, z] numbers");
-                    for (int k = 0; k < 3; ++k) {
-                        const double x = pt[static_cast<size_t>(k)].get<double>();
-                        if (!(std::fabs(x) <= kMaxCoordinate))  // checked before the float conversion
-                            return Status::bad_input(where + ": coordinate " + std::to_string(x) + " is beyond +-1e6 m");
-                        cv.verts.push_back(static_cast<float>(x));
-                    }
-                }
-                float ylo = 1e30f, yhi = -1e30f;
-                for (size_t k = 1; k < cv.verts.size(); k += 3) {
-                    ylo = std::min(ylo, cv.verts[k]);
-                    yhi = std::max(yhi, cv.verts[k]);
-                }
-                cv.hmin = ylo;
-                cv.hmax = yhi;
-                for (const char* key2 : {"hmin", "hmax"}) {
-                    if (!o.contains(key2)) continue;
-                    if (!o[key2].is_number()) return Status::bad_input(where + ": \"" + key2 + "\" must be a number");
-                    const double h = o[key2].get<double>();
-                    if (!(std::fabs(h) <= kMaxCoordinate))
-                        return Status::bad_input(where + ": \"" + key2 + "\" is beyond +-1e6 m");
-                    (std::string(key2) == "hmin" ? cv.hmin : cv.hmax) = static_cast<float>(h);
-                }
-                if (o.contains("area")) {
-                    const auto& a = o["area"];
-                    if (a.is_string()) {
-                        if (!area_from_name(a.get<std::string>(), cv.area))
-                            return Status::bad_input(where + ": unknown area \"" + a.get<std::string>() +
-                                                     "\" (expected ground, water, road, door, grass, jump or 1..63)");
-                    } else if (a.is_number_integer() && a.get<double>() >= 1 && a.get<double>() <= 63) {
-                        cv.area = static_cast<uint8_t>(a.get<double>());
-                    } else {
-                        return Status::bad_input(where + ": \"area\" must be a name or an id in 1..63");
-                    }
-                }
-                for (auto k2 = o.begin(); k2 != o.end(); ++k2)
-                    if (k2.key() != "verts" && k2.key() != "hmin" && k2.key() != "hmax" && k2.key() != "area")
-                        return Status::bad_input(where + ": unknown key \"" + k2.key() + "\"");
-                if (Status st = validate_volume(cv, where); !st) return st;
-                vols.push_back(std::move(cv));
-            }
-            continue;
-        }
-        const ParamDef* d = find_param(key);
-        if (!d) {
-            std::string known;
-            for (const ParamDef& t : param_table()) {
-                if (!known.empty()) known += ", ";
-                known += t.name;
-            }
-            return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes)");
-        }
-        std::string sval;
-        if (v.is_boolean()) sval = v.get<bool>() ? "true" : "false";
-        else if (v.is_number()) {
-            std::ostringstream os;
-            os.precision(17);
-            os << v.get<double>();
-            sval = os.str();
-        } else if (v.is_string()) sval = v.get<std::string>();
-        else return Status::bad_input(what + ": \"" + key + "\" must be a number, boolean or string");
-        if (Status st = p.set_from_string(key, sval); !st) return Status::bad_input(what + ": " + st.message);
-    }
-    params = p;
-    volumes = std::move(vols);
-    return Status::ok();
-}
-
-Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes) {
-    std::string text;
-    if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
-    return parse_config_json(text, path, params, volumes);
 }
 
 }  // namespace nav

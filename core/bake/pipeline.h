@@ -23,6 +23,7 @@
 #include "core/bake/input.h"
 #include "core/runtime/navmesh.h"
 #include "core/bake/params.h"
+#include "core/bake/params_json.h"  // the JSON config (parse_config_json, load_config_file)
 #include "core/bake/polymesh.h"
 #include "core/bake/rasterize.h"
 #include "core/bake/regions.h"
@@ -237,15 +238,5 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
                                int threads, bool keep_all, uint64_t* largest_tile);
 // The mesh fix the mesh_* parameters ask for.
 MeshFix mesh_fix(const Params& p);
-
-// Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
-// string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
-// Unknown keys are errors naming the key and file.
-// The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
-// by parse_json_text: every failure is bad input naming the file.
-constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;  // a config or session is a few kB
-Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes);
-Status parse_config_json(std::string_view text, const std::string& what, Params& params,
-                         std::vector<ConvexVolume>& volumes);
 
 }  // namespace nav

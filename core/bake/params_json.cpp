@@ -1,0 +1,191 @@
+#include "core/bake/params_json.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/bake/input.h"
+#include "core/io/json_text.h"
+
+namespace nav {
+
+namespace {
+
+nlohmann::ordered_json volume_json(const ConvexVolume& v) {
+    nlohmann::ordered_json jv;
+    nlohmann::ordered_json verts = nlohmann::ordered_json::array();
+    for (size_t i = 0; i + 2 < v.verts.size(); i += 3)
+        verts.push_back({short_decimal(v.verts[i]), short_decimal(v.verts[i + 1]), short_decimal(v.verts[i + 2])});
+    jv["verts"] = verts;
+    jv["hmin"] = short_decimal(v.hmin);
+    jv["hmax"] = short_decimal(v.hmax);
+    const std::string_view name = area_name(v.area);
+    if (name.empty()) jv["area"] = v.area;
+    else jv["area"] = std::string(name);
+    return jv;
+}
+
+// One element of "volumes"; `where` is "FILE: volumes[i]".
+Status read_volume(const nlohmann::json& o, const std::string& where, ConvexVolume& cv) {
+    if (!o.is_object() || !o.contains("verts") || !o["verts"].is_array())
+        return Status::bad_input(where + ": expected {\"verts\": [[x,y,z],...], \"hmin\", \"hmax\", \"area\"}");
+    for (const auto& pt : o["verts"]) {
+        if (!pt.is_array() || pt.size() != 3 || !pt[0].is_number() || !pt[1].is_number() || !pt[2].is_number())
+            return Status::bad_input(where + ": each vertex must be [x, y, z] numbers");
+        for (int k = 0; k < 3; ++k) {
+            const double x = pt[static_cast<size_t>(k)].get<double>();
+            if (!(std::fabs(x) <= kMaxCoordinate))  // checked before the float conversion
+                return Status::bad_input(where + ": coordinate " + std::to_string(x) + " is beyond +-1e6 m");
+            cv.verts.push_back(static_cast<float>(x));
+        }
+    }
+    float ylo = 1e30f, yhi = -1e30f;
+    for (size_t k = 1; k < cv.verts.size(); k += 3) {
+        ylo = std::min(ylo, cv.verts[k]);
+        yhi = std::max(yhi, cv.verts[k]);
+    }
+    cv.hmin = ylo;
+    cv.hmax = yhi;
+    for (const char* key : {"hmin", "hmax"}) {
+        if (!o.contains(key)) continue;
+        if (!o[key].is_number()) return Status::bad_input(where + ": \"" + key + "\" must be a number");
+        const double h = o[key].get<double>();
+        if (!(std::fabs(h) <= kMaxCoordinate)) return Status::bad_input(where + ": \"" + key + "\" is beyond +-1e6 m");
+        (std::string(key) == "hmin" ? cv.hmin : cv.hmax) = static_cast<float>(h);
+    }
+    if (o.contains("area")) {
+        const auto& a = o["area"];
+        if (a.is_string()) {
+            if (!area_from_name(a.get<std::string>(), cv.area))
+                return Status::bad_input(where + ": unknown area \"" + a.get<std::string>() +
+                                         "\" (expected ground, water, road, door, grass, jump or 1..63)");
+        } else if (a.is_number_integer() && a.get<double>() >= 1 && a.get<double>() <= 63) {
+            cv.area = static_cast<uint8_t>(a.get<double>());
+        } else {
+            return Status::bad_input(where + ": \"area\" must be a name or an id in 1..63");
+        }
+    }
+    for (auto k = o.begin(); k != o.end(); ++k)
+        if (k.key() != "verts" && k.key() != "hmin" && k.key() != "hmax" && k.key() != "area")
+            return Status::bad_input(where + ": unknown key \"" + k.key() + "\"");
+    return validate_volume(cv, where);
+}
+
+// One parameter key of a config: its value as set_from_string reads it.
+Status read_param(const std::string& key, const nlohmann::json& v, const std::string& what, Params& p) {
+    if (!find_param(key)) {
+        std::string known;
+        for (const ParamDef& t : param_table()) {
+            if (!known.empty()) known += ", ";
+            known += t.name;
+        }
+        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes)");
+    }
+    std::string sval;
+    if (v.is_boolean()) {
+        sval = v.get<bool>() ? "true" : "false";
+    } else if (v.is_number()) {
+        std::ostringstream os;
+        os.precision(17);  // every double reads back the same
+        os << v.get<double>();
+        sval = os.str();
+    } else if (v.is_string()) {
+        sval = v.get<std::string>();
+    } else {
+        return Status::bad_input(what + ": \"" + key + "\" must be a number, boolean or string");
+    }
+    if (Status st = p.set_from_string(key, sval); !st) return Status::bad_input(what + ": " + st.message);
+    return Status::ok();
+}
+
+}  // namespace
+
+double short_decimal(float f) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, f);
+    return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
+}
+
+nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const ParamDef& d : param_table()) {
+        switch (d.kind) {
+            case ParamKind::Bool: j[std::string(d.name)] = params.b(d.id); break;
+            case ParamKind::Enum: j[std::string(d.name)] = params.to_string(d.id); break;
+            case ParamKind::Int: j[std::string(d.name)] = params.i(d.id); break;
+            case ParamKind::Float: j[std::string(d.name)] = params.get(d.id); break;
+        }
+    }
+    if (!volumes.empty()) {
+        nlohmann::ordered_json vols = nlohmann::ordered_json::array();
+        for (const ConvexVolume& v : volumes) vols.push_back(volume_json(v));
+        j["volumes"] = vols;
+    }
+    return j;
+}
+
+Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
+                        std::vector<ConvexVolume>& volumes) {
+    if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
+    Params p = params;
+    std::vector<ConvexVolume> vols = volumes;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& key = it.key();
+        const nlohmann::json& v = it.value();
+        if (key != "volumes") {
+            if (Status st = read_param(key, v, what, p); !st) return st;
+            continue;
+        }
+        if (!v.is_array()) return Status::bad_input(what + ": \"volumes\" must be an array");
+        vols.clear();
+        for (size_t i = 0; i < v.size(); ++i) {
+            ConvexVolume cv;
+            if (Status st = read_volume(v[i], what + ": volumes[" + std::to_string(i) + "]", cv); !st) return st;
+            vols.push_back(std::move(cv));
+        }
+    }
+    params = p;
+    volumes = std::move(vols);
+    return Status::ok();
+}
+
+Status parse_config_json(std::string_view text, const std::string& what, Params& params,
+                         std::vector<ConvexVolume>& volumes) {
+    nlohmann::json j;
+    if (Status st = parse_json_text(text, what, j); !st) return st;
+    return read_config_json(j, what, params, volumes);
+}
+
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes) {
+    std::string text;
+    if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
+    return parse_config_json(text, path, params, volumes);
+}
+
+Status split_assignment(std::string_view flag, std::string_view text, std::string& name, std::string& value) {
+    const size_t eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        return Status::bad_input(std::string(flag) + " '" + std::string(text) + "': expected NAME=VALUE");
+    name = text.substr(0, eq);
+    value = text.substr(eq + 1);
+    return Status::ok();
+}
+
+Status apply_assignment(std::string_view flag, std::string_view text, Params& params) {
+    std::string name, value;
+    if (Status st = split_assignment(flag, text, name, value); !st) return st;
+    if (Status st = params.set_from_string(name, value); !st)
+        return Status::bad_input(std::string(flag) + " " + std::string(text) + ": " + st.message);
+    return Status::ok();
+}
+
+Status apply_assignments(std::string_view flag, const std::vector<std::string>& list, Params& params) {
+    for (const std::string& s : list)
+        if (Status st = apply_assignment(flag, s, params); !st) return st;
+    return Status::ok();
+}
+
+}  // namespace nav

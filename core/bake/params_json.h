@@ -1,0 +1,54 @@
+// Parameters as text, in one place: the JSON config (written by navbake --json, navdebug's config
+// save and sessions; read by navbake --config, navdebug --config and sessions) and the
+// `--set NAME=VALUE` assignments of navbake and navdebug. Every message names the file, key, flag
+// or parameter and what was expected.
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/bake/areas.h"
+#include "core/bake/params.h"
+#include "core/common.h"
+
+namespace nav {
+
+// ---- JSON config -------------------------------------------------------------------------------
+
+// The config object: every parameter by name in table order (numbers, booleans, enum names), and
+// "volumes" when there are any ([{"verts": [[x,y,z],...], "hmin", "hmax", "area": name or id}]).
+// parse_config_json reads it back to the same parameters and volumes.
+nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes = {});
+
+// Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
+// string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
+// Keys not in the text keep their value in params; "volumes" replaces volumes. Unknown keys and
+// bad values are errors naming `what` (the file) and the key; nothing changes on an error.
+Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
+                        std::vector<ConvexVolume>& volumes);
+// The same from JSON text, parsed by parse_json_text: bad syntax is bad input naming `what`.
+Status parse_config_json(std::string_view text, const std::string& what, Params& params,
+                         std::vector<ConvexVolume>& volumes);
+// The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
+// by parse_config_json: every failure is bad input naming the file.
+constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;  // a config or session is a few kB
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes);
+
+// The shortest decimal that reads back as the same float (0.2f is written 0.2, not
+// 0.20000000298...): how float coordinates go into JSON.
+double short_decimal(float f);
+
+// ---- --set NAME=VALUE ---------------------------------------------------------------------------
+
+// Splits `text`, the value of command-line flag `flag` ("--set", "--incremental", ...), at its
+// first '=' into name and value. "FLAG 'TEXT': expected NAME=VALUE" when there is no '=' or no name.
+Status split_assignment(std::string_view flag, std::string_view text, std::string& name, std::string& value);
+// Splits and sets one assignment (Params::set_from_string). The message starts with the flag and
+// the text as given, then names the parameter and its range: "--set agent_radius=-1: parameter
+// agent_radius: got -1, expected a number in [0, 20] m". `params` is unchanged on an error.
+Status apply_assignment(std::string_view flag, std::string_view text, Params& params);
+// Every assignment in order (later ones win); stops at the first error.
+Status apply_assignments(std::string_view flag, const std::vector<std::string>& list, Params& params);
+
+}  // namespace nav
