@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bake/config_json.h"
 #include "core/bake/diagnose.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"

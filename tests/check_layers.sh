@@ -25,7 +25,20 @@ check "core/map2d includes a bake header" 'core/bake/|navkit/bake\.h' core/map2d
 check "core or include/navkit includes OpenGL, ImGui, render or app" "$gl" core include
 check "render includes ImGui or app" 'imgui|backends/imgui|app/' render
 check "include/navkit/runtime.h includes a bake or map2d header" 'core/bake/|core/map2d/' include/navkit/runtime.h
+# The public headers, with everything they include: the runtime's pulls no oneTBB and no JSON, and
+# no installed header needs a JSON library (the bake links oneTBB but its headers do not show it).
+if command -v g++ >/dev/null 2>&1; then
+  for h in runtime bake map2d; do
+    deps=$(g++ -std=c++20 -M -I include -I . "include/navkit/$h.h" 2>&1) || { echo "layers: include/navkit/$h.h does not compile alone:"; echo "$deps" | head -5; fail=1; continue; }
+    bad=$(echo "$deps" | tr ' \\' '\n\n' | grep -E 'nlohmann|/tbb/|oneapi|GL/|GLFW|imgui' | sort -u)
+    if [ -n "$bad" ]; then
+      echo "layers: include/navkit/$h.h pulls in (JSON, oneTBB, GL or ImGui):"
+      echo "$bad" | sed 's/^/  /'
+      fail=1
+    fi
+  done
+fi
 if [ "$fail" -eq 0 ]; then
-  echo "layers: ok (runtime and io stand alone, map2d without the bake, core without GL or ImGui, render without ImGui)"
+  echo "layers: ok (runtime and io stand alone, map2d without the bake, core without GL or ImGui, render without ImGui, public headers without JSON or oneTBB)"
 fi
 exit "$fail"

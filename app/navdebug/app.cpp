@@ -13,6 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/bake/config_json.h"
 #include "core/bake/obj_export.h"
 #include "session.h"
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/bake/config_json.h"
 #include "core/bake/input.h"
 #include "core/io/json_text.h"
 #include "core/bake/pipeline.h"

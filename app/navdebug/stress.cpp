@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "core/bake/config_json.h"
 #include "session.h"
 
 namespace navdebug {

@@ -1,4 +1,5 @@
 #include "core/bake/params_json.h"
+#include "core/bake/config_json.h"
 
 #include <algorithm>
 #include <charconv>
@@ -107,6 +108,10 @@ double short_decimal(float f) {
     char buf[32];
     const auto res = std::to_chars(buf, buf + sizeof buf, f);
     return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
+}
+
+std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes, int indent) {
+    return config_json(params, volumes).dump(indent);
 }
 
 nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes) {

@@ -3,7 +3,6 @@
 // `--set NAME=VALUE` assignments of navbake and navdebug. Every message names the file, key, flag
 // or parameter and what was expected.
 #pragma once
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,18 +15,11 @@ namespace nav {
 
 // ---- JSON config -------------------------------------------------------------------------------
 
-// The config object: every parameter by name in table order (numbers, booleans, enum names), and
-// "volumes" when there are any ([{"verts": [[x,y,z],...], "hmin", "hmax", "area": name or id}]).
-// parse_config_json reads it back to the same parameters and volumes.
-nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes = {});
-
-// Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
-// string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
-// Keys not in the text keep their value in params; "volumes" replaces volumes. Unknown keys and
-// bad values are errors naming `what` (the file) and the key; nothing changes on an error.
-Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
-                        std::vector<ConvexVolume>& volumes);
-// The same from JSON text, parsed by parse_json_text: bad syntax is bad input naming `what`.
+// Reads a JSON config from text: an object whose keys are parameter names (values number, bool or
+// enum string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area":
+// "water"|id}]. Keys not in the text keep their value in params; "volumes" replaces volumes. Bad
+// syntax, unknown keys and bad values are errors naming `what` (the file) and the key; nothing
+// changes on an error. (config_json.h has the same on JSON objects.)
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
                          std::vector<ConvexVolume>& volumes);
 // The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
@@ -38,6 +30,9 @@ Status load_config_file(const std::string& path, Params& params, std::vector<Con
 // The shortest decimal that reads back as the same float (0.2f is written 0.2, not
 // 0.20000000298...): how float coordinates go into JSON.
 double short_decimal(float f);
+
+// The config as JSON text (config_json, pretty-printed with `indent` spaces, -1 = one line).
+std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes = {}, int indent = 2);
 
 // ---- --set NAME=VALUE ---------------------------------------------------------------------------
 

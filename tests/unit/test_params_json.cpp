@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bake/config_json.h"
 #include "core/bake/params_json.h"
 #include "test_files.h"
 
@@ -160,4 +161,25 @@ TEST_CASE("params json: --set NAME=VALUE names the flag, the parameter and the r
     CHECK(name == "agent_radius");
     CHECK(value == "0.9=x");  // split at the first '='
     CHECK(split_assignment("--incremental", "", name, value).message == "--incremental '': expected NAME=VALUE");
+}
+
+TEST_CASE("params json: config_json_text reads back through parse_config_json (no JSON library needed by the caller)") {
+    Params p;
+    REQUIRE(p.set_from_string("cell_size", "0.25"));
+    REQUIRE(p.set_from_string("partition", "layers"));
+    ConvexVolume v;
+    v.verts = {0, 0, 0, 0, 0, 2, 2, 0, 2};
+    v.hmin = -1;
+    v.hmax = 1;
+    v.area = kAreaGrass;
+    const std::string text = config_json_text(p, {v}, -1);
+    CHECK(text.find('\n') == std::string::npos);  // indent -1: one line
+    Params back;
+    std::vector<ConvexVolume> vols;
+    REQUIRE(parse_config_json(text, "text", back, vols));
+    CHECK(back.get(ParamId::cell_size) == doctest::Approx(0.25));
+    CHECK(back.partition() == Partition::Layers);
+    CHECK(config_json_text(back, vols) == config_json_text(p, {v}));
+    REQUIRE(vols.size() == 1);
+    CHECK(vols[0].area == kAreaGrass);
 }
