@@ -1,5 +1,6 @@
 #include "app.h"
 #include "ui_common.h"
+#include "assets_dir.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -17,9 +18,6 @@
 #include "core/bake/obj_export.h"
 #include "session.h"
 
-#ifndef NAV_SOURCE_DIR
-#error "NAV_SOURCE_DIR must be defined by the build"
-#endif
 
 namespace navdebug {
 
@@ -46,7 +44,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     panels_.mesh_field = opts_.mesh_path;
     panels_.config_field = opts_.config_path;
     std::error_code ec;
-    const std::filesystem::path assets = std::filesystem::path(NAV_SOURCE_DIR) / "assets";
+    const std::filesystem::path assets = std::filesystem::path(assets_dir());
     for (const auto& e : std::filesystem::directory_iterator(assets, ec))
         if (e.is_regular_file() && ends_with_ci(e.path().string(), ".obj")) panels_.asset_files.push_back(e.path().string());
     std::sort(panels_.asset_files.begin(), panels_.asset_files.end());

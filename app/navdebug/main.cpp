@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "app.h"
+#include "assets_dir.h"
 #include "cli.h"
 #include "session.h"
 #include "stress.h"
@@ -32,13 +33,11 @@
 #include "render/layers.h"
 #include "worker.h"
 
-#ifndef NAV_SOURCE_DIR
-#error "NAV_SOURCE_DIR must be defined by the build"
-#endif
 
 namespace {
 
 using navdebug::App;
+using navdebug::assets_dir;
 using navdebug::kExitBadInput;
 using navdebug::kExitNoDisplay;
 
@@ -56,8 +55,8 @@ void print_no_display(const char* why, const std::string& self) {
     if (ec) exe = fs::absolute(self, ec);
     const fs::path navbake = exe.parent_path() / "navbake";
     const std::string bake = fs::exists(navbake, ec) ? navbake.string() : "navbake";
-    const std::string demo = std::string(NAV_SOURCE_DIR) + "/assets/demo.obj";
-    const std::string cfg = std::string(NAV_SOURCE_DIR) + "/assets/demo.json";
+    const std::string demo = assets_dir() + "/demo.obj";
+    const std::string cfg = assets_dir() + "/demo.json";
     std::fprintf(stderr,
                  "navdebug: no display available (%s).\n"
                  "  navdebug needs a window. Without a display:\n"
@@ -167,8 +166,8 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
     }
     // plain `navdebug` opens the demo as scripts/run.sh does: demo.obj with demo.json
     if (mesh_path.empty() && config_path.empty() && !session.has_config) {
-        const std::string def_cfg = std::string(NAV_SOURCE_DIR) + "/assets/demo.json";
-        if (std::filesystem::exists(std::string(NAV_SOURCE_DIR) + "/assets/demo.obj") && std::filesystem::exists(def_cfg))
+        const std::string def_cfg = assets_dir() + "/demo.json";
+        if (std::filesystem::exists(assets_dir() + "/demo.obj") && std::filesystem::exists(def_cfg))
             config_path = def_cfg;
     }
     if (!config_path.empty()) {
@@ -187,7 +186,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
     in.pipeline->set_memory_limit(static_cast<uint64_t>(cli.max_memory_mb * 1024.0 * 1024.0));
 
     if (mesh_path.empty()) {
-        const std::string def = std::string(NAV_SOURCE_DIR) + "/assets/demo.obj";
+        const std::string def = assets_dir() + "/demo.obj";
         if (std::filesystem::exists(def)) mesh_path = def;
         else if (cli.screenshot())
             return fail(kExitBadInput, "no mesh given and the default " + def + " does not exist; pass MESH.obj");
