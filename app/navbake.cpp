@@ -18,7 +18,7 @@
 
 #include "core/bake/diagnose.h"
 #include "core/bake/obj_export.h"
-#include "core/bake/params_json.h"
+#include "core/bake/config_json.h"
 #include "core/bake/pipeline.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"

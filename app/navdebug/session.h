@@ -23,7 +23,7 @@
 #include "core/bake/areas.h"
 #include "core/common.h"
 #include "core/bake/params.h"
-#include "core/bake/params_json.h"
+#include "core/bake/config_json.h"
 #include "render/layer_names.h"
 
 namespace navdebug {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/bake/config_json.h"
 #include "core/bake/input.h"
 #include "core/bake/json_text.h"
 

@@ -3,7 +3,6 @@
 // `--set NAME=VALUE` assignments of navbake and navdebug. Every message names the file, key, flag
 // or parameter and what was expected.
 #pragma once
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,18 +15,13 @@ namespace nav {
 
 // ---- JSON config -------------------------------------------------------------------------------
 
-// The config object: every parameter by name in table order (numbers, booleans, enum names), and
-// "volumes" when there are any ([{"verts": [[x,y,z],...], "hmin", "hmax", "area": name or id}]).
-// parse_config_json reads it back to the same parameters and volumes.
-nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes = {});
-
 // Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
 // string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
 // Keys not in the text keep their value in params; "volumes" replaces volumes. Unknown keys and
 // bad values are errors naming `what` (the file) and the key; nothing changes on an error.
-Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
-                        std::vector<ConvexVolume>& volumes);
-// The same from JSON text, parsed by parse_json_text: bad syntax is bad input naming `what`.
+// (The config as nlohmann JSON objects, config_json and read_config_json: core/bake/config_json.h,
+// kept apart so that this header, and the pipeline's that includes it, need no JSON library.)
+// Bad syntax (parse_json_text) is bad input naming `what` too.
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
                          std::vector<ConvexVolume>& volumes);
 // The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text

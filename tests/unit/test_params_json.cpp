@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bake/config_json.h"
 #include "core/bake/params_json.h"
 #include "test_files.h"
 
