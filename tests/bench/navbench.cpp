@@ -41,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
 #include "diff/detour_ref.h"
 #include "diff/recast_ref.h"
@@ -273,10 +274,7 @@ int main(int argc, char** argv) {
             do_bake = what == "bake";
             do_queries = what == "queries";
         } else if (a == "--set" && i + 1 < argc) {
-            const std::string_view kv = argv[++i];
-            const size_t eq = kv.find('=');
-            if (eq == std::string_view::npos) return usage("--set expects NAME=VALUE");
-            const nav::Status s = params.set_from_string(kv.substr(0, eq), kv.substr(eq + 1));
+            const nav::Status s = nav::apply_assignment("--set", argv[++i], params);
             if (!s) return usage(s.message.c_str());
         } else if (a == "--help" || a == "-h") {
             usage("per-stage timings of the whole bake against Recast, path queries against Detour");
