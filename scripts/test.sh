@@ -5,7 +5,7 @@
 #             under Xvfb, the large generated level
 #   asan      ASan + UBSan: the unit and differential tests again
 #   tsan      ThreadSanitizer: the pipeline, tile and task-hook tests (navtests_threads, only them)
-#   fuzz      each libFuzzer target for FUZZ_SECONDS (default 40) under ASan + UBSan (clang; a
+#   fuzz      each libFuzzer target for FUZZ_SECONDS (default 30) under ASan + UBSan (clang; a
 #             finding prints its symbolized stack: llvm-symbolizer comes with setup.sh)
 # and closes with a summary: each phase's time, the tests counted, every skipped case and why.
 set -euo pipefail
@@ -43,6 +43,7 @@ release_build() {
   cmake --build --preset release -j "$jobs"
 }
 release_tests() {
+  echo "release tests:" >>"$NAV_TEST_SUMMARY"
   ctest --preset release -j "$jobs" | tee "$summary_dir/release.log"
   count_ctest "$summary_dir/release.log"
 }
@@ -52,6 +53,7 @@ asan_build() {
   cmake --build --preset asan -j "$jobs" --target navtests navdiff navdiff2d navbake
 }
 asan_tests() {
+  echo "asan tests:" >>"$NAV_TEST_SUMMARY"
   # The screenshots, the large level (7 M spans) and the install check run in the release build only.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --preset asan -j "$jobs" -E "screenshots|large_scene|stress_large|install|layers" | tee "$summary_dir/asan.log"
@@ -59,6 +61,7 @@ asan_tests() {
 }
 
 tsan() {
+  echo "tsan:" >>"$NAV_TEST_SUMMARY"
   cmake --preset tsan >/dev/null
   cmake --build --preset tsan -j "$jobs" --target navtests_threads
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
@@ -67,7 +70,7 @@ tsan() {
 }
 
 fuzz() {
-  local secs=${FUZZ_SECONDS:-40} t work log
+  local secs=${FUZZ_SECONDS:-30} t work log
   cmake --preset fuzz >/dev/null
   cmake --build --preset fuzz -j "$jobs" --target fuzz_obj fuzz_config fuzz_pairs fuzz_pipeline fuzz_session fuzz_map2d
   for t in obj config pairs pipeline session map2d; do
