@@ -237,8 +237,7 @@ void App::poll_worker() {
     if (map2d_.scene()) {
         // a 2D scene is built here when opened, not by the worker: its prune is applied here too
         latest = map2d_.scene()->bake, view = latest, built = nullptr, view_tile.reset(), highlight = highlight_;
-        if (!map2d_prune_ || map2d_prune_->src != latest || map2d_prune_->point != edit_.islands.prune_point())
-            map2d_prune_ = std::make_shared<const PruneResult>(prune_bake(latest, edit_.islands.prune_point()));
+        map2d_prune_ = updated_prune(std::move(map2d_prune_), latest, edit_.islands.prune_point());
         prune = map2d_prune_;
         view = prune->bake;
     }

@@ -55,4 +55,11 @@ PruneResult prune_bake(const std::shared_ptr<const nav::Bake>& bake, const std::
     return r;
 }
 
+std::shared_ptr<const PruneResult> updated_prune(std::shared_ptr<const PruneResult> last,
+                                                 const std::shared_ptr<const nav::Bake>& bake,
+                                                 const std::optional<glm::vec3>& point) {
+    if (last && last->src == bake && last->point == point) return last;
+    return std::make_shared<const PruneResult>(prune_bake(bake, point));
+}
+
 }  // namespace navdebug

@@ -32,5 +32,10 @@ struct PruneResult {
 // Applies the prune at `point` to `bake` (nothing when either is missing). The bake is never
 // changed: a pruned result shares every stage but the navmesh, which is copied and pruned.
 PruneResult prune_bake(const std::shared_ptr<const nav::Bake>& bake, const std::optional<glm::vec3>& point);
+// `last` while it was made from this bake and point, else prune_bake's new result: the one memo
+// the worker (every bake it publishes) and the UI thread (2D scenes) share.
+std::shared_ptr<const PruneResult> updated_prune(std::shared_ptr<const PruneResult> last,
+                                                 const std::shared_ptr<const nav::Bake>& bake,
+                                                 const std::optional<glm::vec3>& point);
 
 }  // namespace navdebug

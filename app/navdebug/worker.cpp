@@ -298,8 +298,7 @@ void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
     }
     // everything the view derives from the bake is computed here, off the UI thread: the island
     // prune (kept when neither the bake nor the point changed)
-    if (!prune || prune->src != bake || prune->point != prune_at)
-        prune = std::make_shared<const PruneResult>(prune_bake(bake, prune_at));
+    prune = updated_prune(std::move(prune), bake, prune_at);
     // the change highlight against the bake published before (finished bakes only: tiles still
     // filling in are compared once they are done)
     bool new_highlight = false, keep = true;
