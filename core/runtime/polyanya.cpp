@@ -81,6 +81,40 @@ Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out, uint16
         for (uint32_t j = out.poly_first[p]; j < out.poly_first[p + 1]; ++j) open += out.poly_nei[j] != kNoPoly;
         out.dead_end[p] = open <= 1;
     }
+    // Roots: the corners (slots) at one vertex joined across open edges are one root; a vertex
+    // where obstacles touch has a sector of polygons on each side, not joined, and a path turning
+    // there in one sector reaches nothing in the other. Tile copies of a vertex are joined by the
+    // edges they share.
+    const size_t ns = out.poly_verts.size();
+    std::vector<uint32_t> up(ns);
+    for (uint32_t j = 0; j < ns; ++j) up[j] = j;
+    auto find = [&](uint32_t x) {
+        while (up[x] != x) x = up[x] = up[up[x]];
+        return x;
+    };
+    auto join = [&](uint32_t a, uint32_t b) {
+        a = find(a), b = find(b);
+        if (a != b) up[std::max(a, b)] = std::min(a, b);
+    };
+    auto same_point = [&](uint32_t s1, uint32_t s2) {
+        const size_t a = out.poly_verts[s1], b = out.poly_verts[s2];
+        return out.xz[2 * a] == out.xz[2 * b] && out.xz[2 * a + 1] == out.xz[2 * b + 1];
+    };
+    for (uint32_t j = 0; j < ns; ++j) {
+        const uint32_t o = out.slot_opp[j];
+        if (o == kNoPoly) continue;
+        // slot j runs a -> b in its polygon, slot o runs b -> a in the neighbour's (on a tile
+        // border the two may only overlap: a portal between edges split differently, whose ends
+        // are other points)
+        if (same_point(j, out.slot_next[o])) join(j, out.slot_next[o]);
+        if (same_point(out.slot_next[j], o)) join(out.slot_next[j], o);
+    }
+    out.slot_root.assign(ns, 0);
+    out.nroots = 0;
+    for (uint32_t j = 0; j < ns; ++j) {
+        const uint32_t r = find(j);
+        out.slot_root[j] = r == j ? out.nroots++ : out.slot_root[r];
+    }
     return Status::ok();
 }
 
@@ -114,6 +148,7 @@ struct Search {
     const double* slot_len;
     const uint8_t* corner;
     const uint8_t* dead_end;
+    const uint32_t* slot_root;
     double sx, sz, tx, tz;
     uint32_t goal_poly;
     double eps;   // orientation tolerance
@@ -125,9 +160,14 @@ struct Search {
     double vz(uint32_t v) const { return xz[2 * size_t(v) + 1]; }
     void root_xz(uint32_t r, double& x, double& z) const {
         if (r == kStartRoot) x = sx, z = sz;
-        else x = vx(r), z = vz(r);
+        else x = vx(poly_verts[r]), z = vz(poly_verts[r]);
     }
-    double best_g(uint32_t r) const { return best[r].gen == gen ? best[r].g : HUGE_VAL; }
+    double best_g(uint32_t r) const {
+        const RootBest& b = best[slot_root[r]];
+        return b.gen == gen ? b.g : HUGE_VAL;
+    }
+    // g equal to the root's best g up to rounding (sums of the same lengths in another order)
+    static double tie_tolerance(double g) { return g * 1e-12 + 1e-12; }
 
     void heap_push(HeapEntry e) {
         auto& h = w.heap;
@@ -186,21 +226,28 @@ struct Search {
         return dist(gx - rx, gz - rz);
     }
 
-    bool prune_root(uint32_t root, double g) {
+    // Root-level pruning (see polyanya.h). `turn`: the node turns at `root` (a non-observable
+    // successor of `parent`, or a goal reached by turning there); else it carries its parent's root.
+    bool prune_root(uint32_t root, double g, bool turn, uint32_t parent) {
         if (root == kStartRoot) return false;
-        RootBest& b = best[root];
+        RootBest& b = best[slot_root[root]];
         if (b.gen != gen) {
-            b.gen = gen;
-            b.g = g;
+            b = RootBest{g, gen, parent};
             return false;
         }
-        if (g > b.g * (1 + 1e-12) + 1e-12) return true;
-        b.g = std::min(b.g, g);
-        return false;
+        const double tol = tie_tolerance(b.g);
+        if (g > b.g + tol) return true;  // reached cheaper before
+        if (!turn) return false;
+        if (g < b.g - tol) {  // cheaper than before: this expansion owns the root now
+            b.g = g;
+            b.owner = parent;
+            return false;
+        }
+        return b.owner != parent;  // a tie: the owner's successors cover what this one's would
     }
 
     // Successor on slot j, parameters [t0, t1] along vertex j -> j+1.
-    void push(uint32_t j, double t0, double t1, uint32_t root, double rx, double rz, double g, uint32_t parent) {
+    void push(uint32_t j, double t0, double t1, uint32_t root, double rx, double rz, double g, uint32_t parent, bool turn) {
         const uint32_t q = poly_nei[j];
         if (q == kNoPoly) return;
         const uint32_t a = poly_verts[j], b = poly_verts[slot_next[j]];
@@ -212,7 +259,7 @@ struct Search {
         if (t0 * len <= snap) t0 = 0;
         if ((1 - t1) * len <= snap) t1 = 1;
         if ((t1 - t0) * len <= snap) return;
-        if (prune_root(root, g)) return;
+        if (prune_root(root, g, turn, parent)) return;
         // a dead end (the polygon's only open edge is this one) leads nowhere but to the goal
         if (dead_end[q] && q != goal_poly) {
             ++w.dropped;
@@ -221,10 +268,14 @@ struct Search {
         Node& n = w.nodes.emplace_back();
         const double ax = vx(a), az = vz(a), dx = vx(b) - ax, dz = vz(b) - az;
         // in q the entry slot runs b -> a: left end near b, right end near a
-        n.lx = ax + dx * t1, n.lz = az + dz * t1;
+        // an end at a vertex is that vertex exactly (a turn there is measured from its coordinates)
+        if (t1 == 1) n.lx = vx(b), n.lz = vz(b);
+        else n.lx = ax + dx * t1, n.lz = az + dz * t1;
         n.rx = ax + dx * t0, n.rz = az + dz * t0;
-        n.lvert = t1 == 1 ? b : kNone;
-        n.rvert = t0 == 0 ? a : kNone;
+        // the ends as corners of this polygon (q's entry slot may run between other points on a
+        // tile border)
+        n.lcorner = t1 == 1 ? slot_next[j] : kNone;
+        n.rcorner = t0 == 0 ? j : kNone;
         n.root = root;
         n.poly = q;
         n.slot = m.slot_opp[j];
@@ -235,8 +286,8 @@ struct Search {
         w.pending.push_back(uint32_t(w.nodes.size() - 1));
     }
 
-    void push_goal(uint32_t root, double g, uint32_t parent) {
-        if (prune_root(root, g)) return;
+    void push_goal(uint32_t root, double g, uint32_t parent, bool turn) {
+        if (prune_root(root, g, turn, parent)) return;
         Node& n = w.nodes.emplace_back();
         double rx, rz;
         root_xz(root, rx, rz);
@@ -244,7 +295,7 @@ struct Search {
         n.root = root;
         n.poly = goal_poly;
         n.slot = kNone;
-        n.lvert = n.rvert = kNone;
+        n.lcorner = n.rcorner = kNone;
         n.parent = parent;
         n.g = g;
         n.f = g + dist(tx - rx, tz - rz);
@@ -270,11 +321,15 @@ struct Search {
         const uint32_t s = n.slot;
         double rx, rz;
         root_xz(n.root, rx, rz);
+        const bool right_turn = n.rcorner != kNone && corner[poly_verts[n.rcorner]];
+        const bool left_turn = n.lcorner != kNone && corner[poly_verts[n.lcorner]];
         const uint32_t a0 = poly_verts[s], b0 = poly_verts[slot_next[s]];
         // the root is an end of the entry edge (or lies on the interval): the whole convex polygon
         // is seen from it. A root on the edge's line but off the interval sees nothing through it
         // (the general case below then gives an empty wedge and only the turns at corners).
-        bool collinear = n.root == a0 || n.root == b0;
+        bool collinear = n.root != kStartRoot &&
+                         (poly_verts[n.root] == a0 || poly_verts[n.root] == b0 ||
+                          slot_root[n.root] == slot_root[s] || slot_root[n.root] == slot_root[slot_next[s]]);
         if (!collinear && std::fabs(orient(vx(a0), vz(a0), vx(b0), vz(b0), rx, rz)) <= eps) {
             const double dl = dist(n.lx - rx, n.lz - rz), dr = dist(n.rx - rx, n.rz - rz);
             collinear = dl + dr <= dist(n.rx - n.lx, n.rz - n.lz) * (1 + 1e-12) + 1e-12;
@@ -282,24 +337,22 @@ struct Search {
         // goal in this polygon
         if (p == goal_poly) {
             const double gr = orient(rx, rz, n.rx, n.rz, tx, tz), gl = orient(rx, rz, n.lx, n.lz, tx, tz);
-            if (collinear || (gr >= -eps && gl <= eps)) push_goal(n.root, n.g, ni);
-            else if (gr < 0 && n.rvert != kNone && corner[n.rvert])
-                push_goal(n.rvert, n.g + dist(vx(n.rvert) - rx, vz(n.rvert) - rz), ni);
-            else if (gl > 0 && n.lvert != kNone && corner[n.lvert])
-                push_goal(n.lvert, n.g + dist(vx(n.lvert) - rx, vz(n.lvert) - rz), ni);
+            if (collinear || (gr >= -eps && gl <= eps)) push_goal(n.root, n.g, ni, false);
+            else if (gr < 0 && right_turn)
+                push_goal(n.rcorner, n.g + dist(n.rx - rx, n.rz - rz), ni, true);
+            else if (gl > 0 && left_turn)
+                push_goal(n.lcorner, n.g + dist(n.lx - rx, n.lz - rz), ni, true);
         }
         const uint32_t first = m.poly_first[p], last = m.poly_first[p + 1];
         if (collinear) {
             for (uint32_t j = first; j < last; ++j)
-                if (j != s && poly_nei[j] != kNoPoly) push(j, 0, 1, n.root, rx, rz, n.g, ni);
+                if (j != s && poly_nei[j] != kNoPoly) push(j, 0, 1, n.root, rx, rz, n.g, ni, false);
             return;
         }
-        const bool right_turn = n.rvert != kNone && corner[n.rvert];
-        const bool left_turn = n.lvert != kNone && corner[n.lvert];
-        const double g_right = right_turn ? n.g + dist(vx(n.rvert) - rx, vz(n.rvert) - rz) : 0;
-        const double g_left = left_turn ? n.g + dist(vx(n.lvert) - rx, vz(n.lvert) - rz) : 0;
-        const double rvx = right_turn ? vx(n.rvert) : 0, rvz = right_turn ? vz(n.rvert) : 0;
-        const double lvx = left_turn ? vx(n.lvert) : 0, lvz = left_turn ? vz(n.lvert) : 0;
+        // (an interval end that is a corner is that vertex exactly: push snapped it)
+        const double g_right = right_turn ? n.g + dist(n.rx - rx, n.rz - rz) : 0;
+        const double g_left = left_turn ? n.g + dist(n.lx - rx, n.lz - rz) : 0;
+        const double rvx = n.rx, rvz = n.rz, lvx = n.lx, lvz = n.lz;
         // the orientation of each polygon vertex against both rays, once per vertex (each is
         // shared by two edges)
         uint32_t j = first;
@@ -314,16 +367,16 @@ struct Search {
                 double lo = 0, hi = 1;
                 clip(lo, hi, g1a, g1b, eps);
                 clip(lo, hi, g2a, g2b, eps);
-                if (hi > lo) push(j, lo, hi, n.root, rx, rz, n.g, ni);
+                if (hi > lo) push(j, lo, hi, n.root, rx, rz, n.g, ni, false);
                 if (right_turn) {
                     double l2 = 0, h2 = 1;
                     clip(l2, h2, -g1a, -g1b, eps);
-                    if (h2 > l2) push(j, l2, h2, n.rvert, rvx, rvz, g_right, ni);
+                    if (h2 > l2) push(j, l2, h2, n.rcorner, rvx, rvz, g_right, ni, true);
                 }
                 if (left_turn) {
                     double l2 = 0, h2 = 1;
                     clip(l2, h2, -g2a, -g2b, eps);
-                    if (h2 > l2) push(j, l2, h2, n.lvert, lvx, lvz, g_left, ni);
+                    if (h2 > l2) push(j, l2, h2, n.lcorner, lvx, lvz, g_left, ni, true);
                 }
             }
             a = b, g1a = g1b, g2a = g2b;
@@ -334,12 +387,14 @@ struct Search {
 }  // namespace
 
 Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const float* start, uint32_t goal_poly,
-                          const float* goal, PolyanyaPath& out, PolyanyaTrace* trace, PolyanyaWorkspace* workspace) {
+                          const float* goal, PolyanyaPath& out, PolyanyaTrace* trace, PolyanyaWorkspace* workspace,
+                          uint32_t max_nodes) {
     // keep out's buffers (a caller looping over queries allocates nothing once warm)
     out.points.clear();
     out.polys.clear();
     out.length_xz = 0;
     out.found = false;
+    out.out_of_nodes = false;
     out.expanded = out.generated = 0;
     if (trace) trace->clear();
     if (start_poly >= m.npolys() || goal_poly >= m.npolys())
@@ -348,8 +403,9 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
     for (int k = 0; k < 3; ++k)
         if (!std::isfinite(start[k]) || !std::isfinite(goal[k]))
             return Status::bad_input("polyanya: start or goal is not finite");
-    auto finish = [&](const uint32_t* roots, const uint32_t* root_polys, size_t nroots) {
-        // roots from the goal back to the start
+    // The path: the start, the roots (vertices, from the end back to the start, each with a
+    // polygon it is a corner of), then `end` in end_poly.
+    auto finish = [&](const uint32_t* roots, const uint32_t* root_polys, size_t nroots, const float* end, uint32_t end_poly) {
         out.points.insert(out.points.end(), {start[0], start[1], start[2]});
         out.polys.push_back(start_poly);
         for (size_t k = nroots; k-- > 0;) {
@@ -357,18 +413,18 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
             out.points.insert(out.points.end(), {float(m.verts[3 * v]), float(m.verts[3 * v + 1]), float(m.verts[3 * v + 2])});
             out.polys.push_back(root_polys[k]);
         }
-        out.points.insert(out.points.end(), {goal[0], goal[1], goal[2]});
-        out.polys.push_back(goal_poly);
+        out.points.insert(out.points.end(), {end[0], end[1], end[2]});
+        out.polys.push_back(end_poly);
         out.length_xz = 0;
         double px = start[0], pz = start[2];
         for (size_t k = 1; k < out.points.size() / 3; ++k) {
             out.length_xz += std::hypot(double(out.points[3 * k]) - px, double(out.points[3 * k + 2]) - pz);
             px = out.points[3 * k], pz = out.points[3 * k + 2];
         }
-        out.found = true;
     };
     if (start_poly == goal_poly) {
-        finish(nullptr, nullptr, 0);
+        finish(nullptr, nullptr, 0, goal, goal_poly);
+        out.found = true;
         return Status::ok();
     }
     if (m.poly_island[start_poly] != m.poly_island[goal_poly]) return Status::ok();  // not connected
@@ -377,34 +433,47 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
     w.nodes.clear();
     w.heap.clear();
     w.pending.clear();
-    const size_t nv = m.verts.size() / 3;
-    if (w.best.size() != nv || ++w.gen == 0) {
-        w.best.assign(nv, RootBest{HUGE_VAL, 0});
+    if (w.best.size() != m.nroots || ++w.gen == 0) {
+        w.best.assign(m.nroots, RootBest{HUGE_VAL, 0, kNone});
         w.gen = 1;
     }
     Search S{m, w, m.xz.data(), m.poly_verts.data(), m.poly_nei.data(), m.slot_next.data(), m.slot_len.data(),
-             m.corner.data(), m.dead_end.data(), start[0], start[2], goal[0], goal[2], goal_poly, m.eps, std::sqrt(m.eps), w.best.data(), w.gen};
+             m.corner.data(), m.dead_end.data(), m.slot_root.data(), start[0], start[2], goal[0], goal[2], goal_poly, m.eps,
+             std::sqrt(m.eps), w.best.data(), w.gen};
+    // the roots of node ni's path, from it back to the start
+    auto collect_roots = [&](uint32_t ni) {
+        // a root became one when its earliest node was generated, by expanding the parent's
+        // polygon, whose entry edge ends at the root: that polygon has the root as a corner
+        w.roots.clear();
+        w.root_polys.clear();
+        uint32_t last = kNone;
+        for (uint32_t k = ni; k != kNone; k = w.nodes[k].parent) {
+            const Node& nk = w.nodes[k];
+            if (nk.root == kStartRoot) continue;
+            if (last != nk.root) w.roots.push_back(m.poly_verts[nk.root]), w.root_polys.push_back(kNone), last = nk.root;
+            if (nk.parent != kNone) w.root_polys.back() = w.nodes[nk.parent].poly;
+        }
+    };
+    const size_t cap = max_nodes == 0 ? ~size_t(0) : size_t(max_nodes);
     // the start polygon: every edge seen from the start
     for (uint32_t j = m.poly_first[start_poly]; j < m.poly_first[start_poly + 1]; ++j)
-        S.push(j, 0, 1, kStartRoot, S.sx, S.sz, 0, kNone);
+        S.push(j, 0, 1, kStartRoot, S.sx, S.sz, 0, kNone, false);
     for (uint32_t k : w.pending) S.heap_push({w.nodes[k].f, k});
-    constexpr size_t kMaxNodes = size_t(1) << 23;
     while (!w.heap.empty()) {
+        if (w.nodes.size() >= cap) {
+            out.out_of_nodes = true;
+            break;
+        }
         const uint32_t ni = S.heap_pop();
         const Node& n = w.nodes[ni];
-        if (n.root != kStartRoot && n.g > S.best_g(n.root) * (1 + 1e-12) + 1e-12) continue;
+        if (n.root != kStartRoot) {
+            const double b = S.best_g(n.root);
+            if (n.g > b + Search::tie_tolerance(b)) continue;  // its root was reached cheaper since
+        }
         if (n.goal) {
-            // a root became one when its earliest node was generated, by expanding the parent's
-            // polygon, whose entry edge ends at the root: that polygon has the root as a corner
-            w.roots.clear();
-            w.root_polys.clear();
-            for (uint32_t k = ni; k != kNone; k = w.nodes[k].parent) {
-                const Node& nk = w.nodes[k];
-                if (nk.root == kStartRoot) continue;
-                if (w.roots.empty() || w.roots.back() != nk.root) w.roots.push_back(nk.root), w.root_polys.push_back(kNone);
-                if (nk.parent != kNone) w.root_polys.back() = w.nodes[nk.parent].poly;
-            }
-            finish(w.roots.data(), w.root_polys.data(), w.roots.size());
+            collect_roots(ni);
+            finish(w.roots.data(), w.root_polys.data(), w.roots.size(), goal, goal_poly);
+            out.found = true;
             break;
         }
         // expand; a node with a single successor that is not the goal is expanded at once
@@ -424,14 +493,45 @@ Status polyanya_find_path(const PolyanyaMesh& m, uint32_t start_poly, const floa
             S.expand(cur);
             // (a dropped dead end still counts as a successor here: the expansion order, hence
             // every tie-break, stays the one without the dead-end pruning)
-            if (w.pending.size() == 1 && w.dropped == 0 && !w.nodes[w.pending[0]].goal && w.nodes.size() <= kMaxNodes) {
+            if (w.pending.size() == 1 && w.dropped == 0 && !w.nodes[w.pending[0]].goal && w.nodes.size() < cap) {
                 cur = w.pending[0];
                 continue;
             }
             for (uint32_t k : w.pending) S.heap_push({w.nodes[k].f, k});
             break;
         }
-        if (w.nodes.size() > kMaxNodes) return Status::internal("polyanya: search exceeded " + std::to_string(kMaxNodes) + " nodes");
+    }
+    if (out.out_of_nodes) {
+        // Out of nodes: the partial path to the point nearest the goal on any node's interval
+        // (each interval is seen from its root, and the root's path is a path).
+        uint32_t best = kNone;
+        double best_d = HUGE_VAL, best_len = HUGE_VAL, bx = 0, bz = 0;
+        for (uint32_t k = 0; k < w.nodes.size(); ++k) {
+            const Node& c = w.nodes[k];
+            if (c.goal) continue;
+            const double dx = c.rx - c.lx, dz = c.rz - c.lz, l2 = dx * dx + dz * dz;
+            double t = l2 > 0 ? ((S.tx - c.lx) * dx + (S.tz - c.lz) * dz) / l2 : 0;
+            t = std::clamp(t, 0.0, 1.0);
+            const double px = c.lx + t * dx, pz = c.lz + t * dz;
+            const double d = dist(S.tx - px, S.tz - pz);
+            double rx, rz;
+            S.root_xz(c.root, rx, rz);
+            const double len = c.g + dist(px - rx, pz - rz);
+            if (d < best_d || (d == best_d && len < best_len)) best = k, best_d = d, best_len = len, bx = px, bz = pz;
+        }
+        if (best != kNone) {
+            const Node& c = w.nodes[best];
+            // the height along the entry edge (slot runs from the interval's left end toward its right)
+            const uint32_t a = m.poly_verts[c.slot], b = m.poly_verts[m.slot_next[c.slot]];
+            const double ax = m.xz[2 * size_t(a)], az = m.xz[2 * size_t(a) + 1];
+            const double bxv = m.xz[2 * size_t(b)], bzv = m.xz[2 * size_t(b) + 1];
+            const double el2 = (bxv - ax) * (bxv - ax) + (bzv - az) * (bzv - az);
+            const double u = el2 > 0 ? std::clamp(((bx - ax) * (bxv - ax) + (bz - az) * (bzv - az)) / el2, 0.0, 1.0) : 0.0;
+            const float end[3] = {float(bx), float(m.verts[3 * size_t(a) + 1] + u * (m.verts[3 * size_t(b) + 1] - m.verts[3 * size_t(a) + 1])),
+                                  float(bz)};
+            collect_roots(best);
+            finish(w.roots.data(), w.root_polys.data(), w.roots.size(), end, c.poly);
+        }
     }
     out.generated = int(w.nodes.size());
     return Status::ok();

@@ -1283,17 +1283,21 @@ Status NavQuery::find_route(const float* start_pos, const float* end_pos, const 
     const uint32_t sp = m.poly_index(out.start.poly), ep = m.poly_index(out.end.poly);
     if (Status s = polyanya_find_path(pmesh_, sp, out.start.point, ep, out.end.point, ppath_, trace, &pwork_); !s) return s;
     out.path.reached = ppath_.found;
+    out.path.out_of_nodes = ppath_.out_of_nodes;
     out.path.expanded = ppath_.expanded;
-    if (!ppath_.found) return Status::ok();
+    if (!ppath_.found && !ppath_.out_of_nodes) return Status::ok();
     // The turning points onto the detail surface of the polygon each is a corner of (the end
-    // points are already on theirs: find_nearest_poly put them there).
+    // points are already on theirs: find_nearest_poly put them there; a partial path's last point
+    // is lifted onto the polygon it lies in).
     const size_t n = ppath_.polys.size();
+    const bool partial = !ppath_.found;
     for (size_t i = 0; i < n; ++i) {
         float* p = &ppath_.points[i * 3];
-        if (i > 0 && i + 1 < n && ppath_.polys[i] < uint32_t(m.npolys)) m.poly_height(ppath_.polys[i], p[0], p[2], &p[1]);
+        const bool last = i + 1 == n;
+        if (i > 0 && (!last || partial) && ppath_.polys[i] < uint32_t(m.npolys)) m.poly_height(ppath_.polys[i], p[0], p[2], &p[1]);
         out.straight.points.insert(out.straight.points.end(), p, p + 3);
-        out.straight.flags.push_back(i == 0 ? kStraightStart : i + 1 == n ? kStraightEnd : 0);
-        out.straight.polys.push_back(i + 1 == n ? kNoRef : m.ref(ppath_.polys[i]));
+        out.straight.flags.push_back(i == 0 ? kStraightStart : last && !partial ? kStraightEnd : 0);
+        out.straight.polys.push_back(last && !partial ? kNoRef : m.ref(ppath_.polys[i]));
     }
     return Status::ok();
 }

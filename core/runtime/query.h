@@ -84,7 +84,7 @@ struct PathResult {
     std::vector<PolyRef> polys;   // the corridor, start polygon first
     float cost = 0;               // cost of the corridor in the cost model above (to the end point if reached)
     bool reached = false;         // false: partial path to the polygon closest to the goal
-    bool out_of_nodes = false;    // the node limit was hit
+    bool out_of_nodes = false;    // the node limit was hit (A*: NavQuery's max_nodes; optimal: Polyanya's cap)
     int expanded = 0;             // search states popped from the heap
 };
 
@@ -161,10 +161,13 @@ struct RouteOptions {
 struct Route {
     NearestPoly start, end;        // start.poly / end.poly = kNoRef when an end point is off the mesh
     // A* + funnel: the corridor, empty when an end point is off the mesh. Optimal: no corridor
-    // (polys empty); reached = a path was found, expanded = Polyanya's search nodes expanded.
+    // (polys empty); reached = a path was found, expanded = Polyanya's search nodes expanded,
+    // out_of_nodes = Polyanya's node cap (kPolyanyaMaxNodes) was hit.
     PathResult path;
-    // From start.point to end.point (or, A* + funnel only, toward it when partial). Optimal: the
-    // turning points, polys = the polygon each lies in (kNoRef for the end); empty when no path.
+    // From start.point to end.point (or toward it when partial). Optimal: the turning points,
+    // polys = the polygon each lies in (kNoRef for the end); empty when no path; when Polyanya ran
+    // out of nodes, the partial path its search found, ending (flag 0, not kStraightEnd) on the
+    // interval nearest the goal.
     StraightPath straight;
     bool optimal = false;          // made with RouteOptions::optimal
     bool found() const { return optimal ? start.poly != kNoRef && end.poly != kNoRef : !path.polys.empty(); }
