@@ -176,10 +176,13 @@ nav::Status read_pairs(const std::string& path, uint64_t max_bytes, Sink&& sink)
 // items as in the JSON contract. With `compare` both run and each item gets length_funnel and
 // length_optimal (3D polyline lengths) and length_funnel_xz and length_optimal_xz (in the xz
 // projection, where Polyanya is shortest); `compare` sums them up for the pairs both reached.
+// max_nodes: A*'s limit (the max_nodes parameter, 0 = none). An item not reached carries
+// "partial" (its points lead toward the end, not to it) and "out_of_nodes" (the search stopped at
+// its node limit: A*'s max_nodes, or Polyanya's cap); "out_of_nodes" at the top counts them.
 nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs, nav::PathMode mode, bool compare,
-                      json& out) {
+                      json& out, int max_nodes) {
     nav::NavQuery q;
-    q.init(&nm);
+    q.init(&nm, max_nodes);
     const nav::QueryFilter filter;
     const float ext[3] = {2.0f, 4.0f, 2.0f};  // search box half extents around each end point, metres
     const bool run_funnel = mode == nav::PathMode::Funnel || compare;
@@ -200,7 +203,7 @@ nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs
         if (compare) out[opt ? "queries_per_sec_optimal" : "queries_per_sec_funnel"] = s > 0 ? double(pairs.size()) / s : 0.0;
     }
     json items = json::array();
-    int64_t found = 0, both = 0;
+    int64_t found = 0, both = 0, out_of_nodes = 0;
     double sum_f = 0, sum_o = 0, sum_f3 = 0, sum_o3 = 0, ratio_max = 0;
     for (size_t i = 0; i < pairs.size(); ++i) {
         const bool optimal_mode = mode == nav::PathMode::Optimal;
@@ -214,7 +217,10 @@ nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs
                      {"end", {pairs[i].e[0], pairs[i].e[1], pairs[i].e[2]}},
                      {"points", pts},
                      {"length", r.found() ? double(r.straight.length()) : 0.0},
-                     {"reached", reached(r)}};
+                     {"reached", reached(r)},
+                     {"partial", !reached(r) && r.straight.size() > 0},
+                     {"out_of_nodes", r.path.out_of_nodes}};
+        out_of_nodes += r.path.out_of_nodes;
         if (!optimal_mode) item["polys"] = r.path.polys.size();
         if (compare) {
             const bool fr = reached(routes[i]), orr = reached(optimal[i]);
@@ -235,6 +241,7 @@ nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs
     }
     out["count"] = pairs.size();
     out["found"] = found;
+    out["out_of_nodes"] = out_of_nodes;
     out["path_mode"] = std::string(nav::kPathModeNames[static_cast<size_t>(mode)]);
     out["queries_per_sec"] = secs > 0 ? static_cast<double>(pairs.size()) / secs : 0.0;
     if (compare)
@@ -247,6 +254,14 @@ nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs
                           {"ratio_xz_max", ratio_max}};
     out["items"] = items;
     return nav::Status::ok();
+}
+
+// Text mode: the searches stopped at their node limit, after "N of M reached" ("" when none).
+std::string out_of_nodes_note(const json& paths) {
+    const int64_t n = paths.value("out_of_nodes", int64_t(0));
+    if (n == 0) return {};
+    return "; " + std::to_string(n) + " OUT OF NODES (partial paths: the search stopped at its node limit" +
+           (paths["path_mode"] == "optimal" ? std::string(", Polyanya's cap") : std::string("; raise --set max_nodes")) + ")";
 }
 
 // Text mode of --compare-optimal: the summed lengths, and per pair for the first few.
@@ -352,7 +367,8 @@ int run_map2d(const std::string& path, const nav::Params& params, const Map2DRun
     if (npaths > 0 || !pairs_path.empty()) {
         std::vector<PathPair> pairs;
         if (nav::Status st = collect_pairs(nm, pairs_path, o.max_bytes, npaths, seed, pairs); !st) return fail(st);
-        if (nav::Status st = run_paths(nm, pairs, params.path_mode(), compare, paths); !st) return fail(st);
+        if (nav::Status st = run_paths(nm, pairs, params.path_mode(), compare, paths, params.max_nodes()); !st)
+            return fail(st);
     }
     if (as_json) {
         json out;
@@ -366,9 +382,9 @@ int run_map2d(const std::string& path, const nav::Params& params, const Map2DRun
     } else {
         std::printf("2D map %s: %d polygons, %d vertices, built in %.3f ms\n", path.c_str(), nm.npolys, nm.nverts, build_ms);
         if (!paths.is_null())
-            std::printf("paths: %d of %d reached, %.0f queries/s (%s)\n", paths["found"].get<int>(),
+            std::printf("paths: %d of %d reached, %.0f queries/s (%s)%s\n", paths["found"].get<int>(),
                         paths["count"].get<int>(), paths["queries_per_sec"].get<double>(),
-                        paths["path_mode"].get<std::string>().c_str());
+                        paths["path_mode"].get<std::string>().c_str(), out_of_nodes_note(paths).c_str());
         if (!paths.is_null()) print_compare(paths);
     }
     return 0;
@@ -376,14 +392,14 @@ int run_map2d(const std::string& path, const nav::Params& params, const Map2DRun
 
 // Text mode: each pair of the file is read, routed and forgotten (memory stays flat for millions
 // of lines); only the totals are kept.
-nav::Status stream_pairs(const nav::NavMesh& nm, const std::string& path, uint64_t max_bytes, json& out) {
+nav::Status stream_pairs(const nav::NavMesh& nm, const std::string& path, uint64_t max_bytes, json& out, int max_nodes) {
     nav::NavQuery q;
-    q.init(&nm);
+    q.init(&nm, max_nodes);
     const nav::QueryFilter filter;
     const nav::StraightPathOptions opts;
     const float ext[3] = {2.0f, 4.0f, 2.0f};
     nav::Route r;
-    int64_t count = 0, found = 0;
+    int64_t count = 0, found = 0, out_of_nodes = 0;
     double secs = 0;
     nav::Status st = read_pairs(path, max_bytes, [&](const PathPair& p) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -391,10 +407,14 @@ nav::Status stream_pairs(const nav::NavMesh& nm, const std::string& path, uint64
         secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         ++count;
         found += r.found() && r.path.reached && !r.straight.partial;
+        out_of_nodes += r.path.out_of_nodes;
         return nav::Status::ok();
     });
     if (!st) return st;
-    out = {{"count", count}, {"found", found}, {"queries_per_sec", secs > 0 ? static_cast<double>(count) / secs : 0.0}};
+    out = {{"count", count},
+           {"found", found},
+           {"out_of_nodes", out_of_nodes},
+           {"queries_per_sec", secs > 0 ? static_cast<double>(count) / secs : 0.0}};
     return nav::Status::ok();
 }
 
@@ -598,13 +618,16 @@ nav::Status bake_incremental(nav::Pipeline& pipe, const Job& job, json& inc) {
 // --paths / --pairs on the bake's navmesh: streamed in text mode with the funnel, else collected.
 nav::Status bake_paths(const nav::Bake& bake, const Args& a, const Job& job, json& paths) {
     if (!a.pairs_path.empty() && !a.as_json && !a.compare_optimal && bake.params.path_mode() == nav::PathMode::Funnel) {
-        if (nav::Status st = stream_pairs(*bake.navmesh, a.pairs_path, job.max_input, paths); !st) return st;
+        if (nav::Status st = stream_pairs(*bake.navmesh, a.pairs_path, job.max_input, paths, bake.params.max_nodes()); !st)
+            return st;
         paths["path_mode"] = "funnel";
     } else if (a.npaths > 0 || !a.pairs_path.empty()) {
         std::vector<PathPair> pairs;
         if (nav::Status st = collect_pairs(*bake.navmesh, a.pairs_path, job.max_input, a.npaths, a.seed, pairs); !st)
             return st;
-        if (nav::Status st = run_paths(*bake.navmesh, pairs, bake.params.path_mode(), a.compare_optimal, paths); !st)
+        if (nav::Status st =
+                run_paths(*bake.navmesh, pairs, bake.params.path_mode(), a.compare_optimal, paths, bake.params.max_nodes());
+            !st)
             return st;
     }
     return nav::Status::ok();
@@ -675,10 +698,11 @@ void print_text_report(const Args& a, const Job& job, const Report& r) {
     std::printf("peak rss %.1f MiB\n", peak_rss_mib());
     if (!r.inc.is_null()) std::printf("incremental: %s\n", r.inc.dump().c_str());
     if (!r.paths.is_null())
-        std::printf("paths: %lld of %lld reached, %.0f queries/s (nearest + %s)\n",
+        std::printf("paths: %lld of %lld reached, %.0f queries/s (nearest + %s)%s\n",
                     static_cast<long long>(r.paths["found"].get<int64_t>()),
                     static_cast<long long>(r.paths["count"].get<int64_t>()), r.paths["queries_per_sec"].get<double>(),
-                    r.paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel");
+                    r.paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel",
+                    out_of_nodes_note(r.paths).c_str());
     if (!r.paths.is_null()) print_compare(r.paths);
 }
 

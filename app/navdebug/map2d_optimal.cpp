@@ -77,7 +77,11 @@ void OptimalPath::ui() {
         return;
     }
     if (!path_.path.reached) {
-        ImGui::TextDisabled("Polyanya: no path (%d nodes expanded)", path_.path.expanded);
+        if (path_.path.out_of_nodes)
+            ImGui::TextColored(kWarnColor, "Polyanya: out of nodes (stopped at its cap after %d expanded), no path shown",
+                               path_.path.expanded);
+        else
+            ImGui::TextDisabled("Polyanya: no path (%d nodes expanded)", path_.path.expanded);
         return;
     }
     ImGui::Text("optimal %.3f m, A*+funnel %.3f m (xz)", optimal_xz_, funnel_xz_);

@@ -76,6 +76,11 @@ const ParamDef kTable[kParamCount] = {
      "How path queries find paths: funnel (A* over polygons, then the funnel) or optimal (Polyanya: the "
      "Euclidean-shortest path).",
      kPathModeNames},
+    {ParamId::max_nodes, "max_nodes", "A* max nodes", "", K::Int, 0, 0, 1073741824, Stage::Navmesh, V::None,
+     "Most A* search states a path query discovers (two per portal at most) before it stops with a partial "
+     "path flagged out_of_nodes; 0: no limit, every reachable goal is reached. Bounds a query's time, not its "
+     "memory. (Polyanya has its own cap of 2^23 search nodes.)",
+     {}},
 };
 
 // float -> int with the range checked first (a NaN or a value beyond int saturates).

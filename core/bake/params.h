@@ -38,6 +38,7 @@ enum class ParamId : int {
     tile_size,
     threads,
     path_mode,
+    max_nodes,
     Count
 };
 constexpr int kParamCount = static_cast<int>(ParamId::Count);
@@ -85,7 +86,7 @@ constexpr bool is_mesh_fix(ParamId id) {
     return id == ParamId::mesh_scale || id == ParamId::mesh_z_up || id == ParamId::mesh_flip_winding;
 }
 // Parameters read by the path queries only (navbake --paths / --pairs), not by the bake.
-constexpr bool is_query_param(ParamId id) { return id == ParamId::path_mode; }
+constexpr bool is_query_param(ParamId id) { return id == ParamId::path_mode || id == ParamId::max_nodes; }
 // Parameters that change no bake result, so setting them dirties no stage: threads (how many tiles
 // bake at once) and the query parameters. Their `stage` in the table only groups them in the UI.
 constexpr bool dirties_no_stage(ParamId id) { return id == ParamId::threads || is_query_param(id); }
@@ -102,6 +103,7 @@ public:
     bool b(ParamId id) const { return get(id) != 0.0; }
     Partition partition() const { return static_cast<Partition>(i(ParamId::partition)); }
     PathMode path_mode() const { return static_cast<PathMode>(i(ParamId::path_mode)); }
+    int max_nodes() const { return i(ParamId::max_nodes); }
 
     // Checks type and range; the message names the parameter and what was expected.
     Status set(ParamId id, double value);

@@ -227,9 +227,12 @@ public:
     NavQuery() = default;
     // Binds to a mesh (not owned; it must outlive the queries and not change underneath).
     // max_nodes bounds the A* search states discovered per query (one per portal side, so up to
-    // twice the portals; a path search usually discovers a few per corridor polygon); 0 = no limit.
-    // Node arrays are sized to the mesh on the first query and reused after.
-    void init(const NavMesh* mesh, int max_nodes = 8192);
+    // twice the portals; a path search usually discovers a few per corridor polygon); 0 = no limit
+    // (the default: every reachable goal is reached). The node arrays hold a state per portal side
+    // whatever the limit: sized to the mesh on the first query and reused after, so a limit bounds
+    // a query's time (a frame budget), not its memory. A search stopped by the limit returns the
+    // partial path with PathResult::out_of_nodes (Detour's DT_OUT_OF_NODES).
+    void init(const NavMesh* mesh, int max_nodes = 0);
     const NavMesh* mesh() const { return mesh_; }
     int max_nodes() const { return max_nodes_; }
 
@@ -341,7 +344,7 @@ private:
                     uint32_t end_poly) const;
 
     const NavMesh* mesh_ = nullptr;
-    int max_nodes_ = 8192;
+    int max_nodes_ = 0;
     uint32_t stamp_ = 0, poly_stamp_ = 0;
     std::vector<Node> nodes_;
     struct Heap {
