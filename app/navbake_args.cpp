@@ -96,7 +96,7 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
         ->check(mib_range(1.0, 1048576.0));
     app.add_option("--max-input", a.max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
         ->check(mib_range(1e-6, 1048576.0));
-    app.footer(nav::params_help());
+    app.footer([] { return nav::params_help(); });  // built only for --help
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
