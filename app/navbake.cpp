@@ -1,6 +1,5 @@
 // navbake: bakes a mesh headless and prints counts and per-stage timings (JSON with --json).
 // Exit codes: 0 success, 2 bad input or parameters (message on stderr), 1 internal failure.
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -10,27 +9,65 @@
 #include <optional>
 #include <fstream>
 #include <unistd.h>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "app/navbake_args.h"
 #include "core/bake/config_json.h"
 #include "core/bake/diagnose.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
+#include "core/io/file.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"
+#include "core/map2d/mesh_file.h"
 #include "core/runtime/query.h"
 
 namespace {
 
+using navbake::Args;
+using navbake::ends_with;
+using navbake::Job;
 using nlohmann::json;
 
+// A message for the terminal: control bytes, and the invisible code points a file may carry (a
+// byte order mark, zero-width spaces), as escapes, so what is wrong is visible; other UTF-8 (file
+// names in any language) as it is.
+std::string visible(std::string_view s) {
+    std::string out;
+    char buf[16];
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if ((c < 0x20 && c != '\n') || c == 0x7f) {
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+            continue;
+        }
+        if ((c == 0xef || c == 0xe2) && i + 2 < s.size()) {  // U+FEFF, U+200B-U+200F, U+2060
+            const auto c1 = static_cast<unsigned char>(s[i + 1]), c2 = static_cast<unsigned char>(s[i + 2]);
+            unsigned cp = ((c & 0x0fu) << 12) | ((c1 & 0x3fu) << 6) | (c2 & 0x3fu);
+            if ((c1 & 0xc0) == 0x80 && (c2 & 0xc0) == 0x80 &&
+                (cp == 0xfeff || (cp >= 0x200b && cp <= 0x200f) || cp == 0x2060)) {
+                std::snprintf(buf, sizeof buf, "\\u{%04X}", cp);
+                out += buf;
+                out += cp == 0xfeff ? " (a byte order mark)" : " (an invisible character)";
+                i += 2;
+                continue;
+            }
+        }
+        out += static_cast<char>(c);
+    }
+    return out;
+}
+
 int fail(const nav::Status& st) {
-    std::cerr << "navbake: error: " << st.message << "\n";
+    std::cerr << "navbake: error: " << visible(st.message) << "\n";
     return st.code == nav::Status::Code::BadInput ? 2 : 1;
 }
 
@@ -123,8 +160,9 @@ struct PathPair {
 constexpr size_t kMaxPairLineBytes = 4096;
 
 // Reads --pairs: one "sx sy sz ex ey ez" per line (decimal numbers); blank lines and '#' comments
-// are skipped. Each pair goes to `sink` as it is read, so the caller decides what to keep. The
-// file is at most max_bytes (--max-input) and each line at most kMaxPairLineBytes.
+// are skipped, a UTF-8 byte order mark at the start is skipped (as the OBJ reader does). Each
+// pair goes to `sink` as it is read, so the caller decides what to keep. The file is at most
+// max_bytes (--max-input) and each line at most kMaxPairLineBytes.
 template <class Sink>
 nav::Status read_pairs(const std::string& path, uint64_t max_bytes, Sink&& sink) {
     if (nav::Status st = nav::check_input_file(path, "pairs file"); !st) return st;
@@ -140,6 +178,7 @@ nav::Status read_pairs(const std::string& path, uint64_t max_bytes, Sink&& sink)
     uint64_t total = 0;
     auto take = [&]() -> nav::Status {
         ++line_no;
+        if (line_no == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a BOM
         PathPair p{};
         bool has = false;
         if (nav::Status st = nav::parse_pair_line(line, path, line_no, p.s, p.e, has); !st) return st;
@@ -172,87 +211,233 @@ nav::Status read_pairs(const std::string& path, uint64_t max_bytes, Sink&& sink)
     return nav::Status::ok();
 }
 
-// Runs NavQuery::find_route for every pair: A* + funnel (path_mode funnel) or Polyanya (optimal);
-// items as in the JSON contract. With `compare` both run and each item gets length_funnel and
-// length_optimal (3D polyline lengths) and length_funnel_xz and length_optimal_xz (in the xz
-// projection, where Polyanya is shortest); `compare` sums them up for the pairs both reached.
+// The routes of --paths / --pairs, one pair at a time: NavQuery::find_route with A* + funnel
+// (path_mode funnel) or Polyanya (optimal); with `compare` both, and each item gets
+// length_funnel and length_optimal (3D polyline lengths) and length_funnel_xz and
+// length_optimal_xz (in the xz projection, where Polyanya is shortest). Only the totals are kept,
+// so a million pairs take the memory of one: the caller streams or drops each item.
 // max_nodes: A*'s limit (the max_nodes parameter, 0 = none). An item not reached carries
 // "partial" (its points lead toward the end, not to it) and "out_of_nodes" (the search stopped at
-// its node limit: A*'s max_nodes, or Polyanya's cap); "out_of_nodes" at the top counts them.
-nav::Status run_paths(const nav::NavMesh& nm, const std::vector<PathPair>& pairs, nav::PathMode mode, bool compare,
-                      json& out, int max_nodes) {
-    nav::NavQuery q;
-    q.init(&nm, max_nodes);
-    const nav::QueryFilter filter;
-    const float ext[3] = {2.0f, 4.0f, 2.0f};  // search box half extents around each end point, metres
-    const bool run_funnel = mode == nav::PathMode::Funnel || compare;
-    const bool run_optimal = mode == nav::PathMode::Optimal || compare;
-    std::vector<nav::Route> routes(run_funnel ? pairs.size() : 0), optimal(run_optimal ? pairs.size() : 0);
-    double secs = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        const bool opt = pass == 1;
-        if (!(opt ? run_optimal : run_funnel)) continue;
-        nav::RouteOptions ro;
-        ro.optimal = opt;
-        std::vector<nav::Route>& rs = opt ? optimal : routes;
-        const auto t0 = std::chrono::steady_clock::now();
-        for (size_t i = 0; i < pairs.size(); ++i)
-            if (nav::Status st = q.find_route(pairs[i].s, pairs[i].e, ext, filter, ro, rs[i]); !st) return st;
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (opt == (mode == nav::PathMode::Optimal)) secs = s;
-        if (compare) out[opt ? "queries_per_sec_optimal" : "queries_per_sec_funnel"] = s > 0 ? double(pairs.size()) / s : 0.0;
+// its node limit: A*'s max_nodes, or Polyanya's cap); "out_of_nodes" in the totals counts them.
+class PathRunner {
+public:
+    PathRunner(const nav::NavMesh& nm, nav::PathMode mode, bool compare, int max_nodes)
+        : mode_(mode), compare_(compare), run_funnel_(mode == nav::PathMode::Funnel || compare),
+          run_optimal_(mode == nav::PathMode::Optimal || compare) {
+        q_.init(&nm, max_nodes);
     }
-    json items = json::array();
-    int64_t found = 0, both = 0, out_of_nodes = 0;
-    double sum_f = 0, sum_o = 0, sum_f3 = 0, sum_o3 = 0, ratio_max = 0;
-    for (size_t i = 0; i < pairs.size(); ++i) {
-        const bool optimal_mode = mode == nav::PathMode::Optimal;
-        const nav::Route& r = optimal_mode ? optimal[i] : routes[i];
-        auto reached = [](const nav::Route& x) { return x.found() && x.path.reached && !x.straight.partial; };
-        found += reached(r);
+
+    // Routes one pair; item() describes it until the next call.
+    nav::Status route(const PathPair& p) {
+        pair_ = p;
+        for (int pass = 0; pass < 2; ++pass) {
+            const bool opt = pass == 1;
+            if (!(opt ? run_optimal_ : run_funnel_)) continue;
+            nav::RouteOptions ro;
+            ro.optimal = opt;
+            const auto t0 = std::chrono::steady_clock::now();
+            if (nav::Status st = q_.find_route(p.s, p.e, ext_, filter_, ro, opt ? optimal_ : funnel_); !st) return st;
+            (opt ? secs_optimal_ : secs_funnel_) += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+        ++count_;
+        found_ += reached(route_of_mode());
+        out_of_nodes_ += route_of_mode().path.out_of_nodes;
+        if (compare_ && reached(funnel_) && reached(optimal_)) {
+            ++both_;
+            sum_f_ += funnel_.length_xz(), sum_o_ += optimal_.length_xz();
+            sum_f3_ += funnel_.straight.length(), sum_o3_ += optimal_.straight.length();
+            if (optimal_.length_xz() > 0) ratio_max_ = std::max(ratio_max_, funnel_.length_xz() / optimal_.length_xz());
+        }
+        return nav::Status::ok();
+    }
+
+    // The last pair's item, as in the JSON contract.
+    json item() const {
+        const nav::Route& r = route_of_mode();
         json pts = json::array();
         const std::vector<float>& p = r.straight.points;
         for (size_t k = 0; k + 2 < p.size(); k += 3) pts.push_back({p[k], p[k + 1], p[k + 2]});
-        json item = {{"start", {pairs[i].s[0], pairs[i].s[1], pairs[i].s[2]}},
-                     {"end", {pairs[i].e[0], pairs[i].e[1], pairs[i].e[2]}},
+        json item = {{"start", {pair_.s[0], pair_.s[1], pair_.s[2]}},
+                     {"end", {pair_.e[0], pair_.e[1], pair_.e[2]}},
                      {"points", pts},
                      {"length", r.found() ? double(r.straight.length()) : 0.0},
                      {"reached", reached(r)},
                      {"partial", !reached(r) && r.straight.size() > 0},
                      {"out_of_nodes", r.path.out_of_nodes}};
-        out_of_nodes += r.path.out_of_nodes;
-        if (!optimal_mode) item["polys"] = r.path.polys.size();
-        if (compare) {
-            const bool fr = reached(routes[i]), orr = reached(optimal[i]);
-            item["length_funnel"] = fr ? double(routes[i].straight.length()) : 0.0;
-            item["length_optimal"] = orr ? double(optimal[i].straight.length()) : 0.0;
-            item["length_funnel_xz"] = fr ? routes[i].length_xz() : 0.0;
-            item["length_optimal_xz"] = orr ? optimal[i].length_xz() : 0.0;
-            if (fr && orr) {
-                ++both;
-                sum_f += routes[i].length_xz(), sum_o += optimal[i].length_xz();
-                sum_f3 += routes[i].straight.length(), sum_o3 += optimal[i].straight.length();
-                if (optimal[i].length_xz() > 0) ratio_max = std::max(ratio_max, routes[i].length_xz() / optimal[i].length_xz());
-            }
+        if (mode_ != nav::PathMode::Optimal) item["polys"] = r.path.polys.size();
+        if (compare_) {
+            const bool fr = reached(funnel_), orr = reached(optimal_);
+            item["length_funnel"] = fr ? double(funnel_.straight.length()) : 0.0;
+            item["length_optimal"] = orr ? double(optimal_.straight.length()) : 0.0;
+            item["length_funnel_xz"] = fr ? funnel_.length_xz() : 0.0;
+            item["length_optimal_xz"] = orr ? optimal_.length_xz() : 0.0;
         }
         if (r.start.poly == nav::kNoRef) item["error"] = "start is not on the navmesh";
         else if (r.end.poly == nav::kNoRef) item["error"] = "end is not on the navmesh";
-        items.push_back(item);
+        return item;
     }
-    out["count"] = pairs.size();
-    out["found"] = found;
-    out["out_of_nodes"] = out_of_nodes;
-    out["path_mode"] = std::string(nav::kPathModeNames[static_cast<size_t>(mode)]);
-    out["queries_per_sec"] = secs > 0 ? static_cast<double>(pairs.size()) / secs : 0.0;
-    if (compare)
-        out["compare"] = {{"pairs", both},
-                          {"length_funnel_xz", sum_f},
-                          {"length_optimal_xz", sum_o},
-                          {"length_funnel", sum_f3},
-                          {"length_optimal", sum_o3},
-                          {"ratio_xz_total", sum_o > 0 ? sum_f / sum_o : 1.0},
-                          {"ratio_xz_max", ratio_max}};
-    out["items"] = items;
+
+    // The totals: count, found, path_mode, queries_per_sec (and compare's).
+    json summary() const {
+        json out = json::object();
+        const double secs = mode_ == nav::PathMode::Optimal ? secs_optimal_ : secs_funnel_;
+        out["count"] = count_;
+        out["found"] = found_;
+        out["out_of_nodes"] = out_of_nodes_;
+        out["path_mode"] = std::string(nav::kPathModeNames[static_cast<size_t>(mode_)]);
+        out["queries_per_sec"] = secs > 0 ? static_cast<double>(count_) / secs : 0.0;
+        if (compare_) {
+            out["queries_per_sec_funnel"] = secs_funnel_ > 0 ? static_cast<double>(count_) / secs_funnel_ : 0.0;
+            out["queries_per_sec_optimal"] = secs_optimal_ > 0 ? static_cast<double>(count_) / secs_optimal_ : 0.0;
+            out["compare"] = {{"pairs", both_},
+                              {"length_funnel_xz", sum_f_},
+                              {"length_optimal_xz", sum_o_},
+                              {"length_funnel", sum_f3_},
+                              {"length_optimal", sum_o3_},
+                              {"ratio_xz_total", sum_o_ > 0 ? sum_f_ / sum_o_ : 1.0},
+                              {"ratio_xz_max", ratio_max_}};
+        }
+        return out;
+    }
+
+private:
+    static bool reached(const nav::Route& x) { return x.found() && x.path.reached && !x.straight.partial; }
+    const nav::Route& route_of_mode() const { return mode_ == nav::PathMode::Optimal ? optimal_ : funnel_; }
+
+    nav::NavQuery q_;
+    const nav::QueryFilter filter_;
+    const float ext_[3] = {2.0f, 4.0f, 2.0f};  // search box half extents around each end point, metres
+    nav::PathMode mode_;
+    bool compare_, run_funnel_, run_optimal_;
+    nav::Route funnel_, optimal_;
+    PathPair pair_{};
+    int64_t count_ = 0, found_ = 0, both_ = 0, out_of_nodes_ = 0;
+    double secs_funnel_ = 0, secs_optimal_ = 0, sum_f_ = 0, sum_o_ = 0, sum_f3_ = 0, sum_o3_ = 0, ratio_max_ = 0;
+};
+
+// The JSON report with its path items streamed: everything but "paths" and "peak_rss_mib" first
+// (pretty, 2 spaces, as before), then "paths" with "items" one compact object a line as each pair
+// is routed, then the paths' totals, then "peak_rss_mib" (the whole run's). Memory stays flat for
+// a million items. Nothing is printed before begin(), so an error found before it (a bad pairs
+// file, a navmesh with no area) leaves stdout empty.
+class JsonReport {
+public:
+    explicit JsonReport(json head) : head_(std::move(head)) {}
+    void begin() {
+        std::string h = head_.dump(2);
+        if (h.size() >= 2 && h.compare(h.size() - 2, 2, "\n}") == 0) h.resize(h.size() - 2);
+        else if (h == "{}") h = "{";
+        std::fputs(h.c_str(), stdout);
+        std::fputs(h == "{" ? "\n  \"paths\": {\n    \"items\": [" : ",\n  \"paths\": {\n    \"items\": [", stdout);
+        begun_ = true;
+    }
+    void item(const json& it) {
+        std::fputs(first_ ? "\n      " : ",\n      ", stdout);
+        std::fputs(it.dump().c_str(), stdout);
+        first_ = false;
+    }
+    void finish(const json& paths_summary) {
+        std::fputs(first_ ? "]" : "\n    ]", stdout);
+        for (auto it = paths_summary.begin(); it != paths_summary.end(); ++it)
+            std::printf(",\n    \"%s\": %s", it.key().c_str(), it.value().dump().c_str());
+        std::printf("\n  },\n  \"peak_rss_mib\": %s\n}\n", json(peak_rss_mib()).dump().c_str());
+    }
+    // No paths: the whole report at once.
+    void print_whole() {
+        head_["peak_rss_mib"] = peak_rss_mib();
+        std::cout << head_.dump(2) << "\n";
+    }
+    bool begun() const { return begun_; }
+
+private:
+    json head_;
+    bool begun_ = false, first_ = true;
+};
+
+// Text mode of --compare-optimal: the summed lengths, and per pair for the first few.
+constexpr size_t kCompareItemsShown = 20;
+void print_compare(const json& paths, const std::vector<json>& first_items) {
+    if (!paths.contains("compare")) return;
+    const json& c = paths["compare"];
+    std::printf("compare: %lld pairs reached by both; xz length funnel %.3f m, optimal %.3f m (funnel/optimal %.4f, max "
+                "%.4f); 3D length funnel %.3f m, optimal %.3f m; %.0f vs %.0f queries/s\n",
+                static_cast<long long>(c["pairs"].get<int64_t>()), c["length_funnel_xz"].get<double>(),
+                c["length_optimal_xz"].get<double>(), c["ratio_xz_total"].get<double>(), c["ratio_xz_max"].get<double>(),
+                c["length_funnel"].get<double>(), c["length_optimal"].get<double>(),
+                paths["queries_per_sec_funnel"].get<double>(), paths["queries_per_sec_optimal"].get<double>());
+    for (size_t i = 0; i < first_items.size(); ++i)
+        std::printf("  pair %zu: xz funnel %.3f m, optimal %.3f m; 3D funnel %.3f m, optimal %.3f m\n", i,
+                    first_items[i]["length_funnel_xz"].get<double>(), first_items[i]["length_optimal_xz"].get<double>(),
+                    first_items[i]["length_funnel"].get<double>(), first_items[i]["length_optimal"].get<double>());
+    const int64_t count = paths["count"].get<int64_t>();
+    if (count > static_cast<int64_t>(first_items.size()))
+        std::printf("  ... %lld more pairs (--json lists them all)\n",
+                    static_cast<long long>(count - static_cast<int64_t>(first_items.size())));
+}
+
+// What --paths / --pairs gave: the totals, and in text mode the first items --compare-optimal shows.
+struct PathsResult {
+    json summary;  // null when no paths were asked for
+    std::vector<json> first_items;
+};
+
+// --paths N (random pairs, seeded) or --pairs FILE on a navmesh, one pair at a time: each item
+// goes to `report` when streaming JSON, else only the first few are kept (text --compare-optimal).
+// Everything that can be refused is checked before the report begins.
+nav::Status run_paths(const nav::NavMesh& nm, const Args& a, const Job& job, nav::PathMode mode, int max_nodes,
+                      JsonReport* report, PathsResult& out) {
+    if (a.npaths <= 0 && a.pairs_path.empty()) return nav::Status::ok();
+    PathRunner runner(nm, mode, a.compare_optimal, max_nodes);
+    auto take = [&](const PathPair& p) -> nav::Status {
+        if (nav::Status st = runner.route(p); !st) return st;
+        if (report) report->item(runner.item());
+        else if (a.compare_optimal && out.first_items.size() < kCompareItemsShown) out.first_items.push_back(runner.item());
+        return nav::Status::ok();
+    };
+    if (!a.pairs_path.empty()) {
+        // JSON: a regular file is checked whole first (constant memory), so a bad line never cuts
+        // the report short; a pipe can be read once only: a bad line then ends it unfinished (exit 2).
+        std::error_code ec;
+        if (report && std::filesystem::is_regular_file(a.pairs_path, ec))
+            if (nav::Status st = read_pairs(a.pairs_path, job.max_input, [](const PathPair&) { return nav::Status::ok(); });
+                !st)
+                return st;
+        if (report) report->begin();
+        if (nav::Status st = read_pairs(a.pairs_path, job.max_input, take); !st) return st;
+    } else {
+        nav::NavQuery q;
+        q.init(&nm);
+        const nav::QueryFilter filter;
+        nav::Rng rng(job.seed);
+        auto pick = [&](nav::RandomPoint& pt) -> nav::Status {
+            if (nav::Status st = q.random_point(filter, rng, pt); !st) return st;
+            if (pt.poly != nav::kNoRef) return nav::Status::ok();
+            if (nm.npolys == 0) return nav::Status::bad_input("--paths: the navmesh has no polygons to pick points on");
+            char area[32];
+            std::snprintf(area, sizeof area, "%g", nm.poly_area_cum.empty() ? 0.0 : double(nm.poly_area_cum.back()));
+            return nav::Status::bad_input("--paths: the navmesh has " + std::to_string(nm.npolys) +
+                                          (nm.npolys == 1 ? " polygon" : " polygons") + ", but its area (" + area +
+                                          " m^2 in single precision) is too small to pick random points on; give "
+                                          "the pairs with --pairs FILE");
+        };
+        {  // the first point, then the generator back: a navmesh with nothing to pick is refused
+            const nav::Rng saved = rng;  // before the report begins
+            nav::RandomPoint pt;
+            const nav::Status st = pick(pt);
+            rng = saved;
+            if (!st) return st;
+        }
+        if (report) report->begin();
+        for (int i = 0; i < a.npaths; ++i) {
+            nav::RandomPoint s, e;
+            if (nav::Status st = pick(s); !st) return st;
+            if (nav::Status st = pick(e); !st) return st;
+            PathPair p{};
+            for (int k = 0; k < 3; ++k) p.s[k] = s.point[k], p.e[k] = e.point[k];
+            if (nav::Status st = take(p); !st) return st;
+        }
+    }
+    out.summary = runner.summary();
     return nav::Status::ok();
 }
 
@@ -264,158 +449,16 @@ std::string out_of_nodes_note(const json& paths) {
            (paths["path_mode"] == "optimal" ? std::string(", Polyanya's cap") : std::string("; raise --set max_nodes")) + ")";
 }
 
-// Text mode of --compare-optimal: the summed lengths, and per pair for the first few.
-void print_compare(const json& paths) {
-    if (!paths.contains("compare")) return;
-    const json& c = paths["compare"];
-    std::printf("compare: %lld pairs reached by both; xz length funnel %.3f m, optimal %.3f m (funnel/optimal %.4f, max "
-                "%.4f); 3D length funnel %.3f m, optimal %.3f m; %.0f vs %.0f queries/s\n",
-                static_cast<long long>(c["pairs"].get<int64_t>()), c["length_funnel_xz"].get<double>(),
-                c["length_optimal_xz"].get<double>(), c["ratio_xz_total"].get<double>(), c["ratio_xz_max"].get<double>(),
-                c["length_funnel"].get<double>(), c["length_optimal"].get<double>(),
-                paths["queries_per_sec_funnel"].get<double>(), paths["queries_per_sec_optimal"].get<double>());
-    const json& items = paths["items"];
-    const size_t shown = std::min<size_t>(items.size(), 20);
-    for (size_t i = 0; i < shown; ++i)
-        std::printf("  pair %zu: xz funnel %.3f m, optimal %.3f m; 3D funnel %.3f m, optimal %.3f m\n", i,
-                    items[i]["length_funnel_xz"].get<double>(), items[i]["length_optimal_xz"].get<double>(),
-                    items[i]["length_funnel"].get<double>(), items[i]["length_optimal"].get<double>());
-    if (items.size() > shown) std::printf("  ... %zu more pairs (--json lists them all)\n", items.size() - shown);
-}
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// Random pairs (seeded) on a navmesh, for --paths.
-nav::Status random_pairs(const nav::NavMesh& nm, int n, uint64_t seed, std::vector<PathPair>& pairs) {
-    nav::NavQuery q;
-    q.init(&nm);
-    nav::Rng rng(seed);
-    const nav::QueryFilter filter;
-    for (int i = 0; i < n; ++i) {
-        nav::RandomPoint a, b;
-        if (nav::Status st = q.random_point(filter, rng, a); !st) return st;
-        if (nav::Status st = q.random_point(filter, rng, b); !st) return st;
-        if (a.poly == nav::kNoRef || b.poly == nav::kNoRef)
-            return nav::Status::bad_input("--paths: the navmesh has no polygons to pick points on");
-        PathPair p{};
-        for (int k = 0; k < 3; ++k) p.s[k] = a.point[k], p.e[k] = b.point[k];
-        pairs.push_back(p);
-    }
-    return nav::Status::ok();
-}
-
-// The pairs of --pairs FILE (all of them, for JSON output), else n random ones (--paths).
-nav::Status collect_pairs(const nav::NavMesh& nm, const std::string& pairs_path, uint64_t max_bytes, int n,
-                          uint64_t seed, std::vector<PathPair>& pairs) {
-    if (pairs_path.empty()) return random_pairs(nm, n, seed, pairs);
-    return read_pairs(pairs_path, max_bytes, [&](const PathPair& p) {
-        pairs.push_back(p);
-        return nav::Status::ok();
-    });
-}
-
-// A 2D map (.json: outline + obstacles, seed 002's bake) or a Polyanya .mesh file: the navmesh
-// straight from it (y = 0), then the same path queries as for a bake.
-struct Map2DRun {
-    std::string pairs_path, mesh_out, obj_out;
-    int npaths = 0;
-    uint64_t seed = 1, max_bytes = uint64_t(1) << 30;  // --max-input, for the map and the pairs
-    bool as_json = false, compare = false;
-};
-
-int run_map2d(const std::string& path, const nav::Params& params, const Map2DRun& o) {
-    const bool as_json = o.as_json, compare = o.compare;
-    const int npaths = o.npaths;
-    const uint64_t seed = o.seed;
-    const std::string& pairs_path = o.pairs_path;
-    const std::string& mesh_out = o.mesh_out;
-    namespace m2 = nav::map2d;
-    const auto t0 = std::chrono::steady_clock::now();
-    m2::PolyMesh2D mesh;
-    json counts = json::object();
-    if (ends_with(path, ".json")) {
-        m2::Map2D map;
-        if (nav::Status st = m2::load_map2d(path, map, o.max_bytes); !st) return fail(st);
-        m2::Map2DOptions opt;
-        opt.max_verts = params.i(nav::ParamId::verts_per_poly);
-        m2::Map2DResult r;
-        if (nav::Status st = m2::build_map2d(map, opt, r); !st)
-            return fail(nav::Status{st.code, path + ": " + st.message});
-        mesh = std::move(r.mesh);
-        counts = {{"obstacles", map.obstacles.count()},
-                  {"free_rings", r.free.count()},
-                  {"free_area", m2::rings_area(r.free)},
-                  {"triangles", r.cdt.tris.size() / 3}};
-    } else if (nav::Status st = m2::read_polyanya_mesh(path, mesh, o.max_bytes); !st) {
-        return fail(st);
-    }
-    if (!mesh_out.empty())
-        if (nav::Status st = m2::write_polyanya_mesh(mesh_out, mesh); !st) return fail(st);
-    nav::NavMesh nm;
-    if (nav::Status st = m2::build_map2d_navmesh(mesh, nm); !st) return fail(nav::Status{st.code, path + ": " + st.message});
-    if (!o.obj_out.empty()) {  // the map's navmesh polygons (y = 0), as the runtime tile holds them
-        nav::NavTile tile;
-        if (nav::Status st = m2::make_map2d_tile(mesh, tile); !st) return fail(nav::Status{st.code, path + ": " + st.message});
-        if (nav::Status st = nav::write_tile_obj(o.obj_out, tile); !st) return fail(st);
-    }
-    const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    counts["polys"] = nm.npolys;
-    counts["verts"] = nm.nverts;
-    json paths;
-    if (npaths > 0 || !pairs_path.empty()) {
-        std::vector<PathPair> pairs;
-        if (nav::Status st = collect_pairs(nm, pairs_path, o.max_bytes, npaths, seed, pairs); !st) return fail(st);
-        if (nav::Status st = run_paths(nm, pairs, params.path_mode(), compare, paths, params.max_nodes()); !st)
-            return fail(st);
-    }
-    if (as_json) {
-        json out;
-        out["mesh"] = {{"path", path}, {"kind", ends_with(path, ".json") ? "map2d" : "polyanya_mesh"},
-                       {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
-        out["config"] = json(nav::config_json(params));
-        out["counts"] = counts;
-        out["timings_ms"] = {{"total", build_ms}};
-        if (!paths.is_null()) out["paths"] = paths;
-        std::cout << out.dump(2) << "\n";
-    } else {
-        std::printf("2D map %s: %d polygons, %d vertices, built in %.3f ms\n", path.c_str(), nm.npolys, nm.nverts, build_ms);
-        if (!paths.is_null())
-            std::printf("paths: %d of %d reached, %.0f queries/s (%s)%s\n", paths["found"].get<int>(),
-                        paths["count"].get<int>(), paths["queries_per_sec"].get<double>(),
-                        paths["path_mode"].get<std::string>().c_str(), out_of_nodes_note(paths).c_str());
-        if (!paths.is_null()) print_compare(paths);
-    }
-    return 0;
-}
-
-// Text mode: each pair of the file is read, routed and forgotten (memory stays flat for millions
-// of lines); only the totals are kept.
-nav::Status stream_pairs(const nav::NavMesh& nm, const std::string& path, uint64_t max_bytes, json& out, int max_nodes) {
-    nav::NavQuery q;
-    q.init(&nm, max_nodes);
-    const nav::QueryFilter filter;
-    const nav::StraightPathOptions opts;
-    const float ext[3] = {2.0f, 4.0f, 2.0f};
-    nav::Route r;
-    int64_t count = 0, found = 0, out_of_nodes = 0;
-    double secs = 0;
-    nav::Status st = read_pairs(path, max_bytes, [&](const PathPair& p) {
-        const auto t0 = std::chrono::steady_clock::now();
-        if (nav::Status s = q.find_route(p.s, p.e, ext, filter, opts, r); !s) return s;
-        secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        ++count;
-        found += r.found() && r.path.reached && !r.straight.partial;
-        out_of_nodes += r.path.out_of_nodes;
-        return nav::Status::ok();
-    });
-    if (!st) return st;
-    out = {{"count", count},
-           {"found", found},
-           {"out_of_nodes", out_of_nodes},
-           {"queries_per_sec", secs > 0 ? static_cast<double>(count) / secs : 0.0}};
-    return nav::Status::ok();
+// The text line of the paths' totals, then --compare-optimal's.
+// A 2D map's line names the mode as path_mode does (funnel, optimal), an OBJ bake's the searches.
+void print_paths_text(const PathsResult& p, bool map2d) {
+    if (p.summary.is_null()) return;
+    const std::string mode = p.summary["path_mode"].get<std::string>();
+    std::printf("paths: %lld of %lld reached, %.0f queries/s (%s)%s\n", static_cast<long long>(p.summary["found"].get<int64_t>()),
+                static_cast<long long>(p.summary["count"].get<int64_t>()), p.summary["queries_per_sec"].get<double>(),
+                map2d ? mode.c_str() : mode == "optimal" ? "nearest + Polyanya" : "nearest + A* + funnel",
+                out_of_nodes_note(p.summary).c_str());
+    print_compare(p.summary, p.first_items);
 }
 
 // This process's peak resident set in bytes (VmHWM: this image only, not the process that started
@@ -428,149 +471,61 @@ uint64_t peak_rss() {
     return 0;
 }
 
-// An output file we will write after the bake: checked before it, so a long bake does not end in
-// "cannot write". The file itself is not created here.
-nav::Status check_output_path(const std::string& opt, const std::string& path) {
-    namespace fs = std::filesystem;
-    if (path.empty()) return nav::Status::bad_input(opt + ": empty path (expected a file name to write)");
-    std::error_code ec;
-    const fs::path p(path);
-    if (fs::is_directory(p, ec)) return nav::Status::bad_input(opt + " " + path + ": is a directory, expected a file");
-    if (fs::exists(p, ec)) {
-        if (::access(path.c_str(), W_OK) != 0) return nav::Status::bad_input(opt + " " + path + ": not writable");
-        return nav::Status::ok();
-    }
-    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir, ec))
-        return nav::Status::bad_input(opt + " " + path + ": directory " + dir.string() + " does not exist");
-    if (::access(dir.c_str(), W_OK) != 0)
-        return nav::Status::bad_input(opt + " " + path + ": directory " + dir.string() + " is not writable");
-    return nav::Status::ok();
-}
+// ---- files -------------------------------------------------------------------------------------
 
-// A memory or size option: a finite, positive number of MiB within [lo, hi].
-CLI::Validator mib_range(double lo, double hi) {
-    return CLI::Validator(
-        [lo, hi](std::string& s) -> std::string {
-            char* end = nullptr;
-            const double v = std::strtod(s.c_str(), &end);
-            if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v) || v < lo || v > hi) {
-                char buf[160];
-                std::snprintf(buf, sizeof buf, "expected a finite number of MiB in [%g, %g], got '%s'", lo, hi,
-                              s.substr(0, 40).c_str());
-                return buf;
-            }
-            return {};
-        },
-        "MiB", "finite MiB");
-}
-
-// ---- command line ------------------------------------------------------------------------------
-
-// Every flag as given.
-struct Args {
-    std::string mesh_path, config_path, incremental, obj_out, pairs_path, mesh_out, only_tile;
-    std::vector<std::string> sets;
-    bool as_json = false, compare_optimal = false, keep_intermediates = false;
-    bool obj_out_given = false, mesh_out_given = false;  // given, even as an empty path
-    int reps = 1, npaths = 0;
-    uint64_t seed = 1;
-    double max_memory_mb = 4096, max_input_mb = 1024;
+// The files a run reads and writes, by flag. Checked before anything is read: every output can be
+// written, and no output is an input or another output (the same path, a symlink or a hard link
+// to it: nav::same_file), since writing it would destroy the input or lose the other output.
+struct NamedPath {
+    std::string flag, what, path;
 };
 
-// CLI11 over argv: nullopt to go on, else the exit code (0 after --help, 2 after a parse error,
-// both printed).
-std::optional<int> parse_args(int argc, char** argv, Args& a) {
-    CLI::App app{"navbake: bake a navigation mesh from a triangle mesh, headless"};
-    app.add_option("mesh", a.mesh_path,
-                   "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh")
-        ->required();
-    app.add_option("--config", a.config_path, "JSON config: parameter names as keys, optional \"volumes\"");
-    app.add_option("--set", a.sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
-    app.add_flag("--json", a.as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
-    app.add_option("--reps", a.reps, "Bake N times; timings are medians")->check(CLI::Range(1, 1000));
-    auto* paths_opt = app.add_option("--paths", a.npaths, "Find paths between N random point pairs on the navmesh")
-                          ->check(CLI::Range(1, 1000000));
-    app.add_option("--seed", a.seed, "Seed for --paths (same seed, same pairs)")->needs(paths_opt);
-    app.add_option("--pairs", a.pairs_path, "Find paths for the pairs in FILE, one 'sx sy sz ex ey ez' per line")
-        ->excludes(paths_opt);
-    app.add_option("--mesh-out", a.mesh_out, "For a 2D map (.json / .mesh): write its polygons as a Polyanya .mesh (version 2)");
-    app.add_flag("--compare-optimal", a.compare_optimal,
-                 "With --paths/--pairs: run both A* + funnel and Polyanya, report length_funnel and length_optimal per item");
-    app.add_option("--obj-out", a.obj_out,
-                   "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ; for a 2D map its "
-                   "navmesh polygons (group navmesh, y = 0)");
-    app.add_option("--incremental", a.incremental,
-                   "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
-    app.add_option("--tile", a.only_tile, "With tile_size > 0: bake only tile X,Y (column, row) and print its counts");
-    app.add_flag("--keep-intermediates", a.keep_intermediates,
-                 "Tiled bakes: keep every tile's intermediate results (default: only each tile's polygons and detail)");
-    app.add_option("--max-memory", a.max_memory_mb, "Refuse grids estimated to need more than this many MiB")
-        ->check(mib_range(1.0, 1048576.0));
-    app.add_option("--max-input", a.max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
-        ->check(mib_range(1e-6, 1048576.0));
-    app.footer(nav::params_help());
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::cerr << "navbake: error: " << e.what() << "\n(run navbake --help for usage)\n";
-        return 2;
-    }
-    a.obj_out_given = app.count("--obj-out") > 0;
-    a.mesh_out_given = app.count("--mesh-out") > 0;
-    return std::nullopt;
-}
-
-// What the flags ask for, checked before anything is read or baked.
-struct Job {
-    nav::Params params;
-    std::vector<nav::ConvexVolume> volumes;
-    std::string inc_name, inc_value;  // --incremental
-    int tile_x = -1, tile_y = -1;     // --tile
-    uint64_t max_input = 0;           // --max-input, bytes
-    bool map2d = false;               // a .json or .mesh 2D map, not an OBJ
-};
-
-// --config, then --set, then every other flag that can be checked without the mesh: bad input
-// names the flag (or the config file) and what was expected.
-nav::Status prepare_job(const Args& a, Job& job) {
-    if (!a.config_path.empty())
-        if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes); !st) return st;
-    if (nav::Status st = nav::apply_assignments("--set", a.sets, job.params); !st) return st;
-    if (!a.incremental.empty()) {
-        if (nav::Status st = nav::split_assignment("--incremental", a.incremental, job.inc_name, job.inc_value); !st)
-            return st;
-        nav::Params probe = job.params;  // validate before baking
-        if (nav::Status st = nav::apply_assignment("--incremental", a.incremental, probe); !st) return st;
-    }
-    job.max_input = static_cast<uint64_t>(a.max_input_mb * 1024.0 * 1024.0);
-    job.map2d = ends_with(a.mesh_path, ".json") || ends_with(a.mesh_path, ".mesh");
-    if (!a.obj_out.empty() || a.obj_out_given)
-        if (nav::Status st = check_output_path("--obj-out", a.obj_out); !st) return st;
-    if (!a.mesh_out.empty() || a.mesh_out_given) {
+nav::Status check_files(const Args& a, const Job& job) {
+    std::vector<NamedPath> inputs, outputs;
+    inputs.push_back({"", job.map2d ? "the input map" : "the input level", a.mesh_path});
+    if (!a.config_path.empty()) inputs.push_back({"--config", "the --config file", a.config_path});
+    if (!a.pairs_path.empty()) inputs.push_back({"--pairs", "the --pairs file", a.pairs_path});
+    if (a.obj_out_given) outputs.push_back({"--obj-out", "", a.obj_out});
+    if (a.mesh_out_given) {
         if (!job.map2d)
             return nav::Status::bad_input("--mesh-out writes a 2D map's polygons as a Polyanya .mesh: it needs "
                                           "a .json or .mesh input, not " + a.mesh_path + " (use --obj-out)");
-        if (nav::Status st = check_output_path("--mesh-out", a.mesh_out); !st) return st;
+        outputs.push_back({"--mesh-out", "", a.mesh_out});
+    }
+    if (a.obj_out_given && job.params.i(nav::ParamId::tile_size) > 0 && !job.map2d)
+        return nav::Status::bad_input("--obj-out writes the solo polygon mesh; it needs tile_size 0");
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const NamedPath& o = outputs[i];
+        if (o.path.empty()) return nav::Status::bad_input(o.flag + ": empty path (expected a file name to write)");
+        if (nav::Status st = nav::check_output_path(o.path); !st) return nav::Status::bad_input(o.flag + " " + st.message);
+        for (const NamedPath& in : inputs)
+            if (nav::same_file(o.path, in.path))
+                return nav::Status::bad_input(o.flag + " " + o.path + ": is " + in.what + " (" + in.path +
+                                              "); refusing to overwrite an input");
+        for (size_t j = 0; j < i; ++j)
+            if (nav::same_file(o.path, outputs[j].path))
+                return nav::Status::bad_input(o.flag + " " + o.path + ": is the same file as " + outputs[j].flag + " " +
+                                              outputs[j].path + "; one would overwrite the other");
     }
     if (!a.pairs_path.empty())
         if (nav::Status st = nav::check_input_file(a.pairs_path, "pairs file"); !st) return st;
-    if (!a.only_tile.empty()) {
-        char extra = 0;
-        if (std::sscanf(a.only_tile.c_str(), "%d,%d%c", &job.tile_x, &job.tile_y, &extra) != 2 || job.tile_x < 0 ||
-            job.tile_y < 0)
-            return nav::Status::bad_input("--tile " + a.only_tile + ": expected X,Y, two whole numbers >= 0");
-        if (job.params.i(nav::ParamId::tile_size) == 0)
-            return nav::Status::bad_input("--tile " + a.only_tile + ": needs --set tile_size=N (N > 0)");
-    }
-    const bool tiled = job.params.i(nav::ParamId::tile_size) > 0;
-    if (job.tile_x >= 0 && (a.npaths > 0 || !a.pairs_path.empty()))
-        return nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile");
-    if (tiled && !a.obj_out.empty())
-        return nav::Status::bad_input("--obj-out writes the solo polygon mesh; it needs tile_size 0");
     return nav::Status::ok();
+}
+
+// Writes an output through nav::OutputFile (a temporary file renamed into place, every write and
+// the close checked); the message starts with the flag.
+nav::Status write_output(const std::string& flag, const nav::Status& st) {
+    if (st) return st;
+    return nav::Status{st.code, flag + " " + st.message};
+}
+
+// --config, then the flags (navbake_args), then the files: bad input names the flag (or the
+// config file) and what was expected. Nothing is written before every input has been read.
+nav::Status prepare_job(const Args& a, Job& job) {
+    if (!a.config_path.empty())
+        if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes); !st) return st;
+    if (nav::Status st = navbake::apply_args(a, job); !st) return st;
+    return check_files(a, job);
 }
 
 // ---- the OBJ bake --------------------------------------------------------------------------------
@@ -615,34 +570,9 @@ nav::Status bake_incremental(nav::Pipeline& pipe, const Job& job, json& inc) {
     return nav::Status::ok();
 }
 
-// --paths / --pairs on the bake's navmesh: streamed in text mode with the funnel, else collected.
-nav::Status bake_paths(const nav::Bake& bake, const Args& a, const Job& job, json& paths) {
-    if (!a.pairs_path.empty() && !a.as_json && !a.compare_optimal && bake.params.path_mode() == nav::PathMode::Funnel) {
-        if (nav::Status st = stream_pairs(*bake.navmesh, a.pairs_path, job.max_input, paths, bake.params.max_nodes()); !st)
-            return st;
-        paths["path_mode"] = "funnel";
-    } else if (a.npaths > 0 || !a.pairs_path.empty()) {
-        std::vector<PathPair> pairs;
-        if (nav::Status st = collect_pairs(*bake.navmesh, a.pairs_path, job.max_input, a.npaths, a.seed, pairs); !st)
-            return st;
-        if (nav::Status st =
-                run_paths(*bake.navmesh, pairs, bake.params.path_mode(), a.compare_optimal, paths, bake.params.max_nodes());
-            !st)
-            return st;
-    }
-    return nav::Status::ok();
-}
-
-// What the report prints: the bake, its times and what ran after it.
-struct Report {
-    const nav::Bake& bake;
-    const nav::Pipeline& pipe;
-    const RepTimes& times;
-    json diagnostics, inc, paths;
-};
-
-void print_json_report(const Args& a, const Job& job, const Report& r) {
-    const nav::Bake& bake = r.bake;
+// The report's head: everything but the paths (print_json_report's fields before issue 19).
+json json_report_head(const Args& a, const Job& job, const nav::Bake& bake, const nav::Pipeline& pipe,
+                      const RepTimes& times, const json& diagnostics, const json& inc) {
     const nav::InputMesh& m = *bake.mesh;
     json out;
     out["mesh"] = {{"path", m.path},
@@ -653,26 +583,24 @@ void print_json_report(const Args& a, const Job& job, const Report& r) {
     out["config"] = json(nav::config_json(bake.params));
     out["config"]["volumes"] = static_cast<int>(bake.volumes.size());
     out["grid"] = {{"width", bake.config.width}, {"height", bake.config.height}};
-    out["memory"] = {{"estimate", r.pipe.estimate_memory()}, {"limit", r.pipe.memory_limit()}, {"peak_rss", peak_rss()}};
+    out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.memory_limit()}, {"peak_rss", peak_rss()}};
     out["counts"] = counts_json(bake);
     out["walkable_area"] = bake.walkable_area();
-    out["diagnostics"] = r.diagnostics;
+    out["diagnostics"] = diagnostics;
     json t = json::object();
     for (int s = 0; s < nav::kStageCount; ++s)
-        t[std::string(nav::stage_name(static_cast<nav::Stage>(s)))] = median(r.times.stage_ms[static_cast<size_t>(s)]);
-    t["total"] = median(r.times.total_ms);
+        t[std::string(nav::stage_name(static_cast<nav::Stage>(s)))] = median(times.stage_ms[static_cast<size_t>(s)]);
+    t["total"] = median(times.total_ms);
     out["timings_ms"] = t;
     out["reps"] = a.reps;
-    if (!r.inc.is_null()) out["incremental"] = r.inc;
-    if (!r.paths.is_null()) out["paths"] = r.paths;
-    out["peak_rss_mib"] = peak_rss_mib();
+    if (!inc.is_null()) out["incremental"] = inc;
     if (bake.tiled()) out["tiles"] = tiles_json(bake);
     if (job.tile_x >= 0) out["tile"] = one_tile_json(bake, job.tile_x, job.tile_y);
-    std::cout << out.dump(2) << "\n";
+    return out;
 }
 
-void print_text_report(const Args& a, const Job& job, const Report& r) {
-    const nav::Bake& bake = r.bake;
+void print_text_report(const Args& a, const Job& job, const nav::Bake& bake, const RepTimes& times, const json& inc,
+                       const PathsResult& paths) {
     const nav::InputMesh& m = *bake.mesh;
     std::printf("mesh %s: %d verts, %d tris, grid %d x %d\n", m.path.c_str(), m.vert_count(), m.tri_count(),
                 bake.config.width, bake.config.height);
@@ -682,9 +610,9 @@ void print_text_report(const Args& a, const Job& job, const Report& r) {
         for (const nav::StageCount& c : bake.stats[static_cast<size_t>(s)].counts)
             counts += std::string(c.name) + "=" + std::to_string(c.value) + " ";
         std::printf("%-10s %10.3f  %s\n", std::string(nav::stage_name(static_cast<nav::Stage>(s))).c_str(),
-                    median(r.times.stage_ms[static_cast<size_t>(s)]), counts.c_str());
+                    median(times.stage_ms[static_cast<size_t>(s)]), counts.c_str());
     }
-    std::printf("%-10s %10.3f  (median of %d)\n", "total", median(r.times.total_ms), a.reps);
+    std::printf("%-10s %10.3f  (median of %d)\n", "total", median(times.total_ms), a.reps);
     std::printf("walkable area %.2f m^2\n", bake.walkable_area());
     if (bake.tiled()) {
         const json t = tiles_json(bake);
@@ -696,17 +624,12 @@ void print_text_report(const Args& a, const Job& job, const Report& r) {
     if (job.tile_x >= 0)
         std::printf("tile %d,%d: %s\n", job.tile_x, job.tile_y, one_tile_json(bake, job.tile_x, job.tile_y).dump().c_str());
     std::printf("peak rss %.1f MiB\n", peak_rss_mib());
-    if (!r.inc.is_null()) std::printf("incremental: %s\n", r.inc.dump().c_str());
-    if (!r.paths.is_null())
-        std::printf("paths: %lld of %lld reached, %.0f queries/s (nearest + %s)%s\n",
-                    static_cast<long long>(r.paths["found"].get<int64_t>()),
-                    static_cast<long long>(r.paths["count"].get<int64_t>()), r.paths["queries_per_sec"].get<double>(),
-                    r.paths["path_mode"].get<std::string>() == "optimal" ? "Polyanya" : "A* + funnel",
-                    out_of_nodes_note(r.paths).c_str());
-    if (!r.paths.is_null()) print_compare(r.paths);
+    if (!inc.is_null()) std::printf("incremental: %s\n", inc.dump().c_str());
+    print_paths_text(paths, false);
 }
 
-// An OBJ mesh: load, bake (--reps times), --incremental, the paths, --obj-out, then the report.
+// An OBJ mesh: load, bake (--reps times), --incremental, the paths (reading --pairs), then
+// --obj-out (every input read by then), then the report.
 int run_obj(const Args& a, const Job& job) {
     nav::Pipeline pipe;
     pipe.set_keep_intermediates(a.keep_intermediates);
@@ -726,41 +649,111 @@ int run_obj(const Args& a, const Job& job) {
     RepTimes times;
     if (nav::Status st = bake_reps(pipe, a.reps, times); !st) return fail(st);
     const auto bake = pipe.snapshot();
-    Report report{*bake, pipe, times, {}, {}, {}};
-    if (!a.incremental.empty())
-        if (nav::Status st = bake_incremental(pipe, job, report.inc); !st) return fail(st);
-    if (nav::Status st = bake_paths(*bake, a, job, report.paths); !st) return fail(st);
-
+    json inc;
+    if (a.incremental_given)
+        if (nav::Status st = bake_incremental(pipe, job, inc); !st) return fail(st);
     for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
-    report.diagnostics = report_diagnostics(*bake);
-    if (!a.obj_out.empty())
-        if (nav::Status st = nav::write_navmesh_obj(a.obj_out, *bake->polymesh, bake->detail.get()); !st) return fail(st);
-    if (a.as_json) print_json_report(a, job, report);
-    else print_text_report(a, job, report);
+    const json diagnostics = report_diagnostics(*bake);
+
+    std::optional<JsonReport> report;
+    if (a.as_json) report.emplace(json_report_head(a, job, *bake, pipe, times, diagnostics, inc));
+    PathsResult paths;
+    if (nav::Status st = run_paths(*bake->navmesh, a, job, bake->params.path_mode(), bake->params.max_nodes(), report ? &*report : nullptr, paths); !st)
+        return fail(st);
+    if (a.obj_out_given)
+        if (nav::Status st = write_output("--obj-out", nav::write_navmesh_obj(a.obj_out, *bake->polymesh, bake->detail.get()));
+            !st)
+            return fail(st);
+    if (!report) print_text_report(a, job, *bake, times, inc, paths);
+    else if (report->begun()) report->finish(paths.summary);
+    else report->print_whole();
     return 0;
+}
+
+// A 2D map (.json: outline + obstacles, seed 002's bake) or a Polyanya .mesh file: the navmesh
+// straight from it (y = 0), then the same path queries as for a bake (reading --pairs), then the
+// outputs (--mesh-out, --obj-out: every input read by then), then the report.
+int run_map2d(const Args& a, const Job& job) {
+    const std::string& path = a.mesh_path;
+    const nav::Params& params = job.params;
+    namespace m2 = nav::map2d;
+    const auto t0 = std::chrono::steady_clock::now();
+    m2::PolyMesh2D mesh;
+    json counts = json::object();
+    if (ends_with(path, ".json")) {
+        m2::Map2D map;
+        if (nav::Status st = m2::load_map2d(path, map, job.max_input); !st) return fail(st);
+        m2::Map2DOptions opt;
+        opt.max_verts = params.i(nav::ParamId::verts_per_poly);
+        m2::Map2DResult r;
+        if (nav::Status st = m2::build_map2d(map, opt, r); !st)
+            return fail(nav::Status{st.code, path + ": " + st.message});
+        mesh = std::move(r.mesh);
+        counts = {{"obstacles", map.obstacles.count()},
+                  {"free_rings", r.free.count()},
+                  {"free_area", m2::rings_area(r.free)},
+                  {"triangles", r.cdt.tris.size() / 3}};
+    } else if (nav::Status st = m2::read_polyanya_mesh(path, mesh, job.max_input); !st) {
+        return fail(st);
+    }
+    nav::NavMesh nm;
+    if (nav::Status st = m2::build_map2d_navmesh(mesh, nm); !st) return fail(nav::Status{st.code, path + ": " + st.message});
+    nav::NavTile tile;  // --obj-out: the map's navmesh polygons (y = 0), as the runtime tile holds them
+    if (a.obj_out_given)
+        if (nav::Status st = m2::make_map2d_tile(mesh, tile); !st) return fail(nav::Status{st.code, path + ": " + st.message});
+    const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    counts["polys"] = nm.npolys;
+    counts["verts"] = nm.nverts;
+
+    std::optional<JsonReport> report;
+    if (a.as_json) {
+        json out;
+        out["mesh"] = {{"path", path}, {"kind", ends_with(path, ".json") ? "map2d" : "polyanya_mesh"},
+                       {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
+        out["config"] = json(nav::config_json(params));
+        out["counts"] = counts;
+        out["timings_ms"] = {{"total", build_ms}};
+        report.emplace(std::move(out));
+    }
+    PathsResult paths;
+    if (nav::Status st = run_paths(nm, a, job, params.path_mode(), params.max_nodes(), report ? &*report : nullptr, paths); !st) return fail(st);
+    if (a.mesh_out_given)
+        if (nav::Status st = write_output("--mesh-out", nav::write_output_file(a.mesh_out, m2::format_polyanya_mesh(mesh)));
+            !st)
+            return fail(st);
+    if (a.obj_out_given)
+        if (nav::Status st = write_output("--obj-out", nav::write_tile_obj(a.obj_out, tile)); !st) return fail(st);
+    if (report) {
+        if (report->begun()) report->finish(paths.summary);
+        else report->print_whole();
+    } else {
+        std::printf("2D map %s: %d polygons, %d vertices, built in %.3f ms\n", path.c_str(), nm.npolys, nm.nverts, build_ms);
+        print_paths_text(paths, true);
+    }
+    return 0;
+}
+
+// The report goes to stdout: a write error there (a full disk, /dev/full) is an error too.
+int check_stdout(int code) {
+    std::cout.flush();
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+        const int err = errno;
+        std::cerr << "navbake: error: standard output: write failed" << (err ? std::string(": ") + std::strerror(err) : "")
+                  << "\n";
+        return code == 0 ? 2 : code;
+    }
+    return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     Args args;
-    if (const std::optional<int> code = parse_args(argc, argv, args)) return *code;
+    if (const std::optional<int> code = navbake::parse_args(argc, argv, args, std::cout, std::cerr)) return check_stdout(*code);
     try {
         Job job;
         if (nav::Status st = prepare_job(args, job); !st) return fail(st);
-        if (job.map2d) {
-            Map2DRun run;
-            run.pairs_path = args.pairs_path;
-            run.mesh_out = args.mesh_out;
-            run.obj_out = args.obj_out;
-            run.npaths = args.npaths;
-            run.seed = args.seed;
-            run.max_bytes = job.max_input;
-            run.as_json = args.as_json;
-            run.compare = args.compare_optimal;
-            return run_map2d(args.mesh_path, job.params, run);
-        }
-        return run_obj(args, job);
+        return check_stdout(job.map2d ? run_map2d(args, job) : run_obj(args, job));
     } catch (const std::bad_alloc&) {  // outside a stage (the stages report it themselves): the same contract
         return fail(nav::out_of_memory("navbake"));
     } catch (const std::exception& e) {

@@ -72,8 +72,8 @@ tsan() {
 fuzz() {
   local secs=${FUZZ_SECONDS:-30} t work log
   cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz -j "$jobs" --target fuzz_obj fuzz_config fuzz_pairs fuzz_pipeline fuzz_session fuzz_map2d
-  for t in obj config pairs pipeline session map2d; do
+  cmake --build --preset fuzz -j "$jobs" --target fuzz_obj fuzz_config fuzz_pairs fuzz_pipeline fuzz_session fuzz_map2d fuzz_args
+  for t in obj config pairs pipeline session map2d args; do
     work="build/fuzz/corpus_$t"  # what the run finds stays out of the tree; the seeds are in it
     mkdir -p "$work"
     log="build/fuzz/fuzz_$t.log"

@@ -16,6 +16,7 @@
 
 #include "core/bake/config_json.h"
 #include "core/bake/obj_export.h"
+#include "core/io/file.h"
 #include "session.h"
 
 
@@ -142,11 +143,9 @@ void App::load_config(const std::string& path) {
 void App::save_config(const std::string& path) {
     if (path.empty()) return;
     const nlohmann::ordered_json j = config_json(edit_.desired, edit_.volumes);
-    std::ofstream f(path);
-    f << j.dump(2) << "\n";
-    if (!f) {
-        log_.error("cannot write config " + path);
-        set_error("cannot write config " + path);
+    if (const nav::Status st = nav::write_output_file(path, j.dump(2) + "\n"); !st) {
+        log_.error("cannot write config " + st.message);
+        set_error("cannot write config " + st.message);
         return;
     }
     panels_.config_field = path;

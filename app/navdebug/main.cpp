@@ -29,6 +29,7 @@
 #include "stress.h"
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
+#include "core/io/file.h"
 #include "log.h"
 #include "render/layers.h"
 #include "worker.h"
@@ -339,9 +340,17 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
     for (int f = 0; f < 4; ++f) offscreen_frame();
     const std::vector<unsigned char> px = target.read_rgb();
     stbi_write_force_png_filter = 0;  // plain rows: smaller decoders in tests stay simple
-    if (!stbi_write_png(cli.shot_path.c_str(), width, height, 3, px.data(), width * 3)) {
+    // encoded in memory, then through nav::OutputFile: a failed write leaves no half PNG
+    std::string png;
+    const auto append = [](void* ctx, void* data, int size) {
+        static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+    };
+    const nav::Status written = stbi_write_png_to_func(append, &png, width, height, 3, px.data(), width * 3)
+                                    ? nav::write_output_file(cli.shot_path, png)
+                                    : nav::Status::bad_input(cli.shot_path + ": cannot encode the PNG");
+    if (!written) {
         exit_code = 1;
-        std::fprintf(stderr, "navdebug: cannot write %s\n", cli.shot_path.c_str());
+        std::fprintf(stderr, "navdebug: cannot write %s\n", written.message.c_str());
     } else {
         std::printf("navdebug: wrote %s (%dx%d)\n", cli.shot_path.c_str(), width, height);
     }

@@ -9,6 +9,7 @@
 
 #include "core/bake/config_json.h"
 #include "core/bake/input.h"
+#include "core/io/file.h"
 #include "core/io/json_text.h"
 #include "core/bake/pipeline.h"
 
@@ -213,12 +214,10 @@ std::string session_to_json(const Session& s) {
     return j.dump(2) + "\n";
 }
 
+// Through nav::OutputFile: a failed save (a full disk) keeps the old session whole.
 nav::Status save_session_file(const std::string& file, const Session& s) {
-    std::ofstream f(file);
-    if (!f) return nav::Status::bad_input(file + ": cannot write the session file");
-    f << session_to_json(s);
-    f.close();
-    if (!f) return nav::Status::bad_input(file + ": cannot write the session file");
+    if (nav::Status st = nav::write_output_file(file, session_to_json(s)); !st)
+        return nav::Status::bad_input("cannot write the session file " + st.message);
     return nav::Status::ok();
 }
 

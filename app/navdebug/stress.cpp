@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "core/bake/config_json.h"
+#include "core/io/file.h"
 #include "session.h"
 
 namespace navdebug {
@@ -361,10 +362,8 @@ void StressRun::finish(bool timed_out) {
     }
     j["layers"] = layers;  // the last rebuild of each shown layer (the bake at the starting parameters)
     j["layers_cpu_kib"] = app_ ? static_cast<int64_t>(app_->layer_cpu_bytes() / 1024) : 0;
-    std::ofstream f(o_.report);
-    f << j.dump(2) << "\n";
-    if (!f) {
-        std::fprintf(stderr, "navdebug: --stress-report: cannot write %s\n", o_.report.c_str());
+    if (const nav::Status st = nav::write_output_file(o_.report, j.dump(2) + "\n"); !st) {
+        std::fprintf(stderr, "navdebug: --stress-report %s\n", st.message.c_str());
         exit_code_ = 1;
         return;
     }

@@ -6,13 +6,16 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/io/file.h"
+
 namespace nav {
 
 // Wavefront OBJ with group `polymesh` (one face per polygon, vertices in stored order, which faces
 // up) and, when given, group `detail` (its triangles). World coordinates at the floor height.
 Status write_navmesh_obj(const std::string& path, const PolyMesh& pm, const PolyMeshDetail* dm) {
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) return Status::bad_input("cannot write " + path + ": " + std::strerror(errno));
+    OutputFile out;  // a temporary file renamed into place: a failed export leaves no half file
+    if (Status st = out.open(path); !st) return st;
+    std::FILE* f = out.file();
     std::fprintf(f, "# navkit export: %d polygons, %d vertices", pm.npolys, pm.nverts);
     if (dm) std::fprintf(f, "; detail %d triangles, %d vertices", dm->ntris, dm->nverts);
     std::fprintf(f, "\ng polymesh\n");
@@ -43,14 +46,13 @@ Status write_navmesh_obj(const std::string& path, const PolyMesh& pm, const Poly
             }
         }
     }
-    const bool ok = std::ferror(f) == 0;
-    if (std::fclose(f) != 0 || !ok) return Status::bad_input("error writing " + path);
-    return Status::ok();
+    return out.commit();  // flushed, synced, closed and checked
 }
 
 Status write_tile_obj(const std::string& path, const NavTile& t) {
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) return Status::bad_input("cannot write " + path + ": " + std::strerror(errno));
+    OutputFile out;  // a temporary file renamed into place: a failed export leaves no half file
+    if (Status st = out.open(path); !st) return st;
+    std::FILE* f = out.file();
     std::fprintf(f, "# navkit export: %d polygons, %d vertices\ng navmesh\n", t.npolys(), t.nverts());
     for (int i = 0; i < t.nverts(); ++i) {
         const float* v = &t.verts[static_cast<size_t>(i) * 3];
@@ -70,9 +72,7 @@ Status write_tile_obj(const std::string& path, const NavTile& t) {
         for (uint32_t k = 0; k < n; ++k) std::fprintf(f, " %u", t.edge_vert[first + k] + 1);
         std::fputc('\n', f);
     }
-    const bool ok = std::ferror(f) == 0;
-    if (std::fclose(f) != 0 || !ok) return Status::bad_input("error writing " + path);
-    return Status::ok();
+    return out.commit();  // flushed, synced, closed and checked
 }
 
 }  // namespace nav

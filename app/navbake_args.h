@@ -1,0 +1,58 @@
+// navbake's command line: the flags as given (Args, parsed by CLI11) and what they ask for (Job),
+// checked without reading any file. Split from navbake.cpp so tests/fuzz/fuzz_args.cpp runs the
+// same code on arbitrary arguments.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/bake/params.h"
+#include "core/bake/pipeline.h"
+#include "core/common.h"
+
+namespace navbake {
+
+// Every flag as given.
+struct Args {
+    std::string mesh_path, config_path, incremental, obj_out, pairs_path, mesh_out, only_tile, seed_text;
+    std::vector<std::string> sets;
+    bool as_json = false, compare_optimal = false, keep_intermediates = false;
+    // given, even as an empty string (an empty path or tile is refused, never ignored)
+    bool obj_out_given = false, mesh_out_given = false, tile_given = false, seed_given = false;
+    bool reps_given = false, max_memory_given = false, incremental_given = false;
+    int reps = 1, npaths = 0;
+    double max_memory_mb = 4096, max_input_mb = 1024;
+};
+
+// CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
+// after a parse error, printed on `err`).
+std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::ostream& out, std::ostream& err);
+
+// What the flags ask for.
+struct Job {
+    nav::Params params;
+    std::vector<nav::ConvexVolume> volumes;
+    std::string inc_name, inc_value;  // --incremental
+    int tile_x = -1, tile_y = -1;     // --tile
+    uint64_t seed = 1;                // --seed
+    uint64_t max_input = 0;           // --max-input, bytes
+    bool map2d = false;               // a .json or .mesh 2D map, not an OBJ
+};
+
+// "X,Y": two whole decimal numbers in [0, 2^31), nothing else (no sign, space or trailing text).
+nav::Status parse_tile(std::string_view text, int& x, int& y);
+// A whole decimal number in [0, 2^64), nothing else.
+nav::Status parse_seed(std::string_view text, uint64_t& seed);
+
+// Every flag that can be checked without reading a file, on top of job.params / job.volumes as
+// --config left them (defaults without one): --set, --incremental, --tile, --seed, and the flags
+// and parameters a 2D map would ignore (refused: nothing is silently ignored). Bad input names
+// the flag and what was expected.
+nav::Status apply_args(const Args& a, Job& job);
+
+bool ends_with(std::string_view s, std::string_view suffix);
+
+}  // namespace navbake
