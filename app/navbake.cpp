@@ -721,9 +721,11 @@ int run_obj(const Args& a, const Job& job) {
 int main(int argc, char** argv) {
     Args args;
     if (const std::optional<int> code = parse_args(argc, argv, args)) return *code;
+    bool tiled = false;  // the out-of-memory advice differs: a tiled bake is told nothing about tiles
     try {
         Job job;
         if (nav::Status st = prepare_job(args, job); !st) return fail(st);
+        tiled = !job.map2d && job.params.i(nav::ParamId::tile_size) > 0;
         if (job.map2d) {
             Map2DRun run;
             run.pairs_path = args.pairs_path;
@@ -738,7 +740,7 @@ int main(int argc, char** argv) {
         }
         return run_obj(args, job);
     } catch (const std::bad_alloc&) {  // outside a stage (the stages report it themselves): the same contract
-        return fail(nav::out_of_memory("navbake"));
+        return fail(nav::out_of_memory("navbake", tiled));
     } catch (const std::exception& e) {
         std::cerr << "navbake: internal error: " << e.what() << "\n";
         return 1;
