@@ -1034,8 +1034,11 @@ void Pipeline::Impl::lay_out_tiles(const BakeConfig& c, const TileLayout& L, int
     first = kStageCount;
     for (auto& t : tiles) {
         t->config = tile_config(c, L, t->tx, t->tz);  // the parameters may have changed
-        if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Polymesh))
-            t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
+        // A trimmed tile keeps only polymesh, detail and its runtime tile: every stage before the
+        // navmesh reads a dropped result (polymesh the contours, detail the compact heightfield and
+        // regions, ...), so a change at any of them re-bakes the tile from rasterize.
+        if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Navmesh))
+            t->dirty_from = static_cast<int>(Stage::Rasterize);
         first = std::min(first, t->dirty_from);
     }
 }
@@ -1166,6 +1169,8 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
             for_each_result([](Stage s, auto& p) { if (s < Stage::Polymesh) p.reset(); }, t);
             t.erode_scratch = {};
             t.trimmed = true;
+        } else if (keep && t.ran_from <= static_cast<int>(Stage::Rasterize) && t.dirty_from > kLastTileStage) {
+            t.trimmed = false;  // rebuilt from rasterize with every intermediate kept
         }
         if (!t.error.is_ok()) return;
         std::shared_ptr<Bake> b;

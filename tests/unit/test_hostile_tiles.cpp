@@ -172,3 +172,133 @@ TEST_CASE("hostile tiles: the out-of-memory advice of a tiled bake does not tell
     CHECK(has(tiled.message, "tile 3,4: rasterize: out of memory"));
     CHECK(has(tiled.message, "threads"));
 }
+
+// ---- item 1: tiled --incremental on trimmed tiles ------------------------------------------------
+
+namespace {
+
+std::string demo_obj() { return std::string(NAV_SOURCE_DIR) + "/assets/demo.obj"; }
+
+// A 40 x 30 m floor with boxes and a raised platform: 5 x 4 tiles of 32 cells.
+InputMesh tile_scene() {
+    InputMesh m;
+    navtest::add_floor(m, 0, 0, 40, 30, 0);
+    navtest::add_box(m, 5, 0, 5, 8, 3, 9);
+    navtest::add_box(m, 20, 0, 12, 23, 3, 14);
+    navtest::add_box(m, 30, 0, 20, 36, 0.4f, 26);
+    navtest::add_box(m, 12, 0, 22, 13, 2.5f, 29);
+    return m;
+}
+
+// Every tile's polygon and detail mesh, byte for byte, in tile order.
+std::vector<uint8_t> tile_bytes(const Bake& b) {
+    std::vector<uint8_t> out;
+    auto put = [&out](const auto& v) {
+        const auto* p = reinterpret_cast<const uint8_t*>(v.data());
+        out.insert(out.end(), p, p + v.size() * sizeof(v[0]));
+    };
+    for (const auto& t : b.tiles) {
+        REQUIRE(t);
+        REQUIRE(t->polymesh);
+        REQUIRE(t->detail);
+        put(t->polymesh->verts);
+        put(t->polymesh->polys);
+        put(t->polymesh->regs);
+        put(t->polymesh->areas);
+        put(t->detail->meshes);
+        put(t->detail->verts);
+        put(t->detail->tris);
+    }
+    return out;
+}
+
+// A value of parameter d other than `now`, in its range: the next enum / flag, one more (or less)
+// for an integer, half as much again (or half) for a real.
+double other_value(const ParamDef& d, double now) {
+    switch (d.kind) {
+        case ParamKind::Bool: return now != 0.0 ? 0.0 : 1.0;
+        case ParamKind::Enum:
+        case ParamKind::Int: return now + 1 <= d.max ? now + 1 : now - 1;
+        case ParamKind::Float: break;
+    }
+    if (now == 0.0) return std::min(d.max, 1.0);
+    return now * 1.5 <= d.max ? now * 1.5 : now * 0.5;
+}
+
+// Bakes tile_scene tiled at `base`, without intermediates (as navbake does), sets `name` = `value`
+// and bakes again; the result must be the fresh bake's at the new values, failure for failure.
+void check_incremental(const Params& base, const std::string& name, double value) {
+    CAPTURE(name);
+    CAPTURE(value);
+    Pipeline inc;
+    inc.set_keep_intermediates(false);
+    REQUIRE(inc.set_mesh(tile_scene()));
+    inc.set_params(base);
+    REQUIRE(inc.run());
+    Params next = base;
+    const ParamDef* d = find_param(name);
+    REQUIRE(d);
+    REQUIRE(next.set(d->id, value));
+    inc.set_params(next);
+    const Status st_inc = inc.run();
+
+    Pipeline fresh;
+    fresh.set_keep_intermediates(false);
+    REQUIRE(fresh.set_mesh(tile_scene()));
+    fresh.set_params(next);
+    const Status st_fresh = fresh.run();
+    CHECK(st_inc.code == st_fresh.code);
+    CHECK(st_inc.message == st_fresh.message);
+    if (!st_inc || !st_fresh) return;
+    const auto bi = inc.snapshot(), bf = fresh.snapshot();
+    CHECK(bi->tiles.size() == bf->tiles.size());
+    CHECK(tile_bytes(*bi) == tile_bytes(*bf));
+    REQUIRE(bi->navmesh);
+    REQUIRE(bf->navmesh);
+    CHECK(bi->navmesh->npolys == bf->navmesh->npolys);
+    CHECK(bi->warnings() == bf->warnings());
+}
+
+}  // namespace
+
+TEST_CASE("hostile tiles: an incremental change of every parameter on trimmed tiles equals a fresh tiled bake") {
+    Params base;
+    REQUIRE(base.set(ParamId::tile_size, 32));
+    REQUIRE(base.set(ParamId::threads, 2));
+    int tried = 0;
+    for (const ParamDef& d : param_table()) {
+        check_incremental(base, std::string(d.name), other_value(d, base.get(d.id)));
+        ++tried;
+    }
+    CHECK(tried == static_cast<int>(param_table().size()));
+    // the issue's values: the late stages (polymesh, detail) on tiles whose contours were dropped
+    check_incremental(base, "verts_per_poly", 3);
+    check_incremental(base, "detail_sample_dist", 0);
+    check_incremental(base, "detail_sample_max_error", 5);
+    check_incremental(base, "edge_max_error", 0.5);
+}
+
+TEST_CASE("hostile tiles: navbake --incremental of a late-stage parameter on a tiled bake (issue 19 item 1)") {
+    const std::string before = read_file(demo_obj());
+    struct Case {
+        const char* inc;
+        const char* set;
+    };
+    for (const char* tile : {"", " --tile 3,3"})
+        for (Case c : {Case{"verts_per_poly=3", "verts_per_poly=3"}, Case{"detail_sample_dist=0", "detail_sample_dist=0"},
+                       Case{"detail_sample_max_error=5", "detail_sample_max_error=5"}}) {
+            CAPTURE(tile);
+            CAPTURE(c.inc);
+            const auto r = run_cmd(navbake() + " '" + demo_obj() + "' --set tile_size=16" + tile +
+                                       " --json --incremental " + c.inc,
+                                   false);
+            REQUIRE(r.code == 0);
+            const auto j = nlohmann::json::parse(r.out);
+            const auto f = run_cmd(navbake() + " '" + demo_obj() + "' --set tile_size=16" + tile + " --json --set " + c.set,
+                                   false);
+            REQUIRE(f.code == 0);
+            const auto jf = nlohmann::json::parse(f.out);
+            CHECK(j["incremental"]["counts"] == jf["counts"]);
+        }
+    CHECK(read_file(demo_obj()) == before);
+}
