@@ -73,6 +73,19 @@ double polymesh_area(const PolyMesh& pm) {
     return area * static_cast<double>(pm.cs) * static_cast<double>(pm.cs);
 }
 
+// The warnings of one grid's contour and polygon stages, each prefixed with `where`.
+template <bool C>
+std::vector<std::string> stage_warnings(const StageResults<C>& r, const std::string& where) {
+    std::vector<std::string> w;
+    if (r.contours)
+        for (int reg : r.contours->warnings)
+            w.push_back(where + "contours: region " + std::to_string(reg) +
+                        " has a contour that was dropped or a hole that could not be merged");
+    if (r.polymesh)
+        for (const std::string& s : r.polymesh->warnings) w.push_back(where + s);  // already say "polymesh: ..."
+    return w;
+}
+
 // One grid's working state: the solo bake's, or one tile's.
 struct Unit : StageResults<false> {
     int tx = 0, tz = 0;
@@ -86,6 +99,7 @@ struct Unit : StageResults<false> {
     Status error;
     double ms = 0.0;
     std::vector<uint8_t> erode_scratch;
+    std::vector<std::string> warnings;          // tiles: the stage warnings of its last bake
     std::shared_ptr<const TileBake> published;  // the tile as last published, while unchanged
 };
 
@@ -454,6 +468,8 @@ void Bake::drop_after(int stage) {
         if (!t || t->built_through <= stage) continue;
         auto trimmed = std::make_shared<TileBake>(*t);
         drop_results_after(*trimmed, stage);
+        if (trimmed->contours || stage < static_cast<int>(Stage::Contours))  // the warnings of what is left
+            trimmed->warnings = stage_warnings(*trimmed, "tile " + std::to_string(t->tx) + "," + std::to_string(t->tz) + ": ");
         trimmed->built_through = stage;
         t = std::move(trimmed);
     }
@@ -475,18 +491,10 @@ double Bake::walkable_area() const {
 }
 
 std::vector<std::string> Bake::warnings() const {
-    std::vector<std::string> w;
-    auto add = [&w](const StageResults<true>& r, const std::string& where) {
-        if (r.contours)
-            for (int reg : r.contours->warnings)
-                w.push_back(where + "contours: region " + std::to_string(reg) +
-                            " has a contour that was dropped or a hole that could not be merged");
-        if (r.polymesh)
-            for (const std::string& s : r.polymesh->warnings) w.push_back(where + s);  // already say "polymesh: ..."
-    };
-    add(*this, "");
+    std::vector<std::string> w = stage_warnings(*this, "");
+    // A tile's warnings were taken when it finished baking: navbake drops its contours right after.
     for (const auto& t : tiles)
-        if (t) add(*t, "tile " + std::to_string(t->tx) + "," + std::to_string(t->tz) + ": ");
+        if (t) w.insert(w.end(), t->warnings.begin(), t->warnings.end());
     return w;
 }
 
@@ -766,6 +774,7 @@ std::shared_ptr<const TileBake> publish_tile(const Unit& t, bool with_trace) {
     tb->stats = t.stats;
     tb->built_through = t.dirty_from - 1;
     tb->ms = t.ms;
+    tb->warnings = t.warnings;
     copy_results(*tb, t, with_trace);
     drop_results_after(*tb, tb->built_through);
     tb->tri_areas.reset();
@@ -1165,6 +1174,9 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
             t.dirty_from = s + 1;
         }
         t.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+        // The tile's warnings, taken while its contours are still there (a trimmed tile that only
+        // re-ran its navmesh has no contours and keeps the warnings it had).
+        if (t.contours) t.warnings = stage_warnings(t, "tile " + std::to_string(t.tx) + "," + std::to_string(t.tz) + ": ");
         if (!keep && t.dirty_from > kLastTileStage) {  // keep only the tile's output
             for_each_result([](Stage s, auto& p) { if (s < Stage::Polymesh) p.reset(); }, t);
             t.erode_scratch = {};

@@ -80,6 +80,7 @@ struct TileBake : StageResults<true> {
     std::array<StageStats, kStageCount> stats;
     int built_through = -1;
     double ms = 0.0;  // wall time of this tile's last bake (all stages it ran)
+    std::vector<std::string> warnings;  // its contour / polygon warnings ("tile x,z: ..."), kept when trimmed
     int64_t count(std::string_view name) const;
 };
 
