@@ -147,6 +147,30 @@ Status run_input(Unit& u, const Ctx& x, StageStats& stats) {
     return Status::ok();
 }
 
+// A tile sees only the cells of the solo grid (Recast's rcCalcGridSize: w = (int)(extent / cs +
+// 0.5), so the last partial cell of the mesh bounds is in the grid or not by rounding): the
+// columns of tile (tx, tz) outside it are emptied. The tiles then bake what the solo bake bakes,
+// whatever the extent (tiles cover whole tiles, up to tile_size - 1 cells past the solo grid, and
+// the mesh's last partial cell when the solo grid rounds it away); the grid edge is an edge of the
+// level in both, as it is in Recast.
+void clip_to_solo_grid(Heightfield& hf, const BakeConfig& solo, int tx, int tz) {
+    const int64_t x0 = int64_t(tx) * solo.tile_size - hf.border_size;  // grid cell of the tile's column 0
+    const int64_t z0 = int64_t(tz) * solo.tile_size - hf.border_size;
+    for (int z = 0; z < hf.height; ++z)
+        for (int x = 0; x < hf.width; ++x) {
+            const int64_t gx = x0 + x, gz = z0 + z;
+            if (gx >= 0 && gx < solo.width && gz >= 0 && gz < solo.height) continue;
+            uint32_t& col = hf.columns[static_cast<size_t>(x + z * hf.width)];
+            while (col != kNullSpan) {
+                const uint32_t next = hf.pool[col].next;
+                hf.pool[col].next = hf.free_list;
+                hf.free_list = col;
+                --hf.span_count;
+                col = next;
+            }
+        }
+}
+
 Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
     const InputMesh& m = x.m;
@@ -175,6 +199,7 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
         }
         st = rasterize_triangles(m.verts.data(), m.vert_count(), local.data(), local_areas.data(),
                                  static_cast<int>(tris.size()), hf, c.walkable_climb, x.cancel);
+        clip_to_solo_grid(hf, x.solo.config, u.tx, u.tz);
         stats.counts = {{"tile_tris", static_cast<int64_t>(tris.size())}, {"solid_spans", hf.span_count}};
     }
     // The published result keeps only the spans it holds. rasterize_triangles' sort grew the pool to
