@@ -737,7 +737,7 @@ uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L) {
 }
 
 uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile) {
+                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes) {
     // Per tile: its grid's stages, and its triangles as the small indexed list it rasterizes
     // (3 vertices and 3 indices each at most). Kept intermediates: every tile's at once (the
     // debugger); otherwise the tiles baking at one time, each at the largest tile's need. For the
@@ -757,6 +757,7 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
     if (largest_tile) *largest_tile = to_bytes(most);
     const double baking = keep_all ? sum : std::min(sum, most * std::max(threads, 1));
     const double kept = double(L.count()) * double(kTileStateBytes) + outputs * (1.0 + kAssemblyPerOutput);
+    if (kept_bytes) *kept_bytes = to_bytes(kept);
     return to_bytes(mesh_bytes(m) + double(bins.memory_bytes()) + baking + kept);
 }
 
@@ -1028,19 +1029,24 @@ Status check_tiled_grid(const InputMesh& m, const BakeConfig& c, const TileLayou
         bins.build(m, c, L);
         bins_current = true;
     }
-    uint64_t largest = 0;
-    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest);
-    if (need > memory_limit)
-        return Status::bad_input(
-            "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
-            std::to_string(need >> 20) + " MiB (" +
-            (keep_intermediates ? std::string("every tile's intermediates kept")
-                                : "up to " + std::to_string(std::max(threads, 1)) +
-                                      " tiles at once, the largest about " + std::to_string(largest >> 20) +
-                                      " MiB") +
-            "), over the memory limit of " + std::to_string(memory_limit >> 20) + " MiB; raise cell_size (now " +
-            params.to_string(ParamId::cell_size) + " m), lower tile_size or threads, or raise the limit");
-    return Status::ok();
+    uint64_t largest = 0, kept = 0;
+    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest, &kept);
+    if (need <= memory_limit) return Status::ok();
+    // The advice follows what dominates: many tiles' state and outputs want fewer, larger tiles;
+    // the tiles baking at once want smaller tiles or fewer threads.
+    const bool many_tiles = !keep_intermediates && kept >= need / 2;
+    return Status::bad_input(
+        "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
+        std::to_string(need >> 20) + " MiB (" +
+        (keep_intermediates ? std::string("every tile's intermediates kept")
+                            : "up to " + std::to_string(std::max(threads, 1)) + " tiles at once, the largest about " +
+                                  std::to_string(largest >> 20) + " MiB, and " + std::to_string(kept >> 20) +
+                                  " MiB of every tile's state and output and the assembled navmesh") +
+        "), over the memory limit of " + std::to_string(memory_limit >> 20) + " MiB; raise cell_size (now " +
+        params.to_string(ParamId::cell_size) + " m), " +
+        (many_tiles ? "raise tile_size (now " + params.to_string(ParamId::tile_size) + " cells) for fewer tiles"
+                    : std::string("lower tile_size or threads")) +
+        ", or raise the limit");
 }
 }  // namespace
 

@@ -237,9 +237,10 @@ uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
 // Estimated bytes a tiled bake needs: the input, the triangle bins, every tile's stages when
 // keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned
 // in *largest_tile when not null), and for the whole bake every tile's state and outputs and the
-// navmesh assembled from them. The memory limit of a tiled bake is checked against this.
+// navmesh assembled from them (in *kept_bytes when not null). The memory limit of a tiled bake is
+// checked against this.
 uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile);
+                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes = nullptr);
 // Estimated bytes every tile of layout L holds whatever it contains, with the input mesh: checked
 // against the memory limit before any per-tile state is allocated.
 uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L);
