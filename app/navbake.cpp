@@ -750,12 +750,14 @@ int check_stdout(int code) {
 int main(int argc, char** argv) {
     Args args;
     if (const std::optional<int> code = navbake::parse_args(argc, argv, args, std::cout, std::cerr)) return check_stdout(*code);
+    bool tiled = false;  // the out-of-memory advice differs: a tiled bake is told nothing about tiles
     try {
         Job job;
         if (nav::Status st = prepare_job(args, job); !st) return fail(st);
+        tiled = !job.map2d && job.params.i(nav::ParamId::tile_size) > 0;
         return check_stdout(job.map2d ? run_map2d(args, job) : run_obj(args, job));
     } catch (const std::bad_alloc&) {  // outside a stage (the stages report it themselves): the same contract
-        return fail(nav::out_of_memory("navbake"));
+        return fail(nav::out_of_memory("navbake", tiled));
     } catch (const std::exception& e) {
         std::cerr << "navbake: internal error: " << e.what() << "\n";
         return 1;

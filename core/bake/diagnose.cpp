@@ -215,8 +215,14 @@ bool diagnose_mesh(const Params& p, const Bake& bake, const MeshShape& shape, st
     }
     const BakeConfig c = derive_config(p, m.bmin, m.bmax);
     const double cells = std::max(c.grid_x, 0.0) * std::max(c.grid_z, 0.0);  // exact, not saturated
-    // The bake's own grid check (nav::check_grid): a grid it refuses is never called sane here.
-    if (const Status grid = check_grid(c, p); !grid) {
+    // The bake's own grid check (nav::check_grid; a tiled bake's check_tile_grid, which has no
+    // solo grid limit but a tile count): a grid it refuses is never called sane here.
+    auto grid_check = [&m](const Params& q) {
+        const BakeConfig g = derive_config(q, m.bmin, m.bmax);
+        TileLayout L;
+        return g.tile_size > 0 ? check_tile_grid(g, q, L) : check_grid(g, q);
+    };
+    if (const Status grid = grid_check(p); !grid) {
         std::vector<ParamChange> fix;
         // the smallest cell_size / cell_height (to the cm, up to the huge-grid target) that passes
         const double ex = s.extent[0], ez = s.extent[2], ey = s.extent[1];
@@ -227,7 +233,14 @@ bool diagnose_mesh(const Params& p, const Bake& bake, const MeshShape& shape, st
             const double want = std::max({cs, side, total, std::min(huge, 5.0)});
             const bool too_wide = c.grid_x > kMaxGridSide || c.grid_z > kMaxGridSide ||
                                   cells > static_cast<double>(kMaxGridCells);
-            if (too_wide && want > cs) fix.push_back({P::cell_size, ceil_cm(want)});
+            if (c.tile_size > 0) {  // tiled: the tile count (at most kMaxTiles) is the bound
+                const double ts = c.tile_size;
+                const double tiles = std::ceil(c.grid_x / ts) * std::ceil(c.grid_z / ts);
+                const double need = std::sqrt(ex * ez / (0.98 * static_cast<double>(kMaxTiles))) / ts + 0.01;
+                if (tiles > static_cast<double>(kMaxTiles) && need > cs) fix.push_back({P::cell_size, ceil_cm(need)});
+            } else if (too_wide && want > cs) {
+                fix.push_back({P::cell_size, ceil_cm(want)});
+            }
             if (!(ey / ch < kMaxGridLayers)) fix.push_back({P::cell_height, ceil_cm(ey / (0.99 * kMaxGridLayers))});
         } else if (std::min(ex, ez) > 0.0) {
             fix.push_back({P::cell_size, floor_cm(std::min(ex, ez) / 2.0)});  // at least two cells
@@ -235,7 +248,7 @@ bool diagnose_mesh(const Params& p, const Bake& bake, const MeshShape& shape, st
         Params q = p;
         bool fixes = !fix.empty();
         for (const ParamChange& f : fix) fixes = fixes && q.set(f.id, f.value);
-        if (!fixes || !check_grid(derive_config(q, m.bmin, m.bmax), q)) fix.clear();  // no fix in range
+        if (!fixes || !grid_check(q)) fix.clear();  // no fix in range
         // the reason first: the fix is moved into make() (argument order is unspecified)
         std::string reason =
             grid.message + (fix.empty() ? ". No cell size in range fixes it: scale or cut the mesh." : ".");

@@ -435,6 +435,25 @@ Status validate_mesh(const InputMesh& m, const std::string& what) {
                              "on one line");
 }
 
+Status check_fixed_mesh(const InputMesh& fixed, float scale) {
+    // The file's coordinates passed validate_mesh; a scale above 1 may carry them past the limit
+    // (1e6 m x mesh_scale 1000 = 1e9 m: cells, grids and tile counts beyond every bound).
+    float far = 0.0f;
+    size_t at = 0;
+    for (size_t i = 0; i < fixed.verts.size(); ++i)
+        if (!(std::fabs(fixed.verts[i]) <= far)) {
+            far = std::fabs(fixed.verts[i]);
+            at = i;
+        }
+    if (far <= kMaxCoordinate && std::isfinite(far)) return Status::ok();
+    const double largest = kMaxCoordinate / (static_cast<double>(far) / scale);
+    return Status::bad_input("parameter mesh_scale = " + fmt_coord(scale) + ": it moves vertex " +
+                             std::to_string(at / 3 + 1) + " of " + (fixed.path.empty() ? std::string("the mesh") : fixed.path) +
+                             " to coordinate " + fmt_coord(fixed.verts[at]) + ", beyond +-" + fmt_coord(kMaxCoordinate) +
+                             " m, the largest the bake handles; expected mesh_scale at most " + fmt_coord(largest) +
+                             " for this mesh");
+}
+
 void apply_mesh_fix(const InputMesh& in, const MeshFix& fix, InputMesh& out) {
     out.path = in.path;
     out.verts.resize(in.verts.size());

@@ -66,6 +66,10 @@ struct MeshFix {
 // out = in with the fix applied and its bounds recomputed (out's buffers are reused).
 void apply_mesh_fix(const InputMesh& in, const MeshFix& fix, InputMesh& out);
 
+// The coordinate limit (kMaxCoordinate) on the mesh the stages read, after the mesh fix: names
+// mesh_scale (`scale`), the vertex that leaves the limit and the largest scale that keeps it.
+Status check_fixed_mesh(const InputMesh& fixed, float scale);
+
 // Marks triangles whose slope is at most max_slope_deg as kWalkableArea, others kNullArea.
 // Degenerate (zero-area) triangles are not walkable.
 void mark_walkable_triangles(float max_slope_deg, const float* verts, const int* tris, int ntris,

@@ -73,6 +73,19 @@ double polymesh_area(const PolyMesh& pm) {
     return area * static_cast<double>(pm.cs) * static_cast<double>(pm.cs);
 }
 
+// The warnings of one grid's contour and polygon stages, each prefixed with `where`.
+template <bool C>
+std::vector<std::string> stage_warnings(const StageResults<C>& r, const std::string& where) {
+    std::vector<std::string> w;
+    if (r.contours)
+        for (int reg : r.contours->warnings)
+            w.push_back(where + "contours: region " + std::to_string(reg) +
+                        " has a contour that was dropped or a hole that could not be merged");
+    if (r.polymesh)
+        for (const std::string& s : r.polymesh->warnings) w.push_back(where + s);  // already say "polymesh: ..."
+    return w;
+}
+
 // One grid's working state: the solo bake's, or one tile's.
 struct Unit : StageResults<false> {
     int tx = 0, tz = 0;
@@ -86,6 +99,7 @@ struct Unit : StageResults<false> {
     Status error;
     double ms = 0.0;
     std::vector<uint8_t> erode_scratch;
+    std::vector<std::string> warnings;          // tiles: the stage warnings of its last bake
     std::shared_ptr<const TileBake> published;  // the tile as last published, while unchanged
 };
 
@@ -101,25 +115,11 @@ struct Ctx {
     const CancelFlag* cancel;
 };
 
-// The grid a bake may allocate. Solo: the one grid every stage must honour (nav::check_grid: its
-// sides are polygon-vertex coordinates). Tiled: each tile's grid is small; the whole mesh still
-// needs at least one cell and a height the 16-bit spans hold. Then the memory estimate.
-Status check_grid(const BakeConfig& c, const Params& params, uint64_t need, uint64_t limit, bool tiled) {
-    if (!tiled) {
-        if (Status st = nav::check_grid(c, params); !st) return st;
-    } else {
-        if (!(c.grid_x >= 1.0) || !(c.grid_z >= 1.0))
-            return Status::bad_input("the mesh bounds are " + std::to_string(c.bmax[0] - c.bmin[0]) + " x " +
-                                     std::to_string(c.bmax[2] - c.bmin[2]) +
-                                     " m in x and z: less than one cell of cell_size = " +
-                                     params.to_string(ParamId::cell_size) + " m");
-        if (c.grid_x >= 2147483647.0 || c.grid_z >= 2147483647.0)
-            return Status::bad_input("grid of more than 2^31 cells a side: raise cell_size");
-        if (!((static_cast<double>(c.bmax[1]) - c.bmin[1]) / c.ch < kMaxGridLayers))
-            return Status::bad_input("the mesh is " + std::to_string(c.bmax[1] - c.bmin[1]) + " m tall: more than " +
-                                     std::to_string(kMaxGridLayers) + " cells of cell_height = " +
-                                     params.to_string(ParamId::cell_height) + " m (span heights are 16-bit); raise cell_height");
-    }
+// The solo grid a bake may allocate: the one grid every stage must honour (nav::check_grid: its
+// sides are polygon-vertex coordinates), then the memory estimate. (A tiled bake's whole grid:
+// check_tile_grid, tiling.h.)
+Status check_solo_grid(const BakeConfig& c, const Params& params, uint64_t need, uint64_t limit) {
+    if (Status st = nav::check_grid(c, params); !st) return st;
     if (need > limit)
         return Status::bad_input("grid of " + std::to_string(c.width) + " x " + std::to_string(c.height) +
                                  " cells needs about " + std::to_string(need >> 20) +
@@ -133,6 +133,7 @@ Status check_grid(const BakeConfig& c, const Params& params, uint64_t need, uint
 
 Status run_input(Unit& u, const Ctx& x, StageStats& stats) {
     const InputMesh& m = x.m;
+    if (Status st = check_fixed_mesh(m, x.params.f(ParamId::mesh_scale)); !st) return st;
     auto& ta = writable(u.tri_areas);
     ta.resize(static_cast<size_t>(m.tri_count()));
     mark_walkable_triangles(u.config.walkable_slope_deg, m.verts.data(), m.tris.data(), m.tri_count(), ta.data());
@@ -146,11 +147,35 @@ Status run_input(Unit& u, const Ctx& x, StageStats& stats) {
     return Status::ok();
 }
 
+// A tile sees only the cells of the solo grid (Recast's rcCalcGridSize: w = (int)(extent / cs +
+// 0.5), so the last partial cell of the mesh bounds is in the grid or not by rounding): the
+// columns of tile (tx, tz) outside it are emptied. The tiles then bake what the solo bake bakes,
+// whatever the extent (tiles cover whole tiles, up to tile_size - 1 cells past the solo grid, and
+// the mesh's last partial cell when the solo grid rounds it away); the grid edge is an edge of the
+// level in both, as it is in Recast.
+void clip_to_solo_grid(Heightfield& hf, const BakeConfig& solo, int tx, int tz) {
+    const int64_t x0 = int64_t(tx) * solo.tile_size - hf.border_size;  // grid cell of the tile's column 0
+    const int64_t z0 = int64_t(tz) * solo.tile_size - hf.border_size;
+    for (int z = 0; z < hf.height; ++z)
+        for (int x = 0; x < hf.width; ++x) {
+            const int64_t gx = x0 + x, gz = z0 + z;
+            if (gx >= 0 && gx < solo.width && gz >= 0 && gz < solo.height) continue;
+            uint32_t& col = hf.columns[static_cast<size_t>(x + z * hf.width)];
+            while (col != kNullSpan) {
+                const uint32_t next = hf.pool[col].next;
+                hf.pool[col].next = hf.free_list;
+                hf.free_list = col;
+                --hf.span_count;
+                col = next;
+            }
+        }
+}
+
 Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
     const InputMesh& m = x.m;
     if (!x.tiled) {
-        if (Status st = check_grid(c, x.params, estimate_bake_memory(m, c), x.memory_limit, false); !st) return st;
+        if (Status st = check_solo_grid(c, x.params, estimate_bake_memory(m, c), x.memory_limit); !st) return st;
     }
     auto& hf = writable(u.solid);
     hf.reset(c.width, c.height, c.bmin, c.bmax, c.cs, c.ch, c.border_size);
@@ -174,6 +199,7 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
         }
         st = rasterize_triangles(m.verts.data(), m.vert_count(), local.data(), local_areas.data(),
                                  static_cast<int>(tris.size()), hf, c.walkable_climb, x.cancel);
+        clip_to_solo_grid(hf, x.solo.config, u.tx, u.tz);
         stats.counts = {{"tile_tris", static_cast<int64_t>(tris.size())}, {"solid_spans", hf.span_count}};
     }
     // The published result keeps only the spans it holds. rasterize_triangles' sort grew the pool to
@@ -340,7 +366,11 @@ constexpr int kLastTileStage = static_cast<int>(Stage::Navmesh);
 
 // Out of memory is bad input (exit 2): the memory a bake needs follows from the level and the
 // parameters the user gave, and the process's memory from the limits they set (ulimit, cgroups).
-Status out_of_memory(const std::string& where) {
+Status out_of_memory(const std::string& where, bool tiled) {
+    if (tiled)
+        return Status::bad_input(where + ": out of memory (the tiled bake at these parameters needs more memory than "
+                                         "this process may use: raise cell_size, lower threads or tile_size, or "
+                                         "lower the memory limit so the estimate refuses such bakes before allocating)");
     return Status::bad_input(where + ": out of memory (the level at these parameters needs more memory than this "
                                      "process may use: raise cell_size, bake in tiles with tile_size, or lower the "
                                      "memory limit so the estimate refuses such grids before allocating)");
@@ -357,7 +387,7 @@ Status run_one(Stage s, Unit& u, const Ctx& x) {
     try {
         st = kStageTable[static_cast<int>(s)].run(u, x, stats);
     } catch (const std::bad_alloc&) {
-        st = out_of_memory(std::string(stage_name(s)));
+        st = out_of_memory(std::string(stage_name(s)), x.tiled);
     } catch (const std::exception& e) {
         st = Status::internal(std::string(stage_name(s)) + ": " + e.what());
     }
@@ -414,11 +444,18 @@ struct Pipeline::Impl {
     std::shared_ptr<const Bake> snap;
 
     // Parts of Pipeline::run_tiles (below it).
-    Status lay_out_tiles(const BakeConfig& c, TileLayout& L, int& first);
+    void lay_out_tiles(const BakeConfig& c, const TileLayout& L, int& first);
     std::vector<int> bake_order(const BakeConfig& c, const TileLayout& L, int last, bool only_one, const int* only,
                                 const float* focus) const;
     Status collect_tile_results(int last, int& error_stage, int& error_tile);
 };
+
+// Bytes every tile holds for the whole bake whatever it contains: its working state (Unit: its
+// bordered config, per-stage stats and their counts), the published TileBake with a copy of them,
+// its polygon, detail and runtime tile and its share of the assembled navmesh. Measured: a 1 km
+// plane at tile_size 20, 40 and 80 (27 889, 7 056 and 1 764 tiles, one polygon each) peaks at
+// 6.6-6.7 KiB a tile above the process's baseline.
+constexpr uint64_t kTileStateBytes = 7168;
 
 // ---- Bake ---------------------------------------------------------------------------------------
 
@@ -456,6 +493,8 @@ void Bake::drop_after(int stage) {
         if (!t || t->built_through <= stage) continue;
         auto trimmed = std::make_shared<TileBake>(*t);
         drop_results_after(*trimmed, stage);
+        if (trimmed->contours || stage < static_cast<int>(Stage::Contours))  // the warnings of what is left
+            trimmed->warnings = stage_warnings(*trimmed, "tile " + std::to_string(t->tx) + "," + std::to_string(t->tz) + ": ");
         trimmed->built_through = stage;
         t = std::move(trimmed);
     }
@@ -477,18 +516,10 @@ double Bake::walkable_area() const {
 }
 
 std::vector<std::string> Bake::warnings() const {
-    std::vector<std::string> w;
-    auto add = [&w](const StageResults<true>& r, const std::string& where) {
-        if (r.contours)
-            for (int reg : r.contours->warnings)
-                w.push_back(where + "contours: region " + std::to_string(reg) +
-                            " has a contour that was dropped or a hole that could not be merged");
-        if (r.polymesh)
-            for (const std::string& s : r.polymesh->warnings) w.push_back(where + s);  // already say "polymesh: ..."
-    };
-    add(*this, "");
+    std::vector<std::string> w = stage_warnings(*this, "");
+    // A tile's warnings were taken when it finished baking: navbake drops its contours right after.
     for (const auto& t : tiles)
-        if (t) add(*t, "tile " + std::to_string(t->tx) + "," + std::to_string(t->tz) + ": ");
+        if (t) w.insert(w.end(), t->warnings.begin(), t->warnings.end());
     return w;
 }
 
@@ -681,32 +712,53 @@ double grid_bytes(const BakeConfig& c, double spans) {
     return double(cells) * (4 + 4 + 8) + spans * (12 + 12 + 8 + 7 + 25);
 }
 
+// What a tile keeps once baked beyond kTileStateBytes (polygon mesh, detail mesh, runtime tile),
+// per raw span of its grid: the detail mesh grows with the walkable surface it samples. 2 bytes a
+// span covered every tiled bake measured (the shared meshes at mesh_scale 1 and 4, tile_size 16 to
+// 64: peak RSS within the estimate plus the process's 7 MiB baseline); a flat plane, whose tiles
+// each hold one polygon, is overestimated (a 4 km plane: 1734 MiB estimated, 490 MiB peak).
+constexpr double kOutputBytesPerSpan = 2.0;
+// The navmesh assembled from the tiles' runtime tiles, per byte of the tiles' outputs.
+constexpr double kAssemblyPerOutput = 0.5;
+
 uint64_t to_bytes(double bytes) {
     return bytes >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(bytes);
 }
 
+// The mesh as loaded and as fixed (mesh_*), and its triangle areas.
+double mesh_bytes(const InputMesh& m) {
+    return double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
+}
+
 }  // namespace
 
+uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L) {
+    return to_bytes(mesh_bytes(m) + double(L.count()) * double(kTileStateBytes + sizeof(uint32_t)));
+}
+
 uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile) {
+                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes) {
     // Per tile: its grid's stages, and its triangles as the small indexed list it rasterizes
     // (3 vertices and 3 indices each at most). Kept intermediates: every tile's at once (the
-    // debugger); otherwise the tiles baking at one time, each at the largest tile's need, and the
-    // outputs (polygon and detail meshes, far smaller than the spans they come from).
-    double sum = 0, most = 0;
+    // debugger); otherwise the tiles baking at one time, each at the largest tile's need. For the
+    // whole bake: every tile's state and outputs, and the navmesh assembled from them.
+    double sum = 0, most = 0, outputs = 0;
     for (int tz = 0; tz < L.rows; ++tz)
         for (int tx = 0; tx < L.cols; ++tx) {
             const BakeConfig tc = tile_config(c, L, tx, tz);
             const std::span<const int> tris = bins.tile(tx, tz);
             if (tris.empty()) continue;
-            const double b = grid_bytes(tc, estimate_raw_spans(m, tc, tris)) + double(tris.size()) * (36 + 12);
+            const double spans = estimate_raw_spans(m, tc, tris);
+            const double b = grid_bytes(tc, spans) + double(tris.size()) * (36 + 12);
             sum += b;
             most = std::max(most, b);
+            outputs += spans * kOutputBytesPerSpan;
         }
     if (largest_tile) *largest_tile = to_bytes(most);
-    const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
     const double baking = keep_all ? sum : std::min(sum, most * std::max(threads, 1));
-    return to_bytes(mesh + double(bins.memory_bytes()) + baking);
+    const double kept = double(L.count()) * double(kTileStateBytes) + outputs * (1.0 + kAssemblyPerOutput);
+    if (kept_bytes) *kept_bytes = to_bytes(kept);
+    return to_bytes(mesh_bytes(m) + double(bins.memory_bytes()) + baking + kept);
 }
 
 uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
@@ -715,14 +767,22 @@ uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
     // stacked floors and wide grids (tests/unit/test_hostile.cpp): the rasterized pool 12 (its
     // sort buffer, twice that, is given back when rasterization ends), the filtered copy 12, the compact span 8, three
     // area arrays, distance and region ids 7, and the regions / contour stages' scratch about 25.
-    const double mesh = double(m.verts.size()) * 4.0 * 2.0 + double(m.tris.size()) * 4.0 * 2.0 + m.tri_count() * 2.0;
-    return to_bytes(grid_bytes(c, spans) + mesh);
+    return to_bytes(grid_bytes(c, spans) + mesh_bytes(m));
 }
 
 uint64_t Pipeline::estimate_memory() const {
     const Impl& I = *impl_;
     if (!I.mesh) return 0;
-    return estimate_bake_memory(*I.mesh, derive_config(params_, I.mesh->bmin, I.mesh->bmax));
+    const BakeConfig c = derive_config(params_, I.mesh->bmin, I.mesh->bmax);
+    if (c.tile_size <= 0) return estimate_bake_memory(*I.mesh, c);
+    // Tiled: the estimate the tiled bake checks against the limit (the tiles' stages, state and
+    // outputs, the assembled navmesh), never the solo grid's.
+    TileLayout L;
+    if (!make_tile_layout(c, L)) return 0;  // no tile grid: the bake refuses it
+    const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
+    TriangleBins bins;
+    bins.build(*I.mesh, c, L);
+    return estimate_tiled_memory(*I.mesh, c, L, bins, threads, keep_intermediates_, nullptr);
 }
 
 std::shared_ptr<const Bake> Pipeline::snapshot() const {
@@ -740,6 +800,7 @@ std::shared_ptr<const TileBake> publish_tile(const Unit& t, bool with_trace) {
     tb->stats = t.stats;
     tb->built_through = t.dirty_from - 1;
     tb->ms = t.ms;
+    tb->warnings = t.warnings;
     copy_results(*tb, t, with_trace);
     drop_results_after(*tb, tb->built_through);
     tb->tri_areas.reset();
@@ -881,7 +942,7 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
     try {
         st = build_navmesh(tiles, I.tiled_navmesh.get(), *nm);
     } catch (const std::bad_alloc&) {
-        st = out_of_memory("navmesh");
+        st = out_of_memory("navmesh assembly", true);
     }
     I.assembly.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
     if (!st) {
@@ -943,40 +1004,55 @@ void run_workers(const TaskHook& hook, int threads, W& worker) {
 #endif
 }
 
-// The memory a tiled bake of the layout needs against the limit (the whole grid's sides and height
-// first: a tiled bake never holds the whole grid, then the tiles' memory from the triangles each
-// one gets); builds the triangle bins when they are not current.
+// What every tile of layout L holds, whatever it contains, against the limit: checked before any
+// per-tile state (the tiles' working state, the triangle bins) is allocated.
+Status check_tile_overhead(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const Params& params,
+                           uint64_t memory_limit) {
+    const uint64_t need = estimate_tile_overhead(m, L);
+    if (need <= memory_limit) return Status::ok();
+    return Status::bad_input("tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " = " +
+                             std::to_string(L.count()) + " tiles needs about " + std::to_string(need >> 20) +
+                             " MiB for the tiles' state alone (about " + std::to_string(kTileStateBytes) +
+                             " bytes a tile), over the memory limit of " + std::to_string(memory_limit >> 20) +
+                             " MiB; raise tile_size (now " + params.to_string(ParamId::tile_size) +
+                             " cells) or cell_size (now " + params.to_string(ParamId::cell_size) +
+                             " m), or raise the limit; the grid is " + std::to_string(c.width) + " x " +
+                             std::to_string(c.height) + " cells");
+}
+
+// The memory a tiled bake of the layout needs against the limit (the tiles' memory from the
+// triangles each one gets); builds the triangle bins when they are not current.
 Status check_tiled_grid(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const Params& params,
                         uint64_t memory_limit, int threads, bool keep_intermediates, TriangleBins& bins,
                         bool& bins_current) {
-    if (Status st = check_grid(c, params, 0, memory_limit, true); !st) return st;
     if (!bins_current) {
         bins.build(m, c, L);
         bins_current = true;
     }
-    uint64_t largest = 0;
-    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest);
-    if (need > memory_limit)
-        return Status::bad_input(
-            "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
-            std::to_string(need >> 20) + " MiB (" +
-            (keep_intermediates ? std::string("every tile's intermediates kept")
-                                : "up to " + std::to_string(std::max(threads, 1)) +
-                                      " tiles at once, the largest about " + std::to_string(largest >> 20) +
-                                      " MiB") +
-            "), over the memory limit of " + std::to_string(memory_limit >> 20) + " MiB; raise cell_size (now " +
-            params.to_string(ParamId::cell_size) + " m), lower tile_size or threads, or raise the limit");
-    return Status::ok();
+    uint64_t largest = 0, kept = 0;
+    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest, &kept);
+    if (need <= memory_limit) return Status::ok();
+    // The advice follows what dominates: many tiles' state and outputs want fewer, larger tiles;
+    // the tiles baking at once want smaller tiles or fewer threads.
+    const bool many_tiles = !keep_intermediates && kept >= need / 2;
+    return Status::bad_input(
+        "tiled bake of " + std::to_string(L.cols) + " x " + std::to_string(L.rows) + " tiles needs about " +
+        std::to_string(need >> 20) + " MiB (" +
+        (keep_intermediates ? std::string("every tile's intermediates kept")
+                            : "up to " + std::to_string(std::max(threads, 1)) + " tiles at once, the largest about " +
+                                  std::to_string(largest >> 20) + " MiB, and " + std::to_string(kept >> 20) +
+                                  " MiB of every tile's state and output and the assembled navmesh") +
+        "), over the memory limit of " + std::to_string(memory_limit >> 20) + " MiB; raise cell_size (now " +
+        params.to_string(ParamId::cell_size) + " m), " +
+        (many_tiles ? "raise tile_size (now " + params.to_string(ParamId::tile_size) + " cells) for fewer tiles"
+                    : std::string("lower tile_size or threads")) +
+        ", or raise the limit");
 }
 }  // namespace
 
 // Lays out the tiles for config c (kept when the grid is the same, else made anew, dirty from
 // rasterize) and gives each its current bordered config; first: the earliest dirty stage of any.
-Status Pipeline::Impl::lay_out_tiles(const BakeConfig& c, TileLayout& L, int& first) {
-    if (Status st = make_tile_layout(c, L); !st) {
-        tiles.clear();
-        return st;
-    }
+void Pipeline::Impl::lay_out_tiles(const BakeConfig& c, const TileLayout& L, int& first) {
     const bool same_grid = !tiles.empty() && layout.tile_size == L.tile_size && layout.border == L.border &&
                            layout.cols == L.cols && layout.rows == L.rows && tiles_config.cs == c.cs &&
                            std::equal(c.bmin, c.bmin + 3, tiles_config.bmin) &&
@@ -998,11 +1074,13 @@ Status Pipeline::Impl::lay_out_tiles(const BakeConfig& c, TileLayout& L, int& fi
     first = kStageCount;
     for (auto& t : tiles) {
         t->config = tile_config(c, L, t->tx, t->tz);  // the parameters may have changed
-        if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Polymesh))
-            t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
+        // A trimmed tile keeps only polymesh, detail and its runtime tile: every stage before the
+        // navmesh reads a dropped result (polymesh the contours, detail the compact heightfield and
+        // regions, ...), so a change at any of them re-bakes the tile from rasterize.
+        if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Navmesh))
+            t->dirty_from = static_cast<int>(Stage::Rasterize);
         first = std::min(first, t->dirty_from);
     }
-    return Status::ok();
 }
 
 // The tiles to bake through stage `last` (only (only[0], only[1]) when only_one), nearest the focus
@@ -1059,13 +1137,22 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     const InputMesh& m = *I.mesh;
     // Solo results are stale once tiled: free them (tri_areas stays, the tiles read it).
     drop_results_after(I.solo, static_cast<int>(Stage::Input));
-    TileLayout L;
-    int first = kStageCount;
-    if (Status st = I.lay_out_tiles(c, L, first); !st) {
-        error_stage = static_cast<int>(Stage::Rasterize);
-        return st;
-    }
+    // Before any per-tile state exists: the whole grid (its sides and height), the tile count and
+    // what every tile holds whatever it contains (a failed check leaves no tiles behind).
     const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
+    TileLayout L;
+    Status layout_ok = check_tile_grid(c, params_, L);
+    if (layout_ok) layout_ok = check_tile_overhead(*I.mesh, c, L, params_, memory_limit_);
+    if (!layout_ok) {
+        I.tiles.clear();
+        I.layout = TileLayout{};
+        I.bins_current = false;
+        I.tiled_navmesh.reset();
+        error_stage = static_cast<int>(Stage::Rasterize);
+        return layout_ok;
+    }
+    int first = kStageCount;
+    I.lay_out_tiles(c, L, first);
     if (first <= static_cast<int>(Stage::Rasterize)) {
         if (Status st = check_tiled_grid(m, c, L, params_, memory_limit_, threads, keep_intermediates_, I.bins,
                                          I.bins_current);
@@ -1118,10 +1205,15 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
             t.dirty_from = s + 1;
         }
         t.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+        // The tile's warnings, taken while its contours are still there (a trimmed tile that only
+        // re-ran its navmesh has no contours and keeps the warnings it had).
+        if (t.contours) t.warnings = stage_warnings(t, "tile " + std::to_string(t.tx) + "," + std::to_string(t.tz) + ": ");
         if (!keep && t.dirty_from > kLastTileStage) {  // keep only the tile's output
             for_each_result([](Stage s, auto& p) { if (s < Stage::Polymesh) p.reset(); }, t);
             t.erode_scratch = {};
             t.trimmed = true;
+        } else if (keep && t.ran_from <= static_cast<int>(Stage::Rasterize) && t.dirty_from > kLastTileStage) {
+            t.trimmed = false;  // rebuilt from rasterize with every intermediate kept
         }
         if (!t.error.is_ok()) return;
         std::shared_ptr<Bake> b;
@@ -1169,7 +1261,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         (void)workers_done.load(std::memory_order_acquire);
     } catch (const std::bad_alloc&) {  // out of memory while publishing
         error_stage = static_cast<int>(Stage::Rasterize);
-        return out_of_memory("tiled bake");
+        return out_of_memory("tiled bake", true);
     } catch (const std::exception& e) {  // the on_tile callback
         error_stage = static_cast<int>(Stage::Rasterize);
         return Status::internal(std::string("tiled bake: ") + e.what());

@@ -80,6 +80,7 @@ struct TileBake : StageResults<true> {
     std::array<StageStats, kStageCount> stats;
     int built_through = -1;
     double ms = 0.0;  // wall time of this tile's last bake (all stages it ran)
+    std::vector<std::string> warnings;  // its contour / polygon warnings ("tile x,z: ..."), kept when trimmed
     int64_t count(std::string_view name) const;
 };
 
@@ -164,7 +165,8 @@ public:
     // Grids whose estimated memory exceeds this are refused before allocating (default 4 GiB).
     void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
     uint64_t memory_limit() const { return memory_limit_; }
-    // Estimated bytes a bake with the current mesh and parameters needs.
+    // Estimated bytes a bake with the current mesh and parameters needs: a tiled bake's is
+    // estimate_tiled_memory (0 when its tile grid is refused).
     uint64_t estimate_memory() const;
 
     // The earliest stage that must be rebuilt, or Stage::Count when every stage is current.
@@ -228,14 +230,20 @@ private:
 
 // The failure for std::bad_alloc at `where` (a stage name): bad input, with what to change. Out
 // of memory is exit 2 by the contract: what the bake needs follows from what the user gave.
-Status out_of_memory(const std::string& where);
+// A tiled bake's (tiled) names what a tiled bake can change instead of telling it to bake in tiles.
+Status out_of_memory(const std::string& where, bool tiled = false);
 // Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
 uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
-// Estimated bytes a tiled bake needs: the input, the triangle bins, and every tile's stages when
+// Estimated bytes a tiled bake needs: the input, the triangle bins, every tile's stages when
 // keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned
-// in *largest_tile when not null). The memory limit of a tiled bake is checked against this.
+// in *largest_tile when not null), and for the whole bake every tile's state and outputs and the
+// navmesh assembled from them (in *kept_bytes when not null). The memory limit of a tiled bake is
+// checked against this.
 uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile);
+                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes = nullptr);
+// Estimated bytes every tile of layout L holds whatever it contains, with the input mesh: checked
+// against the memory limit before any per-tile state is allocated.
+uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L);
 // The mesh fix the mesh_* parameters ask for.
 MeshFix mesh_fix(const Params& p);
 

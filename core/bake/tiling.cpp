@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace nav {
@@ -14,16 +15,50 @@ Status make_tile_layout(const BakeConfig& c, TileLayout& out) {
         return Status::bad_input("parameter tile_size: got " + std::to_string(c.tile_size) +
                                  " cells, expected 0 (no tiles) or at least the tile border of " + std::to_string(border) +
                                  " cells (ceil(agent_radius / cell_size) + 3)");
+    if (c.width < 1 || c.height < 1)
+        return Status::bad_input("parameter tile_size: the grid of " + std::to_string(c.width) + " x " +
+                                 std::to_string(c.height) + " cells has no cell to tile");
     const int grid = std::max(c.width, c.height);
     if (c.tile_size > grid)
         return Status::bad_input("parameter tile_size: got " + std::to_string(c.tile_size) +
                                  " cells, expected at most the grid of " + std::to_string(c.width) + " x " +
                                  std::to_string(c.height) + " cells (0 for one tile over the whole mesh)");
+    // In 64 bits: the grid's sides go up to INT_MAX (derive_config saturates), where
+    // width + tile_size - 1 overflowed int into a negative tile count.
+    const int64_t cols = (int64_t(c.width) + c.tile_size - 1) / c.tile_size;
+    const int64_t rows = (int64_t(c.height) + c.tile_size - 1) / c.tile_size;
+    char cs[32];
+    std::snprintf(cs, sizeof cs, "%g", static_cast<double>(c.cs));
+    if (cols * rows > kMaxTiles)
+        return Status::bad_input("parameter tile_size: " + std::to_string(c.tile_size) + " cells makes " +
+                                 std::to_string(cols) + " x " + std::to_string(rows) + " = " +
+                                 std::to_string(cols * rows) + " tiles over the grid of " + std::to_string(c.width) +
+                                 " x " + std::to_string(c.height) + " cells, more than the " +
+                                 std::to_string(kMaxTiles) +
+                                 " a navmesh holds; raise tile_size or cell_size (now " + cs + " m)");
     out.tile_size = c.tile_size;
     out.border = border;
-    out.cols = (c.width + c.tile_size - 1) / c.tile_size;
-    out.rows = (c.height + c.tile_size - 1) / c.tile_size;
+    out.cols = static_cast<int>(cols);
+    out.rows = static_cast<int>(rows);
     return Status::ok();
+}
+
+Status check_tile_grid(const BakeConfig& c, const Params& p, TileLayout& out) {
+    out = TileLayout{};
+    // A tiled bake never holds the whole grid: it needs at least one cell, sides an int holds (tile
+    // and cell indices) and a height the 16-bit spans hold; then the tile grid itself.
+    if (!(c.grid_x >= 1.0) || !(c.grid_z >= 1.0))
+        return Status::bad_input("the mesh bounds are " + std::to_string(c.bmax[0] - c.bmin[0]) + " x " +
+                                 std::to_string(c.bmax[2] - c.bmin[2]) + " m in x and z: less than one cell of cell_size = " +
+                                 p.to_string(ParamId::cell_size) + " m");
+    if (c.grid_x >= 2147483647.0 || c.grid_z >= 2147483647.0)
+        return Status::bad_input("grid of more than 2^31 cells a side: raise cell_size (now " +
+                                 p.to_string(ParamId::cell_size) + " m)");
+    if (!((static_cast<double>(c.bmax[1]) - c.bmin[1]) / c.ch < kMaxGridLayers))
+        return Status::bad_input("the mesh is " + std::to_string(c.bmax[1] - c.bmin[1]) + " m tall: more than " +
+                                 std::to_string(kMaxGridLayers) + " cells of cell_height = " +
+                                 p.to_string(ParamId::cell_height) + " m (span heights are 16-bit); raise cell_height");
+    return make_tile_layout(c, out);
 }
 
 void tile_box(const BakeConfig& c, const TileLayout& L, int tx, int tz, float* box4) {

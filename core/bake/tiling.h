@@ -15,6 +15,7 @@
 #include "core/bake/input.h"
 #include "core/bake/params.h"
 #include "core/common.h"
+#include "core/runtime/navmesh.h"
 
 namespace nav {
 
@@ -26,12 +27,22 @@ struct TileLayout {
     bool tiled() const { return tile_size > 0; }
 };
 
+// The most tiles a tiled bake lays out: the navmesh's tile slots (a polygon reference holds the
+// slot in kRefSlotBits bits).
+constexpr int64_t kMaxTiles = kMaxTileSlots;
+
 // Border cells for config c: walkable_radius + 3 (Recast's rule).
 inline int tile_border(const BakeConfig& c) { return c.walkable_radius + 3; }
 
 // The tile grid for config c (c.tile_size, the grid c.width x c.height). Fails (BadInput, naming
-// tile_size) when the tile is smaller than its border or larger than the grid.
+// tile_size) when the tile is smaller than its border or larger than the grid, or when it makes
+// more than kMaxTiles tiles.
 Status make_tile_layout(const BakeConfig& c, TileLayout& out);
+
+// The whole grid of a tiled bake (at least one cell, sides below 2^31 cells, a height the 16-bit
+// spans hold: no solo grid limit, a tiled bake never holds it) and then make_tile_layout. The one
+// check before anything per tile is allocated (the pipeline) or called sane (diagnose).
+Status check_tile_grid(const BakeConfig& c, const Params& p, TileLayout& out);
 
 // The configuration a tile is baked with: bordered bounds (the whole-mesh y range), a grid of
 // tile_size + 2 * border cells and border_size = border. Solo layout: c itself.

@@ -29,6 +29,7 @@
 #include "core/bake/params.h"
 #include "core/bake/polymesh.h"
 #include "core/bake/rasterize.h"
+#include "core/bake/tiling.h"
 #include "core/bake/regions.h"
 
 namespace navdiff {
@@ -245,9 +246,14 @@ inline int64_t rc_count_spans(const rcHeightfield& hf, bool walkable_only) {
 // every partition in `partitions` from the same eroded compact heightfield, each followed by the
 // vector stages when `mesh_stages` is set. When `count_after_rasterize` is set, the walkable solid
 // spans right after rasterization are counted (untimed) before the filters run.
+//
+// keep_cells (tiles): x0, z0, x1, z1 in the heightfield's cells; columns outside [x0, x1) x [z0, z1)
+// are emptied after rasterizing. Our tiles see only the cells of the solo grid (pipeline.cpp,
+// clip_to_solo_grid), where RecastDemo's Sample_TileMesh rasterizes the whole tile; the reference
+// applies the same window (tile_keep_cells) so every later stage is still compared with Recast's.
 inline VoxelRun run_recast(const nav::InputMesh& mesh, const nav::BakeConfig& cfg, RecastVoxels& rv,
                            unsigned partitions = kAllPartitions, bool count_after_rasterize = false,
-                           bool mesh_stages = true) {
+                           bool mesh_stages = true, const int* keep_cells = nullptr) {
     VoxelRun run;
     rv.release();
     const rcConfig rc = to_rc_config(cfg);
@@ -271,6 +277,11 @@ inline VoxelRun run_recast(const nav::InputMesh& mesh, const nav::BakeConfig& cf
         run.error = "recast: rcRasterizeTriangles failed";
         return run;
     }
+    if (keep_cells)
+        for (int z = 0; z < rv.hf->height; ++z)
+            for (int x = 0; x < rv.hf->width; ++x)
+                if (x < keep_cells[0] || z < keep_cells[1] || x >= keep_cells[2] || z >= keep_cells[3])
+                    rv.hf->spans[x + z * rv.hf->width] = nullptr;  // the spans stay in the pool it frees
     run.ms.rasterize = ms_since(t);
     if (count_after_rasterize) run.counts.solid_walkable = rc_count_spans(*rv.hf, true);
 
@@ -364,6 +375,12 @@ struct OurVoxels {
 };
 
 // Our vector stages on partition p's regions, with the pipeline's arguments.
+// The cells of tile (tx, tz)'s bordered grid that lie in the solo grid of c (run_recast's keep_cells).
+inline std::array<int, 4> tile_keep_cells(const nav::BakeConfig& c, const nav::TileLayout& L, int tx, int tz) {
+    const int x0 = tx * L.tile_size - L.border, z0 = tz * L.tile_size - L.border;
+    return {std::max(0, -x0), std::max(0, -z0), c.width - x0, c.height - z0};
+}
+
 inline bool run_ours_mesh(const nav::BakeConfig& cfg, OurVoxels& ov, int p, VoxelRun& run) {
     const std::string part(nav::kPartitionNames[p]);
     auto t = Clock::now();

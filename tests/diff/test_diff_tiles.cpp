@@ -4,7 +4,9 @@
 // rcBuildContours, rcBuildPolyMesh, rcBuildPolyMeshDetail: recast_ref.h's run_recast, as
 // RecastDemo's Sample_TileMesh::buildTileMesh does) on the same bordered box, with the same border
 // size and the triangles our spatial index gives the tile (Recast's chunky mesh would add more
-// triangles that lie outside the box; they rasterize to nothing).
+// triangles that lie outside the box; they rasterize to nothing). Our tiles keep only the cells of
+// the solo grid (Recast's rounding of the mesh extent, so solo and tiled bake the same cells); the
+// reference empties the same columns right after rcRasterizeTriangles (recast_ref.h, keep_cells).
 //
 // On the three shared meshes, at tile sizes 32 and 64 and for every partition, per tile:
 //  - solid spans outside column 0 and row 0 of the bordered grid: equal. Named difference: Recast
@@ -96,7 +98,8 @@ TileDiffSummary diff_tiles(const std::string& name, const std::string& path, int
         int64_t rc_spans = 0, rc_all = 0;
         int rc_regions = 0, rc_polys = 0;
         if (!sub.tris.empty()) {
-            const navdiff::VoxelRun run = navdiff::run_recast(sub, tc, rv, navdiff::partition_bit(part));
+            const navdiff::VoxelRun run = navdiff::run_recast(sub, tc, rv, navdiff::partition_bit(part), false, true,
+                                                                navdiff::tile_keep_cells(c, L, t->tx, t->tz).data());
             REQUIRE_MESSAGE(run.ok, run.error);
             rc_spans = rc_spans_inner(*rv.hf);
             rc_all = run.counts.solid_spans;

@@ -60,7 +60,8 @@ bool build_detour_tiled(const nav::InputMesh& mesh, const nav::BakeConfig& c, na
                 for (int k = 0; k < 3; ++k) sub.tris.push_back(mesh.tris[static_cast<size_t>(i) * 3 + k]);
             if (sub.tris.empty()) continue;
             const nav::BakeConfig tc = nav::tile_config(c, L, tx, tz);
-            const navdiff::VoxelRun run = navdiff::run_recast(sub, tc, rv, navdiff::partition_bit(part));
+            const navdiff::VoxelRun run = navdiff::run_recast(sub, tc, rv, navdiff::partition_bit(part), false, true,
+                                                                navdiff::tile_keep_cells(c, L, tx, tz).data());
             if (!run.ok) {
                 err = run.error;
                 return false;
