@@ -28,8 +28,13 @@ inline void lerp3(float* d, const float* a, const float* b, float t) {
     d[1] = a[1] + (b[1] - a[1]) * t;
     d[2] = a[2] + (b[2] - a[2]) * t;
 }
-// Points closer than 1/16384 m are the same point (Detour's threshold).
+// Points closer than 1/16384 m are the same point (Detour's threshold): path vertices this close merge.
 inline bool same_point(const float* a, const float* b) { return dist_sq3(a, b) < (1.0f / 16384.0f) * (1.0f / 16384.0f); }
+// The funnel's test for a side that has not left the apex: the side point IS the apex (a copy of it
+// after a restart, or the same mesh vertex), not merely close to it. A side point a distance away,
+// however small, is a real corner of the corridor (an obstacle inflated by a tiny agent radius has
+// corners 1e-6 m apart); taking it for the apex would let the other side swing across it unchecked.
+inline bool is_apex(const float* apex, const float* p) { return apex[0] == p[0] && apex[1] == p[1] && apex[2] == p[2]; }
 
 // Twice the signed xz area of triangle abc with Detour's sign: positive when c lies to the right of
 // a->b for Recast's clockwise polygons, i.e. (c - a) x (b - a) in (x, z).
@@ -863,7 +868,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
 
             // Right side.
             if (tri_area_xz(apex, right, pr) <= 0.0f) {
-                if (same_point(apex, right) || tri_area_xz(apex, left, pr) > 0.0f) {
+                if (is_apex(apex, right) || tri_area_xz(apex, left, pr) > 0.0f) {
                     copy3(right, pr);
                     right_poly = next_poly;
                     right_idx = i;
@@ -886,7 +891,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
             }
             // Left side.
             if (tri_area_xz(apex, left, pl) >= 0.0f) {
-                if (same_point(apex, left) || tri_area_xz(apex, right, pl) < 0.0f) {
+                if (is_apex(apex, left) || tri_area_xz(apex, right, pl) < 0.0f) {
                     copy3(left, pl);
                     left_poly = next_poly;
                     left_idx = i;
