@@ -417,7 +417,8 @@ Status link_rings(ClipGraph& G) {
             if (cw < best) best = cw, next[k] = o;
         }
         if (next[k] == UINT32_MAX)
-            return Status::internal("clip: open boundary at vertex " + std::to_string(t));
+            return Status::internal("clip: open boundary at vertex " + std::to_string(t) + " (" +
+                                    std::to_string(verts[2 * t]) + ", " + std::to_string(verts[2 * t + 1]) + ")");
     }
     return Status::ok();
 }

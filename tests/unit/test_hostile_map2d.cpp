@@ -281,3 +281,159 @@ TEST_CASE("hostile map2d: .mesh numbers end at the token's end, CR line ends, me
     CHECK(has(res.out, bad.path() + ":3: expected 'V P'"));
     CHECK(slurp(bad.path()) == lit("mesh\n2\n3\0junk 1\n") + body);
 }
+
+namespace {
+
+std::string ring_json(const std::vector<double>& p) {
+    std::string s = "[";
+    char buf[80];
+    for (size_t i = 0; i + 1 < p.size(); i += 2) {
+        std::snprintf(buf, sizeof buf, "%s[%.17g, %.17g]", i ? ", " : "", p[i], p[i + 1]);
+        s += buf;
+    }
+    return s + "]";
+}
+
+std::string map_json(const std::vector<double>& outline, const std::vector<std::vector<double>>& obstacles, double radius) {
+    std::string s = "{\"outline\": " + ring_json(outline) + ", \"obstacles\": [";
+    for (size_t k = 0; k < obstacles.size(); ++k) s += (k ? ", " : "") + ring_json(obstacles[k]);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "], \"agent_radius\": %.17g}", radius);
+    return s + buf;
+}
+
+std::vector<double> regular(double cx, double cz, double r, int n, double a0) {
+    std::vector<double> p;
+    for (int i = 0; i < n; ++i) {
+        p.push_back(cx + r * std::cos(a0 + 6.283185307179586 * i / n));
+        p.push_back(cz + r * std::sin(a0 + 6.283185307179586 * i / n));
+    }
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("hostile map2d: radii below the map's resolution merge, huge radii are refused, no stage fails inside (issue 19.11)") {
+    // the examples: the generated maps at tiny radii broke the clipper ("open boundary"), the CDT
+    // or the float conversion ("polygon 121 is wound counter-clockwise"); now every one bakes
+    for (const char* name : {"map2d_obstacles.json", "map2d_grid.json", "map2d_maze.json", "map2d_rooms.json"})
+        for (double radius : {1e-4, 1e-5, 1e-6, 1e-9}) {
+            m2::Map2D map;
+            REQUIRE(m2::load_map2d(std::string(NAV_SOURCE_DIR) + "/assets/" + name, map));
+            map.agent_radius = radius;
+            m2::Map2DResult r;
+            const nav::Status st = m2::build_map2d(map, m2::Map2DOptions{}, r);
+            INFO(name << " at radius " << radius << ": " << st.message);
+            REQUIRE(st);
+            nav::NavMesh nm;
+            CHECK(m2::build_map2d_navmesh(r.mesh, nm));
+            CHECK(m2::rings_area(r.free) > 0);
+        }
+    // duplicated and touching obstacles at radius 0 and 1e-10
+    for (double radius : {0.0, 1e-10}) {
+        const std::vector<double> sq = {2, 2, 4, 2, 4, 4, 2, 4}, side = {4, 2, 6, 2, 6, 4, 4, 4}, corner = {6, 4, 8, 4, 8, 6, 6, 6};
+        const std::string js = map_json({0, 0, 10, 0, 10, 10, 0, 10}, {sq, sq, side, corner, sq}, radius);
+        m2::Map2D map;
+        REQUIRE(m2::parse_map2d_json(js, "dup.json", map));
+        m2::Map2DResult r;
+        REQUIRE(m2::build_map2d(map, m2::Map2DOptions{}, r));
+        CHECK(m2::rings_area(r.free) == doctest::Approx(100 - 12).epsilon(1e-6));
+    }
+    // huge radii: refused before any coordinate grows by them, the map and the widths named
+    for (const char* radius : {"5", "1e154", "1e300"}) {
+        const std::string js = std::string(R"({"outline": [[0,0],[10,0],[10,10],[0,10]], "agent_radius": )") + radius + "}";
+        TempFile file(".json", js);
+        const auto res = run_cmd(navbake() + " '" + file.path() + "'");
+        CHECK(res.code == 2);
+        CHECK(has(res.out, file.path() + ": map2d: agent_radius "));
+        CHECK(has(res.out, "leaves no free space: the outline is 10 m across at its narrowest"));
+        CHECK(slurp(file.path()) == js);
+    }
+    // a radius just below that leaves a square 0.2 mm wide, which bakes; one that leaves only
+    // what an obstacle covers is bad input
+    TempFile almost(".json", R"({"outline": [[0,0],[10,0],[10,10],[0,10]], "agent_radius": 4.9999})");
+    auto res = run_cmd(navbake() + " '" + almost.path() + "' --paths 3");
+    CHECK(res.code == 0);
+    TempFile covered(".json", R"({"outline": [[0,0],[10,0],[10,10],[0,10]], "obstacles": [[[4,4],[6,4],[6,6],[4,6]]], "agent_radius": 4.5})");
+    res = run_cmd(navbake() + " '" + covered.path() + "'");
+    CHECK(res.code == 2);
+    CHECK(has(res.out, covered.path() + ": map2d: no free space left"));
+    // a map far from the origin at a radius below its grid: bakes, the radius merged away
+    m2::Map2D far;
+    REQUIRE(m2::parse_map2d_json(map_json({1e5, 1e5, 1e5 + 10, 1e5, 1e5 + 10, 1e5 + 10, 1e5, 1e5 + 10},
+                                          {{1e5 + 4, 1e5 + 4, 1e5 + 6, 1e5 + 4, 1e5 + 6, 1e5 + 6, 1e5 + 4, 1e5 + 6}}, 1e-6),
+                                 "far.json", far));
+    CHECK(m2::map2d_grid(far) == std::ldexp(1.0, 17 - 22));
+    m2::Map2DResult r;
+    REQUIRE(m2::build_map2d(far, m2::Map2DOptions{}, r));
+    CHECK(m2::rings_area(r.free) == doctest::Approx(96));
+    for (double v : r.mesh.xz) CHECK(double(float(v)) == v);  // every vertex an exact float
+}
+
+TEST_CASE("hostile map2d: property: random maps at radii 0..1e-9 and 1..1e300 bake or are refused; paths stay in the free space") {
+    std::mt19937_64 rng(1919);
+    std::uniform_real_distribution<double> U(0, 1);
+    int baked = 0, refused = 0, pairs = 0;
+    PathStats all;
+    const double small_radii[] = {0, 1e-12, 1e-10, 1e-9};
+    const double large_radii[] = {1, 2.5, 10, 1e3, 1e154, 1e300};
+    for (int map = 0; map < 20; ++map) {
+        // an outline (rectangle or star-shaped polygon), somewhere within +-1000 m
+        const double cx = (U(rng) - 0.5) * 2000, cz = (U(rng) - 0.5) * 2000, size = 10 + 40 * U(rng);
+        std::vector<double> outline;
+        if (map % 2 == 0) {
+            outline = {cx - size, cz - size * 0.7, cx + size, cz - size * 0.7, cx + size, cz + size * 0.7, cx - size, cz + size * 0.7};
+        } else {
+            const int n = 5 + int(U(rng) * 20);
+            for (int i = 0; i < n; ++i) {
+                const double a = 6.283185307179586 * i / n, rr = size * (0.7 + 0.3 * U(rng));
+                outline.push_back(cx + rr * std::cos(a));
+                outline.push_back(cz + rr * std::sin(a));
+            }
+        }
+        // obstacles: regular polygons and boxes, some repeated exactly, some sharing edges
+        std::vector<std::vector<double>> obstacles;
+        const int nobs = 2 + int(U(rng) * 8);
+        for (int k = 0; k < nobs; ++k) {
+            const double ox = cx + (U(rng) - 0.5) * size, oz = cz + (U(rng) - 0.5) * size * 0.6, os = size * (0.03 + 0.12 * U(rng));
+            const int kind = int(U(rng) * 4);
+            if (kind == 0 && !obstacles.empty()) obstacles.push_back(obstacles.back());  // a duplicate
+            else if (kind == 1) obstacles.push_back({ox, oz, ox + os, oz, ox + os, oz + os, ox, oz + os});
+            else if (kind == 2 && !obstacles.empty() && obstacles.back().size() == 8) {  // a box beside the last box
+                const auto& b = obstacles.back();
+                const double w = b[2] - b[0];
+                obstacles.push_back({b[2], b[1], b[2] + w, b[1], b[2] + w, b[5], b[2], b[5]});
+            } else obstacles.push_back(regular(ox, oz, os, 3 + int(U(rng) * 6), U(rng) * 6.28));
+        }
+        for (int pick = 0; pick < 2; ++pick) {
+            const double radius = pick == 0 ? (map % 5 == 4 ? U(rng) * 1e-9 : small_radii[map % 4]) : large_radii[map % 6];
+            const std::string js = map_json(outline, obstacles, radius);
+            INFO("map " << map << " radius " << radius << ": " << js);
+            m2::Map2D m;
+            nav::Status st = m2::parse_map2d_json(js, "random.json", m);
+            if (st) {
+                m2::Map2DResult r;
+                st = m2::build_map2d(m, m2::Map2DOptions{}, r);
+                if (st) {
+                    ++baked;
+                    const double g = m2::map2d_grid(m);
+                    PathStats ps;
+                    check_paths(m, r.mesh, 12, uint64_t(map) * 7 + uint64_t(pick), 4 * g + 1e-4, ps);
+                    pairs += ps.reached;
+                    all.worst_violation = std::max(all.worst_violation, ps.worst_violation);
+                    all.worst_shortfall = std::max(all.worst_shortfall, ps.worst_shortfall);
+                    continue;
+                }
+            }
+            ++refused;
+            CHECK(st.code == nav::Status::Code::BadInput);  // never an internal error
+            CHECK(!st.message.empty());
+        }
+    }
+    MESSAGE("property: " << baked << " maps baked, " << refused << " refused as bad input; " << pairs
+                         << " paths, worst excursion " << all.worst_violation << " m, funnel at most "
+                         << all.worst_shortfall << " m shorter than Polyanya");
+    CHECK(baked >= 20);
+    CHECK(refused >= 5);  // the radii of 1e3 and more cover every outline
+    CHECK(pairs >= 200);
+}
