@@ -437,3 +437,49 @@ TEST_CASE("hostile map2d: property: random maps at radii 0..1e-9 and 1..1e300 ba
     CHECK(refused >= 5);  // the radii of 1e3 and more cover every outline
     CHECK(pairs >= 200);
 }
+
+TEST_CASE("hostile map2d: large maps cost about n log n: a ring of 10^5 points, 2500 squares in a ring of 2 x 10^4 (issue 19.9)") {
+    // the self-intersection test compared all pairs of edges: 5 x 10^9 pairs for this ring
+    const int n = 100000;
+    std::vector<double> ring;
+    for (int i = 0; i < n; ++i) {
+        ring.push_back(100 * std::cos(6.283185307179586 * i / n));
+        ring.push_back(100 * std::sin(6.283185307179586 * i / n));
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    CHECK(m2::ring_self_intersection(ring.data(), n).empty());
+    // one point moved out across the far side: its edges cross the ring there
+    std::vector<double> bad = ring;
+    bad[2 * 500] = -150;
+    CHECK(has(m2::ring_self_intersection(bad.data(), n), "cross or touch"));
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    MESSAGE("self-intersection test of a ring of 10^5 points: " << secs << " s");
+    CHECK(secs < 10);
+
+    // 50 x 50 squares inside a ring of 2 x 10^4 points: every stage met all pairs (the clipper's
+    // intersections and winding numbers, per sub-edge a pass over every edge)
+    std::vector<double> outline;
+    const int m = 20000;
+    for (int i = 0; i < m; ++i) {
+        outline.push_back(100 * std::cos(6.283185307179586 * i / m));
+        outline.push_back(100 * std::sin(6.283185307179586 * i / m));
+    }
+    std::vector<std::vector<double>> squares;
+    for (int i = 0; i < 50; ++i)
+        for (int j = 0; j < 50; ++j) {
+            const double x = -60 + 2.4 * i, z = -60 + 2.4 * j;
+            squares.push_back({x, z, x + 1.2, z, x + 1.2, z + 1.2, x, z + 1.2});
+        }
+    TempFile file(".json", map_json(outline, squares, 0));
+    t0 = std::chrono::steady_clock::now();
+    const auto res = run_cmd(navbake() + " '" + file.path() + "' --json --paths 20", false);
+    const double bake = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    MESSAGE("navbake on 2500 squares in a ring of 2 x 10^4 points: " << bake << " s");
+    REQUIRE(res.code == 0);
+    const auto j = nlohmann::json::parse(res.out);
+    CHECK(j["counts"]["obstacles"] == 2500);
+    const double circle = 0.5 * m * 100 * 100 * std::sin(6.283185307179586 / m);
+    CHECK(j["counts"]["free_area"].get<double>() == doctest::Approx(circle - 2500 * 1.44).epsilon(1e-6));
+    CHECK(j["paths"]["found"] == 20);
+    CHECK(bake < 30);
+}
