@@ -59,8 +59,9 @@ public:
         tick_ = 0;
     }
 
-    int col(double x) const { return std::clamp(int(std::floor((x - x0_) / cell_)), 0, nx_ - 1); }
-    int row(double z) const { return std::clamp(int(std::floor((z - z0_) / cell_)), 0, nz_ - 1); }
+    // clamped in double: a point far outside the grid must not overflow the conversion to int
+    int col(double x) const { return int(std::clamp(std::floor((x - x0_) / cell_), 0.0, double(nx_ - 1))); }
+    int row(double z) const { return int(std::clamp(std::floor((z - z0_) / cell_), 0.0, double(nz_ - 1))); }
     double cell() const { return cell_; }
 
     // Calls fn(i) once for every segment listed in a cell overlapping the box.
