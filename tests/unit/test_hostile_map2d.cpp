@@ -198,6 +198,24 @@ TEST_CASE("hostile map2d: A* + funnel around corners a radius of 1e-5 m inflates
     CHECK(slurp(file.path()) == kZigzag);
 }
 
+TEST_CASE("hostile map2d: the funnel's thresholds follow the coordinates: the zigzag map 8 mm and 0.8 mm across (issue 19.3)") {
+    // Detour's absolute thresholds (a start within 1 mm of the first portal skips it; path
+    // corners within 1/16384 m merge) cut through walls 0.5 mm and 50 um thick
+    for (double scale : {1e-3, 1e-4}) {
+        m2::Map2D zig;
+        REQUIRE(m2::parse_map2d_json(kZigzag, "zigzag.json", zig));
+        for (double& v : zig.outline.xz) v *= scale;
+        for (double& v : zig.obstacles.xz) v *= scale;
+        zig.agent_radius = 0;
+        m2::Map2DResult r;
+        REQUIRE(m2::build_map2d(zig, m2::Map2DOptions{}, r));
+        PathStats st;
+        check_paths(zig, r.mesh, 200, 3, 0.01 * scale, st);
+        CHECK(st.reached == 200);
+        MESSAGE("zigzag scaled by " << scale << ": worst excursion " << st.worst_violation << " m");
+    }
+}
+
 TEST_CASE("hostile map2d: .mesh polygons must be convex: a pentagram, repeated and coincident vertices (issue 19.6, 19.15)") {
     // a regular pentagon's vertices; the polygon visits every second one: every turn is to the
     // left and the area is positive, but the edges wind around twice
