@@ -283,8 +283,8 @@ Status build_map2d(const Map2D& m, const Map2DOptions& opt, Map2DResult& out) {
     if (outline.count() != 1) return Status::bad_input("map2d: the outline collapses at the map's resolution");
     Rings pieces = obstacles;
     if (r > 0) {
-        // The discs and rectangles of one ring overlap each other: united in small groups first
-        // (each obstacle, runs of the outline), so the union of all meets few crossings
+        // The rectangles and corner wedges of one ring overlap their neighbours: united 64 edges
+        // at a time first (a small obstacle in one go), so the union of all meets few crossings
         // (issue 19.9: 10^4 inflated squares took 30 s as one union of their pieces).
         Rings chunk, part;
         // the band around a ring, 64 edges (and their vertices' wedges) at a time
