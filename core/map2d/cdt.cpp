@@ -22,6 +22,7 @@ struct Tri {
     uint32_t stop_after = 0;
     bool stopped = false;
     uint32_t last = 0;            // last located triangle
+    double centre[2] = {0, 0};    // subtracted from the input points
 
     static uint32_t nx(uint32_t i) { return i == 2 ? 0 : i + 1; }
     static uint32_t pv(uint32_t i) { return i == 0 ? 2 : i - 1; }
@@ -229,6 +230,14 @@ struct Tri {
         if (find_edge(b, a, t, e)) c[3 * t + e] = 1;
     }
 
+    // "cdt: what (constraint from (x, z) to (x, z))" in input coordinates (p is centred on c).
+    Status fail(const std::string& what, uint32_t a, uint32_t b) const {
+        auto pt = [&](uint32_t i) {
+            return "(" + std::to_string(X(i) + centre[0]) + ", " + std::to_string(Z(i) + centre[1]) + ")";
+        };
+        return Status::internal("cdt: " + what + " (constraint from " + pt(a) + " to " + pt(b) + ")");
+    }
+
     Status insert_constraint(uint32_t a, uint32_t b) {
         std::deque<std::pair<uint32_t, uint32_t>> crossing;
         std::vector<std::pair<uint32_t, uint32_t>> fresh;
@@ -259,10 +268,10 @@ struct Tri {
                     break;
                 }
                 tc = n[3 * tc + pv(i)];
-                if (tc == kNone) return Status::internal("cdt: open fan around a constraint end");
+                if (tc == kNone) return fail("open fan around a constraint end", a, b);
             }
             if (stop_at == kNone && r == kNone)
-                return Status::internal("cdt: no triangle around a constraint end faces it");
+                return fail("no triangle around a constraint end faces it", a, b);
             crossing.clear();
             if (stop_at == kNone) {
                 // walk along a-b collecting the crossed edges (right end, left end)
@@ -272,7 +281,7 @@ struct Tri {
                                                  std::to_string(a) + "-" + std::to_string(b) + ")");
                     crossing.push_back({r, l});
                     const uint32_t tn = n[3 * t + e];
-                    if (tn == kNone) return Status::internal("cdt: constraint walked out of the triangulation");
+                    if (tn == kNone) return fail("constraint walked out of the triangulation", a, b);
                     const uint32_t f = index_of(tn, l);  // tn.v[f] = l, v[f+1] = r
                     const uint32_t w = v[3 * tn + pv(f)];
                     if (w == b) break;
@@ -297,11 +306,11 @@ struct Tri {
             fresh.clear();
             for (size_t guard2 = 0; !crossing.empty() && !stopped; ++guard2) {
                 if (guard2 > 16 * (ntri + 16) + crossing.size() * crossing.size())
-                    return Status::internal("cdt: constraint insertion does not converge");
+                    return fail("constraint insertion does not converge", a, b);
                 const auto [u, w] = crossing.front();
                 crossing.pop_front();
                 uint32_t tt = 0, ee = 0;
-                if (!find_edge(u, w, tt, ee)) return Status::internal("cdt: lost a crossing edge");
+                if (!find_edge(u, w, tt, ee)) return fail("lost a crossing edge", a, b);
                 const uint32_t t2 = n[3 * tt + ee];
                 const uint32_t p = v[3 * tt + pv(ee)];
                 const uint32_t q = v[3 * t2 + pv(index_of(t2, w))];
@@ -391,6 +400,7 @@ Status cdt_build(const CdtInput& in, CdtResult& out, CdtTrace* trace, uint32_t s
     const double size = std::max({bmax[0] - bmin[0], bmax[1] - bmin[1], 1e-9});
 
     Tri T;
+    T.centre[0] = cx, T.centre[1] = cz;
     T.trace = trace;
     T.stop_after = stop_after;
     T.p.resize(2 * size_t(np + 3));

@@ -50,6 +50,13 @@ struct Map2DResult {
     CdtTrace cdt_trace;
 };
 
+// The bake works on a grid tied to the map's scale: spacing map2d_grid(m), the power of two with
+// every coordinate (grown by twice the agent radius) within 2^22 spacings of 0, so every point is
+// an exact float (the navmesh's type) and orientation tests on them are exact. Features smaller
+// than that (an agent radius below it, slivers between nearly touching obstacles) merge.
+// Geometry the stages cannot resolve at that resolution, and a radius leaving no free space, are
+// BadInput naming the stage and the place.
+double map2d_grid(const Map2D& m);
 Status build_map2d(const Map2D& m, const Map2DOptions& opt, Map2DResult& out);
 
 }  // namespace nav::map2d

@@ -1,11 +1,14 @@
 // Weiler-Atherton clipping over the polygon graph; see weiler.h for the steps.
 #include "core/map2d/weiler.h"
 
+#include "core/map2d/seg_grid.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace nav::map2d {
 namespace {
@@ -89,6 +92,8 @@ struct ClipGraph {
     std::vector<uint32_t> dir_from, dir_to;  // the kept edges, directed with the result on the left
     std::vector<uint32_t> out_first, out_list;  // per vertex: the kept edges leaving it
     std::vector<uint32_t> next;  // per kept edge: the next one around its ring
+    SegGrid grid;                // the input segments in buckets (split_segments, winding_numbers)
+    size_t crossings = 0;        // proper crossings found
 };
 
 // ---- input points and segments; false when a coordinate is not finite
@@ -127,7 +132,11 @@ Status collect_segments(const Rings& a, const Rings& b, ClipGraph& G) {
     return Status::ok();
 }
 
-void split_segments(ClipGraph& G) {
+// Bound on the crossings one clip may meet (README, 2D maps): beyond it a map is refused as bad
+// input instead of running for minutes (issue 19.9).
+constexpr size_t kMaxClipCrossings = size_t(1) << 22;
+
+Status split_segments(ClipGraph& G) {
     std::vector<double>& pts = G.pts;
     std::vector<Seg>& segs = G.segs;
     std::vector<Split>& splits = G.splits;
@@ -149,12 +158,25 @@ void split_segments(ClipGraph& G) {
         const double t = param(s, cx, cz);
         if (t * len > eps && (1.0 - t) * len > eps) splits.push_back({si, t, pc});
     };
+    G.grid.build(
+        uint32_t(segs.size()),
+        [&](uint32_t k, double& ax, double& az, double& bx, double& bz) {
+            ax = segs[k].ax, az = segs[k].az, bx = segs[k].bx, bz = segs[k].bz;
+        },
+        eps);
+    std::vector<uint32_t> cand;
     for (uint32_t i = 0; i < segs.size(); ++i) {
         const Seg& s = segs[i];
         const double sminx = std::min(s.ax, s.bx) - eps, smaxx = std::max(s.ax, s.bx) + eps;
         const double sminz = std::min(s.az, s.bz) - eps, smaxz = std::max(s.az, s.bz) + eps;
         const double slen = std::hypot(s.bx - s.ax, s.bz - s.az);
-        for (uint32_t j = i + 1; j < segs.size(); ++j) {
+        // the segments after i that share a grid cell with it, in index order (as all pairs did)
+        cand.clear();
+        G.grid.near_box(sminx, sminz, smaxx, smaxz, [&](uint32_t j) {
+            if (j > i) cand.push_back(j);
+        });
+        std::sort(cand.begin(), cand.end());
+        for (const uint32_t j : cand) {
             const Seg& t = segs[j];
             if (std::max(t.ax, t.bx) < sminx || std::min(t.ax, t.bx) > smaxx ||
                 std::max(t.az, t.bz) < sminz || std::min(t.az, t.bz) > smaxz)
@@ -174,6 +196,10 @@ void split_segments(ClipGraph& G) {
             if (z1 || z2 || z3 || z4) continue;
             if ((o1 > 0) == (o2 > 0) || (o3 > 0) == (o4 > 0)) continue;
             // proper crossing
+            if (++G.crossings > kMaxClipCrossings)
+                return Status::bad_input("clip: the (inflated) rings cross each other more than " +
+                                         std::to_string(kMaxClipCrossings) +
+                                         " times (the limit of a 2D map; see README): simplify the map or use a smaller agent_radius");
             const double ts = o3 / (o3 - o4), tt = o1 / (o1 - o2);
             const uint32_t pc = uint32_t(pts.size() / 2);
             pts.push_back(s.ax + (s.bx - s.ax) * ts);
@@ -182,6 +208,7 @@ void split_segments(ClipGraph& G) {
             splits.push_back({j, tt, pc});
         }
     }
+    return Status::ok();
 }
 
 void merge_points(ClipGraph& G) {
@@ -194,20 +221,34 @@ void merge_points(ClipGraph& G) {
     std::vector<uint32_t> parent(npts);
     std::iota(parent.begin(), parent.end(), 0u);
     {
-        std::vector<uint32_t> order(npts);
-        std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(),
-                  [&](uint32_t x, uint32_t y) { return pts[2 * x] < pts[2 * y]; });
-        for (uint32_t k = 0; k < npts; ++k) {
-            const uint32_t p = order[k];
-            for (uint32_t m = k + 1; m < npts && pts[2 * order[m]] - pts[2 * p] <= eps; ++m) {
-                const uint32_t q = order[m];
-                if (std::fabs(pts[2 * q + 1] - pts[2 * p + 1]) > eps) continue;
-                uint32_t rp = find_root(parent, p), rq = find_root(parent, q);
-                if (rp == rq) continue;
-                if (rp > rq) std::swap(rp, rq);
-                parent[rq] = rp;
-            }
+        // buckets of eps x eps cells: a point's partners are in its own and the 8 cells around it
+        // (a sweep along x alone was quadratic for many points on one vertical line)
+        double bx = HUGE_VAL, bz = HUGE_VAL;
+        for (uint32_t p = 0; p < npts; ++p) bx = std::min(bx, pts[2 * p]), bz = std::min(bz, pts[2 * p + 1]);
+        auto cell_of = [&](uint32_t p) {
+            return std::pair<int64_t, int64_t>(int64_t(std::floor((pts[2 * p] - bx) / eps)),
+                                               int64_t(std::floor((pts[2 * p + 1] - bz) / eps)));
+        };
+        std::vector<std::pair<std::pair<int64_t, int64_t>, uint32_t>> cells(npts);
+        for (uint32_t p = 0; p < npts; ++p) cells[p] = {cell_of(p), p};
+        std::sort(cells.begin(), cells.end());
+        for (uint32_t p = 0; p < npts; ++p) {
+            const auto [cx, cz] = cell_of(p);
+            for (int64_t dx = -1; dx <= 1; ++dx)
+                for (int64_t dz = -1; dz <= 1; ++dz) {
+                    const std::pair<int64_t, int64_t> key{cx + dx, cz + dz};
+                    auto it = std::lower_bound(cells.begin(), cells.end(), std::pair{key, uint32_t(0)});
+                    for (; it != cells.end() && it->first == key; ++it) {
+                        const uint32_t q = it->second;
+                        if (q == p || std::fabs(pts[2 * q] - pts[2 * p]) > eps ||
+                            std::fabs(pts[2 * q + 1] - pts[2 * p + 1]) > eps)
+                            continue;
+                        uint32_t rp = find_root(parent, p), rq = find_root(parent, q);
+                        if (rp == rq) continue;
+                        if (rp > rq) std::swap(rp, rq);
+                        parent[rq] = rp;
+                    }
+                }
         }
     }
     // compact vertex ids
@@ -295,20 +336,25 @@ void winding_numbers(ClipGraph& G) {
         const double vx = verts[2 * edges[2 * e + 1]], vz = verts[2 * edges[2 * e + 1] + 1];
         const double mx = 0.5 * (ux + vx), mz = 0.5 * (uz + vz);
         const double len = std::hypot(vx - ux, vz - uz);
+        // the nearest other segment, looked for in a box growing from one cell to 0.25 len
         double dmin = 0.25 * len;
-        for (const Seg& s : segs) {
-            const double d = seg_point_dist(s, mx, mz);
-            if (d > eps) dmin = std::min(dmin, 0.5 * d);
+        for (double box = std::min(0.5 * len, G.grid.cell());; box = std::min(2 * box, 0.5 * len)) {
+            G.grid.near_box(mx - box, mz - box, mx + box, mz + box, [&](uint32_t k) {
+                const double d = seg_point_dist(segs[k], mx, mz);
+                if (d > eps) dmin = std::min(dmin, 0.5 * d);
+            });
+            if (2 * dmin <= box || box >= 0.5 * len) break;  // farther segments give 0.5 d > dmin
         }
         const double qx = mx - (vz - uz) / len * dmin, qz = mz + (vx - ux) / len * dmin;
         int w[2] = {0, 0};
-        for (const Seg& s : segs) {
+        G.grid.ray_right(qx, qz, [&](uint32_t k) {
+            const Seg& s = segs[k];
             if (s.az <= qz) {
                 if (s.bz > qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) > 0) ++w[s.op];
             } else if (s.bz <= qz && orient2d(s.ax, s.az, s.bx, s.bz, qx, qz) < 0) {
                 --w[s.op];
             }
-        }
+        });
         probe[4 * e] = qx, probe[4 * e + 1] = qz;
         probe[4 * e + 2] = 2 * mx - qx, probe[4 * e + 3] = 2 * mz - qz;
         wind[4 * e + 0] = w[0];
@@ -371,7 +417,8 @@ Status link_rings(ClipGraph& G) {
             if (cw < best) best = cw, next[k] = o;
         }
         if (next[k] == UINT32_MAX)
-            return Status::internal("clip: open boundary at vertex " + std::to_string(t));
+            return Status::internal("clip: open boundary at vertex " + std::to_string(t) + " (" +
+                                    std::to_string(verts[2 * t]) + ", " + std::to_string(verts[2 * t + 1]) + ")");
     }
     return Status::ok();
 }
@@ -382,24 +429,34 @@ void emit_ring(const ClipGraph& G, std::vector<uint32_t>& c, std::vector<double>
     const std::vector<double>& verts = G.verts;
     const std::vector<uint32_t>& out_first = G.out_first;
     const double eps = G.eps;
-    // drop collinear vertices
-    bool changed = true;
-    while (changed && c.size() >= 3) {
+    // drop collinear vertices and spikes, in one pass with a stack (then around the seam)
+    auto removable = [&](uint32_t p, uint32_t q, uint32_t n) {
+        if (p == n) return true;
+        const double len = std::hypot(verts[2 * n] - verts[2 * p], verts[2 * n + 1] - verts[2 * p + 1]);
+        const double o = orient2d(verts[2 * p], verts[2 * p + 1], verts[2 * q], verts[2 * q + 1], verts[2 * n],
+                                  verts[2 * n + 1]);
+        // a vertex where rings touch stays (the other ring has it as a corner)
+        const bool pinch = out_first[q + 1] - out_first[q] > 1;
+        return !pinch && std::fabs(o) <= eps * len;
+    };
+    std::vector<uint32_t> st;
+    st.reserve(c.size());
+    for (const uint32_t v : c) {
+        while (st.size() >= 2 && removable(st[st.size() - 2], st.back(), v)) st.pop_back();
+        st.push_back(v);
+    }
+    size_t b = 0;  // the first live entry of st
+    for (bool changed = true; changed && st.size() - b >= 3;) {
         changed = false;
-        for (size_t i = 0; i < c.size() && c.size() >= 3; ++i) {
-            const uint32_t p = c[(i + c.size() - 1) % c.size()], q = c[i], n = c[(i + 1) % c.size()];
-            const double len = std::hypot(verts[2 * n] - verts[2 * p], verts[2 * n + 1] - verts[2 * p + 1]);
-            const double o = orient2d(verts[2 * p], verts[2 * p + 1], verts[2 * q], verts[2 * q + 1],
-                                      verts[2 * n], verts[2 * n + 1]);
-            // a vertex where rings touch stays (the other ring has it as a corner)
-            const bool pinch = out_first[q + 1] - out_first[q] > 1;
-            if (p == n || (!pinch && std::fabs(o) <= eps * len)) {
-                c.erase(c.begin() + long(i));
-                changed = true;
-                --i;
-            }
+        if (removable(st[st.size() - 2], st.back(), st[b])) {
+            st.pop_back();
+            changed = true;
+        } else if (removable(st.back(), st[b], st[b + 1])) {
+            ++b;
+            changed = true;
         }
     }
+    c.assign(st.begin() + long(b), st.end());
     if (c.size() < 3) return;
     ring.clear();
     for (uint32_t v : c) {
@@ -502,7 +559,7 @@ Status clip_polygons(const Rings& a, const Rings& b, ClipOp op, FillRule fill, R
         if (trace) trace->result = out;
         return Status::ok();
     }
-    split_segments(G);
+    if (Status st = split_segments(G); !st) return st;
     merge_points(G);
     build_sub_edges(G);
     winding_numbers(G);
@@ -535,21 +592,92 @@ void add_disc(Rings& out, double cx, double cz, double r, int sides) {
 
 }  // namespace
 
-void band_pieces(const Rings& rings, double r, int sides, Rings& pieces) {
-    for (size_t k = 0; k < rings.count(); ++k) {
-        const double* p = rings.ring(k);
-        const uint32_t n = rings.size(k);
-        for (uint32_t i = 0; i < n; ++i) {
-            const uint32_t j = (i + 1) % n;
-            const double ax = p[2 * i], az = p[2 * i + 1], bx = p[2 * j], bz = p[2 * j + 1];
-            const double len = std::hypot(bx - ax, bz - az);
-            add_disc(pieces, ax, az, r, sides);
-            if (len <= 0) continue;
+namespace {
+
+// The part of the disc polygon around v (the regular `sides`-gon containing the disc of radius r,
+// as add_disc makes it) in the directions from angle a0 to a0 + span (counter-clockwise): the
+// polygon's boundary at a0, its corners in between, its boundary at a0 + span, closed at `apex`, a
+// point inside the disc on the other side of v (so that the wedge's sides do not lie on the sides
+// of the edges' rectangles, which would make nearly coincident edges for the clipper).
+void add_disc_wedge(Rings& out, double vx, double vz, double apex_x, double apex_z, double r, int sides, double a0,
+                    double span, std::vector<double>& p) {
+    constexpr double kTwoPi = 6.283185307179586476925286766559;
+    const double step = kTwoPi / sides, rr = r / std::cos(0.5 * step);
+    // distance from v to the polygon's boundary in direction a: the edge between the corners at
+    // (k + 0.5) step and (k + 1.5) step has its foot at (k + 1) step, at distance r
+    auto boundary = [&](double a) {
+        const double k = std::floor(a / step - 0.5);
+        const double d = r / std::cos(a - (k + 1) * step);
+        p.push_back(vx + d * std::cos(a));
+        p.push_back(vz + d * std::sin(a));
+    };
+    p.clear();
+    p.push_back(apex_x);
+    p.push_back(apex_z);
+    boundary(a0);
+    const double k0 = std::floor((a0 / step) - 0.5) + 1;  // first corner after a0
+    for (double k = k0; (k + 0.5) * step < a0 + span; k += 1) {
+        const double a = (k + 0.5) * step;
+        if (a <= a0) continue;
+        p.push_back(vx + rr * std::cos(a));
+        p.push_back(vz + rr * std::sin(a));
+    }
+    boundary(a0 + span);
+    out.add(p.data(), p.size() / 2);
+}
+
+}  // namespace
+
+void band_pieces_range(const double* p, uint32_t n, uint32_t i0, uint32_t i1, double r, int sides, Rings& pieces) {
+    constexpr double kPi = 3.14159265358979323846;
+    std::vector<double> tmp;
+    // the direction of the nearest edge of non-zero length before / after vertex i
+    auto edge_dir = [&](uint32_t i, int step, double& dx, double& dz) {
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint32_t a = step > 0 ? (i + k) % n : (i + n - k) % n;
+            const uint32_t b = step > 0 ? (a + 1) % n : (a + n - 1) % n;
+            dx = step > 0 ? p[2 * b] - p[2 * a] : p[2 * a] - p[2 * b];
+            dz = step > 0 ? p[2 * b + 1] - p[2 * a + 1] : p[2 * a + 1] - p[2 * b + 1];
+            if (dx != 0 || dz != 0) return true;
+        }
+        return false;
+    };
+    for (uint32_t i = i0; i < i1; ++i) {
+        const uint32_t j = (i + 1) % n;
+        const double ax = p[2 * i], az = p[2 * i + 1], bx = p[2 * j], bz = p[2 * j + 1];
+        // the rectangle of half-width r around edge i
+        const double len = std::hypot(bx - ax, bz - az);
+        if (len > 0) {
             const double nx = (bz - az) / len * r, nz = -(bx - ax) / len * r;
             const double q[8] = {ax - nx, az - nz, bx - nx, bz - nz, bx + nx, bz + nz, ax + nx, az + nz};
             pieces.add(q, 4);
         }
+        // at vertex i, the points whose nearest point of the boundary is the vertex itself: the
+        // directions u with u . d_in >= 0 and u . d_out <= 0, a wedge as wide as the turn there
+        // (the rectangles cover the rest of the disc around it)
+        double ix, iz, ox, oz;
+        if (!edge_dir(i, -1, ix, iz) || !edge_dir(i, +1, ox, oz)) {
+            add_disc(pieces, ax, az, r, sides);
+            continue;
+        }
+        const double turn = std::atan2(ix * oz - iz * ox, ix * ox + iz * oz);  // (-pi, pi]
+        if (turn == 0) continue;
+        const double a_in = std::atan2(iz, ix), a_out = std::atan2(oz, ox);
+        // the apex: r / 2 from the vertex into the inside of the turn (along the bisector of the
+        // inner normals), or back along the incoming edge where the boundary folds back
+        const double li = std::hypot(ix, iz), lo = std::hypot(ox, oz);
+        const double sgn = turn > 0 ? 1.0 : -1.0;  // inner side: left of a left turn
+        double wx = sgn * (-iz / li - oz / lo), wz = sgn * (ix / li + ox / lo);
+        double wl = std::hypot(wx, wz);
+        if (!(wl > 1e-3)) wx = -ix / li, wz = -iz / li, wl = 1.0;
+        const double cx = ax + 0.5 * r * wx / wl, cz = az + 0.5 * r * wz / wl;
+        if (turn > 0) add_disc_wedge(pieces, ax, az, cx, cz, r, sides, a_in - 0.5 * kPi, turn, tmp);
+        else add_disc_wedge(pieces, ax, az, cx, cz, r, sides, a_out + 0.5 * kPi, -turn, tmp);
     }
+}
+
+void band_pieces(const Rings& rings, double r, int sides, Rings& pieces) {
+    for (size_t k = 0; k < rings.count(); ++k) band_pieces_range(rings.ring(k), rings.size(k), 0, rings.size(k), r, sides, pieces);
     make_counter_clockwise(pieces);
 }
 

@@ -17,7 +17,10 @@
 //     kept edges are linked into rings, at a vertex with several choices taking the first edge
 //     clockwise from the arriving one, so rings touching at a vertex come out as separate simple
 //     rings (outer rings counter-clockwise, holes clockwise), collinear vertices removed.
-// Cost: O(E^2) in the number of edges, meant for maps of up to some thousands of edges.
+// Cost: the intersections, the nearest edge of each sub-edge and the winding numbers (a ray to +x)
+// look only at the edges listed in a uniform grid of edge buckets along the way (seg_grid.h), about
+// E sqrt(E) for E edges spread over the map instead of E^2; at most 2^22 crossings per clip
+// (BadInput beyond, README).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -70,10 +73,16 @@ Status inflate_polygons(const Rings& solids, double r, int sides, Rings& out);
 // the same pieces; the free space of an outline shrunk by r is the outline minus this band.
 Status boundary_band(const Rings& rings, double r, int sides, Rings& out);
 
-// Appends the pieces whose union is that band: per vertex a regular polygon with `sides` sides
-// containing the disc of radius r, per edge the rectangle of half-width r around it (all
-// counter-clockwise).
+// Appends the pieces whose union is that band: per edge the rectangle of half-width r around it,
+// per vertex the part of a regular polygon with `sides` sides containing the disc of radius r
+// that the rectangles leave out: the wedge of directions in which the vertex is the nearest point
+// of the boundary, as wide as the turn there (all counter-clockwise). Only wedges, not whole
+// discs: a ring of many short edges (10^5 points on a circle) would otherwise pile up discs that
+// all overlap each other.
 void band_pieces(const Rings& rings, double r, int sides, Rings& pieces);
+// The same for edges and vertices [i0, i1) of the closed ring p of n points, unoriented (the
+// caller makes them counter-clockwise); the vertices' wedges use the ring's edges on both sides.
+void band_pieces_range(const double* p, uint32_t n, uint32_t i0, uint32_t i1, double r, int sides, Rings& pieces);
 
 // Makes every ring counter-clockwise (a solid polygon).
 void make_counter_clockwise(Rings& r);

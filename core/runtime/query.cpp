@@ -28,8 +28,19 @@ inline void lerp3(float* d, const float* a, const float* b, float t) {
     d[1] = a[1] + (b[1] - a[1]) * t;
     d[2] = a[2] + (b[2] - a[2]) * t;
 }
-// Points closer than 1/16384 m are the same point (Detour's threshold).
-inline bool same_point(const float* a, const float* b) { return dist_sq3(a, b) < (1.0f / 16384.0f) * (1.0f / 16384.0f); }
+// Path vertices closer than 1/16384 m merge (Detour's threshold), but closer than at most 16 float
+// steps of their coordinates' magnitude: on a map a few millimetres across, corners 50 um apart
+// (the two ends of a thin wall) are different corners, and merging them cuts through the wall.
+inline bool same_point(const float* a, const float* b) {
+    const float mag = std::max({std::fabs(a[0]), std::fabs(a[1]), std::fabs(a[2]), std::fabs(b[0]), std::fabs(b[1]), std::fabs(b[2])});
+    const float d = std::min(1.0f / 16384.0f, 16.0f * std::numeric_limits<float>::epsilon() * mag);
+    return dist_sq3(a, b) < d * d;
+}
+// The funnel's test for a side that has not left the apex: the side point IS the apex (a copy of it
+// after a restart, or the same mesh vertex), not merely close to it. A side point a distance away,
+// however small, is a real corner of the corridor (an obstacle inflated by a tiny agent radius has
+// corners 1e-6 m apart); taking it for the apex would let the other side swing across it unchecked.
+inline bool is_apex(const float* apex, const float* p) { return apex[0] == p[0] && apex[1] == p[1] && apex[2] == p[2]; }
 
 // Twice the signed xz area of triangle abc with Detour's sign: positive when c lies to the right of
 // a->b for Recast's clockwise polygons, i.e. (c - a) x (b - a) in (x, z).
@@ -846,10 +857,16 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                         copy3(pr, b);
                     }
                 }
-                // Starting on the first portal: step over it.
+                // Starting on the first portal: step over it. "On" is Detour's 1 mm, but at most
+                // 16 float steps of the coordinates' magnitude: on a map a few millimetres across
+                // 1 mm is most of a wall's thickness, and skipping a portal the start is merely
+                // near lets the path cut across the polygon's other edges.
                 if (i == 0) {
                     float t;
-                    if (dist_pt_seg_sq_xz(apex, pl, pr, &t) < 0.001f * 0.001f) {
+                    const float mag = std::max({std::fabs(apex[0]), std::fabs(apex[2]), std::fabs(pl[0]), std::fabs(pl[2]),
+                                                std::fabs(pr[0]), std::fabs(pr[2])});
+                    const float on = std::min(0.001f, 16.0f * std::numeric_limits<float>::epsilon() * mag);
+                    if (dist_pt_seg_sq_xz(apex, pl, pr, &t) < on * on) {
                         if (trace) record(i, FunnelTrace::kSkip, pl, pr);
                         continue;
                     }
@@ -863,7 +880,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
 
             // Right side.
             if (tri_area_xz(apex, right, pr) <= 0.0f) {
-                if (same_point(apex, right) || tri_area_xz(apex, left, pr) > 0.0f) {
+                if (is_apex(apex, right) || tri_area_xz(apex, left, pr) > 0.0f) {
                     copy3(right, pr);
                     right_poly = next_poly;
                     right_idx = i;
@@ -886,7 +903,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
             }
             // Left side.
             if (tri_area_xz(apex, left, pl) >= 0.0f) {
-                if (same_point(apex, left) || tri_area_xz(apex, right, pl) < 0.0f) {
+                if (is_apex(apex, left) || tri_area_xz(apex, right, pl) < 0.0f) {
                     copy3(left, pl);
                     left_poly = next_poly;
                     left_idx = i;
