@@ -294,6 +294,7 @@ TEST_CASE("hostile cli: --paths streams: memory flat in N, JSON items streamed a
 #if !defined(__SANITIZE_ADDRESS__)  // ASan's quarantine keeps freed memory resident (up to 256 MiB)
     CHECK(many < few + 8.0);
 #else
+    CHECK(few > 0.0);  // the runs report their peak; its growth is not measurable here
     CHECK(many > 0.0);
 #endif
     // JSON: every item, and the same pairs and lengths as the text run counts
