@@ -657,9 +657,12 @@ int run_obj(const Args& a, const Job& job) {
 
     std::optional<JsonReport> report;
     if (a.as_json) report.emplace(json_report_head(a, job, *bake, pipe, times, diagnostics, inc));
-    PathsResult paths;
-    if (nav::Status st = run_paths(*bake->navmesh, a, job, bake->params.path_mode(), bake->params.max_nodes(), report ? &*report : nullptr, paths); !st)
-        return fail(st);
+    PathsResult paths;  // --paths / --pairs need the whole navmesh: prepare_job refuses them with --tile
+    if (bake->navmesh)
+        if (nav::Status st = run_paths(*bake->navmesh, a, job, bake->params.path_mode(), bake->params.max_nodes(),
+                                       report ? &*report : nullptr, paths);
+            !st)
+            return fail(st);
     if (a.obj_out_given)
         if (nav::Status st = write_output("--obj-out", nav::write_navmesh_obj(a.obj_out, *bake->polymesh, bake->detail.get()));
             !st)
