@@ -57,12 +57,7 @@ bool segments_meet(const double* a, const double* b, const double* c, const doub
 std::string ring_self_intersection(const double* p, size_t n) {
     // only edges sharing a grid cell can meet (seg_grid.h); in index order, as all pairs were
     SegGrid grid;
-    grid.build(
-        uint32_t(n),
-        [&](uint32_t k, double& ax, double& az, double& bx, double& bz) {
-            ax = p[2 * k], az = p[2 * k + 1], bx = p[2 * ((k + 1) % n)], bz = p[2 * ((k + 1) % n) + 1];
-        },
-        0.0);
+    grid.build_ring(p, n);
     std::vector<uint32_t> cand;
     for (size_t i = 0; i < n; ++i) {
         const double* a = p + 2 * i;
@@ -124,12 +119,7 @@ Status validate_map2d(const Map2D& m, const std::string& name) {
     const double* op = outline.ring(0);
     const size_t on = outline.size(0);
     SegGrid grid;
-    grid.build(
-        uint32_t(on),
-        [&](uint32_t k, double& ax, double& az, double& bx, double& bz) {
-            ax = op[2 * k], az = op[2 * k + 1], bx = op[2 * ((k + 1) % on)], bz = op[2 * ((k + 1) % on) + 1];
-        },
-        0.0);
+    grid.build_ring(op, on);
     auto strictly_inside = [&](double x, double z) {
         int w = 0;
         bool on_edge = false;

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
@@ -322,11 +321,7 @@ std::string format_polyanya_mesh(const PolyMesh2D& m) {
 }
 
 Status write_polyanya_mesh(const std::string& path, const PolyMesh2D& m) {
-    std::ofstream f(path, std::ios::binary);
-    if (!f) return Status::bad_input(path + ": cannot write");
-    f << format_polyanya_mesh(m);
-    if (!f) return Status::bad_input(path + ": write failed");
-    return Status::ok();
+    return write_output_file(path, format_polyanya_mesh(m));  // temporary file, checked, renamed
 }
 
 }  // namespace nav::map2d

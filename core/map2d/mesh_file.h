@@ -37,6 +37,7 @@ Status parse_polyanya_mesh(const std::string& text, const std::string& name, Pol
 // Reads the file through read_input_file: regular files or pipes, at most max_bytes (navbake --max-input).
 Status read_polyanya_mesh(const std::string& path, PolyMesh2D& out, uint64_t max_bytes = uint64_t(1) << 30);
 std::string format_polyanya_mesh(const PolyMesh2D& m);
+// Writes through nav::OutputFile (a temporary file, flushed, closed, checked, renamed into place).
 Status write_polyanya_mesh(const std::string& path, const PolyMesh2D& m);
 
 }  // namespace nav::map2d

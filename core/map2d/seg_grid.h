@@ -59,6 +59,17 @@ public:
         tick_ = 0;
     }
 
+    // The edges of one closed ring of n points (x, z pairs): edge k runs from point k to k + 1.
+    void build_ring(const double* p, size_t n) {
+        build(
+            uint32_t(n),
+            [&](uint32_t k, double& ax, double& az, double& bx, double& bz) {
+                const size_t j = (k + 1) % n;
+                ax = p[2 * k], az = p[2 * k + 1], bx = p[2 * j], bz = p[2 * j + 1];
+            },
+            0.0);
+    }
+
     // clamped in double: a point far outside the grid must not overflow the conversion to int
     int col(double x) const { return int(std::clamp(std::floor((x - x0_) / cell_), 0.0, double(nx_ - 1))); }
     int row(double z) const { return int(std::clamp(std::floor((z - z0_) / cell_), 0.0, double(nz_ - 1))); }

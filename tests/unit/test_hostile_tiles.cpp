@@ -17,10 +17,12 @@
 #include "core/bake/tiling.h"
 #include "test_files.h"
 #include "test_scenes.h"
+#include "tile_scene.h"
 
 using navtest::run_cmd;
 using navtest::TempFile;
 using namespace nav;
+using navtest::tile_scene;
 
 namespace {
 
@@ -188,39 +190,6 @@ namespace {
 
 std::string demo_obj() { return std::string(NAV_SOURCE_DIR) + "/assets/demo.obj"; }
 
-// A 40 x 30 m floor with boxes and a raised platform: 5 x 4 tiles of 32 cells.
-InputMesh tile_scene() {
-    InputMesh m;
-    navtest::add_floor(m, 0, 0, 40, 30, 0);
-    navtest::add_box(m, 5, 0, 5, 8, 3, 9);
-    navtest::add_box(m, 20, 0, 12, 23, 3, 14);
-    navtest::add_box(m, 30, 0, 20, 36, 0.4f, 26);
-    navtest::add_box(m, 12, 0, 22, 13, 2.5f, 29);
-    return m;
-}
-
-// Every tile's polygon and detail mesh, byte for byte, in tile order.
-std::vector<uint8_t> tile_bytes(const Bake& b) {
-    std::vector<uint8_t> out;
-    auto put = [&out](const auto& v) {
-        const auto* p = reinterpret_cast<const uint8_t*>(v.data());
-        out.insert(out.end(), p, p + v.size() * sizeof(v[0]));
-    };
-    for (const auto& t : b.tiles) {
-        REQUIRE(t);
-        REQUIRE(t->polymesh);
-        REQUIRE(t->detail);
-        put(t->polymesh->verts);
-        put(t->polymesh->polys);
-        put(t->polymesh->regs);
-        put(t->polymesh->areas);
-        put(t->detail->meshes);
-        put(t->detail->verts);
-        put(t->detail->tris);
-    }
-    return out;
-}
-
 // A value of parameter d other than `now`, in its range: the next enum / flag, one more (or less)
 // for an integer, half as much again (or half) for a real.
 double other_value(const ParamDef& d, double now) {
@@ -261,7 +230,7 @@ void check_incremental(const Params& base, const std::string& name, double value
     if (!st_inc || !st_fresh) return;
     const auto bi = inc.snapshot(), bf = fresh.snapshot();
     CHECK(bi->tiles.size() == bf->tiles.size());
-    CHECK(tile_bytes(*bi) == tile_bytes(*bf));
+    CHECK(navtest::tile_mesh_bytes(*bi) == navtest::tile_mesh_bytes(*bf));
     REQUIRE(bi->navmesh);
     REQUIRE(bf->navmesh);
     CHECK(bi->navmesh->npolys == bf->navmesh->npolys);

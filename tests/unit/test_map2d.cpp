@@ -3,10 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
+#include <unistd.h>
 
 #include "core/map2d/convex_merge.h"
 #include "core/map2d/map2d.h"
@@ -211,6 +213,16 @@ TEST_CASE("map2d mesh file: round trip and malformed files") {
     CHECK(back.poly_verts == r.mesh.poly_verts);
     CHECK(back.poly_nei == r.mesh.poly_nei);
     CHECK(format_polyanya_mesh(back) == text);
+    // written through nav::OutputFile: read back the same; a write error is seen, not swallowed
+    const std::string path = std::filesystem::temp_directory_path() / ("navtest_mesh_" + std::to_string(::getpid()) + ".mesh");
+    REQUIRE(write_polyanya_mesh(path, r.mesh));
+    PolyMesh2D disk;
+    REQUIRE(read_polyanya_mesh(path, disk));
+    CHECK(format_polyanya_mesh(disk) == text);
+    std::filesystem::remove(path);
+    const nav::Status full = write_polyanya_mesh("/dev/full", r.mesh);
+    CHECK(full.code == nav::Status::Code::BadInput);
+    CHECK(full.message.find("No space left on device") != std::string::npos);
 
     auto err = [](const std::string& t) {
         PolyMesh2D x;

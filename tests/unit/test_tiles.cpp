@@ -11,49 +11,18 @@
 #include "core/bake/pipeline.h"
 #include "core/bake/tiling.h"
 #include "test_scenes.h"
+#include "tile_scene.h"
 
 using namespace nav;
+using navtest::tile_scene;
 
 namespace {
-
-// A 40 x 30 m floor with a few boxes and a raised platform: enough for several tiles of 32 cells.
-InputMesh tile_scene() {
-    InputMesh m;
-    navtest::add_floor(m, 0, 0, 40, 30, 0);
-    navtest::add_box(m, 5, 0, 5, 8, 3, 9);
-    navtest::add_box(m, 20, 0, 12, 23, 3, 14);
-    navtest::add_box(m, 30, 0, 20, 36, 0.4f, 26);
-    navtest::add_box(m, 12, 0, 22, 13, 2.5f, 29);
-    return m;
-}
 
 Pipeline& setup(Pipeline& p, int tile_size, int threads = 0) {
     REQUIRE(p.set_mesh(tile_scene()));
     REQUIRE(p.set_param(ParamId::tile_size, tile_size));
     REQUIRE(p.set_param(ParamId::threads, threads));
     return p;
-}
-
-// Every byte of every tile's polygon and detail mesh, in tile order.
-std::vector<uint8_t> mesh_bytes(const Bake& b) {
-    std::vector<uint8_t> out;
-    auto put = [&out](const auto& v) {
-        const auto* p = reinterpret_cast<const uint8_t*>(v.data());
-        out.insert(out.end(), p, p + v.size() * sizeof(v[0]));
-    };
-    for (const auto& t : b.tiles) {
-        REQUIRE(t);
-        REQUIRE(t->polymesh);
-        REQUIRE(t->detail);
-        put(t->polymesh->verts);
-        put(t->polymesh->polys);
-        put(t->polymesh->regs);
-        put(t->polymesh->areas);
-        put(t->detail->meshes);
-        put(t->detail->verts);
-        put(t->detail->tris);
-    }
-    return out;
 }
 
 }  // namespace
@@ -237,7 +206,7 @@ TEST_CASE("tiles: threads 1, 2 and 8 give byte-identical polygon and detail mesh
             setup(p, 24, threads);
             p.set_focus(fx, 30.0f - fx * 0.5f);
             REQUIRE(p.run());
-            const std::vector<uint8_t> bytes = mesh_bytes(*p.snapshot());
+            const std::vector<uint8_t> bytes = navtest::tile_mesh_bytes(*p.snapshot());
             if (ref.empty()) ref = bytes;
             else CHECK(bytes == ref);
         }
@@ -255,7 +224,7 @@ TEST_CASE("tiles: threads 1, 2 and 8 give byte-identical polygon and detail mesh
         REQUIRE(p.set_param(ParamId::tile_size, 48));
         REQUIRE(p.set_param(ParamId::threads, threads));
         REQUIRE(p.run());
-        const std::vector<uint8_t> bytes = mesh_bytes(*p.snapshot());
+        const std::vector<uint8_t> bytes = navtest::tile_mesh_bytes(*p.snapshot());
         if (shared_ref.empty()) shared_ref = bytes;
         else CHECK(bytes == shared_ref);
     }
@@ -327,7 +296,7 @@ TEST_CASE("tiles: a convex-volume edit re-bakes only the tiles under it") {
     p.set_volumes({});
     REQUIRE(p.run());
     CHECK(p.snapshot()->tiles_rebaked == std::vector<int>{0, 1});
-    CHECK(mesh_bytes(*p.snapshot()) == mesh_bytes(*before));
+    CHECK(navtest::tile_mesh_bytes(*p.snapshot()) == navtest::tile_mesh_bytes(*before));
 }
 
 TEST_CASE("tiles: mark_tile_dirty re-bakes that one tile (the debugger's Rebuild tile)") {
@@ -350,7 +319,7 @@ TEST_CASE("tiles: mark_tile_dirty re-bakes that one tile (the debugger's Rebuild
         if (static_cast<int>(i) == idx) CHECK(b->tiles[i] != before->tiles[i]);
         else CHECK(b->tiles[i] == before->tiles[i]);
     }
-    CHECK(mesh_bytes(*b) == mesh_bytes(*before));  // the same result, baked again
+    CHECK(navtest::tile_mesh_bytes(*b) == navtest::tile_mesh_bytes(*before));  // the same result, baked again
     // the partial snapshot keeps the input drawn and its stats while the tile bakes
     REQUIRE(partial.size() == 1);
     CHECK(partial[0]->partial);
@@ -409,7 +378,7 @@ TEST_CASE("tiles: without intermediates a tile keeps only its output, and a late
     p.set_keep_intermediates(false);
     REQUIRE(p.run());
     const auto b = p.snapshot();
-    const std::vector<uint8_t> trimmed_bytes = mesh_bytes(*b);
+    const std::vector<uint8_t> trimmed_bytes = navtest::tile_mesh_bytes(*b);
     for (const auto& t : b->tiles) {
         CHECK_FALSE(t->solid);
         CHECK_FALSE(t->compact);
@@ -420,7 +389,7 @@ TEST_CASE("tiles: without intermediates a tile keeps only its output, and a late
     Pipeline full;
     setup(full, 32);
     REQUIRE(full.run());
-    CHECK(mesh_bytes(*full.snapshot()) == trimmed_bytes);
+    CHECK(navtest::tile_mesh_bytes(*full.snapshot()) == trimmed_bytes);
     REQUIRE(p.set_param(ParamId::region_min_size, 4));
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Rasterize);
