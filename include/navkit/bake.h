@@ -22,3 +22,4 @@
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
+#include "core/bake/why.h"
