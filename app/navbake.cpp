@@ -23,6 +23,7 @@
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
+#include "core/bake/why.h"
 #include "core/io/file.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"
@@ -628,19 +629,235 @@ void print_text_report(const Args& a, const Job& job, const nav::Bake& bake, con
     print_paths_text(paths, false);
 }
 
+// ---- --why and --why-path -----------------------------------------------------------------------
+
+json point_json(const float* p) { return {p[0], p[1], p[2]}; }
+
+std::string point_text(const float* p) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.2f,%.2f,%.2f", double(p[0]), double(p[1]), double(p[2]));
+    return buf;
+}
+
+// A parameter's value as JSON, in its kind (a number, a whole number, true / false, an enum's
+// name), so that `--set NAME=VALUE` with the value as printed reads it back exactly.
+json param_value_json(nav::ParamId id, double v) {
+    const nav::ParamDef& d = nav::param_def(id);
+    switch (d.kind) {
+        case nav::ParamKind::Float: return v;
+        case nav::ParamKind::Int: return static_cast<int64_t>(std::llround(v));
+        case nav::ParamKind::Bool: return v != 0;
+        case nav::ParamKind::Enum: {
+            const auto k = static_cast<size_t>(std::llround(v));
+            if (k < d.enum_names.size()) return std::string(d.enum_names[k]);
+            return static_cast<int64_t>(k);
+        }
+    }
+    return v;
+}
+
+// The `--set NAME=VALUE` that applies a parameter fix, formatted as Params reads it ("" for a volume).
+std::string fix_set_flag(const nav::WhyFix& fix, const nav::Bake& bake) {
+    if (!fix.param) return {};
+    nav::Params p = bake.params;
+    std::vector<nav::ConvexVolume> volumes = bake.volumes;
+    nav::apply_why_fix(fix, p, volumes);
+    return "--set " + std::string(nav::param_def(*fix.param).name) + "=" + p.to_string(*fix.param);
+}
+
+json why_fix_json(const std::optional<nav::WhyFix>& fix) {
+    if (!fix) return nullptr;
+    const nav::WhyEffects& e = fix->effects;
+    json out;
+    if (fix->param) {
+        out["param"] = std::string(nav::param_def(*fix->param).name);
+        out["from"] = param_value_json(*fix->param, fix->from);
+        out["to"] = param_value_json(*fix->param, fix->to);
+    } else {
+        out["param"] = "volume";
+        out["from"] = fix->from;
+        out["to"] = fix->to;
+        out["remove_volume"] = fix->remove_volume;
+    }
+    out["verified"] = fix->verified;
+    out["bakes"] = fix->bakes;
+    out["ms"] = fix->ms;
+    out["text"] = fix->text;
+    out["effects"] = {{"area_before", e.area_before},     {"area_after", e.area_after},
+                      {"polys_before", e.polys_before},   {"polys_after", e.polys_after},
+                      {"islands_before", e.islands_before}, {"islands_after", e.islands_after}};
+    if (!e.tiles.empty()) out["effects"]["tiles"] = e.tiles;
+    return out;
+}
+
+json optional_stage_json(const std::optional<nav::Stage>& s) {
+    if (!s) return nullptr;
+    return std::string(nav::stage_name(*s));
+}
+
+json why_stages_json(const nav::WhyStory& story) {
+    json stages = json::array();
+    for (const nav::WhyStage& st : story.stages)
+        stages.push_back({{"stage", std::string(nav::stage_name(st.stage))}, {"kept", st.kept}, {"text", st.text}});
+    return stages;
+}
+
+// "why": the story of one point and its fix (null when on the navmesh or nothing decides it).
+json why_json(const nav::WhyStory& story, const std::optional<nav::WhyFix>& fix) {
+    json out = {{"point", point_json(story.point)},
+                {"on_navmesh", story.on_navmesh},
+                {"lost_at", optional_stage_json(story.lost_at)},
+                {"cause", story.cause_text},
+                {"cause_kind", std::string(nav::why_cause_name(story.cause))},
+                {"stages", why_stages_json(story)},
+                {"tile", story.tile_x >= 0 ? json{story.tile_x, story.tile_z} : json(nullptr)}};
+    if (story.on_navmesh) {
+        out["polygon"] = nav::ref_poly(story.poly);
+        out["poly_ref"] = story.poly.value();
+        out["island"] = story.island;
+        out["pruned"] = story.pruned;
+    }
+    out["fix"] = why_fix_json(fix);
+    return out;
+}
+
+// The story explain_path tells for a path not reached: the start's or the end's when that point
+// is off the navmesh, else the gap's. "" and null when the path is reached.
+const nav::WhyStory* path_story(const nav::WhyPath& w, std::string& which) {
+    if (w.reached) return nullptr;
+    if (w.island_start < 0) return which = "start", &w.start_story;
+    if (w.island_end < 0) return which = "end", &w.end_story;
+    return which = "gap", &w.gap_story;
+}
+
+json why_path_json(const nav::WhyPath& w, const float* start, const float* end) {
+    std::string which;
+    const nav::WhyStory* story = path_story(w, which);
+    json out = {{"start", point_json(start)},
+                {"end", point_json(end)},
+                {"reached", w.reached},
+                {"partial", w.partial},
+                {"islands", {w.island_start, w.island_end}},
+                {"gap", w.has_gap ? json{{"a", point_json(w.gap_a)}, {"b", point_json(w.gap_b)}, {"length", w.gap_length}}
+                                  : json(nullptr)},
+                {"story_of", story ? json(which) : json(nullptr)},
+                {"lost_at", story ? optional_stage_json(story->lost_at) : json(nullptr)},
+                {"cause", story ? json(story->cause_text) : json(nullptr)},
+                {"cause_kind", story ? json(std::string(nav::why_cause_name(story->cause))) : json(nullptr)},
+                {"stages", story ? why_stages_json(*story) : json::array()},
+                {"fix", why_fix_json(w.fix)}};
+    if (w.reached) out["path_length"] = w.path_length, out["straight_length"] = w.straight_length;
+    return out;
+}
+
+// Text: the fix line, or why there is none.
+void print_fix_text(const nav::WhyStory& story, const std::optional<nav::WhyFix>& fix, const nav::Bake& bake,
+                    const char* indent) {
+    if (!fix) {
+        std::string why;
+        if (story.decider)
+            why = "no value of " + std::string(nav::param_def(*story.decider).name) +
+                  " tried puts the point on the navmesh";
+        else if (story.cause == nav::WhyCause::Volume && story.volume >= 0)
+            why = "removing volume " + std::to_string(story.volume) + " does not put the point on the navmesh";
+        else
+            why = "no parameter or volume decides " + std::string(nav::why_cause_name(story.cause));
+        std::printf("%sfix: none (%s)\n", indent, why.c_str());
+        return;
+    }
+    const nav::WhyEffects& e = fix->effects;
+    std::string islands;
+    if (e.islands_before >= 0 && e.islands_after >= 0)
+        islands = ", islands " + std::to_string(e.islands_before) + " -> " + std::to_string(e.islands_after);
+    const std::string set = fix_set_flag(*fix, bake);
+    std::printf("%sfix: %s (%s by %d bake%s in %.0f ms; walkable area%s %.1f -> %.1f m2, polygons %lld -> %lld%s)%s%s\n",
+                indent, fix->text.c_str(), fix->verified ? "verified" : "NOT verified", fix->bakes,
+                fix->bakes == 1 ? "" : "s", fix->ms, e.tiles.empty() ? "" : " of the tiles re-baked", e.area_before,
+                e.area_after, static_cast<long long>(e.polys_before), static_cast<long long>(e.polys_after),
+                islands.c_str(), set.empty() ? "" : ": ", set.c_str());
+}
+
+// Text: the stages, then where it was lost (or its polygon), then the fix.
+void print_story_text(const nav::WhyStory& story, const std::optional<nav::WhyFix>& fix, const nav::Bake& bake,
+                      const char* indent) {
+    if (story.tile_x >= 0) std::printf("%stile %d,%d\n", indent, story.tile_x, story.tile_z);
+    for (const nav::WhyStage& st : story.stages)
+        std::printf("%s%s: %s%s\n", indent, std::string(nav::stage_name(st.stage)).c_str(), st.text.c_str(),
+                    st.kept ? "" : " (lost)");
+    if (story.on_navmesh) {
+        std::printf("%son the navmesh: polygon %u, island %d%s\n", indent, nav::ref_poly(story.poly), story.island,
+                    story.pruned ? " (disabled by prune)" : "");
+        return;
+    }
+    if (story.lost_at)
+        std::printf("%slost at %s: %s\n", indent, std::string(nav::stage_name(*story.lost_at)).c_str(),
+                    story.cause_text.c_str());
+    else
+        std::printf("%snot on the navmesh (%s): %s\n", indent, std::string(nav::why_cause_name(story.cause)).c_str(),
+                    story.cause_text.c_str());
+    print_fix_text(story, fix, bake, indent);
+}
+
+void print_why_path_text(const nav::WhyPath& w, const float* start, const float* end, const nav::Bake& bake) {
+    std::printf("why-path %s -> %s: %s\n", point_text(start).c_str(), point_text(end).c_str(),
+                w.reached ? "reached" : w.partial ? "not reached (the path ends at the polygon nearest to the end)"
+                                                  : "not reached");
+    if (w.reached) {
+        std::printf("  path %.2f m (straight line %.2f m)\n", double(w.path_length), double(w.straight_length));
+        return;
+    }
+    std::printf("  islands: start %d, end %d\n", w.island_start, w.island_end);
+    if (w.has_gap)
+        std::printf("  gap: %s to %s, %.2f m\n", point_text(w.gap_a).c_str(), point_text(w.gap_b).c_str(),
+                    double(w.gap_length));
+    std::string which;
+    const nav::WhyStory* story = path_story(w, which);
+    std::printf("  the %s's story (%s):\n", which.c_str(), point_text(story->point).c_str());
+    print_story_text(*story, w.fix, bake, "    ");
+}
+
+// What --why and --why-path found on the finished bake (`loaded`: the mesh as read, which
+// find_fix re-bakes with each candidate change).
+struct WhyResult {
+    std::optional<nav::WhyStory> story;
+    std::optional<nav::WhyFix> fix;
+    std::optional<nav::WhyPath> path;
+};
+
+WhyResult run_why(const Job& job, const nav::InputMesh& loaded, const nav::Bake& bake) {
+    WhyResult r;
+    if (job.why) {
+        r.story = nav::explain_point(bake, job.why_point);
+        if (!r.story->on_navmesh) r.fix = nav::find_fix(loaded, bake, *r.story);
+    }
+    if (job.why_path) r.path = nav::explain_path(loaded, bake, job.why_start, job.why_end);
+    return r;
+}
+
+void print_why_text(const Job& job, const WhyResult& r, const nav::Bake& bake) {
+    if (r.story) {
+        std::printf("why %s:\n", point_text(job.why_point).c_str());
+        print_story_text(*r.story, r.fix, bake, "  ");
+    }
+    if (r.path) print_why_path_text(*r.path, job.why_start, job.why_end, bake);
+}
+
 // An OBJ mesh: load, bake (--reps times), --incremental, the paths (reading --pairs), then
 // --obj-out (every input read by then), then the report.
 int run_obj(const Args& a, const Job& job) {
     nav::Pipeline pipe;
-    pipe.set_keep_intermediates(a.keep_intermediates);
+    // --why reads every stage of the point's tile: a tiled bake keeps them
+    pipe.set_keep_intermediates(a.keep_intermediates || job.why || job.why_path);
     pipe.set_only_tile(job.tile_x, job.tile_y);
     pipe.set_memory_limit(static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0));
+    nav::InputMesh loaded;
     {
         nav::ObjReadOptions ropt;
         ropt.max_bytes = job.max_input;
         nav::InputMesh mesh;
         if (nav::Status st = nav::load_obj(a.mesh_path, mesh, ropt); !st) return fail(st);
         for (const std::string& w : mesh.warnings) std::cerr << "navbake: warning: " << w << "\n";
+        if (job.why || job.why_path) loaded = mesh;  // find_fix re-bakes the mesh as read
         if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return fail(st);
     }
     pipe.set_params(job.params);
@@ -655,8 +872,14 @@ int run_obj(const Args& a, const Job& job) {
     for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
     const json diagnostics = report_diagnostics(*bake);
 
+    const WhyResult why = run_why(job, loaded, *bake);
     std::optional<JsonReport> report;
-    if (a.as_json) report.emplace(json_report_head(a, job, *bake, pipe, times, diagnostics, inc));
+    if (a.as_json) {
+        json head = json_report_head(a, job, *bake, pipe, times, diagnostics, inc);
+        if (why.story) head["why"] = why_json(*why.story, why.fix);
+        if (why.path) head["why_path"] = why_path_json(*why.path, job.why_start, job.why_end);
+        report.emplace(std::move(head));
+    }
     PathsResult paths;  // --paths / --pairs need the whole navmesh: prepare_job refuses them with --tile
     if (bake->navmesh)
         if (nav::Status st = run_paths(*bake->navmesh, a, job, bake->params.path_mode(), bake->params.max_nodes(),
@@ -667,8 +890,10 @@ int run_obj(const Args& a, const Job& job) {
         if (nav::Status st = write_output("--obj-out", nav::write_navmesh_obj(a.obj_out, *bake->polymesh, bake->detail.get()));
             !st)
             return fail(st);
-    if (!report) print_text_report(a, job, *bake, times, inc, paths);
-    else if (report->begun()) report->finish(paths.summary);
+    if (!report) {
+        print_text_report(a, job, *bake, times, inc, paths);
+        print_why_text(job, why, *bake);
+    } else if (report->begun()) report->finish(paths.summary);
     else report->print_whole();
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 #include <system_error>
+#include <utility>
 
 #include "core/bake/params_json.h"
 
@@ -92,6 +93,12 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     app.add_option("--tile", a.only_tile, "With tile_size > 0: bake only tile X,Y (column, row) and print its counts");
     app.add_flag("--keep-intermediates", a.keep_intermediates,
                  "Tiled bakes: keep every tile's intermediate results (default: only each tile's polygons and detail)");
+    auto* why_opt = app.add_option("--why", a.why_text,
+                                   "Why is there no navmesh at X,Y,Z? Bakes, then tells the point's story stage by stage, "
+                                   "the stage that lost it and the smallest verified fix (\"why\" in --json)");
+    auto* why_path_opt = app.add_option("--why-path", a.why_path_text,
+                                        "Why can't SX,SY,SZ reach EX,EY,EZ? (SX,SY,SZ:EX,EY,EZ) The two islands, the gap "
+                                        "between them, its story and verified fix (\"why_path\" in --json)");
     app.add_option("--max-memory", a.max_memory_mb, "Refuse grids estimated to need more than this many MiB")
         ->check(mib_range(1.0, 1048576.0));
     app.add_option("--max-input", a.max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
@@ -112,6 +119,8 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     a.reps_given = app.count("--reps") > 0;
     a.max_memory_given = app.count("--max-memory") > 0;
     a.incremental_given = app.count("--incremental") > 0;
+    a.why_given = why_opt->count() > 0;
+    a.why_path_given = why_path_opt->count() > 0;
     return std::nullopt;
 }
 
@@ -139,6 +148,60 @@ nav::Status parse_seed(std::string_view text, uint64_t& seed) {
 
 namespace {
 
+// One coordinate of a point: a finite decimal number that fits a float, nothing else. from_chars
+// takes no '+', space or "0x" prefix; it takes "nan" and "inf", refused here.
+bool parse_coord(std::string_view s, float& out) {
+    float v = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::general);
+    if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+}
+
+// "X,Y,Z" as parse_point reads it; `what` gets the first bad part ("" when the count is wrong).
+bool parse_xyz(std::string_view text, float* p, std::string& what) {
+    float v[3];
+    size_t start = 0;
+    for (int k = 0; k < 3; ++k) {
+        const size_t comma = text.find(',', start);
+        if ((k < 2) != (comma != std::string_view::npos)) return false;  // fewer or more than 3 numbers
+        const std::string_view part = text.substr(start, k < 2 ? comma - start : std::string_view::npos);
+        if (!parse_coord(part, v[k])) {
+            what = shown(part);
+            return false;
+        }
+        start = comma + 1;
+    }
+    for (int k = 0; k < 3; ++k) p[k] = v[k];
+    return true;
+}
+
+std::string bad_number(const std::string& what) {
+    return what.empty() ? std::string() : " (" + what + " is not a finite decimal number)";
+}
+
+}  // namespace
+
+nav::Status parse_point(std::string_view flag, std::string_view text, float* p) {
+    std::string what;
+    if (parse_xyz(text, p, what)) return nav::Status::ok();
+    return nav::Status::bad_input(std::string(flag) + " " + shown(text) +
+                                  ": expected X,Y,Z, three finite decimal numbers (metres, Y up)" + bad_number(what));
+}
+
+nav::Status parse_point_pair(std::string_view text, float* start, float* end) {
+    const size_t colon = text.find(':');
+    std::string what;
+    if (colon != std::string_view::npos && parse_xyz(text.substr(0, colon), start, what) &&
+        parse_xyz(text.substr(colon + 1), end, what))
+        return nav::Status::ok();
+    return nav::Status::bad_input("--why-path " + shown(text) +
+                                  ": expected SX,SY,SZ:EX,EY,EZ, the start and end points, three finite decimal "
+                                  "numbers each (metres, Y up)" + bad_number(what));
+}
+
+namespace {
+
 // A 2D map is built from its own polygons (a .json map's outline, obstacles and "agent_radius"; a
 // .mesh's polygons as they are): the voxel bake's flags and parameters do not apply, and taking
 // them without a word would let a user believe they did. The ones that apply: the query
@@ -150,6 +213,9 @@ nav::Status refuse_for_map2d(const Args& a, const Job& job) {
     if (a.tile_given) return nav::Status::bad_input("--tile " + what + ": a 2D map is not baked in tiles");
     if (a.keep_intermediates) return nav::Status::bad_input("--keep-intermediates " + what + ": it has no bake stages");
     if (a.reps_given) return nav::Status::bad_input("--reps " + what + ": it is built once");
+    if (a.why_given || a.why_path_given)
+        return nav::Status::bad_input(std::string(a.why_given ? "--why " : "--why-path ") + what +
+                                      ": it follows points through the voxel bake stages");
     if (a.max_memory_given)
         return nav::Status::bad_input("--max-memory " + what + ": it limits the voxel grid (--max-input limits the map)");
     auto applies = [&](nav::ParamId id) { return nav::is_query_param(id) || (json_map && id == nav::ParamId::verts_per_poly); };
@@ -193,7 +259,25 @@ nav::Status apply_args(const Args& a, Job& job) {
         if (nav::Status st = parse_tile(a.only_tile, job.tile_x, job.tile_y); !st) return st;
     if (a.seed_given)
         if (nav::Status st = parse_seed(a.seed_text, job.seed); !st) return st;
+    if (a.why_given) {
+        if (nav::Status st = parse_point("--why", a.why_text, job.why_point); !st) return st;
+        job.why = true;
+    }
+    if (a.why_path_given) {
+        if (nav::Status st = parse_point_pair(a.why_path_text, job.why_start, job.why_end); !st) return st;
+        job.why_path = true;
+    }
     if (job.map2d) return refuse_for_map2d(a, job);
+    const std::pair<const char*, bool> whys[] = {{"--why", a.why_given}, {"--why-path", a.why_path_given}};
+    for (const auto& [flag, given] : whys) {
+        if (!given) continue;
+        if (a.tile_given)
+            return nav::Status::bad_input(std::string(flag) + " needs the whole bake (every tile, the stitched navmesh): "
+                                          "not with --tile");
+        if (a.incremental_given)
+            return nav::Status::bad_input(std::string(flag) + " explains one bake: not with --incremental (give the "
+                                          "parameter with --set instead)");
+    }
     if (a.tile_given && job.params.i(nav::ParamId::tile_size) == 0)
         return nav::Status::bad_input("--tile " + shown(a.only_tile) + ": needs --set tile_size=N (N > 0)");
     if (job.tile_x >= 0 && (a.npaths > 0 || !a.pairs_path.empty()))

@@ -18,11 +18,13 @@ namespace navbake {
 // Every flag as given.
 struct Args {
     std::string mesh_path, config_path, incremental, obj_out, pairs_path, mesh_out, only_tile, seed_text;
+    std::string why_text, why_path_text;  // --why X,Y,Z and --why-path SX,SY,SZ:EX,EY,EZ as given
     std::vector<std::string> sets;
     bool as_json = false, compare_optimal = false, keep_intermediates = false;
     // given, even as an empty string (an empty path or tile is refused, never ignored)
     bool obj_out_given = false, mesh_out_given = false, tile_given = false, seed_given = false;
     bool reps_given = false, max_memory_given = false, incremental_given = false;
+    bool why_given = false, why_path_given = false;
     int reps = 1, npaths = 0;
     double max_memory_mb = 4096, max_input_mb = 1024;
 };
@@ -40,6 +42,9 @@ struct Job {
     uint64_t seed = 1;                // --seed
     uint64_t max_input = 0;           // --max-input, bytes
     bool map2d = false;               // a .json or .mesh 2D map, not an OBJ
+    bool why = false, why_path = false;  // --why, --why-path given (points below)
+    float why_point[3] = {0, 0, 0};      // --why
+    float why_start[3] = {0, 0, 0}, why_end[3] = {0, 0, 0};  // --why-path
 };
 
 // "X,Y": two whole decimal numbers in [0, 2^31), nothing else (no sign, space or trailing text).
@@ -47,8 +52,15 @@ nav::Status parse_tile(std::string_view text, int& x, int& y);
 // A whole decimal number in [0, 2^64), nothing else.
 nav::Status parse_seed(std::string_view text, uint64_t& seed);
 
+// "X,Y,Z": three finite decimal numbers (a float each: "1e39" is out of range), nothing else (no
+// space, hex, nan or inf). `flag` names the option in the message.
+nav::Status parse_point(std::string_view flag, std::string_view text, float* p);
+// "SX,SY,SZ:EX,EY,EZ": two points as parse_point reads them, for --why-path.
+nav::Status parse_point_pair(std::string_view text, float* start, float* end);
+
 // Every flag that can be checked without reading a file, on top of job.params / job.volumes as
-// --config left them (defaults without one): --set, --incremental, --tile, --seed, and the flags
+// --config left them (defaults without one): --set, --incremental, --tile, --seed, --why,
+// --why-path (and what they do not combine with), and the flags
 // and parameters a 2D map would ignore (refused: nothing is silently ignored). Bad input names
 // the flag and what was expected.
 nav::Status apply_args(const Args& a, Job& job);
