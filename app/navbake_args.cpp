@@ -177,7 +177,7 @@ bool parse_xyz(std::string_view text, float* p, std::string& what) {
 }
 
 std::string bad_number(const std::string& what) {
-    return what.empty() ? std::string() : " (" + what + " is not a finite decimal number)";
+    return what.empty() ? std::string() : " (" + what + " is not a finite decimal number within float range)";
 }
 
 }  // namespace

@@ -162,7 +162,7 @@ TEST_CASE("why cli: --why and --why-path take three finite decimal numbers a poi
         CHECK(has(st.message, "--why '"));
         CHECK(has(st.message, "expected X,Y,Z, three finite decimal numbers"));
     }
-    CHECK(has(navbake::parse_point("--why", "1,nan,2", p).message, "('nan' is not a finite decimal number)"));
+    CHECK(has(navbake::parse_point("--why", "1,nan,2", p).message, "('nan' is not a finite decimal number within float range)"));
     CHECK(navbake::parse_point_pair("1,2,3:4,5,6", p, e).is_ok());
     CHECK((p[2] == 3 && e[0] == 4 && e[2] == 6));
     for (const char* bad : {"1,2,3", "1,2,3:", ":1,2,3", "1,2,3:4,5", "1,2,3:4,5,6:7,8,9", "1,2,3:4,5,nan", "1,2:3,4,5,6"}) {
@@ -201,10 +201,13 @@ TEST_CASE("why cli: bad --why / --why-path, a 2D map, --tile or --incremental: e
         CHECK(has(r.out, "navbake: error: " + c.expect));
         CHECK_FALSE(has(r.out, "walkable area"));  // nothing was baked
     }
-    // a negative coordinate is a number, not an option (with '=' as with any option)
-    const Run neg = run_json(q(obj.path()) + " --why=-5,0.1,5");
-    CHECK(neg.code == 0);
-    CHECK(neg.out["why"]["cause_kind"] == "outside_bounds");
+    // a negative coordinate is a number, not an option
+    for (const char* flag : {" --why -5,0.1,5", " --why=-5,0.1,5"}) {
+        CAPTURE(flag);
+        const Run neg = run_json(q(obj.path()) + flag);
+        CHECK(neg.code == 0);
+        CHECK(neg.out["why"]["cause_kind"] == "outside_bounds");
+    }
 }
 
 TEST_CASE("why cli: a point on the demo's navmesh, off the level and over empty air: told, exit 0") {
