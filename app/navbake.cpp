@@ -656,9 +656,10 @@ json param_value_json(nav::ParamId id, double v) {
     return v;
 }
 
-// The `--set NAME=VALUE` that applies a parameter fix, formatted as Params reads it ("" for a volume).
+// How to apply a fix: the `--set NAME=VALUE` of a parameter, formatted as Params reads it, or the
+// volume to take out of the config.
 std::string fix_set_flag(const nav::WhyFix& fix, const nav::Bake& bake) {
-    if (!fix.param) return {};
+    if (!fix.param) return "drop volume " + std::to_string(fix.remove_volume) + " from the --config \"volumes\"";
     nav::Params p = bake.params;
     std::vector<nav::ConvexVolume> volumes = bake.volumes;
     nav::apply_why_fix(fix, p, volumes);
@@ -774,7 +775,7 @@ void print_fix_text(const nav::WhyStory& story, const std::optional<nav::WhyFix>
                 indent, fix->text.c_str(), fix->verified ? "verified" : "NOT verified", fix->bakes,
                 fix->bakes == 1 ? "" : "s", fix->ms, e.tiles.empty() ? "" : " of the tiles re-baked", e.area_before,
                 e.area_after, static_cast<long long>(e.polys_before), static_cast<long long>(e.polys_after),
-                islands.c_str(), set.empty() ? "" : ": ", set.c_str());
+                islands.c_str(), ": ", set.c_str());
 }
 
 // Text: the stages, then where it was lost (or its polygon), then the fix.
@@ -785,8 +786,10 @@ void print_story_text(const nav::WhyStory& story, const std::optional<nav::WhyFi
         std::printf("%s%s: %s%s\n", indent, std::string(nav::stage_name(st.stage)).c_str(), st.text.c_str(),
                     st.kept ? "" : " (lost)");
     if (story.on_navmesh) {
-        std::printf("%son the navmesh: polygon %u, island %d%s\n", indent, nav::ref_poly(story.poly), story.island,
-                    story.pruned ? " (disabled by prune)" : "");
+        const std::string of_tile =
+            story.tile_x >= 0 ? " of tile " + std::to_string(story.tile_x) + "," + std::to_string(story.tile_z) : "";
+        std::printf("%son the navmesh: polygon %u%s, island %d%s\n", indent, nav::ref_poly(story.poly), of_tile.c_str(),
+                    story.island, story.pruned ? " (disabled by prune)" : "");
         return;
     }
     if (story.lost_at)
