@@ -644,7 +644,7 @@ std::string point_text(const float* p) {
 json param_value_json(nav::ParamId id, double v) {
     const nav::ParamDef& d = nav::param_def(id);
     switch (d.kind) {
-        case nav::ParamKind::Float: return v;
+        case nav::ParamKind::Float: return v == 0 ? 0.0 : v;  // never -0.0
         case nav::ParamKind::Int: return static_cast<int64_t>(std::llround(v));
         case nav::ParamKind::Bool: return v != 0;
         case nav::ParamKind::Enum: {
