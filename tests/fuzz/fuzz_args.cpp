@@ -1,7 +1,9 @@
 // navbake's command line (app/navbake_args) on arbitrary arguments: each line of the input is one
 // argv element after "navbake". parse_args then apply_args must accept or refuse (bad input with
 // a message), never crash or throw, and what they accept is in range. parse_tile and parse_seed
-// also run on the whole input: what they accept is digits (and one comma) and reads back the same.
+// also run on the whole input: what they accept is digits (and one comma) and reads back the same;
+// parse_point and parse_point_pair (--why, --why-path) accept finite coordinates only.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,6 +22,8 @@ bool digits(std::string_view s) {
         if (c < '0' || c > '9') return false;
     return true;
 }
+
+bool finite3(const float* p) { return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]); }
 
 std::string strip_zeros(std::string_view s) {
     while (s.size() > 1 && s.front() == '0') s.remove_prefix(1);
@@ -41,6 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     uint64_t seed = 0;
     if (navbake::parse_seed(text, seed) && (!digits(text) || std::to_string(seed) != strip_zeros(text))) std::abort();
+
+    float p[3], e[3];
+    if (navbake::parse_point("--why", text, p) && !finite3(p)) std::abort();
+    if (navbake::parse_point_pair(text, p, e) && (!finite3(p) || !finite3(e))) std::abort();
 
     std::vector<std::string> args = {"navbake"};
     size_t start = 0;
@@ -64,5 +72,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (a.tile_given && (job.tile_x < 0 || job.tile_y < 0)) std::abort();
     if (job.map2d && (a.tile_given || a.incremental_given || a.reps_given)) std::abort();
     if (!job.map2d && a.tile_given && job.params.i(nav::ParamId::tile_size) <= 0) std::abort();
+    if ((job.why || job.why_path) && (job.map2d || a.tile_given || a.incremental_given)) std::abort();
+    if ((job.why && !finite3(job.why_point)) || (job.why_path && (!finite3(job.why_start) || !finite3(job.why_end))))
+        std::abort();
     return 0;
 }
