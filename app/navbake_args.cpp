@@ -95,10 +95,12 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
                  "Tiled bakes: keep every tile's intermediate results (default: only each tile's polygons and detail)");
     auto* why_opt = app.add_option("--why", a.why_text,
                                    "Why is there no navmesh at X,Y,Z? Bakes, then tells the point's story stage by stage, "
-                                   "the stage that lost it and the smallest verified fix (\"why\" in --json)");
+                                   "the stage that lost it and the smallest verified fix (\"why\" in --json)")
+                       ->type_name("X,Y,Z");
     auto* why_path_opt = app.add_option("--why-path", a.why_path_text,
-                                        "Why can't SX,SY,SZ reach EX,EY,EZ? (SX,SY,SZ:EX,EY,EZ) The two islands, the gap "
-                                        "between them, its story and verified fix (\"why_path\" in --json)");
+                                        "Why can't the start reach the end? The two islands, the gap between them, its "
+                                        "story and verified fix (\"why_path\" in --json)")
+                            ->type_name("SX,SY,SZ:EX,EY,EZ");
     app.add_option("--max-memory", a.max_memory_mb, "Refuse grids estimated to need more than this many MiB")
         ->check(mib_range(1.0, 1048576.0));
     app.add_option("--max-input", a.max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
