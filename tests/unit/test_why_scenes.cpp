@@ -239,3 +239,32 @@ TEST_CASE("why: a point on the navmesh is on it; bad points get an answer, never
         CHECK_FALSE(nav::find_fix(scene_mesh(s), *b, st).has_value());
     }
 }
+
+TEST_CASE("why path: a detour round a door too narrow for the agent") {
+    const whyscene::Scene& s = scene("detour");
+    REQUIRE(s.path);
+    nav::Params p;
+    const auto b = bake(s, p, {});
+    const nav::WhyPath w = nav::explain_path(scene_mesh(s), *b, s.point, s.end);
+    CHECK(w.reached);
+    CHECK_FALSE(w.has_gap);
+    CHECK(w.path_length > nav::WhyPath::kDetourRatio * w.straight_length);
+    REQUIRE(w.detour);
+    CHECK(std::fabs(w.detour_point[0]) < 0.5f);  // in the door (the wall is x in [-0.5, 0.5])
+    CHECK(std::fabs(w.detour_point[2]) < 0.5f);
+    CAPTURE(w.gap_story.cause_text);
+    REQUIRE(w.gap_story.lost_at.has_value());
+    CHECK(nav::stage_name(*w.gap_story.lost_at) == s.stage);
+    CHECK(nav::why_cause_name(w.gap_story.cause) == s.cause);
+    REQUIRE(w.fix.has_value());
+    REQUIRE(w.fix->param.has_value());
+    CHECK(nav::param_def(*w.fix->param).name == s.param);
+    nav::Params q = p;
+    std::vector<nav::ConvexVolume> vols;
+    nav::apply_why_fix(*w.fix, q, vols);
+    const auto fixed = bake(s, q, vols);
+    const nav::WhyPath after = nav::explain_path(scene_mesh(s), *fixed, s.point, s.end, false);
+    CHECK(after.reached);
+    CHECK_FALSE(after.detour);
+    CHECK(after.path_length < 0.9f * w.path_length);
+}
