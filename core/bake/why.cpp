@@ -518,6 +518,77 @@ void cell_side(const GridCtx& c, int x, int z, int dir, float y, WhyShape& shape
 
 std::string cells_text(double v) { return fmt(std::fabs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.1f", v); }
 
+// The polygon stages: the polygon over the point (poly, from find_polymesh_poly; -1 none), its
+// detail height and its navmesh polygon. cfloor: the voxel floor followed.
+void story_polygons(GridCtx& c, const PolyMesh* pm, int poly, float poly_y, float cfloor, float ptol) {
+    WhyStory& s = c.s;
+    const Bake& g = c.g;
+    const float* p = c.p;
+    // ---- polymesh
+    if (!pm) return not_in_bake(s, Stage::Polymesh);
+    if (poly < 0) {
+        std::string t = "no polygon over the point within " + m2(ptol) + " of the floor " + m2(cfloor) +
+                        " (the region's outline made none here)";
+        for (const std::string& w : pm->warnings) t += "; " + w;
+        add_stage(s, Stage::Polymesh, false, t);
+        lose(s, Stage::Polymesh, WhyCause::PolygonLost, t);
+        return;
+    }
+    {
+        WhyShape sh;
+        const uint16_t* pv = pm->poly(poly);
+        const int n = pm->poly_vert_count(poly);
+        for (int k = 0; k < n; ++k) {
+            const uint16_t* a = &pm->verts[static_cast<size_t>(pv[k]) * 3];
+            const uint16_t* b = &pm->verts[static_cast<size_t>(pv[(k + 1) % n]) * 3];
+            add_line(sh, pm->bmin[0] + a[0] * pm->cs, pm->bmin[1] + a[1] * pm->ch, pm->bmin[2] + a[2] * pm->cs,
+                     pm->bmin[0] + b[0] * pm->cs, pm->bmin[1] + b[1] * pm->ch, pm->bmin[2] + b[2] * pm->cs);
+        }
+        add_stage(s, Stage::Polymesh, true,
+                  "polygon " + ival(poly) + " (" + ival(n) + " vertices, region " + ival(pm->regs[static_cast<size_t>(poly)]) + ")",
+                  std::move(sh));
+    }
+
+    // ---- detail
+    if (!g.detail) return not_in_bake(s, Stage::Detail);
+    s.detail_y = poly_y;
+    add_stage(s, Stage::Detail, true,
+              "detail height " + m2(poly_y) + ", " + m2(std::fabs(poly_y - cfloor)) + " from the voxel floor " + m2(cfloor) +
+                  (s.floor_y != cfloor ? ", " + m2(std::fabs(poly_y - s.floor_y)) + " from the surface" : ""));
+
+    // ---- navmesh
+    const NavMesh* nm = c.bake.navmesh.get();
+    if (nm && !nm->empty()) {
+        float y = 0;
+        const uint32_t dp = find_navmesh_poly(*nm, p[0], p[2], s.floor_y, std::max(ptol, std::fabs(poly_y - s.floor_y) + c.ch), &y);
+        if (dp == kNoPoly) {
+            const std::string t = "polygon " + ival(poly) + " has no polygon of the navmesh over the point";
+            add_stage(s, Stage::Navmesh, false, t);
+            lose(s, Stage::Navmesh, WhyCause::PolygonLost, t);
+            return;
+        }
+        s.poly = nm->ref(dp);
+        s.island = dp < nm->poly_island.size() ? static_cast<int>(nm->poly_island[dp]) : -1;
+        s.pruned = dp < nm->flags.size() && (nm->flags[dp] & kPolyFlagDisabled) != 0;
+        s.detail_y = y;
+        s.on_navmesh = true;
+        const std::string t = "navmesh polygon " + ival(dp) + " (ref " + std::to_string(s.poly.value()) + "), island " +
+                              ival(s.island) + (s.pruned ? ", disabled by prune" : "");
+        add_stage(s, Stage::Navmesh, true, t);
+        s.cause_text = "on the navmesh: " + t;
+        return;
+    }
+    if (c.bake.tiled() && g.tile) {  // one tile baked alone: its runtime tile, no assembled navmesh
+        s.on_navmesh = true;
+        const std::string t = "polygon " + ival(poly) + " of tile " + ival(s.tile_x) + "," + ival(s.tile_z) +
+                              " (no assembled navmesh: no reference or island)";
+        add_stage(s, Stage::Navmesh, true, t);
+        s.cause_text = "on the navmesh: " + t;
+        return;
+    }
+    not_in_bake(s, Stage::Navmesh);
+}
+
 void story_grid(GridCtx& c, const Surface& surf) {
     WhyStory& s = c.s;
     const Bake& g = c.g;
@@ -552,6 +623,22 @@ void story_grid(GridCtx& c, const Surface& surf) {
             s.needed = std::ceil(static_cast<double>(surf.slope) * 10.0 - 1e-6) / 10.0 + 0.1;
         }
     };
+
+    // A tile whose intermediates were dropped (navbake keeps only polymesh, detail and the runtime
+    // tile): a point one of its polygons covers passed every stage in between.
+    const bool dropped = !g.solid || !g.filtered || !g.compact || !g.eroded || !g.areas || !g.distance || !g.regions ||
+                         !g.contours;
+    if (dropped && g.polymesh) {
+        const float ptol = std::max(c.climb_m, c.ch);
+        float poly_y = 0;
+        const int poly = find_polymesh_poly(*g.polymesh, g.detail.get(), p[0], p[2], s.floor_y, ptol, &poly_y);
+        if (poly >= 0) {
+            add_stage(s, Stage::Input, true, input_text);
+            add_stage(s, Stage::Rasterize, true,
+                      "rasterize .. contours: not in this bake (dropped); the polygon over the point passed them");
+            return story_polygons(c, g.polymesh.get(), poly, poly_y, s.floor_y, ptol);
+        }
+    }
 
     // ---- rasterize
     const Heightfield* solid = g.solid.get();
@@ -884,7 +971,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
             ++n;
             if ((rg->reg[it.i] & kBorderRegion) || it.x < bsz || it.z < bsz || it.x >= chf->width - bsz ||
                 it.z >= chf->height - bsz)
-                to_border = bsz > 0 ? true : to_border;
+                to_border = true;
             if (sh.points.size() < 3 * 4000)
                 add_point(sh, c.gbmin[0] + (static_cast<float>(it.x) + 0.5f) * c.cs,
                           chf->bmin[1] + static_cast<float>(chf->spans[it.i].y) * c.ch,
@@ -1005,69 +1092,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
                       ", edge_max_error " + fmt("%.1f", g.config.max_simplification_error) + ")");
     }
 
-    // ---- polymesh
-    if (!pm) return not_in_bake(s, Stage::Polymesh);
-    if (poly < 0) {
-        std::string t = "no polygon over the point within " + m2(ptol) + " of the floor " + m2(cfloor) +
-                        " (the region's outline made none here)";
-        for (const std::string& w : pm->warnings) t += "; " + w;
-        add_stage(s, Stage::Polymesh, false, t);
-        lose(s, Stage::Polymesh, WhyCause::PolygonLost, t);
-        return;
-    }
-    {
-        WhyShape sh;
-        const uint16_t* pv = pm->poly(poly);
-        const int n = pm->poly_vert_count(poly);
-        for (int k = 0; k < n; ++k) {
-            const uint16_t* a = &pm->verts[static_cast<size_t>(pv[k]) * 3];
-            const uint16_t* b = &pm->verts[static_cast<size_t>(pv[(k + 1) % n]) * 3];
-            add_line(sh, pm->bmin[0] + a[0] * pm->cs, pm->bmin[1] + a[1] * pm->ch, pm->bmin[2] + a[2] * pm->cs,
-                     pm->bmin[0] + b[0] * pm->cs, pm->bmin[1] + b[1] * pm->ch, pm->bmin[2] + b[2] * pm->cs);
-        }
-        add_stage(s, Stage::Polymesh, true,
-                  "polygon " + ival(poly) + " (" + ival(n) + " vertices, region " + ival(pm->regs[static_cast<size_t>(poly)]) + ")",
-                  std::move(sh));
-    }
-
-    // ---- detail
-    if (!g.detail) return not_in_bake(s, Stage::Detail);
-    s.detail_y = poly_y;
-    add_stage(s, Stage::Detail, true,
-              "detail height " + m2(poly_y) + ", " + m2(std::fabs(poly_y - cfloor)) + " from the voxel floor " + m2(cfloor) +
-                  (s.floor_y != cfloor ? ", " + m2(std::fabs(poly_y - s.floor_y)) + " from the surface" : ""));
-
-    // ---- navmesh
-    const NavMesh* nm = c.bake.navmesh.get();
-    if (nm && !nm->empty()) {
-        float y = 0;
-        const uint32_t dp = find_navmesh_poly(*nm, p[0], p[2], s.floor_y, std::max(ptol, std::fabs(poly_y - s.floor_y) + c.ch), &y);
-        if (dp == kNoPoly) {
-            const std::string t = "polygon " + ival(poly) + " has no polygon of the navmesh over the point";
-            add_stage(s, Stage::Navmesh, false, t);
-            lose(s, Stage::Navmesh, WhyCause::PolygonLost, t);
-            return;
-        }
-        s.poly = nm->ref(dp);
-        s.island = dp < nm->poly_island.size() ? static_cast<int>(nm->poly_island[dp]) : -1;
-        s.pruned = dp < nm->flags.size() && (nm->flags[dp] & kPolyFlagDisabled) != 0;
-        s.detail_y = y;
-        s.on_navmesh = true;
-        const std::string t = "navmesh polygon " + ival(dp) + " (ref " + std::to_string(s.poly.value()) + "), island " +
-                              ival(s.island) + (s.pruned ? ", disabled by prune" : "");
-        add_stage(s, Stage::Navmesh, true, t);
-        s.cause_text = "on the navmesh: " + t;
-        return;
-    }
-    if (c.bake.tiled() && g.tile) {  // one tile baked alone: its runtime tile, no assembled navmesh
-        s.on_navmesh = true;
-        const std::string t = "polygon " + ival(poly) + " of tile " + ival(s.tile_x) + "," + ival(s.tile_z) +
-                              " (no assembled navmesh: no reference or island)";
-        add_stage(s, Stage::Navmesh, true, t);
-        s.cause_text = "on the navmesh: " + t;
-        return;
-    }
-    not_in_bake(s, Stage::Navmesh);
+    story_polygons(c, pm, poly, poly_y, cfloor, ptol);
 }
 
 }  // namespace

@@ -288,6 +288,46 @@ bool island_gap(const NavMesh& nm, int ia, int ib, float* ga, float* gb) {
     return std::isfinite(best);
 }
 
+// The length (xz) of the A* + funnel path from a to b on the bake's navmesh, -1 when it does not reach.
+float route_length(const Bake& b, const float* a, const float* e) {
+    if (!b.navmesh) return -1;
+    NavQuery q;
+    q.init(b.navmesh.get());
+    Route r;
+    const float ext[3] = {b.config.cs * 2, std::max(b.params.f(ParamId::agent_max_climb), b.config.ch), b.config.cs * 2};
+    if (!q.find_route(a, e, ext, QueryFilter{}, RouteOptions{}, r).ok() || !r.found() || !r.path.reached) return -1;
+    return static_cast<float>(r.length_xz());
+}
+
+// The story of segment a-b: sampled every half cell (at most kMaxGapSamples), the lost sample kept is
+// the one with a fix to search (a decider or a volume) lost earliest in the pipeline, nearest the
+// middle on ties. y of the samples: the higher end (top, a gap between floors) or interpolated.
+// Returns the sample's parameter along the segment, -1 when no sample is lost.
+float pick_story(const Bake& bake, const float* a, const float* b, bool top, WhyStory& out) {
+    const float cs = bake.config.cs > 0 ? bake.config.cs : 0.3f;
+    const float len = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[2] - a[2]) * (b[2] - a[2]));
+    const int n = std::clamp(static_cast<int>(std::ceil(len / (0.5f * cs))) + 1, 2, kMaxGapSamples);
+    auto rank = [](const WhyStory& s) {
+        const bool fixable = s.decider.has_value() || s.volume >= 0;
+        return std::make_pair(fixable ? 0 : 1, s.lost_at ? static_cast<int>(*s.lost_at) : kStageCount);
+    };
+    float best_t = -1, best_mid = 0;
+    for (int k = 0; k < n; ++k) {
+        const float t = static_cast<float>(k) / static_cast<float>(n - 1);
+        const float p[3] = {a[0] + (b[0] - a[0]) * t, top ? std::max(a[1], b[1]) : a[1] + (b[1] - a[1]) * t,
+                            a[2] + (b[2] - a[2]) * t};
+        WhyStory s = explain_point(bake, p);
+        if (s.on_navmesh || !s.lost_at) continue;
+        const float mid = std::fabs(t - 0.5f);
+        if (best_t < 0 || rank(s) < rank(out) || (rank(s) == rank(out) && mid < best_mid)) {
+            out = std::move(s);
+            best_mid = mid;
+            best_t = t;
+        }
+    }
+    return best_t;
+}
+
 }  // namespace
 
 std::optional<WhyFix> find_fix(const InputMesh& mesh, const Bake& bake, const WhyStory& story,
@@ -334,20 +374,33 @@ WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start
     out.end_story = explain_point(bake, end);
     const NavMesh& nm = *bake.navmesh;
     out.straight_length = std::sqrt((end[0] - start[0]) * (end[0] - start[0]) + (end[2] - start[2]) * (end[2] - start[2]));
+    float path_len = 0;
     if (out.island_start == out.island_end) {
-        NavQuery q;
-        q.init(&nm);
-        Route r;
-        const float ext[3] = {bake.config.cs * 2, std::max(bake.params.f(ParamId::agent_max_climb), bake.config.ch),
-                              bake.config.cs * 2};
-        if (q.find_route(start, end, ext, QueryFilter{}, RouteOptions{}, r).ok() && r.found()) {
-            out.reached = r.path.reached;
-            out.partial = !r.path.reached;
-            out.path_length = static_cast<float>(r.length_xz());
-        }
-        if (out.reached) return out;
+        path_len = route_length(bake, start, end);
+        out.reached = path_len >= 0;
+        out.partial = !out.reached;
+        if (out.reached) out.path_length = path_len;
     } else {
         out.partial = true;
+    }
+    if (out.reached) {
+        // A detour: the straight line's story.
+        if (out.straight_length < 2 * bake.config.cs || out.path_length <= WhyPath::kDetourRatio * out.straight_length)
+            return out;
+        const float t = pick_story(bake, start, end, false, out.gap_story);
+        if (t < 0) return out;
+        out.detour = true;
+        for (int i = 0; i < 3; ++i) out.detour_point[i] = start[i] + (end[i] - start[i]) * t;
+        if (!want_fix) return out;
+        const float s0[3] = {start[0], start[1], start[2]}, e0[3] = {end[0], end[1], end[2]};
+        const float limit = 0.9f * out.path_length;
+        out.fix = search_fix(mesh, bake, out.gap_story, true,
+                             [s0, e0, limit](const Bake& b) {
+                                 const float len = route_length(b, s0, e0);
+                                 return len >= 0 && len < limit;
+                             },
+                             cancel);
+        return out;
     }
     if (out.island_start == out.island_end) return out;  // one island, blocked by flags: no gap to explain
 
@@ -356,32 +409,7 @@ WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start
     float d2 = 0;
     for (int i = 0; i < 3; ++i) d2 += (out.gap_a[i] - out.gap_b[i]) * (out.gap_a[i] - out.gap_b[i]);
     out.gap_length = std::sqrt(d2);
-
-    // The story of the gap: sample it every half cell and keep the sample lost earliest in the
-    // pipeline among those with a fix to search (else among all), nearest the middle on ties.
-    const float cs = bake.config.cs > 0 ? bake.config.cs : 0.3f;
-    const int n = std::clamp(static_cast<int>(std::ceil(out.gap_length / (0.5f * cs))) + 1, 2, kMaxGapSamples);
-    const float top = std::max(out.gap_a[1], out.gap_b[1]);
-    bool have = false;
-    auto rank = [](const WhyStory& s) {
-        const bool fixable = s.decider.has_value() || s.volume >= 0;
-        return std::make_pair(fixable ? 0 : 1, s.lost_at ? static_cast<int>(*s.lost_at) : kStageCount);
-    };
-    float best_mid = 0;
-    for (int k = 0; k < n; ++k) {
-        const float t = static_cast<float>(k) / static_cast<float>(n - 1);
-        const float p[3] = {out.gap_a[0] + (out.gap_b[0] - out.gap_a[0]) * t, top,
-                            out.gap_a[2] + (out.gap_b[2] - out.gap_a[2]) * t};
-        WhyStory s = explain_point(bake, p);
-        if (s.on_navmesh || !s.lost_at) continue;
-        const float mid = std::fabs(t - 0.5f);
-        if (!have || rank(s) < rank(out.gap_story) || (rank(s) == rank(out.gap_story) && mid < best_mid)) {
-            out.gap_story = std::move(s);
-            best_mid = mid;
-            have = true;
-        }
-    }
-    if (!have || !want_fix) return out;
+    if (pick_story(bake, out.gap_a, out.gap_b, true, out.gap_story) < 0 || !want_fix) return out;
     const float s0[3] = {start[0], start[1], start[2]}, e0[3] = {end[0], end[1], end[2]};
     out.fix = search_fix(mesh, bake, out.gap_story, true,
                          [s0, e0](const Bake& b) {

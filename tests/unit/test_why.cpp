@@ -371,3 +371,23 @@ TEST_CASE("why: point_on_navmesh on a one-tile bake uses the tile's polymesh") {
     const WhyStory o = explain_point(*bake, other);
     CHECK(o.cause == WhyCause::NotInBake);
 }
+
+TEST_CASE("why: a tiled bake without intermediates still knows a point on its polygons") {
+    Pipeline pipe;
+    REQUIRE(pipe.set_mesh(corridor()));
+    REQUIRE(pipe.set_param(ParamId::tile_size, 32));
+    pipe.set_keep_intermediates(false);
+    REQUIRE(pipe.run());
+    const auto bake = pipe.snapshot();
+    const float on[3] = {-6.0f, 0.0f, -6.0f};
+    const WhyStory s = explain_point(*bake, on);
+    INFO(story_text(s));
+    CHECK(s.on_navmesh);
+    CHECK(s.poly != kNoRef);
+    CHECK(point_on_navmesh(*bake, on));
+    // The eroded corridor: the stages that would tell why are gone.
+    const float off[3] = {0.0f, 0.0f, 0.0f};
+    const WhyStory o = explain_point(*bake, off);
+    check_lost(o, Stage::Rasterize, WhyCause::NotInBake);
+    CHECK_FALSE(point_on_navmesh(*bake, off));
+}
