@@ -781,8 +781,10 @@ void story_grid(GridCtx& c, const Surface& surf) {
                 const float x0 = c.gbmin[0] + static_cast<float>(c.cx) * c.cs, z0 = c.gbmin[2] + static_cast<float>(c.cz) * c.cs;
                 set_box(sh, x0, cy, z0, x0 + c.cs, filt->bmin[1] + static_cast<float>(ns.smax) * c.ch, z0 + c.cs);
             }
-            const std::string t = "clearance " + m2(clearance) + " < agent_height " + m2(c.height_m) + " (low ceiling at " +
-                                  m2(cy) + ")";
+            // The filter clears a gap of at most walkable_height cells: equal in metres still loses it.
+            const bool less = m2(clearance) != m2(c.height_m);
+            const std::string t = "clearance " + m2(clearance) + (less ? " < " : " <= ") + "agent_height " + m2(c.height_m) +
+                                  " (low ceiling at " + m2(cy) + ")";
             add_stage(s, Stage::Filter, false, span_text + ": " + t, sh);
             lose(s, Stage::Filter, WhyCause::LowHeight, t);
             s.decider = ParamId::agent_height;
@@ -1051,25 +1053,45 @@ void story_grid(GridCtx& c, const Surface& surf) {
                 }
             }
         }
-        if (!inside && dk) {
+        if (!inside && dk && dmin > 0.01 * cs) {  // on the outline itself: not the simplification
             const int32_t* a = &cset->verts[(dk->vert_start + de) * 4u];
             const int32_t* b = &cset->verts[(dk->vert_start + (de + 1) % dk->nverts) * 4u];
             const double ax = cset->bmin[0] + a[0] * cs, az = cset->bmin[2] + a[2] * cs;
             const double bx = cset->bmin[0] + b[0] * cs, bz = cset->bmin[2] + b[2] * cs;
             WhyShape sh;
             add_line(sh, float(ax), cset->bmin[1] + a[1] * cset->ch, float(az), float(bx), cset->bmin[1] + b[1] * cset->ch, float(bz));
-            // The raw outline near the point: its deviation from that simplified edge.
-            double dev = 0;
+            // The raw path that edge replaced (its ends are raw vertices, kept in order; a hole merged
+            // into the outline has its raw loop elsewhere: then the whole loop), and on it the raw
+            // vertices near the point: how far they stand from the simplified edge.
+            const uint32_t nraw = dk->nraw;
+            auto raw_index = [&](const int32_t* q) -> int64_t {
+                for (uint32_t v = 0; v < nraw; ++v) {
+                    const int32_t* r = &cset->raw_verts[(dk->raw_start + v) * 4u];
+                    if (r[0] == q[0] && r[1] == q[1] && r[2] == q[2]) return v;
+                }
+                return -1;
+            };
+            const int64_t ia = raw_index(a), ib = raw_index(b);
+            const bool path = ia >= 0 && ib >= 0 && ia != ib;
+            const uint32_t first = path ? static_cast<uint32_t>(ia) : 0;
+            const uint32_t count = path ? (static_cast<uint32_t>(ib) + nraw - static_cast<uint32_t>(ia)) % nraw : nraw;
+            double dev_near = 0, dev_path = 0;
             const double reach = dmin + 2.0 * cs;
-            for (uint32_t v = 0; v < dk->nraw; ++v) {
+            for (uint32_t k = 0; k <= count && nraw > 0; ++k) {
+                const uint32_t v = (first + k) % nraw;
                 const int32_t* q = &cset->raw_verts[(dk->raw_start + v) * 4u];
-                const int32_t* r = &cset->raw_verts[(dk->raw_start + (v + 1) % dk->nraw) * 4u];
                 const double qx = cset->bmin[0] + q[0] * cs, qz = cset->bmin[2] + q[2] * cs;
-                const double rx = cset->bmin[0] + r[0] * cs, rz = cset->bmin[2] + r[2] * cs;
+                const double d = seg_dist_xz(qx, qz, ax, az, bx, bz) / cs;
+                dev_path = std::max(dev_path, d);
                 if (std::hypot(qx - p[0], qz - p[2]) > reach) continue;
-                add_line(sh, float(qx), cset->bmin[1] + q[1] * cset->ch, float(qz), float(rx), cset->bmin[1] + r[1] * cset->ch, float(rz));
-                dev = std::max(dev, seg_dist_xz(qx, qz, ax, az, bx, bz) / cs);
+                dev_near = std::max(dev_near, d);
+                if (k < count) {
+                    const int32_t* r = &cset->raw_verts[(dk->raw_start + (v + 1) % nraw) * 4u];
+                    add_line(sh, float(qx), cset->bmin[1] + q[1] * cset->ch, float(qz), float(cset->bmin[0] + r[0] * cs),
+                             cset->bmin[1] + r[1] * cset->ch, float(cset->bmin[2] + r[2] * cs));
+                }
             }
+            const double dev = dev_near > 0 ? dev_near : dev_path;
             const double maxe = g.config.max_simplification_error;
             const std::string t = "the point lies " + m2(dmin) + " (" + fmt("%.1f", dmin / cs) +
                                   " cells) outside region " + ival(reg) + "'s simplified outline; the raw outline deviates " +
