@@ -722,10 +722,11 @@ json why_json(const nav::WhyStory& story, const std::optional<nav::WhyFix>& fix)
     return out;
 }
 
-// The story explain_path tells for a path not reached: the start's or the end's when that point
-// is off the navmesh, else the gap's. "" and null when the path is reached.
+// The story explain_path tells: for a path not reached, the start's or the end's when that point
+// is off the navmesh, else the gap's; for a reached path, the detour's when it is more than
+// WhyPath::kDetourRatio times the straight line. Null (and which "") for a direct path.
 const nav::WhyStory* path_story(const nav::WhyPath& w, std::string& which) {
-    if (w.reached) return nullptr;
+    if (w.reached) return w.detour ? (which = "detour", &w.gap_story) : nullptr;
     if (w.island_start < 0) return which = "start", &w.start_story;
     if (w.island_end < 0) return which = "end", &w.end_story;
     return which = "gap", &w.gap_story;
@@ -747,6 +748,8 @@ json why_path_json(const nav::WhyPath& w, const float* start, const float* end) 
                 {"cause_kind", story ? json(std::string(nav::why_cause_name(story->cause))) : json(nullptr)},
                 {"stages", story ? why_stages_json(*story) : json::array()},
                 {"fix", why_fix_json(w.fix)}};
+    out["detour"] = w.detour;
+    out["detour_point"] = w.detour ? point_json(w.detour_point) : json(nullptr);
     if (w.reached) out["path_length"] = w.path_length, out["straight_length"] = w.straight_length;
     return out;
 }
@@ -807,14 +810,19 @@ void print_why_path_text(const nav::WhyPath& w, const float* start, const float*
                                                   : "not reached");
     if (w.reached) {
         std::printf("  path %.2f m (straight line %.2f m)\n", double(w.path_length), double(w.straight_length));
-        return;
+        if (w.detour)
+            std::printf("  a detour: %.1f x the straight line, forced at %s\n",
+                        w.straight_length > 0 ? double(w.path_length / w.straight_length) : 0.0,
+                        point_text(w.detour_point).c_str());
+    } else {
+        std::printf("  islands: start %d, end %d\n", w.island_start, w.island_end);
+        if (w.has_gap)
+            std::printf("  gap: %s to %s, %.2f m\n", point_text(w.gap_a).c_str(), point_text(w.gap_b).c_str(),
+                        double(w.gap_length));
     }
-    std::printf("  islands: start %d, end %d\n", w.island_start, w.island_end);
-    if (w.has_gap)
-        std::printf("  gap: %s to %s, %.2f m\n", point_text(w.gap_a).c_str(), point_text(w.gap_b).c_str(),
-                    double(w.gap_length));
     std::string which;
     const nav::WhyStory* story = path_story(w, which);
+    if (!story) return;
     std::printf("  the %s's story (%s):\n", which.c_str(), point_text(story->point).c_str());
     print_story_text(*story, w.fix, bake, "    ");
 }

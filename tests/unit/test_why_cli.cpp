@@ -335,3 +335,36 @@ TEST_CASE("why cli: --why-path between two rooms joined by a step 0.1 m above ag
     CHECK(has(t.out, "    fix: "));
     CHECK(has(t.out, "--set agent_max_climb="));
 }
+
+TEST_CASE("why cli: --why-path through a door too narrow for the agent: reached by a detour, its story and fix") {
+    const whyscene::Scene& sc = scene("detour");
+    REQUIRE(sc.path);
+    const SceneFiles files(sc);
+    const std::string path = point_arg(sc.point) + ":" + point_arg(sc.end);
+    const Run r = run_json(files.args() + " --why-path " + path);
+    REQUIRE(r.code == 0);
+    const json& w = r.out["why_path"];
+    CAPTURE(w.dump(2));
+    CHECK(w["reached"] == true);
+    CHECK(w["detour"] == true);
+    CHECK(w["detour_point"].is_array());
+    CHECK(w["path_length"].get<double>() > 1.5 * w["straight_length"].get<double>());
+    CHECK(w["story_of"] == "detour");
+    CHECK(w["lost_at"] == sc.stage);
+    CHECK(w["cause_kind"] == sc.cause);
+    REQUIRE(w["fix"].is_object());
+    CHECK(w["fix"]["param"] == sc.param);
+    CHECK(w["fix"]["verified"] == true);
+    // with the fix the path goes through the door: at least 10% shorter, no detour left
+    const Run fixed = run_json(files.args() + set_flag(w["fix"]) + " --why-path " + path);
+    REQUIRE(fixed.code == 0);
+    CAPTURE(fixed.out["why_path"].dump(2));
+    CHECK(fixed.out["why_path"]["reached"] == true);
+    CHECK(fixed.out["why_path"]["path_length"].get<double>() <= 0.9 * w["path_length"].get<double>());
+    const auto t = run_cmd(navbake_cmd() + " " + files.args() + " --why-path " + path, false);
+    CHECK(t.code == 0);
+    CHECK(has(t.out, ": reached\n"));
+    CHECK(has(t.out, "  a detour: "));
+    CHECK(has(t.out, "  the detour's story ("));
+    CHECK(has(t.out, "--set agent_radius="));
+}
