@@ -666,7 +666,11 @@ void story_grid(GridCtx& c, const Surface& surf) {
             if (filt->pool[i].smax == sp.smax && filt->pool[i].smin == sp.smin) return &filt->pool[i];
         return nullptr;
     };
-    uint32_t si = kNullSpan;
+    // The span whose top is nearest the surface; without a surface at or below the point (none, or
+    // only one above it: conservative rasterization fills cells a triangle merely overlaps), the
+    // highest walkable span at or below it.
+    const bool surface_above = surf.tri >= 0 && surf.y > p[1] + c.climb_m + 1e-4f;
+    uint32_t si = kNullSpan, walkable_below = kNullSpan;
     float best = std::numeric_limits<float>::max();
     for (uint32_t i = shead; i != kNullSpan; i = spool[i].next) {
         const float top = solid->bmin[1] + static_cast<float>(spool[i].smax) * c.ch;
@@ -676,11 +680,14 @@ void story_grid(GridCtx& c, const Surface& surf) {
                 best = d;
                 si = i;
             }
-        } else if (top <= p[1] + c.climb_m + tol) {
+        }
+        if (top <= p[1] + c.climb_m + tol) {
             const Span* f = filtered_twin(spool[i]);
-            if (spool[i].area != kNullArea || (f && f->area != kNullArea)) si = i;  // the highest walkable
+            if (spool[i].area != kNullArea || (f && f->area != kNullArea)) walkable_below = i;
         }
     }
+    const bool by_span = surf.tri < 0 || (surface_above && walkable_below != kNullSpan);
+    if (by_span) si = walkable_below;
     if (si == kNullSpan) {
         if (surf.tri < 0) {
             add_stage(s, Stage::Input, false, "no geometry under this point (no triangle, no walkable span)");
@@ -692,8 +699,16 @@ void story_grid(GridCtx& c, const Surface& surf) {
         WhyShape sh;
         const float x0 = c.gbmin[0] + static_cast<float>(c.cx) * c.cs, z0 = c.gbmin[2] + static_cast<float>(c.cz) * c.cs;
         set_box(sh, x0, s.floor_y - tol, z0, x0 + c.cs, s.floor_y + tol, z0 + c.cs);
-        const std::string t = "no span of column " + ival(c.cx) + "," + ival(c.cz) + " has its top within " + m2(tol) +
-                              " of the floor at " + m2(s.floor_y);
+        std::string t = "no span of column " + ival(c.cx) + "," + ival(c.cz) + " has its top within " + m2(tol) +
+                        " of the floor at " + m2(s.floor_y);
+        for (uint32_t i = shead; i != kNullSpan; i = spool[i].next) {
+            const float lo = solid->bmin[1] + static_cast<float>(spool[i].smin) * c.ch;
+            const float hi = solid->bmin[1] + static_cast<float>(spool[i].smax) * c.ch;
+            if (s.floor_y >= lo && s.floor_y <= hi) {
+                t += " (it lies inside the solid span " + f2(lo) + ".." + m2(hi) + ": geometry above it in the same cell)";
+                set_box(sh, x0, lo, z0, x0 + c.cs, hi, z0 + c.cs);
+            }
+        }
         add_stage(s, Stage::Rasterize, false, t, std::move(sh));
         lose(s, Stage::Rasterize, WhyCause::NotRasterized, t);
         return;
@@ -702,7 +717,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
     const Span* fsp = filtered_twin(sp);
     const float sbot = solid->bmin[1] + static_cast<float>(sp.smin) * c.ch;
     const float stop = solid->bmin[1] + static_cast<float>(sp.smax) * c.ch;
-    if (surf.tri < 0) s.floor_y = stop;
+    if (by_span) s.floor_y = stop;
     const bool raised = fsp && (fsp->area != kNullArea || fsp->filtered_by != 0);  // by the low-hanging filter
     WhyShape span_box;
     {
@@ -712,14 +727,18 @@ void story_grid(GridCtx& c, const Surface& surf) {
     const std::string span_text = "span " + f2(sbot) + ".." + m2(stop) + " (" + ival(sp.smin) + ".." + ival(sp.smax) +
                                   " cell heights) in column " + ival(c.cx) + "," + ival(c.cz);
     if (sp.area == kNullArea && !raised) {
-        if (surf.tri >= 0 && !surf.walkable) return slope_loss();
+        if (!by_span && !surf.walkable) return slope_loss();
         add_stage(s, Stage::Input, surf.tri >= 0, input_text);
         const std::string t = span_text + ": not walkable (a steeper surface ends at its top)";
         add_stage(s, Stage::Rasterize, false, t, span_box);
         lose(s, Stage::Rasterize, WhyCause::NotRasterized, t);
         return;
     }
-    add_stage(s, Stage::Input, true, surf.tri >= 0 ? input_text : "no triangle over the point; following the walkable " + span_text);
+    add_stage(s, Stage::Input, true,
+              !by_span ? input_text
+                       : (surf.tri >= 0 ? "no triangle at or below the point (the nearest is above, at " + m2(surf.y) + ")"
+                                        : std::string("no triangle over the point")) +
+                             "; following the walkable " + span_text);
     add_stage(s, Stage::Rasterize, true, span_text + (sp.area == kNullArea ? " (made walkable by the low-hanging filter)" : ""),
               span_box);
 
