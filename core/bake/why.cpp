@@ -1,4 +1,12 @@
 // explain_point: the story of one world point through every stage of a bake (why.h).
+//
+// The story reads the bake's own results column by column; where a stage's decision is not stored
+// (which neighbour made a ledge, how far the nearest boundary is, how big the island was) it is
+// reproduced locally with the stage's own rules: filter_ledge_spans' conditions on the four
+// neighbour columns, erode's chamfer distance (+2 / +3) by a Dijkstra over a window of
+// walkable_radius + 2 cells, merge_and_filter's connected regions by a flood capped at
+// region_min_size^2 spans. The input triangle is found by scanning the mesh (a bake keeps no
+// spatial index of it): about 3 ms per million triangles; everything else is local to the point.
 #include "core/bake/why.h"
 
 #include <algorithm>
@@ -470,34 +478,6 @@ bool in_polygon_xz(const std::vector<double>& xs, const std::vector<double>& zs,
         if (((zs[i] > z) != (zs[j] > z)) && (x < (xs[j] - xs[i]) * (z - zs[i]) / (zs[j] - zs[i]) + xs[i])) inside = !inside;
     return inside;
 }
-
-void story_grid(GridCtx& c, const Surface& surf);
-
-}  // namespace
-
-
-std::string_view why_cause_name(WhyCause c) {
-    switch (c) {
-        case WhyCause::None: return "none";
-        case WhyCause::BadPoint: return "bad_point";
-        case WhyCause::OutsideBounds: return "outside_bounds";
-        case WhyCause::NoGeometry: return "no_geometry";
-        case WhyCause::Slope: return "slope";
-        case WhyCause::NotRasterized: return "not_rasterized";
-        case WhyCause::LowHeight: return "low_height";
-        case WhyCause::Ledge: return "ledge";
-        case WhyCause::Erosion: return "erosion";
-        case WhyCause::Volume: return "volume";
-        case WhyCause::SmallRegion: return "small_region";
-        case WhyCause::Simplified: return "simplified";
-        case WhyCause::PolygonLost: return "polygon_lost";
-        case WhyCause::NotInBake: return "not_in_bake";
-        case WhyCause::Count: break;
-    }
-    return "unknown";
-}
-
-namespace {
 
 const char* side_name(int dir) {
     static constexpr const char* n[4] = {"-x", "+z", "+x", "-z"};
@@ -1137,6 +1117,27 @@ void story_grid(GridCtx& c, const Surface& surf) {
 }
 
 }  // namespace
+
+std::string_view why_cause_name(WhyCause c) {
+    switch (c) {
+        case WhyCause::None: return "none";
+        case WhyCause::BadPoint: return "bad_point";
+        case WhyCause::OutsideBounds: return "outside_bounds";
+        case WhyCause::NoGeometry: return "no_geometry";
+        case WhyCause::Slope: return "slope";
+        case WhyCause::NotRasterized: return "not_rasterized";
+        case WhyCause::LowHeight: return "low_height";
+        case WhyCause::Ledge: return "ledge";
+        case WhyCause::Erosion: return "erosion";
+        case WhyCause::Volume: return "volume";
+        case WhyCause::SmallRegion: return "small_region";
+        case WhyCause::Simplified: return "simplified";
+        case WhyCause::PolygonLost: return "polygon_lost";
+        case WhyCause::NotInBake: return "not_in_bake";
+        case WhyCause::Count: break;
+    }
+    return "unknown";
+}
 
 WhyStory explain_point(const Bake& bake, const float* point) {
     WhyStory s;
