@@ -159,6 +159,21 @@ TEST_CASE("why: a ledge of 1.0 m at climb 0.9 m is lost to the ledge filter") {
     CHECK(c.box_max[1] == doctest::Approx(1.2));
 }
 
+TEST_CASE("why: a ledge deeper than agent_height is decided by filter_ledge") {
+    InputMesh m = ground();
+    // Top at 2.5 m: voxel ceil(12.5) = 13, top 2.6 m; drop to the ground (2.6 - 0.2) = 2.4 m > agent_height 2.0:
+    // no climb keeps it walkable as a step, only turning the ledge filter off does.
+    navtest::add_box(m, -3.0f, 0.0f, -3.0f, 3.0f, 2.5f, 3.0f);
+    const auto bake = bake_of(m);
+    const float p[3] = {-3.0f, 2.5f, 0.0f};
+    const WhyStory s = explain_point(*bake, p);
+    check_lost(s, Stage::Filter, WhyCause::Ledge);
+    REQUIRE(s.decider.has_value());
+    CHECK(*s.decider == ParamId::filter_ledge);
+    CHECK(s.needed == 0.0);
+    CHECK(has(s.cause_text, "drop 2.40 m on the -x side"));
+}
+
 TEST_CASE("why: a corridor 1.0 m wide at agent_radius 0.6 m is eroded") {
     const auto bake = bake_of(corridor());
     const float p[3] = {0.0f, 0.0f, 0.0f};
@@ -195,6 +210,25 @@ TEST_CASE("why: a small raised platform is removed by region_min_size") {
     CHECK(s.needed == doctest::Approx(3.0));  // floor(sqrt(9))
     CHECK(has(s.cause_text, "island of 9 cells < region_min_size^2 = 64"));
     CHECK(s.stages.back().culprit.points.size() == 9 * 3);
+}
+
+TEST_CASE("why: the small platform with the region trace recorded, and monotone partition") {
+    InputMesh m = ground();
+    navtest::add_box(m, -1.2f, 0.0f, -1.2f, 1.2f, 1.1f, 1.2f);  // as above: an island of 9 cells
+    for (int partition : {0, 1}) {
+        Pipeline pipe;
+        REQUIRE(pipe.set_mesh(m));
+        REQUIRE(pipe.set_param(ParamId::partition, partition));
+        pipe.set_record_region_trace(true);
+        REQUIRE(pipe.run());
+        const auto bake = pipe.snapshot();
+        REQUIRE(bake->region_trace);
+        const float p[3] = {0.3f, 1.1f, -0.3f};
+        const WhyStory s = explain_point(*bake, p);
+        check_lost(s, Stage::Regions, WhyCause::SmallRegion);
+        CHECK(s.needed == doctest::Approx(3.0));
+        CHECK(has(s.cause_text, "island of 9 cells"));
+    }
 }
 
 TEST_CASE("why: a convex volume of area 0 takes the point off") {
