@@ -73,6 +73,25 @@ void not_in_bake(WhyStory& s, Stage st) {
     lose(s, st, WhyCause::NotInBake, t);
 }
 
+// Metres to the centimetre, down or up (decimal values: 0.3, not 0.30000000000000004).
+double floor_cm(double v) { return std::floor(v * 100.0 + 1e-6) / 100.0; }
+double ceil_cm(double v) { return std::ceil(v * 100.0 - 1e-6) / 100.0; }
+
+// The smallest agent_max_climb (cm) whose walkable_climb, floor(climb / ch) in derive_config's
+// float arithmetic, reaches `voxels`.
+double climb_for(int voxels, float ch) {
+    double v = floor_cm(voxels * static_cast<double>(ch) - 0.02);  // below it, then up by centimetres
+    while (std::floor(static_cast<float>(v) / ch) < static_cast<float>(voxels)) v = floor_cm(v + 0.01 + 1e-9);
+    return v;
+}
+
+// The largest agent_radius (cm) whose walkable_radius, ceil(radius / cs), is at most `cells`.
+double radius_for(int cells, float cs) {
+    double v = ceil_cm(cells * static_cast<double>(cs) + 0.02);  // above it, then down by centimetres
+    while (v > 0.0 && std::ceil(static_cast<float>(v) / cs) > static_cast<float>(cells)) v = ceil_cm(v - 0.01 - 1e-9);
+    return std::max(v, 0.0);
+}
+
 // The input surface under (x, z): the highest at or below ylimit, else the lowest above.
 struct Surface {
     int tri = -1;
@@ -280,9 +299,9 @@ std::string why_no_link(const GridCtx& c, int x, int z, int bot, int top, int di
     const float fy = c.gbmin[1] + static_cast<float>(bot) * c.ch;
     if (nx < 0 || nz < 0 || nx >= c.w || nz >= c.h) return "the grid's edge";
     const Heightfield* hf = c.g.filtered.get();
-    if (!hf) return "no link (filtered heightfield not in this bake)";
+    if (!hf || nx >= hf->width || nz >= hf->height) return "no link (filtered heightfield not in this bake)";
     const Span* pool = hf->pool.data();
-    const uint32_t head = hf->columns[static_cast<size_t>(nx + nz * c.w)];
+    const uint32_t head = hf->columns[static_cast<size_t>(nx) + static_cast<size_t>(nz) * static_cast<size_t>(hf->width)];
     // A neighbour floor within a climb: why it does not link.
     for (uint32_t i = head; i != kNullSpan; i = pool[i].next) {
         const Span& ns = pool[i];
@@ -756,14 +775,14 @@ void story_grid(GridCtx& c, const Surface& surf) {
                     s.needed = 0;
                 } else {
                     s.decider = ParamId::agent_max_climb;
-                    s.needed = drop;
+                    s.needed = climb_for(L.drop, c.ch);
                 }
             } else if (L.spread > c.wc) {
                 const double spread = L.spread * static_cast<double>(c.ch);
                 t = "ledge: the reachable neighbour floors spread over " + m2(spread) + " > agent_max_climb " +
                     m2(c.climb_m) + " (steep)";
                 s.decider = ParamId::agent_max_climb;
-                s.needed = spread;
+                s.needed = climb_for(L.spread, c.ch);
             } else {
                 t = "cleared by the ledge filter";
                 s.decider = ParamId::filter_ledge;
@@ -872,8 +891,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
         add_stage(s, Stage::Erode, false, t, sh);
         lose(s, Stage::Erode, WhyCause::Erosion, t);
         s.decider = ParamId::agent_radius;
-        s.needed = E.dist >= 0 ? std::floor(E.dist / 2.0) * c.cs : 0.0;
-        s.needed = std::floor(s.needed * 100.0 + 1e-6) / 100.0;
+        s.needed = E.dist >= 0 ? radius_for(E.dist / 2, c.cs) : 0.0;
         return;
     }
     {
