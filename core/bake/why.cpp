@@ -264,10 +264,10 @@ uint32_t find_navmesh_poly(const NavMesh& nm, float x, float z, float floor_y, f
 // The tile whose unbordered box holds (x, z), clamped to the layout.
 void tile_of(const Bake& b, float x, float z, int& tx, int& tz) {
     const float tcs = static_cast<float>(b.layout.tile_size) * b.config.cs;
-    tx = static_cast<int>(std::floor((x - b.config.bmin[0]) / tcs));
-    tz = static_cast<int>(std::floor((z - b.config.bmin[2]) / tcs));
-    tx = std::clamp(tx, 0, std::max(0, b.layout.cols - 1));
-    tz = std::clamp(tz, 0, std::max(0, b.layout.rows - 1));
+    // Clamped as floats first: a far point must not overflow the conversion to int.
+    const float fx = std::floor((x - b.config.bmin[0]) / tcs), fz = std::floor((z - b.config.bmin[2]) / tcs);
+    tx = static_cast<int>(std::clamp(fx, 0.0f, static_cast<float>(std::max(0, b.layout.cols - 1))));
+    tz = static_cast<int>(std::clamp(fz, 0.0f, static_cast<float>(std::max(0, b.layout.rows - 1))));
 }
 
 float surface_floor(const Bake& bake, const float* p) {
@@ -1217,6 +1217,8 @@ bool point_on_navmesh(const Bake& bake, const float* point, PolyRef* poly, int* 
     if (poly) *poly = kNoRef;
     if (island) *island = -1;
     if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2])) return false;
+    const BakeConfig& C = bake.config;
+    if (!(point[0] >= C.bmin[0] && point[0] <= C.bmax[0] && point[2] >= C.bmin[2] && point[2] <= C.bmax[2])) return false;
     const float floor_y = surface_floor(bake, point);
     const float tol = std::max(bake.params.f(ParamId::agent_max_climb), bake.params.f(ParamId::cell_height));
     float y = 0;

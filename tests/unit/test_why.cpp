@@ -325,6 +325,9 @@ TEST_CASE("why: NaN, outside the bounds and empty air over a hole") {
     const float inf[3] = {0.0f, std::numeric_limits<float>::infinity(), 0.0f};
     CHECK(explain_point(*bake, inf).cause == WhyCause::BadPoint);
 
+    const float far[3] = {1e30f, -1e30f, 3e38f};  // finite, far beyond any grid (and any int)
+    CHECK(explain_point(*bake, far).cause == WhyCause::OutsideBounds);
+    CHECK_FALSE(point_on_navmesh(*bake, far));
     const float out[3] = {20.0f, 0.0f, 0.0f};
     const WhyStory b = explain_point(*bake, out);
     CHECK(b.cause == WhyCause::OutsideBounds);
@@ -398,6 +401,9 @@ TEST_CASE("why: point_on_navmesh on a one-tile bake uses the tile's polymesh") {
     CHECK(point_on_navmesh(*bake, in_tile));
     const float eroded[3] = {0.0f, 0.0f, 0.0f};  // tile 0,0 too, but eroded
     CHECK_FALSE(point_on_navmesh(*bake, eroded));
+    const float far[3] = {-1e30f, 0.0f, 1e30f};
+    CHECK_FALSE(point_on_navmesh(*bake, far));
+    CHECK(explain_point(*bake, far).cause == WhyCause::OutsideBounds);
     const float other[3] = {6.0f, 0.0f, 6.0f};  // tile 1,1: not baked
     CHECK_FALSE(point_on_navmesh(*bake, other));
     const WhyStory s = explain_point(*bake, in_tile);
