@@ -65,6 +65,7 @@ void check_lost(const WhyStory& s, Stage at, WhyCause cause) {
     CHECK_FALSE(s.stages.back().kept);
     for (size_t i = 0; i + 1 < s.stages.size(); ++i) CHECK(s.stages[i].kept);
     CHECK_FALSE(s.cause_text.empty());
+    CHECK(s.cause_text.find('\n') == std::string::npos);  // one line
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
