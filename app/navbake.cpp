@@ -663,6 +663,7 @@ std::string fix_set_flag(const nav::WhyFix& fix, const nav::Bake& bake) {
     nav::Params p = bake.params;
     std::vector<nav::ConvexVolume> volumes = bake.volumes;
     nav::apply_why_fix(fix, p, volumes);
+    if (p.get(*fix.param) == 0) (void)p.set(*fix.param, 0.0);  // "=0", never "=-0"
     return "--set " + std::string(nav::param_def(*fix.param).name) + "=" + p.to_string(*fix.param);
 }
 
