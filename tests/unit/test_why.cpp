@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bake/filter.h"
 #include "core/bake/pipeline.h"
 #include "core/bake/why.h"
 #include "test_scenes.h"
@@ -65,6 +66,7 @@ void check_lost(const WhyStory& s, Stage at, WhyCause cause) {
     CHECK_FALSE(s.stages.back().kept);
     for (size_t i = 0; i + 1 < s.stages.size(); ++i) CHECK(s.stages[i].kept);
     CHECK_FALSE(s.cause_text.empty());
+    CHECK(s.cause_text.find('\n') == std::string::npos);  // one line
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -159,6 +161,21 @@ TEST_CASE("why: a ledge of 1.0 m at climb 0.9 m is lost to the ledge filter") {
     CHECK(c.box_max[1] == doctest::Approx(1.2));
 }
 
+TEST_CASE("why: a ledge deeper than agent_height is decided by filter_ledge") {
+    InputMesh m = ground();
+    // Top at 2.5 m: voxel ceil(12.5) = 13, top 2.6 m; drop to the ground (2.6 - 0.2) = 2.4 m > agent_height 2.0:
+    // no climb keeps it walkable as a step, only turning the ledge filter off does.
+    navtest::add_box(m, -3.0f, 0.0f, -3.0f, 3.0f, 2.5f, 3.0f);
+    const auto bake = bake_of(m);
+    const float p[3] = {-3.0f, 2.5f, 0.0f};
+    const WhyStory s = explain_point(*bake, p);
+    check_lost(s, Stage::Filter, WhyCause::Ledge);
+    REQUIRE(s.decider.has_value());
+    CHECK(*s.decider == ParamId::filter_ledge);
+    CHECK(s.needed == 0.0);
+    CHECK(has(s.cause_text, "drop 2.40 m on the -x side"));
+}
+
 TEST_CASE("why: a corridor 1.0 m wide at agent_radius 0.6 m is eroded") {
     const auto bake = bake_of(corridor());
     const float p[3] = {0.0f, 0.0f, 0.0f};
@@ -195,6 +212,25 @@ TEST_CASE("why: a small raised platform is removed by region_min_size") {
     CHECK(s.needed == doctest::Approx(3.0));  // floor(sqrt(9))
     CHECK(has(s.cause_text, "island of 9 cells < region_min_size^2 = 64"));
     CHECK(s.stages.back().culprit.points.size() == 9 * 3);
+}
+
+TEST_CASE("why: the small platform with the region trace recorded, and monotone partition") {
+    InputMesh m = ground();
+    navtest::add_box(m, -1.2f, 0.0f, -1.2f, 1.2f, 1.1f, 1.2f);  // as above: an island of 9 cells
+    for (int partition : {0, 1}) {
+        Pipeline pipe;
+        REQUIRE(pipe.set_mesh(m));
+        REQUIRE(pipe.set_param(ParamId::partition, partition));
+        pipe.set_record_region_trace(true);
+        REQUIRE(pipe.run());
+        const auto bake = pipe.snapshot();
+        REQUIRE(bake->region_trace);
+        const float p[3] = {0.3f, 1.1f, -0.3f};
+        const WhyStory s = explain_point(*bake, p);
+        check_lost(s, Stage::Regions, WhyCause::SmallRegion);
+        CHECK(s.needed == doctest::Approx(3.0));
+        CHECK(has(s.cause_text, "island of 9 cells"));
+    }
 }
 
 TEST_CASE("why: a convex volume of area 0 takes the point off") {
@@ -291,6 +327,9 @@ TEST_CASE("why: NaN, outside the bounds and empty air over a hole") {
     const float inf[3] = {0.0f, std::numeric_limits<float>::infinity(), 0.0f};
     CHECK(explain_point(*bake, inf).cause == WhyCause::BadPoint);
 
+    const float far[3] = {1e30f, -1e30f, 3e38f};  // finite, far beyond any grid (and any int)
+    CHECK(explain_point(*bake, far).cause == WhyCause::OutsideBounds);
+    CHECK_FALSE(point_on_navmesh(*bake, far));
     const float out[3] = {20.0f, 0.0f, 0.0f};
     const WhyStory b = explain_point(*bake, out);
     CHECK(b.cause == WhyCause::OutsideBounds);
@@ -364,6 +403,9 @@ TEST_CASE("why: point_on_navmesh on a one-tile bake uses the tile's polymesh") {
     CHECK(point_on_navmesh(*bake, in_tile));
     const float eroded[3] = {0.0f, 0.0f, 0.0f};  // tile 0,0 too, but eroded
     CHECK_FALSE(point_on_navmesh(*bake, eroded));
+    const float far[3] = {-1e30f, 0.0f, 1e30f};
+    CHECK_FALSE(point_on_navmesh(*bake, far));
+    CHECK(explain_point(*bake, far).cause == WhyCause::OutsideBounds);
     const float other[3] = {6.0f, 0.0f, 6.0f};  // tile 1,1: not baked
     CHECK_FALSE(point_on_navmesh(*bake, other));
     const WhyStory s = explain_point(*bake, in_tile);
@@ -390,4 +432,67 @@ TEST_CASE("why: a tiled bake without intermediates still knows a point on its po
     const WhyStory o = explain_point(*bake, off);
     check_lost(o, Stage::Rasterize, WhyCause::NotInBake);
     CHECK_FALSE(point_on_navmesh(*bake, off));
+}
+
+TEST_CASE("why: on a real level the stories agree with the bake, span by span") {
+    // Every other cell of the shared dungeon: a point on each compact span's floor. Where the story
+    // follows that span, its erosion verdict is the bake's, a span the region filter dropped is a
+    // SmallRegion story, and a span with a region is on the navmesh unless the outline lost it.
+    // Every span the ledge filter cleared has a ledge story with a reason (never the fallback).
+    const std::string path = navtest::shared_mesh_or_skip("dungeon.obj");
+    if (path.empty()) return;
+    Pipeline pipe;
+    REQUIRE(pipe.load_mesh(path));
+    REQUIRE(pipe.run());
+    const auto bake = pipe.snapshot();
+    const CompactHeightfield& chf = *bake->compact;
+    int followed = 0, erode_wrong = 0, small_wrong = 0, on_wrong = 0;
+    for (int z = 0; z < chf.height; z += 2)
+        for (int x = 0; x < chf.width; x += 2) {
+            const CompactCell cc = chf.cells[static_cast<size_t>(x + z * chf.width)];
+            for (uint32_t i = cc.index; i < cc.index + cc.count; ++i) {
+                const float p[3] = {chf.bmin[0] + (static_cast<float>(x) + 0.5f) * chf.cs,
+                                    chf.bmin[1] + static_cast<float>(chf.spans[i].y) * chf.ch - 0.05f,
+                                    chf.bmin[2] + (static_cast<float>(z) + 0.5f) * chf.cs};
+                const WhyStory s = explain_point(*bake, p);
+                const std::string key = "compact span " + std::to_string(i) + ":";
+                bool mine = false, erode_kept = false, erode_seen = false;
+                for (const WhyStage& st : s.stages) {
+                    if (st.stage == Stage::Compact && st.text.rfind(key, 0) == 0) mine = true;
+                    if (st.stage == Stage::Erode) {
+                        erode_seen = true;
+                        erode_kept = st.kept;
+                    }
+                }
+                if (!mine || !erode_seen) continue;
+                ++followed;
+                erode_wrong += erode_kept != ((*bake->eroded)[i] != kNullArea);
+                if ((*bake->areas)[i] != kNullArea && bake->regions->reg[i] == 0) small_wrong += s.cause != WhyCause::SmallRegion;
+                if (bake->regions->reg[i] != 0)
+                    on_wrong += !s.on_navmesh && s.cause != WhyCause::Simplified && s.cause != WhyCause::PolygonLost;
+            }
+        }
+    CHECK(followed > 3000);
+    CHECK(erode_wrong == 0);
+    CHECK(small_wrong == 0);
+    CHECK(on_wrong == 0);
+
+    const Heightfield& hf = *bake->filtered;
+    int ledges = 0, unexplained = 0;
+    for (int z = 0; z < hf.height; ++z)
+        for (int x = 0; x < hf.width; ++x)
+            for (uint32_t i = hf.columns[static_cast<size_t>(x + z * hf.width)]; i != kNullSpan; i = hf.pool[i].next) {
+                const Span& sp = hf.pool[i];
+                if (!(sp.filtered_by & kFilteredLedge)) continue;
+                const float p[3] = {hf.bmin[0] + (static_cast<float>(x) + 0.5f) * hf.cs,
+                                    hf.bmin[1] + static_cast<float>(sp.smax) * hf.ch - 0.05f,
+                                    hf.bmin[2] + (static_cast<float>(z) + 0.5f) * hf.cs};
+                const WhyStory s = explain_point(*bake, p);
+                if (s.cause != WhyCause::Ledge) continue;  // the point's surface led to another span
+                ++ledges;
+                unexplained += s.cause_text.find("cleared by the ledge filter") != std::string::npos;
+                CHECK(s.decider.has_value());
+            }
+    CHECK(ledges > 100);
+    CHECK(unexplained == 0);
 }
