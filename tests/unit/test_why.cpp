@@ -130,8 +130,9 @@ TEST_CASE("why: a slab 0.2 m too low is lost to the low-height filter") {
     CHECK(s.floor_y == doctest::Approx(0.0));
     REQUIRE(s.decider.has_value());
     CHECK(*s.decider == ParamId::agent_height);
-    // clearance: (10 - 1) voxels * 0.2 = 1.8 m <= agent_height 2.0 m (10 voxels)
-    CHECK(s.needed == doctest::Approx(1.8).epsilon(1e-4));
+    // clearance: (10 - 1) voxels * 0.2 = 1.8 m <= agent_height 2.0 m (10 voxels); the filter keeps
+    // only more clearance than agent_height, so needed is a cell under it: 1.6 m (8 voxels < 9)
+    CHECK(s.needed == doctest::Approx(1.6).epsilon(1e-4));
     CHECK(s.cause_text == "clearance 1.80 m < agent_height 2.00 m (low ceiling at 2.00 m)");
     // the culprit is the slab's span: 2.0 .. 2.4 m (voxels 10 .. ceil(2.3 / 0.2) = 12)
     const WhyShape& c = s.stages.back().culprit;
