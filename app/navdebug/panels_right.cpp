@@ -103,6 +103,11 @@ void App::ui_right_panel(float W, float H) {
         ImGui::RadioButton("tile", &t, static_cast<int>(Selection::Tool::Tile));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Tiled bakes: left click selects the tile under the cursor (Tile panel).");
+        ImGui::SameLine();
+        ImGui::RadioButton("why?", &t, static_cast<int>(Selection::Tool::Why));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Left click on the level: why is there no navmesh here? The story of the point\n"
+                              "through every stage, the stage that lost it and a verified fix (Why panel).");
         sel_.tool = static_cast<Selection::Tool>(t);
     }
     if (raw_bake_ && raw_bake_->tiled() &&
@@ -126,6 +131,15 @@ void App::ui_right_panel(float W, float H) {
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
         sel_.path.ui();
+        if (sel_.path.failed() && !map2d_.scene()) {
+            if (ImGui::Button("Why?")) {
+                sel_.why.set_path(sel_.path.start(), sel_.path.end());
+                log_.info("why: explaining the path");
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Why can't the start reach the end: the two islands, the gap between them, what\n"
+                                  "lost the gap and a verified fix (Why panel).");
+        }
         if (sel_.path.mode() == PathTool::Mode::Path) sel_.optimal.ui();
         ImGui::PopID();
     }
@@ -155,6 +169,24 @@ void App::ui_right_panel(float W, float H) {
         panels_.log_scroll = false;
     }
     ImGui::EndChild();
+    ImGui::End();
+}
+
+void App::ui_why_window(float W, float H) {
+    if (!sel_.why.active() && sel_.tool != Selection::Tool::Why) return;
+    // over the view's lower left, above the controls help; it grows upwards with the story
+    const float w = std::clamp(view_.rect.w * 0.5f, 300.0f, 460.0f);
+    ImGui::SetNextWindowPos(ImVec2(view_.rect.x + 8.0f, H - 52.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0.0f), ImVec2(w, H * 0.7f));
+    ImGui::SetNextWindowBgAlpha(0.88f);
+    (void)W;
+    if (ImGui::Begin("Why?", nullptr,
+                     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
+                         ImGuiWindowFlags_NoSavedSettings)) {
+        const WhyTool::Action act = sel_.why.panel();
+        if (act.show_stage) show_stage(*act.show_stage);
+        if (act.apply) apply_fix(*act.apply);
+    }
     ImGui::End();
 }
 

@@ -40,6 +40,12 @@ public:
     void draw(nav::render::Renderer& r);
     // A* node under a world point (when "show A* nodes" is on): text for a tooltip, empty if none.
     std::string node_tooltip(const glm::vec3& p);
+    // Path mode with both points set, and the last query left the start or the end off the mesh or
+    // stopped short of the end (the Path panel then offers Why?).
+    bool failed() const {
+        return mode_ == Mode::Path && has_start_ && has_end_ && mesh_ && !mesh_->empty() && status_ &&
+               (route_.start.poly == nav::kNoRef || route_.end.poly == nav::kNoRef || !route_.path.reached);
+    }
     bool show_nodes() const { return show_nodes_; }
     void set_show_nodes(bool on) { show_nodes_ = on, redraw_ = true; }
     // Shows the funnel stepper at step `step` (clamped to the steps of the query).
