@@ -3,6 +3,7 @@
 //
 //   gen_scenes OUT_DIR     writes OUT_DIR/{demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj, map2d_*.json}
 //   gen_scenes --large OUT.obj   writes the large benchmark level (large_scene.cpp; not committed)
+//   gen_scenes --why OUT_DIR     writes the "why" scenes (why_scenes.h): NAME.obj and NAME.json each
 //
 // Every object except the ground is a closed solid; each solid is checked before writing (every
 // directed edge has exactly one reverse twin, positive volume, no degenerate triangle).
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "gen_maps2d.h"
+#include "why_scenes.h"
 
 namespace {
 
@@ -475,9 +477,24 @@ bool write_large_scene(const std::string& path);  // large_scene.cpp
 
 int main(int argc, char** argv) {
     if (argc == 3 && std::string(argv[1]) == "--large") return write_large_scene(argv[2]) ? 0 : 1;
+    if (argc == 3 && std::string(argv[1]) == "--why") {
+        bool ok = true;
+        for (const whyscene::Scene& s : whyscene::why_scenes()) {
+            const std::string stem = std::string(argv[2]) + "/" + s.name;
+            ok = write_file(stem + ".obj", whyscene::scene_obj(s)) && write_file(stem + ".json", whyscene::scene_config_json(s)) && ok;
+            if (s.path)
+                std::printf("%s.obj: %s; --why-path %g,%g,%g:%g,%g,%g\n", stem.c_str(), s.about.c_str(), s.point[0],
+                            s.point[1], s.point[2], s.end[0], s.end[1], s.end[2]);
+            else
+                std::printf("%s.obj: %s; --why %g,%g,%g\n", stem.c_str(), s.about.c_str(), s.point[0], s.point[1],
+                            s.point[2]);
+        }
+        return ok ? 0 : 1;
+    }
     if (argc != 2) {
         std::fprintf(stderr, "usage: gen_scenes OUT_DIR\n  writes demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj and the 2D maps map2d_*.json into OUT_DIR\n"
-                             "       gen_scenes --large OUT.obj\n  writes the large level (over 5 M solid spans)\n");
+                             "       gen_scenes --large OUT.obj\n  writes the large level (over 5 M solid spans)\n"
+                             "       gen_scenes --why OUT_DIR\n  writes the scenes that each lose a point for one known reason (NAME.obj, NAME.json)\n");
         return 2;
     }
     const std::string dir = argv[1];

@@ -21,12 +21,15 @@ struct AreaNameEntry {
     uint8_t id;
     std::string_view name;
 };
-constexpr std::array<AreaNameEntry, 7> kAreaNames = {{{kWalkableArea, "ground"},
+// "not_walkable" (0): a volume that removes the walkable spans inside it (Unity's Not Walkable area,
+// Recast's RC_NULL_AREA); "null" is read as the same id.
+constexpr std::array<AreaNameEntry, 8> kAreaNames = {{{kWalkableArea, "ground"},
                                                       {kAreaWater, "water"},
                                                       {kAreaRoad, "road"},
                                                       {kAreaDoor, "door"},
                                                       {kAreaGrass, "grass"},
                                                       {kAreaJump, "jump"},
+                                                      {kNullArea, "not_walkable"},
                                                       {kNullArea, "null"}}};
 
 // Even-odd crossing test of the point (px, pz) against the polygon's xz outline.
@@ -123,8 +126,8 @@ Status validate_volume(const ConvexVolume& vol, const std::string& what) {
         return Status::bad_input(what + ": hmin and hmax must be finite");
     if (vol.hmin > vol.hmax)
         return Status::bad_input(what + ": hmin " + fmt(vol.hmin) + " is above hmax " + fmt(vol.hmax));
-    if (vol.area == kNullArea || vol.area > kWalkableArea)
-        return Status::bad_input(what + ": area id " + std::to_string(vol.area) + " is outside 1..63");
+    if (vol.area > kWalkableArea)
+        return Status::bad_input(what + ": area id " + std::to_string(vol.area) + " is outside 0..63");
 
     // Convex in xz, either winding: every turn the same way (straight continuations allowed), no
     // repeated vertex, no fold-back, non-zero area, and the outline goes around only once.

@@ -16,7 +16,8 @@ struct ConvexVolume {
     bool operator==(const ConvexVolume&) const = default;
 };
 
-// Area names in configs and the UI: "ground" (63), "water", "road", "door", "grass", "jump".
+// Area names in configs and the UI: "ground" (63), "water", "road", "door", "grass", "jump", and
+// "not_walkable" (0, also read as "null"): a volume of area 0 removes the walkable spans inside it.
 std::string_view area_name(uint8_t area);
 bool area_from_name(std::string_view name, uint8_t& out);
 
@@ -24,7 +25,7 @@ bool area_from_name(std::string_view name, uint8_t& out);
 // vol.area, unless they are kNullArea. Later volumes win.
 void mark_convex_volume(const CompactHeightfield& chf, const ConvexVolume& vol, std::vector<uint8_t>& areas);
 
-// Checks a volume: at least 3 vertices, finite, convex, hmin <= hmax, area in 1..63.
+// Checks a volume: at least 3 vertices, finite, convex, hmin <= hmax, area in 0..63.
 Status validate_volume(const ConvexVolume& vol, const std::string& what);
 
 }  // namespace nav

@@ -62,11 +62,11 @@ Status read_volume(const nlohmann::json& o, const std::string& where, ConvexVolu
         if (a.is_string()) {
             if (!area_from_name(a.get<std::string>(), cv.area))
                 return Status::bad_input(where + ": unknown area \"" + a.get<std::string>() +
-                                         "\" (expected ground, water, road, door, grass, jump or 1..63)");
-        } else if (a.is_number_integer() && a.get<double>() >= 1 && a.get<double>() <= 63) {
+                                         "\" (expected ground, water, road, door, grass, jump, not_walkable or 0..63)");
+        } else if (a.is_number_integer() && a.get<double>() >= 0 && a.get<double>() <= 63) {
             cv.area = static_cast<uint8_t>(a.get<double>());
         } else {
-            return Status::bad_input(where + ": \"area\" must be a name or an id in 1..63");
+            return Status::bad_input(where + ": \"area\" must be a name or an id in 0..63");
         }
     }
     for (auto k = o.begin(); k != o.end(); ++k)

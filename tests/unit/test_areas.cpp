@@ -48,7 +48,7 @@ TEST_CASE("areas: names") {
     CHECK(nav::area_name(nav::kAreaDoor) == "door");
     CHECK(nav::area_name(nav::kAreaGrass) == "grass");
     CHECK(nav::area_name(nav::kAreaJump) == "jump");
-    CHECK(nav::area_name(nav::kNullArea) == "null");
+    CHECK(nav::area_name(nav::kNullArea) == "not_walkable");
     CHECK(nav::area_name(17).empty());
     for (uint8_t id : {nav::kWalkableArea, nav::kAreaWater, nav::kAreaRoad, nav::kAreaDoor, nav::kAreaGrass,
                        nav::kAreaJump, nav::kNullArea}) {
