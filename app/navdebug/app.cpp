@@ -503,6 +503,7 @@ void App::update_why() {
     // the worker's bake as published: not pruned (the prune is a view of it), not trimmed
     const bool idle = !worker_.busy() && !worker_.why_running();
     if (std::optional<WhyJob> job = sel_.why.update(raw_bake_, idle)) worker_.request_why(std::move(*job));
+    for (const std::string& m : sel_.why.take_messages()) log_.info(m);
 }
 
 void App::show_stage(nav::Stage stage) {

@@ -174,15 +174,13 @@ void App::ui_right_panel(float W, float H) {
 
 void App::ui_why_window(float W, float H) {
     if (!sel_.why.active() && sel_.tool != Selection::Tool::Why) return;
-    // over the view's lower left, above the controls help; it grows upwards with the story
-    const float w = std::clamp(view_.rect.w * 0.5f, 300.0f, 460.0f);
-    ImGui::SetNextWindowPos(ImVec2(view_.rect.x + 8.0f, H - 52.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0.0f), ImVec2(w, H * 0.7f));
-    ImGui::SetNextWindowBgAlpha(0.88f);
-    (void)W;
-    if (ImGui::Begin("Why?", nullptr,
-                     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
-                         ImGuiWindowFlags_NoSavedSettings)) {
+    // over the lower part of the left panel (the layers' settings), so the view stays clear for the
+    // culprits; it grows upwards with the story and folds by its title bar
+    const float w = std::clamp(panels_.left_w - 8.0f, 320.0f, std::max(W * 0.4f, 320.0f));
+    ImGui::SetNextWindowPos(ImVec2(4.0f, H - 4.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0.0f), ImVec2(w, H * 0.75f));
+    ImGui::SetNextWindowBgAlpha(1.0f);
+    if (ImGui::Begin("Why?", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
         const WhyTool::Action act = sel_.why.panel();
         if (act.show_stage) show_stage(*act.show_stage);
         if (act.apply) apply_fix(*act.apply);

@@ -106,6 +106,7 @@ std::optional<WhyJob> WhyTool::update(const std::shared_ptr<const nav::Bake>& ba
         const auto t0 = std::chrono::steady_clock::now();
         story_ = nav::explain_point(*bake, &point_->x);
         explain_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        messages_.push_back("why: " + verdict(*story_) + fmt(" (explain_point %.2f ms)", explain_ms_));
         // a fix is searched for a lost point whose cause has a decider, once the bake is whole
         const bool fixable = !story_->on_navmesh && (story_->decider || story_->volume >= 0);
         if (fixable && bake->navmesh && bake->error.is_ok()) {
@@ -125,6 +126,24 @@ std::optional<WhyJob> WhyTool::update(const std::shared_ptr<const nav::Bake>& ba
 void WhyTool::take(const std::shared_ptr<const WhyResult>& res) {
     if (!res || res->id != asked_ || res == result_) return;
     result_ = res;
+    if (!res->cancelled) {
+        auto fix_text = [](const std::optional<nav::WhyFix>& f) {
+            return f ? "fix " + f->text + (f->verified ? " (verified, " : " (not verified, ") + std::to_string(f->bakes) +
+                           " bakes)"
+                     : std::string("no fix verified");
+        };
+        if (!res->error.empty()) messages_.push_back("why: no fix: " + res->error);
+        else if (res->kind == WhyJob::Kind::Fix) messages_.push_back("why: " + fix_text(res->fix));
+        else if (res->path && res->path->reached) messages_.push_back("why: path reaches the end");
+        else if (res->path) {
+            const nav::WhyPath& p = *res->path;
+            std::string m = "why: path from island " + std::to_string(p.island_start) + " to island " +
+                            std::to_string(p.island_end) + (p.partial ? " (partial)" : " (none)");
+            if (p.has_gap) m += fmt(": gap %.2f m, ", p.gap_length) + verdict(p.gap_story);
+            messages_.push_back(m);
+            messages_.push_back("why: path " + fix_text(p.fix));
+        }
+    }
     if (res->cancelled && bake_) {
         // asked again once the worker is idle on the same bake (a newer bake re-tells the story anyway)
         WhyJob j;
@@ -151,7 +170,9 @@ void WhyTool::story_ui(const nav::WhyStory& s, const char* id_prefix, int story_
         const float name_w = 78.0f;
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const float wrap = std::max(ImGui::GetContentRegionAvail().x - name_w, 60.0f);
-        const ImVec2 sz = ImGui::CalcTextSize(st.text.c_str(), nullptr, false, wrap);
+        // the losing stage's line says what the verdict above already says: not twice
+        const std::string shown = !st.kept && st.text == s.cause_text ? "lost here (the verdict above)" : st.text;
+        const ImVec2 sz = ImGui::CalcTextSize(shown.c_str(), nullptr, false, wrap);
         ImGui::PushID(static_cast<int>(i));
         const bool hovered_now = hovered_story_ == story_index && hovered_stage_ == static_cast<int>(i);
         if (ImGui::Selectable("##stage", hovered_now, 0, ImVec2(0.0f, std::max(sz.y, ImGui::GetTextLineHeight()))))
@@ -168,7 +189,7 @@ void WhyTool::story_ui(const nav::WhyStory& s, const char* id_prefix, int story_
         ImGui::PopID();
         const ImU32 c = st.kept ? normal : lost;
         dl->AddText(at, st.kept ? dim : lost, name.c_str());
-        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(at.x + name_w, at.y), c, st.text.c_str(), nullptr, wrap);
+        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(at.x + name_w, at.y), c, shown.c_str(), nullptr, wrap);
     }
     ImGui::PopID();
 }
@@ -314,9 +335,8 @@ void WhyTool::draw_overlay(r::DrawList& thin, r::DrawList& bold) const {
         add_marker(p, kPointColor, bold);
         return;
     }
+    // a path: its ends are the path tool's markers
     if (!path_) return;
-    add_marker(&path_->first.x, kPointColor, bold);
-    add_marker(&path_->second.x, kPointColor, bold);
     if (!result_ || result_->id != asked_ || !result_->path) return;
     const nav::WhyPath& p = *result_->path;
     if (!p.start_story.on_navmesh && p.island_start < 0) draw_story(p.start_story, 1, thin, bold);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/bake/why.h"
 #include "render/draw_list.h"
@@ -38,6 +39,8 @@ public:
     std::optional<WhyJob> update(const std::shared_ptr<const nav::Bake>& bake, bool worker_idle);
     // A result the worker published: kept when it answers the last job asked.
     void take(const std::shared_ptr<const WhyResult>& r);
+    // What the tool told since the last call (the verdict of each story, each answer), for the log.
+    std::vector<std::string> take_messages() { return std::exchange(messages_, {}); }
     // A job was asked and its answer has not come (the panel says "verifying...").
     bool waiting() const { return asked_ != 0 && (!result_ || result_->id != asked_); }
 
@@ -77,6 +80,7 @@ private:
     uint64_t next_id_ = 0, asked_ = 0;       // the last job asked of the worker (0: none)
     std::optional<WhyJob> retry_;            // a job cancelled by a newer request, asked again once idle
     std::shared_ptr<const WhyResult> result_;
+    std::vector<std::string> messages_;
     int hovered_story_ = -1, hovered_stage_ = -1;  // the stage line under the mouse (story 0: the point's
                                                    // or the gap's, 1: the start's, 2: the end's)
 };
