@@ -1,7 +1,480 @@
 // explain_point: the story of one world point through every stage of a bake (why.h).
 #include "core/bake/why.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <unordered_map>
+
+#include "core/bake/filter.h"
+
 namespace nav {
+
+namespace {
+
+constexpr double kRadToDeg = 57.29577951308232;
+constexpr uint32_t kNc = static_cast<uint32_t>(kNotConnected);
+
+std::string fmt(const char* f, double a) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, a);
+    return buf;
+}
+std::string m2(double v) { return fmt("%.2f", v) + " m"; }
+std::string f2(double v) { return fmt("%.2f", v); }
+std::string ival(int64_t v) { return std::to_string(v); }
+
+void set_box(WhyShape& s, float x0, float y0, float z0, float x1, float y1, float z1) {
+    s.has_box = true;
+    s.box_min[0] = x0;
+    s.box_min[1] = y0;
+    s.box_min[2] = z0;
+    s.box_max[0] = x1;
+    s.box_max[1] = y1;
+    s.box_max[2] = z1;
+}
+void add_line(WhyShape& s, float ax, float ay, float az, float bx, float by, float bz) {
+    const float v[6] = {ax, ay, az, bx, by, bz};
+    s.lines.insert(s.lines.end(), v, v + 6);
+}
+void add_point(WhyShape& s, float x, float y, float z) {
+    const float v[3] = {x, y, z};
+    s.points.insert(s.points.end(), v, v + 3);
+}
+
+void add_stage(WhyStory& s, Stage st, bool kept, std::string text, WhyShape shape = {}) {
+    WhyStage w;
+    w.stage = st;
+    w.kept = kept;
+    w.text = std::move(text);
+    w.culprit = std::move(shape);
+    s.stages.push_back(std::move(w));
+}
+void lose(WhyStory& s, Stage st, WhyCause c, std::string text) {
+    s.lost_at = st;
+    s.cause = c;
+    s.cause_text = std::move(text);
+}
+// A stage whose result the bake does not hold: the story ends there.
+void not_in_bake(WhyStory& s, Stage st) {
+    const std::string t = std::string(stage_name(st)) + ": not in this bake (not built, failed or dropped)";
+    add_stage(s, st, false, t);
+    lose(s, st, WhyCause::NotInBake, t);
+}
+
+// The input surface under (x, z): the highest at or below ylimit, else the lowest above.
+struct Surface {
+    int tri = -1;
+    float y = 0;
+    float slope = 0;  // degrees (> 90 for a triangle facing down)
+    bool walkable = false;
+};
+
+Surface find_surface(const InputMesh& m, const std::vector<uint8_t>* ta, float max_slope, float x, float z,
+                     float ylimit) {
+    Surface below, above;
+    const float thr = std::cos(max_slope / 180.0f * 3.14159265358979323846f);
+    const int nt = m.tri_count();
+    const bool have_ta = ta && ta->size() == static_cast<size_t>(nt);
+    for (int t = 0; t < nt; ++t) {
+        const float* a = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(t) * 3 + 0]) * 3];
+        const float* b = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(t) * 3 + 1]) * 3];
+        const float* c = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(t) * 3 + 2]) * 3];
+        if (x < std::min({a[0], b[0], c[0]}) || x > std::max({a[0], b[0], c[0]}) ||
+            z < std::min({a[2], b[2], c[2]}) || z > std::max({a[2], b[2], c[2]}))
+            continue;
+        const double e0x = double(b[0]) - a[0], e0z = double(b[2]) - a[2];
+        const double e1x = double(c[0]) - a[0], e1z = double(c[2]) - a[2];
+        const double det = e0x * e1z - e0z * e1x;
+        if (std::fabs(det) < 1e-12) continue;  // vertical in xz: no surface over a point
+        const double px = double(x) - a[0], pz = double(z) - a[2];
+        const double u = (px * e1z - pz * e1x) / det;
+        const double v = (e0x * pz - e0z * px) / det;
+        constexpr double eps = 1e-6;
+        if (u < -eps || v < -eps || u + v > 1 + eps) continue;
+        Surface s;
+        s.tri = t;
+        s.y = static_cast<float>(a[1] + u * (double(b[1]) - a[1]) + v * (double(c[1]) - a[1]));
+        const float n0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        const float n1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        const double nx = double(n0[1]) * n1[2] - double(n0[2]) * n1[1];
+        const double ny = double(n0[2]) * n1[0] - double(n0[0]) * n1[2];
+        const double nz = double(n0[0]) * n1[1] - double(n0[1]) * n1[0];
+        const double len = std::sqrt(nx * nx + ny * ny + nz * nz);
+        const double cy = len > 0 ? std::clamp(ny / len, -1.0, 1.0) : -1.0;
+        s.slope = static_cast<float>(std::acos(cy) * kRadToDeg);
+        s.walkable = have_ta ? (*ta)[static_cast<size_t>(t)] != kNullArea : (len > 0 && cy > double(thr));
+        auto better = [](const Surface& cand, const Surface& best, bool higher) {
+            if (best.tri < 0) return true;
+            if (std::fabs(cand.y - best.y) <= 1e-3f) {  // the same height: walkable first, then flatter
+                if (cand.walkable != best.walkable) return cand.walkable;
+                return cand.slope < best.slope;
+            }
+            return higher ? cand.y > best.y : cand.y < best.y;
+        };
+        if (s.y <= ylimit + 1e-4f) {
+            if (better(s, below, true)) below = s;
+        } else if (better(s, above, false)) {
+            above = s;
+        }
+    }
+    return below.tri >= 0 ? below : above;
+}
+
+// Point in a convex polygon (either winding) in xz, with a small tolerance.
+bool in_convex_xz(const float* xs, const float* zs, int n, float x, float z) {
+    if (n < 3) return false;
+    int pos = 0, neg = 0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        const double ex = double(xs[i]) - xs[j], ez = double(zs[i]) - zs[j];
+        const double len = std::sqrt(ex * ex + ez * ez);
+        if (len <= 0) continue;
+        const double cr = (ex * (double(z) - zs[j]) - ez * (double(x) - xs[j])) / len;
+        if (cr > 1e-4) ++pos;
+        if (cr < -1e-4) ++neg;
+        if (pos && neg) return false;
+    }
+    return true;
+}
+
+// Height at (x, z) of a plane triangle, false when outside (small tolerance).
+bool tri_height(const float* a, const float* b, const float* c, float x, float z, float* y) {
+    const double e0x = double(b[0]) - a[0], e0z = double(b[2]) - a[2];
+    const double e1x = double(c[0]) - a[0], e1z = double(c[2]) - a[2];
+    const double det = e0x * e1z - e0z * e1x;
+    if (std::fabs(det) < 1e-12) return false;
+    const double px = double(x) - a[0], pz = double(z) - a[2];
+    const double u = (px * e1z - pz * e1x) / det;
+    const double v = (e0x * pz - e0z * px) / det;
+    constexpr double eps = 1e-4;
+    if (u < -eps || v < -eps || u + v > 1 + eps) return false;
+    *y = static_cast<float>(a[1] + u * (double(b[1]) - a[1]) + v * (double(c[1]) - a[1]));
+    return true;
+}
+
+// A polygon of a polymesh over (x, z) whose height there is within tol of floor_y; its height
+// (detail surface when there is one, else the polygon's vertex heights) in *py. -1 when none.
+int find_polymesh_poly(const PolyMesh& pm, const PolyMeshDetail* dm, float x, float z, float floor_y, float tol,
+                       float* py) {
+    const int nvp = pm.nvp;
+    float best_err = std::numeric_limits<float>::max();
+    int best = -1;
+    for (int p = 0; p < pm.npolys; ++p) {
+        const uint16_t* pv = pm.poly(p);
+        const int n = pm.poly_vert_count(p);
+        float xs[kMaxVertsPerPoly], zs[kMaxVertsPerPoly];
+        float ylo = std::numeric_limits<float>::max(), yhi = -ylo;
+        for (int k = 0; k < n && k < nvp; ++k) {
+            const uint16_t* v = &pm.verts[static_cast<size_t>(pv[k]) * 3];
+            xs[k] = pm.bmin[0] + v[0] * pm.cs;
+            zs[k] = pm.bmin[2] + v[2] * pm.cs;
+            const float y = pm.bmin[1] + v[1] * pm.ch;
+            ylo = std::min(ylo, y);
+            yhi = std::max(yhi, y);
+        }
+        if (!in_convex_xz(xs, zs, n, x, z)) continue;
+        float h = 0.5f * (ylo + yhi);
+        bool have = false;
+        if (dm && static_cast<size_t>(p) * 4 + 3 < dm->meshes.size()) {
+            const uint32_t vb = dm->meshes[static_cast<size_t>(p) * 4 + 0];
+            const uint32_t tb = dm->meshes[static_cast<size_t>(p) * 4 + 2];
+            const uint32_t tc = dm->meshes[static_cast<size_t>(p) * 4 + 3];
+            for (uint32_t t = tb; t < tb + tc && !have; ++t) {
+                if (static_cast<size_t>(t) * 4 + 3 > dm->tris.size()) break;
+                const uint8_t* tr = &dm->tris[static_cast<size_t>(t) * 4];
+                const size_t ia = (vb + tr[0]) * 3u, ib = (vb + tr[1]) * 3u, ic = (vb + tr[2]) * 3u;
+                if (std::max({ia, ib, ic}) + 3 > dm->verts.size()) break;
+                have = tri_height(&dm->verts[ia], &dm->verts[ib], &dm->verts[ic], x, z, &h);
+            }
+        }
+        float err;
+        if (have) {
+            err = std::fabs(h - floor_y);
+        } else {
+            err = floor_y < ylo ? ylo - floor_y : (floor_y > yhi ? floor_y - yhi : 0.0f);
+            h = std::clamp(floor_y, ylo, yhi);
+        }
+        if (err <= tol && err < best_err) {
+            best_err = err;
+            best = p;
+            *py = h;
+        }
+    }
+    return best;
+}
+
+// The same on the runtime navmesh (dense index, kNoPoly when none).
+uint32_t find_navmesh_poly(const NavMesh& nm, float x, float z, float floor_y, float tol, float* py) {
+    float best_err = std::numeric_limits<float>::max();
+    uint32_t best = kNoPoly;
+    for (uint32_t p = 0; p < static_cast<uint32_t>(nm.npolys); ++p) {
+        const float* b = &nm.poly_bounds[static_cast<size_t>(p) * 6];
+        if (x < b[0] - 1e-3f || x > b[3] + 1e-3f || z < b[2] - 1e-3f || z > b[5] + 1e-3f) continue;
+        if (floor_y < b[1] - tol || floor_y > b[4] + tol) continue;
+        const int n = std::min(nm.poly_vert_count(p), kMaxPolyEdges);
+        float xs[kMaxPolyEdges], zs[kMaxPolyEdges];
+        for (int k = 0; k < n; ++k) {
+            const float* v = nm.vert(nm.edge_vert[nm.poly_first[p] + static_cast<uint32_t>(k)]);
+            xs[k] = v[0];
+            zs[k] = v[2];
+        }
+        if (!in_convex_xz(xs, zs, n, x, z)) continue;
+        float h = 0;
+        nm.poly_height(p, x, z, &h);
+        const float err = std::fabs(h - floor_y);
+        if (err <= tol && err < best_err) {
+            best_err = err;
+            best = p;
+            *py = h;
+        }
+    }
+    return best;
+}
+
+// The tile whose unbordered box holds (x, z), clamped to the layout.
+void tile_of(const Bake& b, float x, float z, int& tx, int& tz) {
+    const float tcs = static_cast<float>(b.layout.tile_size) * b.config.cs;
+    tx = static_cast<int>(std::floor((x - b.config.bmin[0]) / tcs));
+    tz = static_cast<int>(std::floor((z - b.config.bmin[2]) / tcs));
+    tx = std::clamp(tx, 0, std::max(0, b.layout.cols - 1));
+    tz = std::clamp(tz, 0, std::max(0, b.layout.rows - 1));
+}
+
+float surface_floor(const Bake& bake, const float* p) {
+    const float climb = bake.params.f(ParamId::agent_max_climb);
+    if (!bake.mesh) return p[1];
+    const Surface s = find_surface(*bake.mesh, bake.tri_areas.get(), bake.params.f(ParamId::agent_max_slope), p[0],
+                                   p[2], p[1] + climb);
+    return s.tri >= 0 && s.y <= p[1] + climb + 1e-4f ? s.y : p[1];
+}
+
+// ---- the grid part of the story ------------------------------------------------------------
+
+struct GridCtx {
+    const Bake& bake;  // the whole bake (mesh, tri_areas, navmesh, volumes)
+    const Bake& g;     // the grid: the solo bake or a tile's view
+    const float* p;
+    WhyStory& s;
+    float cs, ch, climb_m, height_m, radius_m;
+    int wc, wh, wr;
+    float gbmin[3];
+    int w = 0, h = 0, border = 0;
+    int cx = 0, cz = 0;
+};
+
+// Why a compact span lacks a link in direction dir: the neighbour column in the filtered heightfield.
+std::string why_no_link(const GridCtx& c, int x, int z, int bot, int top, int dir, WhyShape& shape) {
+    const int nx = x + dir_offset_x(dir), nz = z + dir_offset_z(dir);
+    const float x0 = c.gbmin[0] + static_cast<float>(nx) * c.cs, z0 = c.gbmin[2] + static_cast<float>(nz) * c.cs;
+    const float fy = c.gbmin[1] + static_cast<float>(bot) * c.ch;
+    if (nx < 0 || nz < 0 || nx >= c.w || nz >= c.h) return "the grid's edge";
+    const Heightfield* hf = c.g.filtered.get();
+    if (!hf) return "no link (filtered heightfield not in this bake)";
+    const Span* pool = hf->pool.data();
+    const uint32_t head = hf->columns[static_cast<size_t>(nx + nz * c.w)];
+    // A neighbour floor within a climb: why it does not link.
+    for (uint32_t i = head; i != kNullSpan; i = pool[i].next) {
+        const Span& ns = pool[i];
+        const int nbot = ns.smax;
+        const int ntop = ns.next != kNullSpan ? static_cast<int>(pool[ns.next].smin) : kSpanMaxHeight;
+        if (std::abs(nbot - bot) > c.wc) continue;
+        const float ny = c.gbmin[1] + static_cast<float>(nbot) * c.ch;
+        set_box(shape, x0, ny - c.ch, z0, x0 + c.cs, ny, z0 + c.cs);
+        if (ns.area == kNullArea) {
+            if (ns.filtered_by & kFilteredLowHeight)
+                return "a low ceiling: the neighbour floor at " + m2(ny) + " has " +
+                       m2((ntop - nbot) * c.ch) + " of clearance (removed by the low-height filter)";
+            if (ns.filtered_by & kFilteredLedge) return "a ledge: the neighbour at " + m2(ny) + " was removed by the ledge filter";
+            return "steep or unwalkable: the neighbour surface at " + m2(ny) + " is not walkable";
+        }
+        const int gap = std::min(top, ntop) - std::max(bot, nbot);
+        if (gap < c.wh) return "a low ceiling: the gap to the neighbour is " + m2(gap * c.ch) + " < agent_height " + m2(c.height_m);
+        return "no link to the neighbour at " + m2(ny);
+    }
+    // A wall: a neighbour span rising more than a climb above the floor, starting below the ceiling.
+    for (uint32_t i = head; i != kNullSpan; i = pool[i].next) {
+        const Span& ns = pool[i];
+        if (ns.smax > bot + c.wc && ns.smin < top) {
+            const float ty = c.gbmin[1] + static_cast<float>(ns.smax) * c.ch;
+            set_box(shape, x0, fy, z0, x0 + c.cs, ty, z0 + c.cs);
+            return "a wall: the neighbour column rises " + m2(ty - fy) + " above the floor (> agent_max_climb " +
+                   m2(c.climb_m) + ")";
+        }
+    }
+    // A drop: the highest neighbour floor below.
+    int best = -1;
+    for (uint32_t i = head; i != kNullSpan; i = pool[i].next)
+        if (pool[i].smax < bot) best = pool[i].smax;
+    if (best >= 0) {
+        const float ny = c.gbmin[1] + static_cast<float>(best) * c.ch;
+        set_box(shape, x0, ny, z0, x0 + c.cs, fy, z0 + c.cs);
+        return "a drop: the neighbour floor is " + m2(fy - ny) + " lower (> agent_max_climb " + m2(c.climb_m) + ")";
+    }
+    set_box(shape, x0, fy - c.ch, z0, x0 + c.cs, fy, z0 + c.cs);
+    return "a drop: nothing below the neighbour cell";
+}
+
+struct LedgeInfo {
+    bool edge = false;      // on the grid's edge
+    bool void_below = false; // a neighbour column with open space under its lowest span
+    int dir = -1;
+    int drop = 0;           // voxels
+    int spread = 0;         // asmax - asmin, voxels
+    int nfloor = 0;
+};
+
+// Reproduces filter_ledge_spans for one span: the largest drop and on which side.
+LedgeInfo ledge_of(const GridCtx& c, const Heightfield& hf, int x, int z, uint32_t si) {
+    LedgeInfo L;
+    const Span* pool = hf.pool.data();
+    if (z == 0 || z == hf.height - 1 || x == 0 || x == hf.width - 1) {
+        L.edge = true;
+        L.dir = x == 0 ? 0 : (z == hf.height - 1 ? 1 : (x == hf.width - 1 ? 2 : 3));
+        return L;
+    }
+    const Span& s = pool[si];
+    const int bot = s.smax;
+    const int top = s.next != kNullSpan ? static_cast<int>(pool[s.next].smin) : kSpanMaxHeight;
+    const int low = std::max(bot, -c.wc) + c.wh;
+    int asmin = bot, asmax = bot;
+    for (int dir = 0; dir < 4; ++dir) {
+        const int nx = x + dir_offset_x(dir), nz = z + dir_offset_z(dir);
+        const uint32_t head = hf.columns[static_cast<size_t>(nx + nz * hf.width)];
+        const int below = head != kNullSpan ? static_cast<int>(pool[head].smin) : kSpanMaxHeight;
+        if (std::min(top, below) > low && !L.void_below) {
+            L.void_below = true;
+            L.dir = dir;
+            L.drop = bot + c.wc;
+            L.nfloor = -c.wc;
+        }
+        for (uint32_t n = head; n != kNullSpan; n = pool[n].next) {
+            const Span& ns = pool[n];
+            const int nbot = ns.smax;
+            if (nbot >= top) break;
+            const int ntop = ns.next != kNullSpan ? static_cast<int>(pool[ns.next].smin) : kSpanMaxHeight;
+            if (std::min(top, ntop) - std::max(bot, nbot) > c.wh) {
+                const int diff = nbot - bot;
+                if (diff < -c.wc) {
+                    if (!L.void_below && -diff > L.drop) {
+                        L.drop = -diff;
+                        L.dir = dir;
+                        L.nfloor = nbot;
+                    }
+                } else if (diff <= c.wc) {
+                    asmin = std::min(asmin, nbot);
+                    asmax = std::max(asmax, nbot);
+                }
+            }
+        }
+    }
+    L.spread = asmax - asmin;
+    return L;
+}
+
+// Reproduces erode's chamfer distance at span `start` by a Dijkstra over the window around it.
+struct ErodeInfo {
+    int dist = -1;  // chamfer units (2 a cell), -1: no boundary in the window
+    uint32_t bspan = 0;
+    int bx = 0, bz = 0;
+};
+
+bool is_erode_boundary(const CompactHeightfield& chf, int x, int z, uint32_t i) {
+    if (chf.areas[i] == kNullArea) return true;
+    for (int dir = 0; dir < 4; ++dir) {
+        if (static_cast<uint32_t>(get_con(chf.spans[i], dir)) == kNc) return true;
+        if (chf.areas[chf.neighbour(x, z, i, dir)] == kNullArea) return true;
+    }
+    return false;
+}
+
+ErodeInfo erode_distance(const CompactHeightfield& chf, int x, int z, uint32_t start, int window) {
+    ErodeInfo out;
+    struct Node {
+        int d;
+        uint32_t i;
+        int x, z;
+        bool operator>(const Node& o) const { return d > o.d; }
+    };
+    std::priority_queue<Node, std::vector<Node>, std::greater<Node>> q;
+    std::unordered_map<uint32_t, int> best;
+    q.push({0, start, x, z});
+    best[start] = 0;
+    while (!q.empty()) {
+        const Node n = q.top();
+        q.pop();
+        if (best[n.i] < n.d) continue;
+        if (is_erode_boundary(chf, n.x, n.z, n.i)) {
+            out.dist = n.d;
+            out.bspan = n.i;
+            out.bx = n.x;
+            out.bz = n.z;
+            return out;
+        }
+        auto relax = [&](uint32_t j, int jx, int jz, int d) {
+            if (std::abs(jx - x) > window || std::abs(jz - z) > window) return;
+            auto it = best.find(j);
+            if (it != best.end() && it->second <= d) return;
+            best[j] = d;
+            q.push({d, j, jx, jz});
+        };
+        for (int dir = 0; dir < 4; ++dir) {
+            // not a boundary: every link exists
+            const uint32_t a = chf.neighbour(n.x, n.z, n.i, dir);
+            const int ax = n.x + dir_offset_x(dir), az = n.z + dir_offset_z(dir);
+            relax(a, ax, az, n.d + 2);
+            for (int turn : {1, 3}) {
+                const int d2 = (dir + turn) & 3;
+                if (static_cast<uint32_t>(get_con(chf.spans[a], d2)) == kNc) continue;
+                const uint32_t b = chf.neighbour(ax, az, a, d2);
+                relax(b, ax + dir_offset_x(d2), az + dir_offset_z(d2), n.d + 3);
+            }
+        }
+    }
+    return out;
+}
+
+// Cells of span i's row along axis (dir 0/2: x, 1/3: z) reachable through links: the corridor.
+int corridor_cells(const CompactHeightfield& chf, int x, int z, uint32_t i, int dir, int limit) {
+    int cells = 1;
+    for (int d : {dir, (dir + 2) & 3}) {
+        int cx = x, cz = z;
+        uint32_t ci = i;
+        for (int k = 0; k < limit; ++k) {
+            if (static_cast<uint32_t>(get_con(chf.spans[ci], d)) == kNc) break;
+            ci = chf.neighbour(cx, cz, ci, d);
+            cx += dir_offset_x(d);
+            cz += dir_offset_z(d);
+            ++cells;
+        }
+    }
+    return cells;
+}
+
+// Distance from (px, pz) to segment a-b in xz.
+double seg_dist_xz(double px, double pz, double ax, double az, double bx, double bz) {
+    const double dx = bx - ax, dz = bz - az;
+    const double l2 = dx * dx + dz * dz;
+    double t = l2 > 0 ? ((px - ax) * dx + (pz - az) * dz) / l2 : 0;
+    t = std::clamp(t, 0.0, 1.0);
+    const double ex = ax + t * dx - px, ez = az + t * dz - pz;
+    return std::sqrt(ex * ex + ez * ez);
+}
+
+bool in_polygon_xz(const std::vector<double>& xs, const std::vector<double>& zs, double x, double z) {
+    bool inside = false;
+    const size_t n = xs.size();
+    for (size_t i = 0, j = n - 1; i < n; j = i++)
+        if (((zs[i] > z) != (zs[j] > z)) && (x < (xs[j] - xs[i]) * (z - zs[i]) / (zs[j] - zs[i]) + xs[i])) inside = !inside;
+    return inside;
+}
+
+void story_grid(GridCtx& c, const Surface& surf);
+
+}  // namespace
+
 
 std::string_view why_cause_name(WhyCause c) {
     switch (c) {
@@ -22,6 +495,666 @@ std::string_view why_cause_name(WhyCause c) {
         case WhyCause::Count: break;
     }
     return "unknown";
+}
+
+namespace {
+
+const char* side_name(int dir) {
+    static constexpr const char* n[4] = {"-x", "+z", "+x", "-z"};
+    return n[dir & 3];
+}
+
+// The side `dir` of cell (x, z) as a segment at height y.
+void cell_side(const GridCtx& c, int x, int z, int dir, float y, WhyShape& shape) {
+    const float x0 = c.gbmin[0] + static_cast<float>(x) * c.cs, z0 = c.gbmin[2] + static_cast<float>(z) * c.cs;
+    const float x1 = x0 + c.cs, z1 = z0 + c.cs;
+    switch (dir & 3) {
+        case 0: add_line(shape, x0, y, z0, x0, y, z1); break;
+        case 1: add_line(shape, x0, y, z1, x1, y, z1); break;
+        case 2: add_line(shape, x1, y, z0, x1, y, z1); break;
+        default: add_line(shape, x0, y, z0, x1, y, z0); break;
+    }
+}
+
+std::string cells_text(double v) { return fmt(std::fabs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.1f", v); }
+
+void story_grid(GridCtx& c, const Surface& surf) {
+    WhyStory& s = c.s;
+    const Bake& g = c.g;
+    const float* p = c.p;
+    const Params& P = c.bake.params;
+    const float max_slope = P.f(ParamId::agent_max_slope);
+    const float tol = std::max(c.climb_m, 2.0f * c.ch);
+
+    std::string input_text;
+    if (surf.tri >= 0)
+        input_text = "triangle " + ival(surf.tri) + " at " + m2(surf.y) + ", slope " + fmt("%.1f", surf.slope) +
+                     " deg " + (surf.walkable ? "< " : ">= ") + "agent_max_slope " + fmt("%.1f", max_slope) + " deg (" +
+                     (surf.walkable ? "walkable" : "not walkable") + ")";
+    else
+        input_text = "no triangle under the point";
+
+    auto slope_loss = [&]() {
+        WhyShape sh;
+        if (surf.tri >= 0 && c.bake.mesh) {
+            const InputMesh& m = *c.bake.mesh;
+            for (int k = 0; k < 3; ++k) {
+                const float* a = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(surf.tri) * 3 + k]) * 3];
+                const float* b = &m.verts[static_cast<size_t>(m.tris[static_cast<size_t>(surf.tri) * 3 + (k + 1) % 3]) * 3];
+                add_line(sh, a[0], a[1], a[2], b[0], b[1], b[2]);
+            }
+        }
+        add_stage(s, Stage::Input, false, input_text, std::move(sh));
+        lose(s, Stage::Input, WhyCause::Slope,
+             "slope " + fmt("%.1f", surf.slope) + " deg >= agent_max_slope " + fmt("%.1f", max_slope) + " deg");
+        if (surf.slope < 89.0f) {
+            s.decider = ParamId::agent_max_slope;
+            s.needed = std::ceil(static_cast<double>(surf.slope) * 10.0 - 1e-6) / 10.0 + 0.1;
+        }
+    };
+
+    // ---- rasterize
+    const Heightfield* solid = g.solid.get();
+    if (!solid) {
+        if (surf.tri >= 0 && !surf.walkable) return slope_loss();
+        add_stage(s, Stage::Input, surf.tri >= 0, input_text);
+        if (surf.tri < 0) {
+            lose(s, Stage::Input, WhyCause::NoGeometry, "no geometry under this point");
+            return;
+        }
+        return not_in_bake(s, Stage::Rasterize);
+    }
+    if (c.cx < 0 || c.cz < 0 || c.cx >= solid->width || c.cz >= solid->height) {
+        add_stage(s, Stage::Input, surf.tri >= 0, input_text);
+        lose(s, Stage::Rasterize, WhyCause::OutsideBounds, "column outside the grid");
+        return;
+    }
+    const Span* spool = solid->pool.data();
+    const uint32_t shead = solid->columns[static_cast<size_t>(c.cx + c.cz * solid->width)];
+    const Heightfield* filt = g.filtered.get();
+    auto filtered_twin = [&](const Span& sp) -> const Span* {
+        if (!filt || filt->width != solid->width || filt->height != solid->height) return nullptr;
+        for (uint32_t i = filt->columns[static_cast<size_t>(c.cx + c.cz * filt->width)]; i != kNullSpan;
+             i = filt->pool[i].next)
+            if (filt->pool[i].smax == sp.smax && filt->pool[i].smin == sp.smin) return &filt->pool[i];
+        return nullptr;
+    };
+    uint32_t si = kNullSpan;
+    float best = std::numeric_limits<float>::max();
+    for (uint32_t i = shead; i != kNullSpan; i = spool[i].next) {
+        const float top = solid->bmin[1] + static_cast<float>(spool[i].smax) * c.ch;
+        if (surf.tri >= 0) {
+            const float d = std::fabs(top - s.floor_y);
+            if (d <= tol && d < best) {
+                best = d;
+                si = i;
+            }
+        } else if (top <= p[1] + c.climb_m + tol) {
+            const Span* f = filtered_twin(spool[i]);
+            if (spool[i].area != kNullArea || (f && f->area != kNullArea)) si = i;  // the highest walkable
+        }
+    }
+    if (si == kNullSpan) {
+        if (surf.tri < 0) {
+            add_stage(s, Stage::Input, false, "no geometry under this point (no triangle, no walkable span)");
+            lose(s, Stage::Input, WhyCause::NoGeometry, "no geometry under this point");
+            return;
+        }
+        if (!surf.walkable) return slope_loss();
+        add_stage(s, Stage::Input, true, input_text);
+        WhyShape sh;
+        const float x0 = c.gbmin[0] + static_cast<float>(c.cx) * c.cs, z0 = c.gbmin[2] + static_cast<float>(c.cz) * c.cs;
+        set_box(sh, x0, s.floor_y - tol, z0, x0 + c.cs, s.floor_y + tol, z0 + c.cs);
+        const std::string t = "no span of column " + ival(c.cx) + "," + ival(c.cz) + " has its top within " + m2(tol) +
+                              " of the floor at " + m2(s.floor_y);
+        add_stage(s, Stage::Rasterize, false, t, std::move(sh));
+        lose(s, Stage::Rasterize, WhyCause::NotRasterized, t);
+        return;
+    }
+    const Span& sp = spool[si];
+    const Span* fsp = filtered_twin(sp);
+    const float sbot = solid->bmin[1] + static_cast<float>(sp.smin) * c.ch;
+    const float stop = solid->bmin[1] + static_cast<float>(sp.smax) * c.ch;
+    if (surf.tri < 0) s.floor_y = stop;
+    const bool raised = fsp && (fsp->area != kNullArea || fsp->filtered_by != 0);  // by the low-hanging filter
+    WhyShape span_box;
+    {
+        const float x0 = c.gbmin[0] + static_cast<float>(c.cx) * c.cs, z0 = c.gbmin[2] + static_cast<float>(c.cz) * c.cs;
+        set_box(span_box, x0, sbot, z0, x0 + c.cs, stop, z0 + c.cs);
+    }
+    const std::string span_text = "span " + f2(sbot) + ".." + m2(stop) + " (" + ival(sp.smin) + ".." + ival(sp.smax) +
+                                  " cell heights) in column " + ival(c.cx) + "," + ival(c.cz);
+    if (sp.area == kNullArea && !raised) {
+        if (surf.tri >= 0 && !surf.walkable) return slope_loss();
+        add_stage(s, Stage::Input, surf.tri >= 0, input_text);
+        const std::string t = span_text + ": not walkable (a steeper surface ends at its top)";
+        add_stage(s, Stage::Rasterize, false, t, span_box);
+        lose(s, Stage::Rasterize, WhyCause::NotRasterized, t);
+        return;
+    }
+    add_stage(s, Stage::Input, true, surf.tri >= 0 ? input_text : "no triangle over the point; following the walkable " + span_text);
+    add_stage(s, Stage::Rasterize, true, span_text + (sp.area == kNullArea ? " (made walkable by the low-hanging filter)" : ""),
+              span_box);
+
+    // ---- filter
+    if (!filt || !fsp) return not_in_bake(s, Stage::Filter);
+    const int ceil_v = fsp->next != kNullSpan ? static_cast<int>(filt->pool[fsp->next].smin) : kSpanMaxHeight;
+    const double clearance = (ceil_v - fsp->smax) * static_cast<double>(c.ch);
+    const std::string clear_text =
+        ceil_v >= kSpanMaxHeight ? std::string("open above") : "clearance " + m2(clearance);
+    if (fsp->area == kNullArea) {
+        WhyShape sh;
+        if (fsp->filtered_by & kFilteredLedge) {
+            const LedgeInfo L = ledge_of(c, *filt, c.cx, c.cz, static_cast<uint32_t>(fsp - filt->pool.data()));
+            std::string t;
+            if (L.dir >= 0) cell_side(c, c.cx, c.cz, L.dir, stop, sh);
+            if (L.edge) {
+                t = "ledge: the span is on the grid's edge (" + std::string(side_name(L.dir)) + ")";
+                s.decider = ParamId::filter_ledge;
+                s.needed = 0;
+            } else if (L.void_below) {
+                t = "ledge: open space under the neighbour on the " + std::string(side_name(L.dir)) +
+                    " side (a drop deeper than agent_height " + m2(c.height_m) + ")";
+                s.decider = ParamId::filter_ledge;
+                s.needed = 0;
+            } else if (L.drop > c.wc) {
+                const double drop = L.drop * static_cast<double>(c.ch);
+                const int nx = c.cx + dir_offset_x(L.dir), nz = c.cz + dir_offset_z(L.dir);
+                const float nx0 = c.gbmin[0] + static_cast<float>(nx) * c.cs, nz0 = c.gbmin[2] + static_cast<float>(nz) * c.cs;
+                const float ny = filt->bmin[1] + static_cast<float>(L.nfloor) * c.ch;
+                set_box(sh, nx0, ny, nz0, nx0 + c.cs, stop, nz0 + c.cs);
+                t = "ledge: drop " + m2(drop) + " on the " + side_name(L.dir) + " side > agent_max_climb " + m2(c.climb_m) +
+                    " (neighbour floor at " + m2(ny) + ")";
+                if (drop > c.height_m) {
+                    s.decider = ParamId::filter_ledge;
+                    s.needed = 0;
+                } else {
+                    s.decider = ParamId::agent_max_climb;
+                    s.needed = drop;
+                }
+            } else if (L.spread > c.wc) {
+                const double spread = L.spread * static_cast<double>(c.ch);
+                t = "ledge: the reachable neighbour floors spread over " + m2(spread) + " > agent_max_climb " +
+                    m2(c.climb_m) + " (steep)";
+                s.decider = ParamId::agent_max_climb;
+                s.needed = spread;
+            } else {
+                t = "cleared by the ledge filter";
+                s.decider = ParamId::filter_ledge;
+                s.needed = 0;
+            }
+            add_stage(s, Stage::Filter, false, span_text + ": " + t, sh);
+            lose(s, Stage::Filter, WhyCause::Ledge, t);
+            return;
+        }
+        if (fsp->filtered_by & kFilteredLowHeight) {
+            const float cy = filt->bmin[1] + static_cast<float>(ceil_v) * c.ch;
+            if (fsp->next != kNullSpan) {
+                const Span& ns = filt->pool[fsp->next];
+                const float x0 = c.gbmin[0] + static_cast<float>(c.cx) * c.cs, z0 = c.gbmin[2] + static_cast<float>(c.cz) * c.cs;
+                set_box(sh, x0, cy, z0, x0 + c.cs, filt->bmin[1] + static_cast<float>(ns.smax) * c.ch, z0 + c.cs);
+            }
+            const std::string t = "clearance " + m2(clearance) + " < agent_height " + m2(c.height_m) + " (low ceiling at " +
+                                  m2(cy) + ")";
+            add_stage(s, Stage::Filter, false, span_text + ": " + t, sh);
+            lose(s, Stage::Filter, WhyCause::LowHeight, t);
+            s.decider = ParamId::agent_height;
+            s.needed = clearance;
+            return;
+        }
+        const std::string t = "not walkable after the filters";
+        add_stage(s, Stage::Filter, false, t);
+        lose(s, Stage::Filter, WhyCause::NotRasterized, t);
+        return;
+    }
+    add_stage(s, Stage::Filter, true,
+              "walkable: " + clear_text + (ceil_v >= kSpanMaxHeight ? "" : " >= agent_height " + m2(c.height_m)) +
+                  ", no ledge (agent_max_climb " + m2(c.climb_m) + ")");
+
+    // ---- compact
+    const CompactHeightfield* chf = g.compact.get();
+    if (!chf || chf->cells.size() != static_cast<size_t>(chf->width) * static_cast<size_t>(chf->height) ||
+        c.cx >= chf->width || c.cz >= chf->height)
+        return not_in_bake(s, Stage::Compact);
+    const CompactCell cell = chf->cells[static_cast<size_t>(c.cx + c.cz * chf->width)];
+    uint32_t ci = kNullSpan;
+    for (uint32_t i = cell.index; i < cell.index + cell.count; ++i)
+        if (chf->spans[i].y == fsp->smax) ci = i;
+    if (ci == kNullSpan) {
+        const std::string t = "no compact span at the floor " + m2(stop);
+        add_stage(s, Stage::Compact, false, t);
+        lose(s, Stage::Compact, WhyCause::NotInBake, t);
+        return;
+    }
+    const CompactSpan& cspan = chf->spans[ci];
+    const float cfloor = chf->bmin[1] + static_cast<float>(cspan.y) * c.ch;
+    {
+        std::string links;
+        int nl = 0;
+        for (int dir = 0; dir < 4; ++dir) {
+            const bool has = static_cast<uint32_t>(get_con(cspan, dir)) != kNc;
+            nl += has;
+            if (!has) links += std::string(links.empty() ? "" : ",") + side_name(dir);
+        }
+        add_stage(s, Stage::Compact, true,
+                  "compact span " + ival(ci) + ": floor " + m2(cfloor) + ", " +
+                      (cspan.h >= 255 ? std::string("open above") : "clearance " + m2(cspan.h * c.ch)) + ", " +
+                      ival(nl) + " of 4 links" + (links.empty() ? "" : " (none to " + links + ")"));
+    }
+
+    // ---- erode
+    const std::vector<uint8_t>* eroded = g.eroded.get();
+    if (!eroded || eroded->size() != chf->spans.size() || chf->areas.size() != chf->spans.size())
+        return not_in_bake(s, Stage::Erode);
+    const int window = c.wr + 2;
+    if ((*eroded)[ci] == kNullArea) {
+        const ErodeInfo E = erode_distance(*chf, c.cx, c.cz, ci, window);
+        WhyShape sh;
+        std::string reason = "no boundary found within " + ival(window) + " cells";
+        double dcells = 0;
+        if (E.dist >= 0) {
+            dcells = E.dist / 2.0;
+            const CompactSpan& bs = chf->spans[E.bspan];
+            int mdir = -1;
+            for (int dir = 0; dir < 4 && mdir < 0; ++dir)
+                if (static_cast<uint32_t>(get_con(bs, dir)) == kNc) mdir = dir;
+            if (mdir >= 0) {
+                reason = why_no_link(c, E.bx, E.bz, bs.y, bs.y + bs.h, mdir, sh);
+                cell_side(c, E.bx, E.bz, mdir, chf->bmin[1] + static_cast<float>(bs.y) * c.ch, sh);
+            } else {
+                reason = "a neighbour that is not walkable";
+            }
+            const float bx0 = c.gbmin[0] + static_cast<float>(E.bx) * c.cs, bz0 = c.gbmin[2] + static_cast<float>(E.bz) * c.cs;
+            const float by = chf->bmin[1] + static_cast<float>(bs.y) * c.ch;
+            if (!sh.has_box) set_box(sh, bx0, by - c.ch, bz0, bx0 + c.cs, by, bz0 + c.cs);
+            add_line(sh, p[0], cfloor, p[2], bx0 + 0.5f * c.cs, by, bz0 + 0.5f * c.cs);
+            reason = "boundary cell " + ival(E.bx) + "," + ival(E.bz) + ": " + reason;
+            // The corridor across the axis towards the boundary.
+            int dir = mdir >= 0 ? mdir : 0;
+            if (E.bx != c.cx || E.bz != c.cz)
+                dir = std::abs(E.bx - c.cx) >= std::abs(E.bz - c.cz) ? (E.bx > c.cx ? 2 : 0) : (E.bz > c.cz ? 1 : 3);
+            const int cells = corridor_cells(*chf, c.cx, c.cz, ci, dir, 4 * window);
+            const double width = cells * static_cast<double>(c.cs);
+            if (width < 2.0 * c.radius_m)
+                reason += "; corridor " + m2(width) + " wide < 2 x agent_radius " + m2(c.radius_m);
+        }
+        const double dm = dcells * c.cs;
+        const std::string t = "distance to the nearest boundary " + m2(dm) + " (" + cells_text(dcells) +
+                              " cells) < agent_radius " + m2(c.radius_m) + " (" + ival(c.wr) + " cells); " + reason;
+        add_stage(s, Stage::Erode, false, t, sh);
+        lose(s, Stage::Erode, WhyCause::Erosion, t);
+        s.decider = ParamId::agent_radius;
+        s.needed = E.dist >= 0 ? std::floor(E.dist / 2.0) * c.cs : 0.0;
+        s.needed = std::floor(s.needed * 100.0 + 1e-6) / 100.0;
+        return;
+    }
+    {
+        const ErodeInfo E = erode_distance(*chf, c.cx, c.cz, ci, window);
+        add_stage(s, Stage::Erode, true,
+                  (E.dist >= 0 ? "distance to the nearest boundary " + m2(E.dist / 2.0 * c.cs) + " (" +
+                                     cells_text(E.dist / 2.0) + " cells)"
+                               : "no boundary within " + ival(window) + " cells") +
+                      " >= agent_radius " + m2(c.radius_m) + " (" + ival(c.wr) + " cells)");
+    }
+
+    // ---- areas
+    const std::vector<uint8_t>* areas = g.areas.get();
+    if (!areas || areas->size() != chf->spans.size()) return not_in_bake(s, Stage::Areas);
+    {
+        const uint8_t a = (*areas)[ci];
+        const float px = c.gbmin[0] + (static_cast<float>(c.cx) + 0.5f) * c.cs;
+        const float pz = c.gbmin[2] + (static_cast<float>(c.cz) + 0.5f) * c.cs;
+        // Replays mark_convex_volume's rule for this span: the last volume to change it wins.
+        uint8_t cur = (*eroded)[ci];
+        int who = -1;
+        const std::vector<ConvexVolume>& vols = c.bake.volumes;
+        for (size_t k = 0; k < vols.size(); ++k) {
+            const ConvexVolume& v = vols[k];
+            const int nv = static_cast<int>(v.verts.size() / 3);
+            if (nv < 3 || cur == kNullArea) continue;
+            if (!(cfloor >= v.hmin && cfloor <= v.hmax)) continue;
+            bool inside = false;
+            for (int i = 0, j = nv - 1; i < nv; j = i++) {
+                const float* vi = &v.verts[static_cast<size_t>(i) * 3];
+                const float* vj = &v.verts[static_cast<size_t>(j) * 3];
+                if (((vi[2] > pz) != (vj[2] > pz)) && (px < (vj[0] - vi[0]) * (pz - vi[2]) / (vj[2] - vi[2]) + vi[0]))
+                    inside = !inside;
+            }
+            if (!inside) continue;
+            cur = v.area;
+            who = static_cast<int>(k);
+        }
+        auto name_of = [](uint8_t id) {
+            const std::string_view n = area_name(id);
+            return n.empty() ? "area " + ival(id) : std::string(n) + " (" + ival(id) + ")";
+        };
+        if (a == kNullArea) {
+            WhyShape sh;
+            std::string t;
+            if (who >= 0) {
+                const ConvexVolume& v = vols[static_cast<size_t>(who)];
+                const int nv = static_cast<int>(v.verts.size() / 3);
+                for (int i = 0, j = nv - 1; i < nv; j = i++)
+                    add_line(sh, v.verts[static_cast<size_t>(j) * 3], cfloor, v.verts[static_cast<size_t>(j) * 3 + 2],
+                             v.verts[static_cast<size_t>(i) * 3], cfloor, v.verts[static_cast<size_t>(i) * 3 + 2]);
+                t = "convex volume " + ival(who) + " marks it " + name_of(v.area) + " (floor " + m2(cfloor) + " in " +
+                    f2(v.hmin) + ".." + m2(v.hmax) + ")";
+                s.volume = who;
+            } else {
+                t = "a convex volume marked it not walkable";
+            }
+            add_stage(s, Stage::Areas, false, t, sh);
+            lose(s, Stage::Areas, WhyCause::Volume, t);
+            return;
+        }
+        add_stage(s, Stage::Areas, true,
+                  who >= 0 ? "area " + name_of(a) + " from convex volume " + ival(who) : "area " + name_of(a) + ", no volume");
+    }
+
+    // ---- distance (informational)
+    const DistanceField* df = g.distance.get();
+    if (!df || df->dist.size() != chf->spans.size()) return not_in_bake(s, Stage::Distance);
+    add_stage(s, Stage::Distance, true,
+              "distance field " + ival(df->dist[ci]) + " (max " + ival(df->max_dist) + "), about " +
+                  m2(df->dist[ci] / 2.0 * c.cs) + " from the region's edge");
+
+    // ---- regions
+    const Regions* rg = g.regions.get();
+    if (!rg || rg->reg.size() != chf->spans.size()) return not_in_bake(s, Stage::Regions);
+    const uint16_t reg = rg->reg[ci];
+    const int min_area = g.config.min_region_area;
+    if (reg == 0) {
+        // The island: walkable spans connected through links (merge_and_filter's connected regions).
+        const int cap = std::max(min_area, 1);
+        std::vector<uint32_t> stack{ci};
+        std::unordered_map<uint32_t, uint8_t> seen;
+        seen[ci] = 1;
+        int n = 0;
+        bool to_border = false;
+        WhyShape sh;
+        const int bsz = chf->border_size;
+        struct Item {
+            uint32_t i;
+            int x, z;
+        };
+        std::vector<Item> st{{ci, c.cx, c.cz}};
+        while (!st.empty() && n < cap) {
+            const Item it = st.back();
+            st.pop_back();
+            ++n;
+            if ((rg->reg[it.i] & kBorderRegion) || it.x < bsz || it.z < bsz || it.x >= chf->width - bsz ||
+                it.z >= chf->height - bsz)
+                to_border = bsz > 0 ? true : to_border;
+            if (sh.points.size() < 3 * 4000)
+                add_point(sh, c.gbmin[0] + (static_cast<float>(it.x) + 0.5f) * c.cs,
+                          chf->bmin[1] + static_cast<float>(chf->spans[it.i].y) * c.ch,
+                          c.gbmin[2] + (static_cast<float>(it.z) + 0.5f) * c.cs);
+            for (int dir = 0; dir < 4; ++dir) {
+                if (static_cast<uint32_t>(get_con(chf->spans[it.i], dir)) == kNc) continue;
+                const uint32_t j = chf->neighbour(it.x, it.z, it.i, dir);
+                if ((*areas)[j] == kNullArea || seen.count(j)) continue;
+                seen[j] = 1;
+                st.push_back({j, it.x + dir_offset_x(dir), it.z + dir_offset_z(dir)});
+            }
+        }
+        const bool capped = !st.empty();
+        bool removed = false;
+        if (const RegionTrace* tr = g.region_trace.get(); tr && tr->pre_reg.size() == chf->spans.size()) {
+            const uint16_t pre = tr->pre_reg[ci];
+            removed = pre != 0 && !(pre & kBorderRegion) && pre < tr->removed.size() && tr->removed[pre];
+        }
+        if ((!capped && n < min_area && !to_border) || removed) {
+            const std::string t = "island of " + ival(n) + " cells < region_min_size^2 = " + ival(min_area) + " (" +
+                                  m2(std::sqrt(static_cast<double>(n)) * c.cs) + " square < " +
+                                  m2(std::sqrt(static_cast<double>(min_area)) * c.cs) + ")";
+            add_stage(s, Stage::Regions, false, t, sh);
+            lose(s, Stage::Regions, WhyCause::SmallRegion, t);
+            s.decider = ParamId::region_min_size;
+            s.needed = std::floor(std::sqrt(static_cast<double>(n)) + 1e-9);
+            return;
+        }
+        const std::string t = "no region: the partition left this span out (island of " + std::string(capped ? ">= " : "") +
+                              ival(n) + " cells" + (to_border ? ", touching the tile border" : "") + ")";
+        add_stage(s, Stage::Regions, false, t, sh);
+        lose(s, Stage::Regions, WhyCause::PolygonLost, t);
+        return;
+    }
+    add_stage(s, Stage::Regions, true, "region " + ival(reg) + " (of " + ival(rg->region_count) + ")");
+
+    // ---- contours
+    const ContourSet* cset = g.contours.get();
+    if (!cset) return not_in_bake(s, Stage::Contours);
+    const PolyMesh* pm = g.polymesh.get();
+    const float ptol = std::max(c.climb_m, c.ch);
+    float poly_y = 0;
+    const int poly = pm ? find_polymesh_poly(*pm, g.detail.get(), p[0], p[2], cfloor, ptol, &poly_y) : -1;
+    std::vector<const Contour*> mine;
+    for (const Contour& k : cset->contours)
+        if (k.reg == reg && k.nverts > 0) mine.push_back(&k);
+    if (mine.empty()) {
+        const bool warned = std::find(cset->warnings.begin(), cset->warnings.end(), static_cast<int>(reg)) != cset->warnings.end();
+        const std::string t = "region " + ival(reg) + " has no contour" +
+                              (warned ? " (dropped: simplified to fewer than 3 vertices, or a hole could not merge)" : "");
+        add_stage(s, Stage::Contours, false, t);
+        lose(s, Stage::Contours, WhyCause::PolygonLost, t);
+        return;
+    }
+    if (pm && poly < 0) {
+        // Is the point outside the simplified outline? Then the simplification dropped it.
+        const double cs = cset->cs;
+        bool inside = false;
+        double dmin = std::numeric_limits<double>::max();
+        const Contour* dk = nullptr;
+        uint32_t de = 0;
+        for (const Contour* k : mine) {
+            std::vector<double> xs, zs;
+            for (uint32_t v = 0; v < k->nverts; ++v) {
+                const int32_t* q = &cset->verts[(k->vert_start + v) * 4u];
+                xs.push_back(cset->bmin[0] + q[0] * cs);
+                zs.push_back(cset->bmin[2] + q[2] * cs);
+            }
+            if (in_polygon_xz(xs, zs, p[0], p[2])) inside = true;
+            for (uint32_t v = 0; v < k->nverts; ++v) {
+                const uint32_t w = (v + 1) % k->nverts;
+                const double d = seg_dist_xz(p[0], p[2], xs[v], zs[v], xs[w], zs[w]);
+                if (d < dmin) {
+                    dmin = d;
+                    dk = k;
+                    de = v;
+                }
+            }
+        }
+        if (!inside && dk) {
+            const int32_t* a = &cset->verts[(dk->vert_start + de) * 4u];
+            const int32_t* b = &cset->verts[(dk->vert_start + (de + 1) % dk->nverts) * 4u];
+            const double ax = cset->bmin[0] + a[0] * cs, az = cset->bmin[2] + a[2] * cs;
+            const double bx = cset->bmin[0] + b[0] * cs, bz = cset->bmin[2] + b[2] * cs;
+            WhyShape sh;
+            add_line(sh, float(ax), cset->bmin[1] + a[1] * cset->ch, float(az), float(bx), cset->bmin[1] + b[1] * cset->ch, float(bz));
+            // The raw outline near the point: its deviation from that simplified edge.
+            double dev = 0;
+            const double reach = dmin + 2.0 * cs;
+            for (uint32_t v = 0; v < dk->nraw; ++v) {
+                const int32_t* q = &cset->raw_verts[(dk->raw_start + v) * 4u];
+                const int32_t* r = &cset->raw_verts[(dk->raw_start + (v + 1) % dk->nraw) * 4u];
+                const double qx = cset->bmin[0] + q[0] * cs, qz = cset->bmin[2] + q[2] * cs;
+                const double rx = cset->bmin[0] + r[0] * cs, rz = cset->bmin[2] + r[2] * cs;
+                if (std::hypot(qx - p[0], qz - p[2]) > reach) continue;
+                add_line(sh, float(qx), cset->bmin[1] + q[1] * cset->ch, float(qz), float(rx), cset->bmin[1] + r[1] * cset->ch, float(rz));
+                dev = std::max(dev, seg_dist_xz(qx, qz, ax, az, bx, bz) / cs);
+            }
+            const double maxe = g.config.max_simplification_error;
+            const std::string t = "the point lies " + m2(dmin) + " (" + fmt("%.1f", dmin / cs) +
+                                  " cells) outside region " + ival(reg) + "'s simplified outline; the raw outline deviates " +
+                                  fmt("%.1f", dev) + " cells there <= edge_max_error " + fmt("%.1f", maxe);
+            add_stage(s, Stage::Contours, false, t, sh);
+            lose(s, Stage::Contours, WhyCause::Simplified, t);
+            s.decider = ParamId::edge_max_error;
+            s.needed = std::max(0.1, std::floor((dev - 0.1) * 10.0 + 1e-6) / 10.0);
+            return;
+        }
+    }
+    {
+        uint32_t nv = 0, nraw = 0;
+        for (const Contour* k : mine) {
+            nv += k->nverts;
+            nraw += k->nraw;
+        }
+        add_stage(s, Stage::Contours, true,
+                  "region " + ival(reg) + "'s contour: " + ival(nv) + " vertices (raw " + ival(nraw) +
+                      ", edge_max_error " + fmt("%.1f", g.config.max_simplification_error) + ")");
+    }
+
+    // ---- polymesh
+    if (!pm) return not_in_bake(s, Stage::Polymesh);
+    if (poly < 0) {
+        std::string t = "no polygon over the point within " + m2(ptol) + " of the floor " + m2(cfloor) +
+                        " (the region's outline made none here)";
+        for (const std::string& w : pm->warnings) t += "; " + w;
+        add_stage(s, Stage::Polymesh, false, t);
+        lose(s, Stage::Polymesh, WhyCause::PolygonLost, t);
+        return;
+    }
+    {
+        WhyShape sh;
+        const uint16_t* pv = pm->poly(poly);
+        const int n = pm->poly_vert_count(poly);
+        for (int k = 0; k < n; ++k) {
+            const uint16_t* a = &pm->verts[static_cast<size_t>(pv[k]) * 3];
+            const uint16_t* b = &pm->verts[static_cast<size_t>(pv[(k + 1) % n]) * 3];
+            add_line(sh, pm->bmin[0] + a[0] * pm->cs, pm->bmin[1] + a[1] * pm->ch, pm->bmin[2] + a[2] * pm->cs,
+                     pm->bmin[0] + b[0] * pm->cs, pm->bmin[1] + b[1] * pm->ch, pm->bmin[2] + b[2] * pm->cs);
+        }
+        add_stage(s, Stage::Polymesh, true,
+                  "polygon " + ival(poly) + " (" + ival(n) + " vertices, region " + ival(pm->regs[static_cast<size_t>(poly)]) + ")",
+                  std::move(sh));
+    }
+
+    // ---- detail
+    if (!g.detail) return not_in_bake(s, Stage::Detail);
+    s.detail_y = poly_y;
+    add_stage(s, Stage::Detail, true,
+              "detail height " + m2(poly_y) + ", " + m2(std::fabs(poly_y - cfloor)) + " from the voxel floor " + m2(cfloor) +
+                  (s.floor_y != cfloor ? ", " + m2(std::fabs(poly_y - s.floor_y)) + " from the surface" : ""));
+
+    // ---- navmesh
+    const NavMesh* nm = c.bake.navmesh.get();
+    if (nm && !nm->empty()) {
+        float y = 0;
+        const uint32_t dp = find_navmesh_poly(*nm, p[0], p[2], s.floor_y, std::max(ptol, std::fabs(poly_y - s.floor_y) + c.ch), &y);
+        if (dp == kNoPoly) {
+            const std::string t = "polygon " + ival(poly) + " has no polygon of the navmesh over the point";
+            add_stage(s, Stage::Navmesh, false, t);
+            lose(s, Stage::Navmesh, WhyCause::PolygonLost, t);
+            return;
+        }
+        s.poly = nm->ref(dp);
+        s.island = dp < nm->poly_island.size() ? static_cast<int>(nm->poly_island[dp]) : -1;
+        s.pruned = dp < nm->flags.size() && (nm->flags[dp] & kPolyFlagDisabled) != 0;
+        s.detail_y = y;
+        s.on_navmesh = true;
+        const std::string t = "navmesh polygon " + ival(dp) + " (ref " + std::to_string(s.poly.value()) + "), island " +
+                              ival(s.island) + (s.pruned ? ", disabled by prune" : "");
+        add_stage(s, Stage::Navmesh, true, t);
+        s.cause_text = "on the navmesh: " + t;
+        return;
+    }
+    if (c.bake.tiled() && g.tile) {  // one tile baked alone: its runtime tile, no assembled navmesh
+        s.on_navmesh = true;
+        const std::string t = "polygon " + ival(poly) + " of tile " + ival(s.tile_x) + "," + ival(s.tile_z) +
+                              " (no assembled navmesh: no reference or island)";
+        add_stage(s, Stage::Navmesh, true, t);
+        s.cause_text = "on the navmesh: " + t;
+        return;
+    }
+    not_in_bake(s, Stage::Navmesh);
+}
+
+}  // namespace
+
+WhyStory explain_point(const Bake& bake, const float* point) {
+    WhyStory s;
+    for (int k = 0; k < 3; ++k) s.point[k] = point[k];
+    if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2])) {
+        s.cause = WhyCause::BadPoint;
+        s.cause_text = "the point is not finite (NaN or infinite coordinates)";
+        return s;
+    }
+    s.floor_y = point[1];
+    const BakeConfig& C = bake.config;
+    if (!(point[0] >= C.bmin[0] && point[0] <= C.bmax[0] && point[2] >= C.bmin[2] && point[2] <= C.bmax[2])) {
+        s.cause = WhyCause::OutsideBounds;
+        s.cause_text = "the point (" + f2(point[0]) + ", " + f2(point[2]) + ") is outside the level's grid x " + f2(C.bmin[0]) +
+                       ".." + f2(C.bmax[0]) + ", z " + f2(C.bmin[2]) + ".." + f2(C.bmax[2]);
+        return s;
+    }
+    if (!bake.mesh) {
+        not_in_bake(s, Stage::Input);
+        return s;
+    }
+    const Params& P = bake.params;
+    const float climb = P.f(ParamId::agent_max_climb);
+    const Surface surf = find_surface(*bake.mesh, bake.tri_areas.get(), P.f(ParamId::agent_max_slope), point[0],
+                                      point[2], point[1] + climb);
+    if (surf.tri >= 0) s.floor_y = surf.y;
+
+    Bake view;
+    const Bake* grid = &bake;
+    if (bake.tiled()) {
+        tile_of(bake, point[0], point[2], s.tile_x, s.tile_z);
+        const size_t idx = static_cast<size_t>(s.tile_x + s.tile_z * bake.layout.cols);
+        if (idx >= bake.tiles.size() || !bake.tiles[idx]) {
+            add_stage(s, Stage::Input, surf.tri >= 0, surf.tri >= 0 ? "triangle " + ival(surf.tri) + " at " + m2(surf.y)
+                                                                    : "no triangle under the point");
+            const std::string t = "tile " + ival(s.tile_x) + "," + ival(s.tile_z) + " is not baked";
+            add_stage(s, Stage::Rasterize, false, t);
+            lose(s, Stage::Rasterize, WhyCause::NotInBake, t);
+            return s;
+        }
+        view = tile_view(bake, *bake.tiles[idx]);
+        grid = &view;
+    }
+    GridCtx c{bake, *grid, point, s, C.cs, C.ch, climb, P.f(ParamId::agent_height), P.f(ParamId::agent_radius),
+              grid->config.walkable_climb, grid->config.walkable_height, grid->config.walkable_radius, {0, 0, 0}};
+    for (int k = 0; k < 3; ++k) c.gbmin[k] = grid->config.bmin[k];
+    c.w = grid->config.width;
+    c.h = grid->config.height;
+    c.border = grid->config.border_size;
+    c.cx = static_cast<int>(std::floor((point[0] - c.gbmin[0]) / c.cs));
+    c.cz = static_cast<int>(std::floor((point[2] - c.gbmin[2]) / c.cs));
+    s.cell_x = c.cx;
+    s.cell_z = c.cz;
+    story_grid(c, surf);
+    return s;
+}
+
+bool point_on_navmesh(const Bake& bake, const float* point, PolyRef* poly, int* island) {
+    if (poly) *poly = kNoRef;
+    if (island) *island = -1;
+    if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2])) return false;
+    const float floor_y = surface_floor(bake, point);
+    const float tol = std::max(bake.params.f(ParamId::agent_max_climb), bake.params.f(ParamId::cell_height));
+    float y = 0;
+    if (bake.navmesh && !bake.navmesh->empty()) {
+        const NavMesh& nm = *bake.navmesh;
+        const uint32_t p = find_navmesh_poly(nm, point[0], point[2], floor_y, tol, &y);
+        if (p == kNoPoly) return false;
+        if (poly) *poly = nm.ref(p);
+        if (island && p < nm.poly_island.size()) *island = static_cast<int>(nm.poly_island[p]);
+        return true;
+    }
+    const PolyMesh* pm = bake.polymesh.get();
+    const PolyMeshDetail* dm = bake.detail.get();
+    if (bake.tiled()) {
+        int tx = 0, tz = 0;
+        tile_of(bake, point[0], point[2], tx, tz);
+        const size_t idx = static_cast<size_t>(tx + tz * bake.layout.cols);
+        if (idx >= bake.tiles.size() || !bake.tiles[idx]) return false;
+        pm = bake.tiles[idx]->polymesh.get();
+        dm = bake.tiles[idx]->detail.get();
+    }
+    if (!pm) return false;
+    return find_polymesh_poly(*pm, dm, point[0], point[2], floor_y, tol, &y) >= 0;
 }
 
 }  // namespace nav
