@@ -149,6 +149,19 @@ std::vector<Scene> why_scenes() {
         set(s.end, 4.0f, kGround + 1.0f, 0.0f);
         out.push_back(std::move(s));
     }
+    {   // A wall across the level (x in [-0.5, 0.5]) from the south edge to z = 6, with a door 1.0 m
+        // wide (z in [-0.5, 0.5]): narrower than 2 x agent_radius 0.6, so the path from one side to
+        // the other (6 m straight) goes round the wall's north end, more than twice as long. The
+        // door's cells are lost at erode; agent_radius 0.3 opens it.
+        Scene s = base("detour", "a door 1.0 m wide, under 2 x agent_radius 0.6, forcing a detour round the wall",
+                       "erode", "erosion", "agent_radius");
+        add_box(s, -0.5f, 0.0f, -kHalf, 0.5f, kGround + 2.0f, -0.5f);
+        add_box(s, -0.5f, 0.0f, 0.5f, 0.5f, kGround + 2.0f, 6.0f);
+        s.path = true;
+        set(s.point, -3.0f, kGround, 0.0f);
+        set(s.end, 3.0f, kGround, 0.0f);
+        out.push_back(std::move(s));
+    }
     return out;
 }
 

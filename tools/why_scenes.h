@@ -1,8 +1,8 @@
 // Scenes built to lose one floor point for one known reason, for issue 21's "why is there no
 // navmesh here" tests: each scene is a small level (y up, metres, the default parameters), the
 // point it loses, and what --why must say about it (the stage, the cause, the parameter its fix
-// changes). One more scene, "step", holds two rooms joined by a step 0.1 m higher than the
-// default agent_max_climb, for --why-path. Standard library only: the tests and gen_scenes use it.
+// changes). Two more are for --why-path: "step", two rooms joined by a step 0.1 m higher than the
+// default agent_max_climb, and "detour", a door too narrow for the agent that sends the path round. Standard library only: the tests and gen_scenes use it.
 //
 // Coordinates follow gen_scenes.cpp's rules for the default grid (cell_size 0.3, cell_height 0.2):
 // the ground spans [-9.15, 9.15] in x and z, so cell borders lie at 0.15 + 0.3k and cell centres at
@@ -35,7 +35,7 @@ struct Scene {
 };
 
 // Every scene, in a fixed order (slope, low_height, ledge, erosion, small_region, volume,
-// simplified, step). Deterministic.
+// simplified, step, detour). Deterministic.
 std::vector<Scene> why_scenes();
 
 // The scene as Wavefront OBJ text, and its config JSON ({"volumes": [...]}, "{}" without volumes).

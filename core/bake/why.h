@@ -126,10 +126,16 @@ struct WhyPath {
     bool has_gap = false;
     float gap_a[3] = {0, 0, 0}, gap_b[3] = {0, 0, 0};
     float gap_length = 0;
-    WhyStory gap_story;           // the story of the gap's cell that was lost first in the pipeline
-    std::optional<WhyFix> fix;    // verified: with it, a path reaches
-    // A reached path: its length and the straight line's, for information.
+    WhyStory gap_story;           // the story of the gap's cell that was lost first in the pipeline (or the detour's)
+    std::optional<WhyFix> fix;    // verified: with it, a path reaches (a detour: gets shorter)
+    // A reached path: its length (A* + funnel, xz) and the straight line's.
     float path_length = 0, straight_length = 0;
+    // A reached path more than kDetourRatio times the straight line: the place on the straight
+    // line that forced the detour (gap_story: the sample lost earliest in the pipeline, a fixable
+    // one first) and a fix verified when the path then gets at least 10% shorter.
+    static constexpr float kDetourRatio = 1.5f;
+    bool detour = false;
+    float detour_point[3] = {0, 0, 0};
 };
 
 WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start, const float* end,

@@ -15,6 +15,10 @@
 //                    build_poly_mesh_detail, make_nav_tile...), for a game's own pipeline.
 //   InputMesh        triangle soup; load_obj reads Wavefront OBJ with checked limits.
 //   write_navmesh_obj, write_tile_obj   the polygon mesh or one tile as OBJ.
+//   Why              explain_point(bake, point): the story of a world point through every stage
+//                    and the first stage that lost it; find_fix: the smallest change of the
+//                    deciding parameter, verified by a bake; explain_path: why A cannot reach B
+//                    (core/bake/why.h).
 #pragma once
 
 #include <navkit/runtime.h>

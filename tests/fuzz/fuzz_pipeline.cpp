@@ -1,12 +1,18 @@
 // The whole bake under random parameters on a small generated mesh. The first bytes pick every
 // parameter in its range (the way a slider would), the rest place up to 12 boxes and floors in a
-// 12 m cube; the pipeline runs every stage with a 256 MiB memory limit. Any Status is fine; a
-// crash, a sanitizer report or an exception is a finding.
+// 12 m cube; the pipeline runs every stage with a 256 MiB memory limit. Then the "why" answers on
+// the bake: explain_point at four points from the input (one of them raw float bits: NaN,
+// infinities, huge values), explain_path between two of them, and for one input in eight the
+// verified fix of the first lost point (it bakes again). Any Status and any story is fine; a crash, a
+// sanitizer report or an exception is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
+#include <cstring>
+
 #include "core/bake/pipeline.h"
+#include "core/bake/why.h"
 
 namespace {
 struct Bytes {
@@ -18,6 +24,13 @@ struct Bytes {
         return *p++;
     }
     float unit() { return next() / 255.0f; }
+    float raw() {
+        uint32_t u = 0;
+        for (int i = 0; i < 4; ++i) u = (u << 8) | next();
+        float f;
+        std::memcpy(&f, &u, sizeof f);
+        return f;
+    }
 };
 }  // namespace
 
@@ -31,6 +44,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (d.id == nav::ParamId::cell_size || d.id == nav::ParamId::cell_height) v = 0.1 + 0.9 * in.unit();
         (void)params.set(d.id, v);
     }
+    float points[4][3];
+    for (int k = 0; k < 3; ++k)
+        for (float& x : points[k]) x = in.unit() * 14.0f - 1.0f;
+    for (float& x : points[3]) x = in.raw();
+    const bool want_fix = (in.next() & 7) == 0;
     nav::InputMesh m;
     const int shapes = 1 + in.next() % 12;
     for (int s = 0; s < shapes; ++s) {
@@ -58,9 +76,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     m.compute_bounds();
     nav::Pipeline pipe;
     pipe.set_memory_limit(uint64_t(256) << 20);
+    const nav::InputMesh loaded = m;
     if (!pipe.set_mesh(std::move(m))) return 0;
     pipe.set_params(params);
     const nav::Status st = pipe.run();
     if (st.code == nav::Status::Code::Internal) std::abort();  // our own fault
+    const auto bake = pipe.snapshot();
+    bool fixed = false;
+    for (const auto& pt : points) {
+        const nav::WhyStory story = nav::explain_point(*bake, pt);
+        if (story.cause_text.empty() && !story.on_navmesh) std::abort();  // every lost point is told why
+        if (want_fix && !fixed && !story.on_navmesh && story.decider) {
+            fixed = true;
+            (void)nav::find_fix(loaded, *bake, story);
+        }
+    }
+    (void)nav::explain_path(loaded, *bake, points[0], points[1], false);
     return 0;
 }
