@@ -131,14 +131,15 @@ void App::ui_right_panel(float W, float H) {
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
         sel_.path.ui();
-        if (sel_.path.failed() && !map2d_.scene()) {
+        if (sel_.path.failed(nav::WhyPath::kDetourRatio) && !map2d_.scene()) {
             if (ImGui::Button("Why?")) {
                 sel_.why.set_path(sel_.path.start(), sel_.path.end());
                 log_.info("why: explaining the path");
             }
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("Why can't the start reach the end: the two islands, the gap between them, what\n"
-                                  "lost the gap and a verified fix (Why panel).");
+                                  "lost the gap and a verified fix; for a long detour, what blocks the straight\n"
+                                  "line (Why panel).");
         }
         if (sel_.path.mode() == PathTool::Mode::Path) sel_.optimal.ui();
         ImGui::PopID();

@@ -134,7 +134,11 @@ void WhyTool::take(const std::shared_ptr<const WhyResult>& res) {
         };
         if (!res->error.empty()) messages_.push_back("why: no fix: " + res->error);
         else if (res->kind == WhyJob::Kind::Fix) messages_.push_back("why: " + fix_text(res->fix));
-        else if (res->path && res->path->reached) messages_.push_back("why: path reaches the end");
+        else if (res->path && res->path->reached && res->path->detour) {
+            messages_.push_back(fmt("why: path detours (%.2f m", res->path->path_length) +
+                                fmt(" for %.2f m straight): ", res->path->straight_length) + verdict(res->path->gap_story));
+            messages_.push_back("why: path " + fix_text(res->path->fix));
+        } else if (res->path && res->path->reached) messages_.push_back("why: path reaches the end");
         else if (res->path) {
             const nav::WhyPath& p = *res->path;
             std::string m = "why: path from island " + std::to_string(p.island_start) + " to island " +
@@ -289,8 +293,20 @@ WhyTool::Action WhyTool::panel() {
         return act;
     }
     const nav::WhyPath& p = *result_->path;
-    if (p.reached) {
+    if (p.reached && !p.detour) {
         ImGui::TextColored(kGoodColor, "the path reaches: %.2f m (straight line %.2f m)", p.path_length, p.straight_length);
+        return act;
+    }
+    if (p.reached) {
+        // a detour: what on the straight line sent the path round, and the fix that shortens it
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kWarnColor, "the path reaches but detours: %.2f m, the straight line %.2f m (over %.1fx)",
+                           p.path_length, p.straight_length, static_cast<double>(nav::WhyPath::kDetourRatio));
+        ImGui::PopTextWrapPos();
+        ImGui::TextColored(kDimColor, "what blocks the straight line:");
+        story_ui(p.gap_story, "detour", 0, act);
+        ImGui::Separator();
+        fix_ui(p.fix, &p.gap_story, act);
         return act;
     }
     ImGui::TextColored(kErrorColor, "%s", p.partial ? "partial path: the end is not reachable" : "no path");
@@ -339,6 +355,13 @@ void WhyTool::draw_overlay(r::DrawList& thin, r::DrawList& bold) const {
     if (!path_) return;
     if (!result_ || result_->id != asked_ || !result_->path) return;
     const nav::WhyPath& p = *result_->path;
+    if (p.reached) {
+        if (p.detour) {
+            draw_story(p.gap_story, 0, thin, bold);
+            add_marker(p.detour_point, kPointColor, bold);
+        }
+        return;
+    }
     if (!p.start_story.on_navmesh && p.island_start < 0) draw_story(p.start_story, 1, thin, bold);
     if (!p.end_story.on_navmesh && p.island_end < 0) draw_story(p.end_story, 2, thin, bold);
     if (p.has_gap) {
