@@ -143,7 +143,12 @@ void WhyTool::take(const std::shared_ptr<const WhyResult>& res) {
             const nav::WhyPath& p = *res->path;
             std::string m = "why: path from island " + std::to_string(p.island_start) + " to island " +
                             std::to_string(p.island_end) + (p.partial ? " (partial)" : " (none)");
-            if (p.has_gap) m += fmt(": gap %.2f m, ", p.gap_length) + verdict(p.gap_story);
+            if (p.has_gap) {
+                char buf[160];
+                std::snprintf(buf, sizeof buf, ": gap %.2f m from (%.2f, %.2f, %.2f) to (%.2f, %.2f, %.2f), ", p.gap_length,
+                              p.gap_a[0], p.gap_a[1], p.gap_a[2], p.gap_b[0], p.gap_b[1], p.gap_b[2]);
+                m += buf + verdict(p.gap_story);
+            }
             messages_.push_back(m);
             messages_.push_back("why: path " + fix_text(p.fix));
         }
@@ -323,7 +328,7 @@ WhyTool::Action WhyTool::panel() {
     if (p.has_gap) {
         ImGui::TextColored(to_imvec(kGapColor, true), "gap %.2f m between the islands", p.gap_length);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("from %.2f, %.2f, %.2f to %.2f, %.2f, %.2f (drawn in yellow)", p.gap_a[0], p.gap_a[1], p.gap_a[2],
+            ImGui::SetTooltip("from %.2f, %.2f, %.2f to %.2f, %.2f, %.2f (drawn in lime green)", p.gap_a[0], p.gap_a[1], p.gap_a[2],
                               p.gap_b[0], p.gap_b[1], p.gap_b[2]);
         ImGui::TextColored(kDimColor, "the gap:");
         story_ui(p.gap_story, "gap", 0, act);

@@ -61,7 +61,7 @@ public:
     static constexpr uint32_t kLostColor = nav::render::rgba(255, 30, 30);
     static constexpr uint32_t kHoverColor = nav::render::rgba(60, 230, 255);
     static constexpr uint32_t kPointColor = nav::render::rgba(255, 40, 255);
-    static constexpr uint32_t kGapColor = nav::render::rgba(255, 235, 0);
+    static constexpr uint32_t kGapColor = nav::render::rgba(170, 255, 0);
 
 private:
     // The story's verdict and stage lines; id_prefix keeps the ImGui ids of two stories apart.

@@ -4,7 +4,7 @@
 # Why panel over the view's lower left shows the verdict and the losing stage in red and the
 # verified fix in green, and the view shows the losing stage's culprit (red) and the clicked point
 # (magenta) around the point; for the step scene's failed path the gap between the two islands is
-# drawn in yellow with both ends marked, and the panel explains it. The log names the stage and the
+# drawn in lime green with both ends marked, and the panel explains it. The log names the stage and the
 # fix. Bad --why / --why-path exit 2. GEN_SCENES overrides where gen_scenes is.
 # usage: screenshots_why.sh NAVDEBUG_EXE OUT_DIR SOURCE_DIR
 exe=$1 out=$2 src=$3
@@ -20,7 +20,7 @@ if ! "$gen" --why "$scenes" > "$out/gen_scenes.log" 2>&1; then
 fi
 
 # colours: WhyTool::kLostColor, kPointColor, kGapColor; the panel's kErrorColor and kGoodColor text
-lost=255,30,30 point=255,40,255 gap=255,235,0 red_text=255,107,97 green_text=115,230,128
+lost=255,30,30 point=255,40,255 gap=170,255,0 red_text=255,107,97 green_text=115,230,128
 panel_area=0.0,0.30,0.30,1.0   # the Why window: over the left panel's lower part
 
 why_shot() {  # name, scene, navdebug arguments... -- ; the log and the PNG are checked by the caller
@@ -56,8 +56,8 @@ cause low_height 0,0.1,0    6,2.2,7    filter agent_height
 cause erosion    0,0.1,0    0,6,7      erode  agent_radius
 cause slope      3,2.245,0  -3,6,9     input  agent_max_slope
 
-# The step scene: the two rooms do not connect; the gap (yellow) between the islands, both ends marked.
-why_shot why_path_step step --draw input,navmesh --why-path -5,0.1,0:4,1.1,0 --camera -0.5,11,11,-0.5,0.5,0 && {
+# The step scene: the two rooms do not connect; the gap (lime green) between the islands, both ends marked.
+why_shot why_path_step step --draw input,navmesh --why-path -5,0.1,0:4,1.1,0 --camera -6,5,-10,0.7,0.7,-3.8 && {
   log_has why_path_step_gap_log why_path_step "why: path from island"
   log_has why_path_step_fix why_path_step "why: path fix agent_max_climb"
   check_shot why_path_step_gap why_path_step --area 0.35,0.20,0.67,0.80 --flat-ok --color $gap:0.0004
