@@ -213,6 +213,7 @@ void BakeWorker::request_why(WhyJob job) {
         std::lock_guard lk(m_);
         why_job_ = std::move(job);
         ++requested_;  // a run with nothing dirty takes the job
+        if (why_running_) cancel_.store(true);  // the job running answers a question no longer asked
     }
     cv_.notify_all();
 }

@@ -83,7 +83,7 @@ public:
     void set_highlight_changes(bool on);
 
     // The Why tool's job (why_job.h): run on this thread once the bake in hand is done; a newer
-    // job replaces one not started yet, a newer bake request cancels one running. A job for a bake
+    // job replaces one not started yet and cancels one running, and so does a newer bake request. A job for a bake
     // that is no longer the latest is dropped (the UI explains the new bake and asks again).
     void request_why(WhyJob job);
     // The last job's result, null before the first.
