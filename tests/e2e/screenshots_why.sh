@@ -55,6 +55,16 @@ cause() {  # scene, x,y,z, camera eye, stage, parameter of the fix
 cause low_height 0,0.1,0    6,2.2,7    filter agent_height
 cause erosion    0,0.1,0    0,6,7      erode  agent_radius
 cause slope      3,2.245,0  -3,6,9     input  agent_max_slope
+cause volume     0,0.1,0    0,6,7      areas  ""
+
+# A point on the navmesh: the green verdict, no losing culprit, no fix searched.
+why_shot why_on_navmesh low_height --draw input,navmesh --why 6,0.1,6 --camera 6,6,13,6,0.1,6 && {
+  log_has why_on_navmesh_log why_on_navmesh "why: on the navmesh: polygon"
+  check_shot why_on_navmesh_panel why_on_navmesh --area $panel_area --flat-ok --color $green_text:0.0005
+  check_shot why_on_navmesh_view why_on_navmesh --area 0.35,0.20,0.67,0.80 --flat-ok --color $point:0.0002 --max-color $lost:0.00005
+  if grep -q "why: fix\|why: no fix" "$out/why_on_navmesh.log"; then bad "why_on_navmesh: a fix was searched"
+  else ok "why_on_navmesh: no fix searched"; fi
+}
 
 # The step scene: the two rooms do not connect; the gap (lime green) between the islands, both ends marked.
 why_shot why_path_step step --draw input,navmesh --why-path -5,0.1,0:4,1.1,0 --camera -6,5,-10,0.7,0.7,-3.8 && {
