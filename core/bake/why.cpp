@@ -1,4 +1,12 @@
 // explain_point: the story of one world point through every stage of a bake (why.h).
+//
+// The story reads the bake's own results column by column; where a stage's decision is not stored
+// (which neighbour made a ledge, how far the nearest boundary is, how big the island was) it is
+// reproduced locally with the stage's own rules: filter_ledge_spans' conditions on the four
+// neighbour columns, erode's chamfer distance (+2 / +3) by a Dijkstra over a window of
+// walkable_radius + 2 cells, merge_and_filter's connected regions by a flood capped at
+// region_min_size^2 spans. The input triangle is found by scanning the mesh (a bake keeps no
+// spatial index of it): about 3 ms per million triangles; everything else is local to the point.
 #include "core/bake/why.h"
 
 #include <algorithm>
@@ -63,6 +71,25 @@ void not_in_bake(WhyStory& s, Stage st) {
     const std::string t = std::string(stage_name(st)) + ": not in this bake (not built, failed or dropped)";
     add_stage(s, st, false, t);
     lose(s, st, WhyCause::NotInBake, t);
+}
+
+// Metres to the centimetre, down or up (decimal values: 0.3, not 0.30000000000000004).
+double floor_cm(double v) { return std::floor(v * 100.0 + 1e-6) / 100.0; }
+double ceil_cm(double v) { return std::ceil(v * 100.0 - 1e-6) / 100.0; }
+
+// The smallest agent_max_climb (cm) whose walkable_climb, floor(climb / ch) in derive_config's
+// float arithmetic, reaches `voxels`.
+double climb_for(int voxels, float ch) {
+    double v = floor_cm(voxels * static_cast<double>(ch) - 0.02);  // below it, then up by centimetres
+    while (std::floor(static_cast<float>(v) / ch) < static_cast<float>(voxels)) v = floor_cm(v + 0.01 + 1e-9);
+    return v;
+}
+
+// The largest agent_radius (cm) whose walkable_radius, ceil(radius / cs), is at most `cells`.
+double radius_for(int cells, float cs) {
+    double v = ceil_cm(cells * static_cast<double>(cs) + 0.02);  // above it, then down by centimetres
+    while (v > 0.0 && std::ceil(static_cast<float>(v) / cs) > static_cast<float>(cells)) v = ceil_cm(v - 0.01 - 1e-9);
+    return std::max(v, 0.0);
 }
 
 // The input surface under (x, z): the highest at or below ylimit, else the lowest above.
@@ -237,10 +264,10 @@ uint32_t find_navmesh_poly(const NavMesh& nm, float x, float z, float floor_y, f
 // The tile whose unbordered box holds (x, z), clamped to the layout.
 void tile_of(const Bake& b, float x, float z, int& tx, int& tz) {
     const float tcs = static_cast<float>(b.layout.tile_size) * b.config.cs;
-    tx = static_cast<int>(std::floor((x - b.config.bmin[0]) / tcs));
-    tz = static_cast<int>(std::floor((z - b.config.bmin[2]) / tcs));
-    tx = std::clamp(tx, 0, std::max(0, b.layout.cols - 1));
-    tz = std::clamp(tz, 0, std::max(0, b.layout.rows - 1));
+    // Clamped as floats first: a far point must not overflow the conversion to int.
+    const float fx = std::floor((x - b.config.bmin[0]) / tcs), fz = std::floor((z - b.config.bmin[2]) / tcs);
+    tx = static_cast<int>(std::clamp(fx, 0.0f, static_cast<float>(std::max(0, b.layout.cols - 1))));
+    tz = static_cast<int>(std::clamp(fz, 0.0f, static_cast<float>(std::max(0, b.layout.rows - 1))));
 }
 
 float surface_floor(const Bake& bake, const float* p) {
@@ -272,9 +299,9 @@ std::string why_no_link(const GridCtx& c, int x, int z, int bot, int top, int di
     const float fy = c.gbmin[1] + static_cast<float>(bot) * c.ch;
     if (nx < 0 || nz < 0 || nx >= c.w || nz >= c.h) return "the grid's edge";
     const Heightfield* hf = c.g.filtered.get();
-    if (!hf) return "no link (filtered heightfield not in this bake)";
+    if (!hf || nx >= hf->width || nz >= hf->height) return "no link (filtered heightfield not in this bake)";
     const Span* pool = hf->pool.data();
-    const uint32_t head = hf->columns[static_cast<size_t>(nx + nz * c.w)];
+    const uint32_t head = hf->columns[static_cast<size_t>(nx) + static_cast<size_t>(nz) * static_cast<size_t>(hf->width)];
     // A neighbour floor within a climb: why it does not link.
     for (uint32_t i = head; i != kNullSpan; i = pool[i].next) {
         const Span& ns = pool[i];
@@ -471,34 +498,6 @@ bool in_polygon_xz(const std::vector<double>& xs, const std::vector<double>& zs,
     return inside;
 }
 
-void story_grid(GridCtx& c, const Surface& surf);
-
-}  // namespace
-
-
-std::string_view why_cause_name(WhyCause c) {
-    switch (c) {
-        case WhyCause::None: return "none";
-        case WhyCause::BadPoint: return "bad_point";
-        case WhyCause::OutsideBounds: return "outside_bounds";
-        case WhyCause::NoGeometry: return "no_geometry";
-        case WhyCause::Slope: return "slope";
-        case WhyCause::NotRasterized: return "not_rasterized";
-        case WhyCause::LowHeight: return "low_height";
-        case WhyCause::Ledge: return "ledge";
-        case WhyCause::Erosion: return "erosion";
-        case WhyCause::Volume: return "volume";
-        case WhyCause::SmallRegion: return "small_region";
-        case WhyCause::Simplified: return "simplified";
-        case WhyCause::PolygonLost: return "polygon_lost";
-        case WhyCause::NotInBake: return "not_in_bake";
-        case WhyCause::Count: break;
-    }
-    return "unknown";
-}
-
-namespace {
-
 const char* side_name(int dir) {
     static constexpr const char* n[4] = {"-x", "+z", "+x", "-z"};
     return n[dir & 3];
@@ -517,6 +516,77 @@ void cell_side(const GridCtx& c, int x, int z, int dir, float y, WhyShape& shape
 }
 
 std::string cells_text(double v) { return fmt(std::fabs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.1f", v); }
+
+// The polygon stages: the polygon over the point (poly, from find_polymesh_poly; -1 none), its
+// detail height and its navmesh polygon. cfloor: the voxel floor followed.
+void story_polygons(GridCtx& c, const PolyMesh* pm, int poly, float poly_y, float cfloor, float ptol) {
+    WhyStory& s = c.s;
+    const Bake& g = c.g;
+    const float* p = c.p;
+    // ---- polymesh
+    if (!pm) return not_in_bake(s, Stage::Polymesh);
+    if (poly < 0) {
+        std::string t = "no polygon over the point within " + m2(ptol) + " of the floor " + m2(cfloor) +
+                        " (the region's outline made none here)";
+        for (const std::string& w : pm->warnings) t += "; " + w;
+        add_stage(s, Stage::Polymesh, false, t);
+        lose(s, Stage::Polymesh, WhyCause::PolygonLost, t);
+        return;
+    }
+    {
+        WhyShape sh;
+        const uint16_t* pv = pm->poly(poly);
+        const int n = pm->poly_vert_count(poly);
+        for (int k = 0; k < n; ++k) {
+            const uint16_t* a = &pm->verts[static_cast<size_t>(pv[k]) * 3];
+            const uint16_t* b = &pm->verts[static_cast<size_t>(pv[(k + 1) % n]) * 3];
+            add_line(sh, pm->bmin[0] + a[0] * pm->cs, pm->bmin[1] + a[1] * pm->ch, pm->bmin[2] + a[2] * pm->cs,
+                     pm->bmin[0] + b[0] * pm->cs, pm->bmin[1] + b[1] * pm->ch, pm->bmin[2] + b[2] * pm->cs);
+        }
+        add_stage(s, Stage::Polymesh, true,
+                  "polygon " + ival(poly) + " (" + ival(n) + " vertices, region " + ival(pm->regs[static_cast<size_t>(poly)]) + ")",
+                  std::move(sh));
+    }
+
+    // ---- detail
+    if (!g.detail) return not_in_bake(s, Stage::Detail);
+    s.detail_y = poly_y;
+    add_stage(s, Stage::Detail, true,
+              "detail height " + m2(poly_y) + ", " + m2(std::fabs(poly_y - cfloor)) + " from the voxel floor " + m2(cfloor) +
+                  (s.floor_y != cfloor ? ", " + m2(std::fabs(poly_y - s.floor_y)) + " from the surface" : ""));
+
+    // ---- navmesh
+    const NavMesh* nm = c.bake.navmesh.get();
+    if (nm && !nm->empty()) {
+        float y = 0;
+        const uint32_t dp = find_navmesh_poly(*nm, p[0], p[2], s.floor_y, std::max(ptol, std::fabs(poly_y - s.floor_y) + c.ch), &y);
+        if (dp == kNoPoly) {
+            const std::string t = "polygon " + ival(poly) + " has no polygon of the navmesh over the point";
+            add_stage(s, Stage::Navmesh, false, t);
+            lose(s, Stage::Navmesh, WhyCause::PolygonLost, t);
+            return;
+        }
+        s.poly = nm->ref(dp);
+        s.island = dp < nm->poly_island.size() ? static_cast<int>(nm->poly_island[dp]) : -1;
+        s.pruned = dp < nm->flags.size() && (nm->flags[dp] & kPolyFlagDisabled) != 0;
+        s.detail_y = y;
+        s.on_navmesh = true;
+        const std::string t = "navmesh polygon " + ival(dp) + " (ref " + std::to_string(s.poly.value()) + "), island " +
+                              ival(s.island) + (s.pruned ? ", disabled by prune" : "");
+        add_stage(s, Stage::Navmesh, true, t);
+        s.cause_text = "on the navmesh: " + t;
+        return;
+    }
+    if (c.bake.tiled() && g.tile) {  // one tile baked alone: its runtime tile, no assembled navmesh
+        s.on_navmesh = true;
+        const std::string t = "polygon " + ival(poly) + " of tile " + ival(s.tile_x) + "," + ival(s.tile_z) +
+                              " (no assembled navmesh: no reference or island)";
+        add_stage(s, Stage::Navmesh, true, t);
+        s.cause_text = "on the navmesh: " + t;
+        return;
+    }
+    not_in_bake(s, Stage::Navmesh);
+}
 
 void story_grid(GridCtx& c, const Surface& surf) {
     WhyStory& s = c.s;
@@ -553,6 +623,22 @@ void story_grid(GridCtx& c, const Surface& surf) {
         }
     };
 
+    // A tile whose intermediates were dropped (navbake keeps only polymesh, detail and the runtime
+    // tile): a point one of its polygons covers passed every stage in between.
+    const bool dropped = !g.solid || !g.filtered || !g.compact || !g.eroded || !g.areas || !g.distance || !g.regions ||
+                         !g.contours;
+    if (dropped && g.polymesh) {
+        const float ptol = std::max(c.climb_m, c.ch);
+        float poly_y = 0;
+        const int poly = find_polymesh_poly(*g.polymesh, g.detail.get(), p[0], p[2], s.floor_y, ptol, &poly_y);
+        if (poly >= 0) {
+            add_stage(s, Stage::Input, true, input_text);
+            add_stage(s, Stage::Rasterize, true,
+                      "rasterize .. contours: not in this bake (dropped); the polygon over the point passed them");
+            return story_polygons(c, g.polymesh.get(), poly, poly_y, s.floor_y, ptol);
+        }
+    }
+
     // ---- rasterize
     const Heightfield* solid = g.solid.get();
     if (!solid) {
@@ -579,7 +665,11 @@ void story_grid(GridCtx& c, const Surface& surf) {
             if (filt->pool[i].smax == sp.smax && filt->pool[i].smin == sp.smin) return &filt->pool[i];
         return nullptr;
     };
-    uint32_t si = kNullSpan;
+    // The span whose top is nearest the surface; without a surface at or below the point (none, or
+    // only one above it: conservative rasterization fills cells a triangle merely overlaps), the
+    // highest walkable span at or below it.
+    const bool surface_above = surf.tri >= 0 && surf.y > p[1] + c.climb_m + 1e-4f;
+    uint32_t si = kNullSpan, walkable_below = kNullSpan;
     float best = std::numeric_limits<float>::max();
     for (uint32_t i = shead; i != kNullSpan; i = spool[i].next) {
         const float top = solid->bmin[1] + static_cast<float>(spool[i].smax) * c.ch;
@@ -589,11 +679,14 @@ void story_grid(GridCtx& c, const Surface& surf) {
                 best = d;
                 si = i;
             }
-        } else if (top <= p[1] + c.climb_m + tol) {
+        }
+        if (top <= p[1] + c.climb_m + tol) {
             const Span* f = filtered_twin(spool[i]);
-            if (spool[i].area != kNullArea || (f && f->area != kNullArea)) si = i;  // the highest walkable
+            if (spool[i].area != kNullArea || (f && f->area != kNullArea)) walkable_below = i;
         }
     }
+    const bool by_span = surf.tri < 0 || (surface_above && walkable_below != kNullSpan);
+    if (by_span) si = walkable_below;
     if (si == kNullSpan) {
         if (surf.tri < 0) {
             add_stage(s, Stage::Input, false, "no geometry under this point (no triangle, no walkable span)");
@@ -605,8 +698,16 @@ void story_grid(GridCtx& c, const Surface& surf) {
         WhyShape sh;
         const float x0 = c.gbmin[0] + static_cast<float>(c.cx) * c.cs, z0 = c.gbmin[2] + static_cast<float>(c.cz) * c.cs;
         set_box(sh, x0, s.floor_y - tol, z0, x0 + c.cs, s.floor_y + tol, z0 + c.cs);
-        const std::string t = "no span of column " + ival(c.cx) + "," + ival(c.cz) + " has its top within " + m2(tol) +
-                              " of the floor at " + m2(s.floor_y);
+        std::string t = "no span of column " + ival(c.cx) + "," + ival(c.cz) + " has its top within " + m2(tol) +
+                        " of the floor at " + m2(s.floor_y);
+        for (uint32_t i = shead; i != kNullSpan; i = spool[i].next) {
+            const float lo = solid->bmin[1] + static_cast<float>(spool[i].smin) * c.ch;
+            const float hi = solid->bmin[1] + static_cast<float>(spool[i].smax) * c.ch;
+            if (s.floor_y >= lo && s.floor_y <= hi) {
+                t += " (it lies inside the solid span " + f2(lo) + ".." + m2(hi) + ": geometry above it in the same cell)";
+                set_box(sh, x0, lo, z0, x0 + c.cs, hi, z0 + c.cs);
+            }
+        }
         add_stage(s, Stage::Rasterize, false, t, std::move(sh));
         lose(s, Stage::Rasterize, WhyCause::NotRasterized, t);
         return;
@@ -615,7 +716,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
     const Span* fsp = filtered_twin(sp);
     const float sbot = solid->bmin[1] + static_cast<float>(sp.smin) * c.ch;
     const float stop = solid->bmin[1] + static_cast<float>(sp.smax) * c.ch;
-    if (surf.tri < 0) s.floor_y = stop;
+    if (by_span) s.floor_y = stop;
     const bool raised = fsp && (fsp->area != kNullArea || fsp->filtered_by != 0);  // by the low-hanging filter
     WhyShape span_box;
     {
@@ -625,14 +726,18 @@ void story_grid(GridCtx& c, const Surface& surf) {
     const std::string span_text = "span " + f2(sbot) + ".." + m2(stop) + " (" + ival(sp.smin) + ".." + ival(sp.smax) +
                                   " cell heights) in column " + ival(c.cx) + "," + ival(c.cz);
     if (sp.area == kNullArea && !raised) {
-        if (surf.tri >= 0 && !surf.walkable) return slope_loss();
+        if (!by_span && !surf.walkable) return slope_loss();
         add_stage(s, Stage::Input, surf.tri >= 0, input_text);
         const std::string t = span_text + ": not walkable (a steeper surface ends at its top)";
         add_stage(s, Stage::Rasterize, false, t, span_box);
         lose(s, Stage::Rasterize, WhyCause::NotRasterized, t);
         return;
     }
-    add_stage(s, Stage::Input, true, surf.tri >= 0 ? input_text : "no triangle over the point; following the walkable " + span_text);
+    add_stage(s, Stage::Input, true,
+              !by_span ? input_text
+                       : (surf.tri >= 0 ? "no triangle at or below the point (the nearest is above, at " + m2(surf.y) + ")"
+                                        : std::string("no triangle over the point")) +
+                             "; following the walkable " + span_text);
     add_stage(s, Stage::Rasterize, true, span_text + (sp.area == kNullArea ? " (made walkable by the low-hanging filter)" : ""),
               span_box);
 
@@ -670,14 +775,14 @@ void story_grid(GridCtx& c, const Surface& surf) {
                     s.needed = 0;
                 } else {
                     s.decider = ParamId::agent_max_climb;
-                    s.needed = drop;
+                    s.needed = climb_for(L.drop, c.ch);
                 }
             } else if (L.spread > c.wc) {
                 const double spread = L.spread * static_cast<double>(c.ch);
                 t = "ledge: the reachable neighbour floors spread over " + m2(spread) + " > agent_max_climb " +
                     m2(c.climb_m) + " (steep)";
                 s.decider = ParamId::agent_max_climb;
-                s.needed = spread;
+                s.needed = climb_for(L.spread, c.ch);
             } else {
                 t = "cleared by the ledge filter";
                 s.decider = ParamId::filter_ledge;
@@ -694,8 +799,10 @@ void story_grid(GridCtx& c, const Surface& surf) {
                 const float x0 = c.gbmin[0] + static_cast<float>(c.cx) * c.cs, z0 = c.gbmin[2] + static_cast<float>(c.cz) * c.cs;
                 set_box(sh, x0, cy, z0, x0 + c.cs, filt->bmin[1] + static_cast<float>(ns.smax) * c.ch, z0 + c.cs);
             }
-            const std::string t = "clearance " + m2(clearance) + " < agent_height " + m2(c.height_m) + " (low ceiling at " +
-                                  m2(cy) + ")";
+            // The filter clears a gap of at most walkable_height cells: equal in metres still loses it.
+            const bool less = m2(clearance) != m2(c.height_m);
+            const std::string t = "clearance " + m2(clearance) + (less ? " < " : " <= ") + "agent_height " + m2(c.height_m) +
+                                  " (low ceiling at " + m2(cy) + ")";
             add_stage(s, Stage::Filter, false, span_text + ": " + t, sh);
             lose(s, Stage::Filter, WhyCause::LowHeight, t);
             s.decider = ParamId::agent_height;
@@ -784,8 +891,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
         add_stage(s, Stage::Erode, false, t, sh);
         lose(s, Stage::Erode, WhyCause::Erosion, t);
         s.decider = ParamId::agent_radius;
-        s.needed = E.dist >= 0 ? std::floor(E.dist / 2.0) * c.cs : 0.0;
-        s.needed = std::floor(s.needed * 100.0 + 1e-6) / 100.0;
+        s.needed = E.dist >= 0 ? radius_for(E.dist / 2, c.cs) : 0.0;
         return;
     }
     {
@@ -884,7 +990,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
             ++n;
             if ((rg->reg[it.i] & kBorderRegion) || it.x < bsz || it.z < bsz || it.x >= chf->width - bsz ||
                 it.z >= chf->height - bsz)
-                to_border = bsz > 0 ? true : to_border;
+                to_border = true;
             if (sh.points.size() < 3 * 4000)
                 add_point(sh, c.gbmin[0] + (static_cast<float>(it.x) + 0.5f) * c.cs,
                           chf->bmin[1] + static_cast<float>(chf->spans[it.i].y) * c.ch,
@@ -964,25 +1070,45 @@ void story_grid(GridCtx& c, const Surface& surf) {
                 }
             }
         }
-        if (!inside && dk) {
+        if (!inside && dk && dmin > 0.01 * cs) {  // on the outline itself: not the simplification
             const int32_t* a = &cset->verts[(dk->vert_start + de) * 4u];
             const int32_t* b = &cset->verts[(dk->vert_start + (de + 1) % dk->nverts) * 4u];
             const double ax = cset->bmin[0] + a[0] * cs, az = cset->bmin[2] + a[2] * cs;
             const double bx = cset->bmin[0] + b[0] * cs, bz = cset->bmin[2] + b[2] * cs;
             WhyShape sh;
             add_line(sh, float(ax), cset->bmin[1] + a[1] * cset->ch, float(az), float(bx), cset->bmin[1] + b[1] * cset->ch, float(bz));
-            // The raw outline near the point: its deviation from that simplified edge.
-            double dev = 0;
+            // The raw path that edge replaced (its ends are raw vertices, kept in order; a hole merged
+            // into the outline has its raw loop elsewhere: then the whole loop), and on it the raw
+            // vertices near the point: how far they stand from the simplified edge.
+            const uint32_t nraw = dk->nraw;
+            auto raw_index = [&](const int32_t* q) -> int64_t {
+                for (uint32_t v = 0; v < nraw; ++v) {
+                    const int32_t* r = &cset->raw_verts[(dk->raw_start + v) * 4u];
+                    if (r[0] == q[0] && r[1] == q[1] && r[2] == q[2]) return v;
+                }
+                return -1;
+            };
+            const int64_t ia = raw_index(a), ib = raw_index(b);
+            const bool path = ia >= 0 && ib >= 0 && ia != ib;
+            const uint32_t first = path ? static_cast<uint32_t>(ia) : 0;
+            const uint32_t count = path ? (static_cast<uint32_t>(ib) + nraw - static_cast<uint32_t>(ia)) % nraw : nraw;
+            double dev_near = 0, dev_path = 0;
             const double reach = dmin + 2.0 * cs;
-            for (uint32_t v = 0; v < dk->nraw; ++v) {
+            for (uint32_t k = 0; k <= count && nraw > 0; ++k) {
+                const uint32_t v = (first + k) % nraw;
                 const int32_t* q = &cset->raw_verts[(dk->raw_start + v) * 4u];
-                const int32_t* r = &cset->raw_verts[(dk->raw_start + (v + 1) % dk->nraw) * 4u];
                 const double qx = cset->bmin[0] + q[0] * cs, qz = cset->bmin[2] + q[2] * cs;
-                const double rx = cset->bmin[0] + r[0] * cs, rz = cset->bmin[2] + r[2] * cs;
+                const double d = seg_dist_xz(qx, qz, ax, az, bx, bz) / cs;
+                dev_path = std::max(dev_path, d);
                 if (std::hypot(qx - p[0], qz - p[2]) > reach) continue;
-                add_line(sh, float(qx), cset->bmin[1] + q[1] * cset->ch, float(qz), float(rx), cset->bmin[1] + r[1] * cset->ch, float(rz));
-                dev = std::max(dev, seg_dist_xz(qx, qz, ax, az, bx, bz) / cs);
+                dev_near = std::max(dev_near, d);
+                if (k < count) {
+                    const int32_t* r = &cset->raw_verts[(dk->raw_start + (v + 1) % nraw) * 4u];
+                    add_line(sh, float(qx), cset->bmin[1] + q[1] * cset->ch, float(qz), float(cset->bmin[0] + r[0] * cs),
+                             cset->bmin[1] + r[1] * cset->ch, float(cset->bmin[2] + r[2] * cs));
+                }
             }
+            const double dev = dev_near > 0 ? dev_near : dev_path;
             const double maxe = g.config.max_simplification_error;
             const std::string t = "the point lies " + m2(dmin) + " (" + fmt("%.1f", dmin / cs) +
                                   " cells) outside region " + ival(reg) + "'s simplified outline; the raw outline deviates " +
@@ -1005,72 +1131,31 @@ void story_grid(GridCtx& c, const Surface& surf) {
                       ", edge_max_error " + fmt("%.1f", g.config.max_simplification_error) + ")");
     }
 
-    // ---- polymesh
-    if (!pm) return not_in_bake(s, Stage::Polymesh);
-    if (poly < 0) {
-        std::string t = "no polygon over the point within " + m2(ptol) + " of the floor " + m2(cfloor) +
-                        " (the region's outline made none here)";
-        for (const std::string& w : pm->warnings) t += "; " + w;
-        add_stage(s, Stage::Polymesh, false, t);
-        lose(s, Stage::Polymesh, WhyCause::PolygonLost, t);
-        return;
-    }
-    {
-        WhyShape sh;
-        const uint16_t* pv = pm->poly(poly);
-        const int n = pm->poly_vert_count(poly);
-        for (int k = 0; k < n; ++k) {
-            const uint16_t* a = &pm->verts[static_cast<size_t>(pv[k]) * 3];
-            const uint16_t* b = &pm->verts[static_cast<size_t>(pv[(k + 1) % n]) * 3];
-            add_line(sh, pm->bmin[0] + a[0] * pm->cs, pm->bmin[1] + a[1] * pm->ch, pm->bmin[2] + a[2] * pm->cs,
-                     pm->bmin[0] + b[0] * pm->cs, pm->bmin[1] + b[1] * pm->ch, pm->bmin[2] + b[2] * pm->cs);
-        }
-        add_stage(s, Stage::Polymesh, true,
-                  "polygon " + ival(poly) + " (" + ival(n) + " vertices, region " + ival(pm->regs[static_cast<size_t>(poly)]) + ")",
-                  std::move(sh));
-    }
-
-    // ---- detail
-    if (!g.detail) return not_in_bake(s, Stage::Detail);
-    s.detail_y = poly_y;
-    add_stage(s, Stage::Detail, true,
-              "detail height " + m2(poly_y) + ", " + m2(std::fabs(poly_y - cfloor)) + " from the voxel floor " + m2(cfloor) +
-                  (s.floor_y != cfloor ? ", " + m2(std::fabs(poly_y - s.floor_y)) + " from the surface" : ""));
-
-    // ---- navmesh
-    const NavMesh* nm = c.bake.navmesh.get();
-    if (nm && !nm->empty()) {
-        float y = 0;
-        const uint32_t dp = find_navmesh_poly(*nm, p[0], p[2], s.floor_y, std::max(ptol, std::fabs(poly_y - s.floor_y) + c.ch), &y);
-        if (dp == kNoPoly) {
-            const std::string t = "polygon " + ival(poly) + " has no polygon of the navmesh over the point";
-            add_stage(s, Stage::Navmesh, false, t);
-            lose(s, Stage::Navmesh, WhyCause::PolygonLost, t);
-            return;
-        }
-        s.poly = nm->ref(dp);
-        s.island = dp < nm->poly_island.size() ? static_cast<int>(nm->poly_island[dp]) : -1;
-        s.pruned = dp < nm->flags.size() && (nm->flags[dp] & kPolyFlagDisabled) != 0;
-        s.detail_y = y;
-        s.on_navmesh = true;
-        const std::string t = "navmesh polygon " + ival(dp) + " (ref " + std::to_string(s.poly.value()) + "), island " +
-                              ival(s.island) + (s.pruned ? ", disabled by prune" : "");
-        add_stage(s, Stage::Navmesh, true, t);
-        s.cause_text = "on the navmesh: " + t;
-        return;
-    }
-    if (c.bake.tiled() && g.tile) {  // one tile baked alone: its runtime tile, no assembled navmesh
-        s.on_navmesh = true;
-        const std::string t = "polygon " + ival(poly) + " of tile " + ival(s.tile_x) + "," + ival(s.tile_z) +
-                              " (no assembled navmesh: no reference or island)";
-        add_stage(s, Stage::Navmesh, true, t);
-        s.cause_text = "on the navmesh: " + t;
-        return;
-    }
-    not_in_bake(s, Stage::Navmesh);
+    story_polygons(c, pm, poly, poly_y, cfloor, ptol);
 }
 
 }  // namespace
+
+std::string_view why_cause_name(WhyCause c) {
+    switch (c) {
+        case WhyCause::None: return "none";
+        case WhyCause::BadPoint: return "bad_point";
+        case WhyCause::OutsideBounds: return "outside_bounds";
+        case WhyCause::NoGeometry: return "no_geometry";
+        case WhyCause::Slope: return "slope";
+        case WhyCause::NotRasterized: return "not_rasterized";
+        case WhyCause::LowHeight: return "low_height";
+        case WhyCause::Ledge: return "ledge";
+        case WhyCause::Erosion: return "erosion";
+        case WhyCause::Volume: return "volume";
+        case WhyCause::SmallRegion: return "small_region";
+        case WhyCause::Simplified: return "simplified";
+        case WhyCause::PolygonLost: return "polygon_lost";
+        case WhyCause::NotInBake: return "not_in_bake";
+        case WhyCause::Count: break;
+    }
+    return "unknown";
+}
 
 WhyStory explain_point(const Bake& bake, const float* point) {
     WhyStory s;
@@ -1132,6 +1217,8 @@ bool point_on_navmesh(const Bake& bake, const float* point, PolyRef* poly, int* 
     if (poly) *poly = kNoRef;
     if (island) *island = -1;
     if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2])) return false;
+    const BakeConfig& C = bake.config;
+    if (!(point[0] >= C.bmin[0] && point[0] <= C.bmax[0] && point[2] >= C.bmin[2] && point[2] <= C.bmax[2])) return false;
     const float floor_y = surface_floor(bake, point);
     const float tol = std::max(bake.params.f(ParamId::agent_max_climb), bake.params.f(ParamId::cell_height));
     float y = 0;

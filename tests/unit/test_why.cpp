@@ -65,6 +65,7 @@ void check_lost(const WhyStory& s, Stage at, WhyCause cause) {
     CHECK_FALSE(s.stages.back().kept);
     for (size_t i = 0; i + 1 < s.stages.size(); ++i) CHECK(s.stages[i].kept);
     CHECK_FALSE(s.cause_text.empty());
+    CHECK(s.cause_text.find('\n') == std::string::npos);  // one line
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -159,6 +160,21 @@ TEST_CASE("why: a ledge of 1.0 m at climb 0.9 m is lost to the ledge filter") {
     CHECK(c.box_max[1] == doctest::Approx(1.2));
 }
 
+TEST_CASE("why: a ledge deeper than agent_height is decided by filter_ledge") {
+    InputMesh m = ground();
+    // Top at 2.5 m: voxel ceil(12.5) = 13, top 2.6 m; drop to the ground (2.6 - 0.2) = 2.4 m > agent_height 2.0:
+    // no climb keeps it walkable as a step, only turning the ledge filter off does.
+    navtest::add_box(m, -3.0f, 0.0f, -3.0f, 3.0f, 2.5f, 3.0f);
+    const auto bake = bake_of(m);
+    const float p[3] = {-3.0f, 2.5f, 0.0f};
+    const WhyStory s = explain_point(*bake, p);
+    check_lost(s, Stage::Filter, WhyCause::Ledge);
+    REQUIRE(s.decider.has_value());
+    CHECK(*s.decider == ParamId::filter_ledge);
+    CHECK(s.needed == 0.0);
+    CHECK(has(s.cause_text, "drop 2.40 m on the -x side"));
+}
+
 TEST_CASE("why: a corridor 1.0 m wide at agent_radius 0.6 m is eroded") {
     const auto bake = bake_of(corridor());
     const float p[3] = {0.0f, 0.0f, 0.0f};
@@ -195,6 +211,25 @@ TEST_CASE("why: a small raised platform is removed by region_min_size") {
     CHECK(s.needed == doctest::Approx(3.0));  // floor(sqrt(9))
     CHECK(has(s.cause_text, "island of 9 cells < region_min_size^2 = 64"));
     CHECK(s.stages.back().culprit.points.size() == 9 * 3);
+}
+
+TEST_CASE("why: the small platform with the region trace recorded, and monotone partition") {
+    InputMesh m = ground();
+    navtest::add_box(m, -1.2f, 0.0f, -1.2f, 1.2f, 1.1f, 1.2f);  // as above: an island of 9 cells
+    for (int partition : {0, 1}) {
+        Pipeline pipe;
+        REQUIRE(pipe.set_mesh(m));
+        REQUIRE(pipe.set_param(ParamId::partition, partition));
+        pipe.set_record_region_trace(true);
+        REQUIRE(pipe.run());
+        const auto bake = pipe.snapshot();
+        REQUIRE(bake->region_trace);
+        const float p[3] = {0.3f, 1.1f, -0.3f};
+        const WhyStory s = explain_point(*bake, p);
+        check_lost(s, Stage::Regions, WhyCause::SmallRegion);
+        CHECK(s.needed == doctest::Approx(3.0));
+        CHECK(has(s.cause_text, "island of 9 cells"));
+    }
 }
 
 TEST_CASE("why: a convex volume of area 0 takes the point off") {
@@ -291,6 +326,9 @@ TEST_CASE("why: NaN, outside the bounds and empty air over a hole") {
     const float inf[3] = {0.0f, std::numeric_limits<float>::infinity(), 0.0f};
     CHECK(explain_point(*bake, inf).cause == WhyCause::BadPoint);
 
+    const float far[3] = {1e30f, -1e30f, 3e38f};  // finite, far beyond any grid (and any int)
+    CHECK(explain_point(*bake, far).cause == WhyCause::OutsideBounds);
+    CHECK_FALSE(point_on_navmesh(*bake, far));
     const float out[3] = {20.0f, 0.0f, 0.0f};
     const WhyStory b = explain_point(*bake, out);
     CHECK(b.cause == WhyCause::OutsideBounds);
@@ -364,10 +402,33 @@ TEST_CASE("why: point_on_navmesh on a one-tile bake uses the tile's polymesh") {
     CHECK(point_on_navmesh(*bake, in_tile));
     const float eroded[3] = {0.0f, 0.0f, 0.0f};  // tile 0,0 too, but eroded
     CHECK_FALSE(point_on_navmesh(*bake, eroded));
+    const float far[3] = {-1e30f, 0.0f, 1e30f};
+    CHECK_FALSE(point_on_navmesh(*bake, far));
+    CHECK(explain_point(*bake, far).cause == WhyCause::OutsideBounds);
     const float other[3] = {6.0f, 0.0f, 6.0f};  // tile 1,1: not baked
     CHECK_FALSE(point_on_navmesh(*bake, other));
     const WhyStory s = explain_point(*bake, in_tile);
     CHECK(s.on_navmesh);
     const WhyStory o = explain_point(*bake, other);
     CHECK(o.cause == WhyCause::NotInBake);
+}
+
+TEST_CASE("why: a tiled bake without intermediates still knows a point on its polygons") {
+    Pipeline pipe;
+    REQUIRE(pipe.set_mesh(corridor()));
+    REQUIRE(pipe.set_param(ParamId::tile_size, 32));
+    pipe.set_keep_intermediates(false);
+    REQUIRE(pipe.run());
+    const auto bake = pipe.snapshot();
+    const float on[3] = {-6.0f, 0.0f, -6.0f};
+    const WhyStory s = explain_point(*bake, on);
+    INFO(story_text(s));
+    CHECK(s.on_navmesh);
+    CHECK(s.poly != kNoRef);
+    CHECK(point_on_navmesh(*bake, on));
+    // The eroded corridor: the stages that would tell why are gone.
+    const float off[3] = {0.0f, 0.0f, 0.0f};
+    const WhyStory o = explain_point(*bake, off);
+    check_lost(o, Stage::Rasterize, WhyCause::NotInBake);
+    CHECK_FALSE(point_on_navmesh(*bake, off));
 }
