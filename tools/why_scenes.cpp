@@ -126,24 +126,26 @@ std::vector<Scene> why_scenes() {
         out.push_back(std::move(s));
     }
     {   // A straight wall (south face at z = 2.0) with an alcove 2 m wide and 0.3 m deep (x in
-        // [-1, 1], back at z = 2.3). After erosion the walkable edge runs along z = 1.35 with a bump
+        // [3, 5], back at z = 2.3). After erosion the walkable edge runs along z = 1.35 with a bump
         // of one cell (z in [1.35, 1.65]) in front of the alcove, 3 cells wide: its corners lie 1.0
         // cell off the straight edge, under edge_max_error 1.3, so the simplified outline cuts the
-        // bump off. The point is in the bump. Lost at contours.
+        // bump off. (The alcove is off the wall's middle: edge_max_len splits the 17 m edge there,
+        // and the split would keep the bump.) The point is in the bump. Lost at contours.
         Scene s = base("simplified", "a one-cell bump of the walkable edge, cut by edge_max_error 1.3", "contours",
                        "simplified", "edge_max_error");
-        add_box(s, -6.0f, 0.0f, 2.0f, -1.0f, kGround + 2.0f, 3.0f);
-        add_box(s, 1.0f, 0.0f, 2.0f, 6.0f, kGround + 2.0f, 3.0f);
-        add_box(s, -1.0f, 0.0f, 2.3f, 1.0f, kGround + 2.0f, 3.0f);
-        set(s.point, 0.0f, kGround, 1.5f);
+        add_box(s, -6.0f, 0.0f, 2.0f, 3.0f, kGround + 2.0f, 3.0f);
+        add_box(s, 5.0f, 0.0f, 2.0f, 8.0f, kGround + 2.0f, 3.0f);
+        add_box(s, 3.0f, 0.0f, 2.3f, 5.0f, kGround + 2.0f, 3.0f);
+        set(s.point, 3.9f, kGround, 1.5f);
         out.push_back(std::move(s));
     }
-    {   // Two rooms: the ground (x < 0) and a platform 8 x 8 m (x in [0, 8]) whose top is 1.0 m
-        // higher: a step 0.1 m over agent_max_climb 0.9. From the ground to the platform: no path;
-        // the gap is the step, lost at filter (ledge); agent_max_climb 1.0 joins them.
+    {   // Two rooms: the ground (x < 0) and a platform over the whole east half (x in [0, 9.15])
+        // whose top is 1.0 m higher: a step 0.1 m over agent_max_climb 0.9, the only way between
+        // them. From the ground to the platform: no path; the gap crosses the step, lost at filter
+        // (ledge); agent_max_climb 1.0 joins them.
         Scene s = base("step", "two rooms joined by a step 1.0 m high, 0.1 m over agent_max_climb 0.9", "filter",
                        "ledge", "agent_max_climb");
-        add_box(s, 0.0f, 0.0f, -4.0f, 8.0f, kGround + 1.0f, 4.0f);
+        add_box(s, 0.0f, 0.0f, -kHalf, kHalf, kGround + 1.0f, kHalf);
         s.path = true;
         set(s.point, -5.0f, kGround, 0.0f);
         set(s.end, 4.0f, kGround + 1.0f, 0.0f);

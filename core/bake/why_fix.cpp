@@ -263,7 +263,9 @@ float closest_segments(const float* p0, const float* p1, const float* q0, const 
 }
 
 // The closest pair of points on the boundaries (edges without a neighbour) of islands ia and ib.
-bool island_gap(const NavMesh& nm, int ia, int ib, float* ga, float* gb) {
+// Pairs within 1 cm of the closest are ties (a straight step along a wall is as close everywhere):
+// the one whose middle is nearest `near` (the middle of the path asked for) wins.
+bool island_gap(const NavMesh& nm, int ia, int ib, const float* near, float* ga, float* gb) {
     std::vector<uint32_t> ea, eb;
     for (uint32_t e = 0; e < static_cast<uint32_t>(nm.nedges); ++e) {
         if (nm.edge_nei[e] != kNoPoly) continue;
@@ -271,15 +273,20 @@ bool island_gap(const NavMesh& nm, int ia, int ib, float* ga, float* gb) {
         if (isl == ia) ea.push_back(e);
         else if (isl == ib) eb.push_back(e);
     }
-    float best = std::numeric_limits<float>::infinity();
+    constexpr float kTie = 0.01f;
+    float best = std::numeric_limits<float>::infinity(), best_near = best;
     float a[3], b[3], pa0[3], pa1[3], pb0[3], pb1[3];
     for (uint32_t e : ea) {
         nm.edge_points(e, pa0, pa1);
         for (uint32_t f : eb) {
             nm.edge_points(f, pb0, pb1);
-            const float d = closest_segments(pa0, pa1, pb0, pb1, a, b);
-            if (d < best) {
-                best = d;
+            const float d = std::sqrt(closest_segments(pa0, pa1, pb0, pb1, a, b));
+            if (d > best + kTie) continue;
+            float dn = 0;
+            for (int i = 0; i < 3; ++i) dn += (0.5f * (a[i] + b[i]) - near[i]) * (0.5f * (a[i] + b[i]) - near[i]);
+            if (d < best - kTie || dn < best_near) {
+                best = std::min(best, d);
+                best_near = dn;
                 std::copy(a, a + 3, ga);
                 std::copy(b, b + 3, gb);
             }
@@ -404,7 +411,8 @@ WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start
     }
     if (out.island_start == out.island_end) return out;  // one island, blocked by flags: no gap to explain
 
-    out.has_gap = island_gap(nm, out.island_start, out.island_end, out.gap_a, out.gap_b);
+    const float mid[3] = {0.5f * (start[0] + end[0]), 0.5f * (start[1] + end[1]), 0.5f * (start[2] + end[2])};
+    out.has_gap = island_gap(nm, out.island_start, out.island_end, mid, out.gap_a, out.gap_b);
     if (!out.has_gap) return out;
     float d2 = 0;
     for (int i = 0; i < 3; ++i) d2 += (out.gap_a[i] - out.gap_b[i]) * (out.gap_a[i] - out.gap_b[i]);
