@@ -130,17 +130,21 @@ void App::ui_right_panel(float W, float H) {
     }
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
-        sel_.path.ui();
         if (sel_.path.failed(nav::WhyPath::kDetourRatio) && !map2d_.scene()) {
-            if (ImGui::Button("Why?")) {
+            const bool ask = ImGui::Button("Why?");
+            const bool hovered = ImGui::IsItemHovered();
+            ImGui::SameLine();
+            ImGui::TextColored(kWarnColor, "the path fails or detours");
+            if (ask) {
                 sel_.why.set_path(sel_.path.start(), sel_.path.end());
                 log_.info("why: explaining the path");
             }
-            if (ImGui::IsItemHovered())
+            if (hovered)
                 ImGui::SetTooltip("Why can't the start reach the end: the two islands, the gap between them, what\n"
                                   "lost the gap and a verified fix; for a long detour, what blocks the straight\n"
                                   "line (Why panel).");
         }
+        sel_.path.ui();
         if (sel_.path.mode() == PathTool::Mode::Path) sel_.optimal.ui();
         ImGui::PopID();
     }

@@ -67,7 +67,7 @@ why_shot why_on_navmesh low_height --draw input,navmesh --why 6,0.1,6 --camera 6
 }
 
 # The step scene: the two rooms do not connect; the gap (lime green) between the islands, both ends marked.
-why_shot why_path_step step --draw input,navmesh --why-path -5,0.1,0:4,1.1,0 --camera -6,5,-10,0.7,0.7,-3.8 && {
+why_shot why_path_step step --draw input,navmesh --why-path -5,0.1,0:4,1.1,0 --camera -3,4.5,7,0,0.7,0 && {
   log_has why_path_step_gap_log why_path_step "why: path from island"
   log_has why_path_step_fix why_path_step "why: path fix agent_max_climb"
   check_shot why_path_step_gap why_path_step --area 0.35,0.20,0.67,0.80 --flat-ok --color $gap:0.0004
