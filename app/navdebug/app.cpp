@@ -16,6 +16,7 @@
 
 #include "core/bake/config_json.h"
 #include "core/bake/obj_export.h"
+#include "core/bake/why.h"
 #include "core/io/file.h"
 #include "session.h"
 
@@ -74,6 +75,11 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
         sel_.tool = Selection::Tool::Tile;
     }
     sel_.tile_only = opts_.tile_only && sel_.tile;
+    if (opts_.why) {
+        sel_.why.set_point(*opts_.why);
+        sel_.tool = Selection::Tool::Why;
+    }
+    if (opts_.why_path) sel_.why.set_path(opts_.why_path->first, opts_.why_path->second);
     worker_.set_tile_only(sel_.tile_only ? sel_.tile : std::nullopt);
     if (!opts_.replay.empty()) {
         std::string err;
@@ -278,6 +284,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     view_.win_w = W;
     view_.win_h = H;
     poll_worker();
+    update_why();
     track_worker_state();
     sel_.path.update(bake_ ? bake_->navmesh : nullptr);
     sel_.optimal.update(bake_ && sel_.path.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, sel_.path.has_start(),
@@ -289,6 +296,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
         ui_right_panel(W, H);
     }
     view_.rect = {panels_.left_w, 0.0f, std::max(W - panels_.left_w - panels_.right_w, 64.0f), H};
+    if (view_.show_ui) ui_why_window(W, H);
 
     const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
     if (mesh && bake_->mesh != view_.framed_mesh) {
@@ -426,7 +434,13 @@ void App::render_scene(int fb_w, int fb_h) {
     overlay_cpu_.depth_test = false;
     sel_.inspector.draw_overlay(overlay_cpu_);
     tile_overlay(overlay_cpu_);
+    why_bold_cpu_.clear();
+    why_bold_cpu_.line_width = 5.0f;
+    why_bold_cpu_.point_size = 15.0f;
+    why_bold_cpu_.depth_test = false;
+    if (!map2d_.scene()) sel_.why.draw_overlay(overlay_cpu_, why_bold_cpu_);
     overlay_gpu_.upload(overlay_cpu_);
+    why_bold_gpu_.upload(why_bold_cpu_);
 
     r::FrameParams fp{};
     const float* m = &view_.view_proj[0][0];
@@ -477,7 +491,40 @@ void App::render_scene(int fb_w, int fb_h) {
         sel_.optimal.draw(renderer_);
     }
     renderer_.draw(overlay_gpu_);
+    renderer_.draw(why_bold_gpu_);
     renderer_.end();
+}
+
+// ---- the Why tool ---------------------------------------------------------------------------
+
+void App::update_why() {
+    sel_.why.take(worker_.latest_why());
+    if (map2d_.scene()) return;  // 2D maps have no bake stages to explain
+    // the worker's bake as published: not pruned (the prune is a view of it), not trimmed
+    const bool idle = !worker_.busy() && !worker_.why_running();
+    if (std::optional<WhyJob> job = sel_.why.update(raw_bake_, idle)) worker_.request_why(std::move(*job));
+    for (const std::string& m : sel_.why.take_messages()) log_.info(m);
+}
+
+void App::show_stage(nav::Stage stage) {
+    // the stage driver there (later results are hidden, not dropped: Next shows them again) and
+    // that stage's layers drawn instead of the other stages'
+    edit_.run_to = stage;
+    for (int i = 0; i < r::kLayerCount; ++i) {
+        const auto l = static_cast<r::Layer>(i);
+        if (l == r::Layer::Path || l == r::Layer::Tiles || (l == r::Layer::Input && stage != nav::Stage::Input)) continue;
+        opts_.layers[static_cast<size_t>(i)] = r::kLayerStages[static_cast<size_t>(i)] == stage;
+    }
+    log_.info("why: showing the " + std::string(nav::stage_name(stage)) + " stage");
+}
+
+void App::apply_fix(const nav::WhyFix& fix) {
+    const std::string text = fix.text;
+    edit_.undo.commit(edit_.snapshot());  // the state before it, if not recorded yet
+    nav::apply_why_fix(fix, edit_.desired, edit_.volumes);
+    edit_.undo.commit(edit_.snapshot());  // one step: Ctrl+Z undoes the whole fix
+    edit_.run_to = nav::kLastStage;       // the fix shows on the whole bake
+    log_.info("why: applied " + text + " (Ctrl+Z undoes it)");
 }
 
 // ---- tiles ----------------------------------------------------------------------------------

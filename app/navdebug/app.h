@@ -62,6 +62,8 @@ struct AppOptions {
     int polyanya_step = -1;  // --polyanya-step N: Polyanya's search layer at step N
     std::optional<TileXZ> tile_select;  // --tile-select X,Y: the Tile panel's selected tile
     bool tile_only = false;             // --tile-only: per-grid layers for the selected tile only
+    std::optional<glm::vec3> why;       // --why x,y,z: the Why tool explains the point there
+    std::optional<std::pair<glm::vec3, glm::vec3>> why_path;  // --why-path s:e: ... why s cannot reach e
 };
 
 class App {
@@ -97,6 +99,9 @@ public:
     uint64_t layer_ui_waits() const { return layers_.ui_waits_on_layers(); }
     // Per layer: build (worker) and upload times of its last rebuild, sizes (the benchmark's table).
     const nav::render::LayerCache& layer_cache() const { return layers_; }
+    // The Why tool waits for the worker (a fix being verified, a path explained): headless runs
+    // wait for it before the frames they save.
+    bool why_waiting() const { return sel_.why.waiting(); }
     // Time a frame may spend uploading layer parts (the rest go on in the next frames); 0: a bake's
     // layers are uploaded in the frame that first draws it (screenshots).
     void set_layer_upload_budget(double ms) { layer_upload_budget_ms_ = ms; }
@@ -114,6 +119,11 @@ private:
     bool view_stale() const;
     void update_focus();  // the camera's focus to the worker (tiles nearest it bake first)
     void tile_overlay(nav::render::DrawList& out) const;  // the selected tile's box and its border
+    // The Why tool: its story told on the latest bake, its job to the worker, its result taken.
+    void update_why();
+    // The Why panel's actions: a stage line clicked (that stage driven and drawn), Apply.
+    void show_stage(nav::Stage stage);
+    void apply_fix(const nav::WhyFix& fix);
     bool any_floor_layer() const;
     bool path_on() const { return opts_.layers[static_cast<size_t>(nav::render::Layer::Path)]; }
 
@@ -151,6 +161,7 @@ private:
     std::string lod_text(bool brief) const;
     void ui_see_inside();
     void ui_tile_panel();
+    void ui_why_window(float W, float H);  // the Why panel, over the view's lower left
     void ui_overlays(float W, float H);
     // The status line with the stale mark and Cancel / Re-bake, in the view (panel false) or the
     // Stages panel.
@@ -195,6 +206,8 @@ private:
     double layer_upload_budget_ms_ = kLayerUploadBudgetMs;
     nav::render::DrawList ground_cpu_, overlay_cpu_;
     nav::render::GpuDrawList ground_gpu_, overlay_gpu_, diff_gpu_;
+    nav::render::DrawList why_bold_cpu_;  // the Why tool's losing culprit, point and gap: thicker
+    nav::render::GpuDrawList why_bold_gpu_;
     std::shared_ptr<const nav::InputMesh> ground_mesh_;
     bool diff_upload_ = false;
 

@@ -23,6 +23,8 @@ bool App::save_session(const std::string& path, std::string& err) const {
     s.view = view_.see;
     s.tile_select = sel_.tile;
     s.tile_only = sel_.tile_only;
+    s.why_point = sel_.why.point();
+    s.why_path = sel_.why.path();
     const nav::Status st = save_session_file(path, s);
     if (!st) {
         err = st.message;
@@ -52,6 +54,9 @@ void App::load_session(const std::string& path) {
         sel_.path.set_start(s.path->first);
         sel_.path.set_end(s.path->second);
     }
+    if (s.why_point) sel_.why.set_point(*s.why_point);
+    else if (s.why_path) sel_.why.set_path(s.why_path->first, s.why_path->second);
+    else sel_.why.clear();
     if (s.camera) {
         view_.cam.look_at(s.camera->first, s.camera->second);
         view_.camera_placed = true;

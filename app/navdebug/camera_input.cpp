@@ -120,6 +120,15 @@ void App::click_tools(float W, float H) {
             }
         }
     }
+    if (sel_.tool == Selection::Tool::Why && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit;
+        if (pick(hit)) {
+            sel_.why.set_point(hit);
+            log_.info("why: explaining (" + std::to_string(hit.x) + ", " + std::to_string(hit.y) + ", " +
+                      std::to_string(hit.z) + ")");
+        }
+    }
     if (sel_.tool == Selection::Tool::Path && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
         ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
         glm::vec3 hit;

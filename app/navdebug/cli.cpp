@@ -58,6 +58,13 @@ void add_session_and_draw_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_
                    "show the region replay at a step index: KIND=STEP, KIND watershed, monotone or layers, STEP 0 = the "
                    "first flood level (watershed) or swept row (monotone, layers); the filter and merge steps follow");
     cli.add_option("--select", o.select_text, "pin the element at x,y,z in the inspector (top visible layer)");
+    cli.add_option("--why", o.why_text,
+                   "the Why tool: why is there (no) navmesh at x,y,z - its story through the stages, the culprits "
+                   "drawn, the verified fix");
+    cli.add_option("--why-path", o.why_path_text,
+                   "the Why tool on a path sx,sy,sz:ex,ey,ez (set as the path tool's too): the islands, the gap "
+                   "between them, its story and fix")
+        ->excludes("--why");
     cli.add_flag("--no-ui", o.no_ui, "start with the panels hidden (Tab shows them): the 3D view only");
     cli.add_option("--prune", o.prune_text, "keep only the navmesh reachable from the polygon at x,y,z; the rest is disabled");
     cli.add_option("--opacity", o.opacity_text, "per-layer opacity: LAYER=F[,LAYER=F]... with F in [0, 1]");
@@ -162,6 +169,8 @@ nav::Status resolve_session_and_layers(const CliOptions& o, StartOptions& out) {
     else if (!nav::render::parse_layer_list(draw, opts.layers, err)) return nav::Status::bad_input(err);
     if (session.camera) opts.camera = session.camera;
     if (session.path) opts.path = session.path;
+    if (session.why_point) opts.why = session.why_point;
+    if (session.why_path) opts.why_path = session.why_path;
     opts.mesh_path = session.mesh && o.mesh_path.empty() ? *session.mesh : o.mesh_path;
     opts.config_path = o.config_path;
     opts.hide_ui = o.no_ui;
@@ -189,13 +198,15 @@ nav::Status resolve_stage_and_picks(const CliOptions& o, AppOptions& opts) {
         if (!probe.parse_flag(o.replay_text, err)) return nav::Status::bad_input(err);
         opts.replay = o.replay_text;
     }
-    for (auto [text, flag, dst] : {std::tuple{&o.select_text, "--select", &opts.select}, std::tuple{&o.prune_text, "--prune", &opts.prune}}) {
+    for (auto [text, flag, dst] : {std::tuple{&o.select_text, "--select", &opts.select}, std::tuple{&o.prune_text, "--prune", &opts.prune},
+                                   std::tuple{&o.why_text, "--why", &opts.why}}) {
         if (text->empty()) continue;
         std::vector<float> v;
         if (!parse_floats(*text, v) || v.size() != 3)
             return nav::Status::bad_input(std::string(flag) + ": expected three numbers x,y,z, got '" + *text + "'");
         *dst = glm::vec3(v[0], v[1], v[2]);
     }
+    if (!o.why_text.empty()) opts.why_path.reset();  // the flag wins over the session's path
     if (!o.tile_select_text.empty()) {
         std::vector<float> v;
         if (!parse_floats(o.tile_select_text, v) || v.size() != 2 || v[0] < 0 || v[1] < 0 || v[0] != std::floor(v[0]) ||
@@ -315,6 +326,17 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
             return nav::Status::bad_input("--path: expected sx,sy,sz:ex,ey,ez (six numbers), got '" + o.path_text + "'");
         opts.path = std::make_pair(glm::vec3(a[0], a[1], a[2]), glm::vec3(b[0], b[1], b[2]));
         opts.layers[static_cast<size_t>(nav::render::Layer::Path)] = true;  // --path draws the path
+    }
+    if (!o.why_path_text.empty()) {
+        const size_t colon = o.why_path_text.find(':');
+        std::vector<float> a, b;
+        if (colon == std::string::npos || !parse_floats(o.why_path_text.substr(0, colon), a) || a.size() != 3 ||
+            !parse_floats(o.why_path_text.substr(colon + 1), b) || b.size() != 3)
+            return nav::Status::bad_input("--why-path: expected sx,sy,sz:ex,ey,ez (six numbers), got '" + o.why_path_text + "'");
+        opts.why_path = std::make_pair(glm::vec3(a[0], a[1], a[2]), glm::vec3(b[0], b[1], b[2]));
+        opts.why.reset();
+        opts.path = opts.why_path;  // the path tool shows the path that failed
+        opts.layers[static_cast<size_t>(nav::render::Layer::Path)] = true;
     }
     if (o.path_mode == "path") opts.path_mode = PathTool::Mode::Path;
     else if (o.path_mode == "raycast") opts.path_mode = PathTool::Mode::Raycast;

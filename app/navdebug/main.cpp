@@ -336,6 +336,15 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
         settle(worker, cli);
         exit_code = bake_exit_code(worker.latest());  // the screenshot shows the final bake: its failure counts
     }
+    // --why / --why-path: a frame tells the story on the bake and asks the worker for the fix (or
+    // the path's explanation); the frames saved show its answer
+    if (opts.why || opts.why_path) {
+        offscreen_frame();
+        for (int tries = 0; tries < 3 && app.why_waiting(); ++tries) {
+            worker.wait_idle();
+            offscreen_frame();
+        }
+    }
     // a few frames so ImGui lays its windows out; the last one is saved
     for (int f = 0; f < 4; ++f) offscreen_frame();
     const std::vector<unsigned char> px = target.read_rgb();

@@ -103,6 +103,11 @@ void App::ui_right_panel(float W, float H) {
         ImGui::RadioButton("tile", &t, static_cast<int>(Selection::Tool::Tile));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Tiled bakes: left click selects the tile under the cursor (Tile panel).");
+        ImGui::SameLine();
+        ImGui::RadioButton("why?", &t, static_cast<int>(Selection::Tool::Why));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Left click on the level: why is there no navmesh here? The story of the point\n"
+                              "through every stage, the stage that lost it and a verified fix (Why panel).");
         sel_.tool = static_cast<Selection::Tool>(t);
     }
     if (raw_bake_ && raw_bake_->tiled() &&
@@ -125,6 +130,20 @@ void App::ui_right_panel(float W, float H) {
     }
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
+        if (sel_.path.failed(nav::WhyPath::kDetourRatio) && !map2d_.scene()) {
+            const bool ask = ImGui::Button("Why?");
+            const bool hovered = ImGui::IsItemHovered();
+            ImGui::SameLine();
+            ImGui::TextColored(kWarnColor, "the path fails or detours");
+            if (ask) {
+                sel_.why.set_path(sel_.path.start(), sel_.path.end());
+                log_.info("why: explaining the path");
+            }
+            if (hovered)
+                ImGui::SetTooltip("Why can't the start reach the end: the two islands, the gap between them, what\n"
+                                  "lost the gap and a verified fix; for a long detour, what blocks the straight\n"
+                                  "line (Why panel).");
+        }
         sel_.path.ui();
         if (sel_.path.mode() == PathTool::Mode::Path) sel_.optimal.ui();
         ImGui::PopID();
@@ -155,6 +174,22 @@ void App::ui_right_panel(float W, float H) {
         panels_.log_scroll = false;
     }
     ImGui::EndChild();
+    ImGui::End();
+}
+
+void App::ui_why_window(float W, float H) {
+    if (!sel_.why.active() && sel_.tool != Selection::Tool::Why) return;
+    // over the lower part of the left panel (the layers' settings), so the view stays clear for the
+    // culprits; it grows upwards with the story and folds by its title bar
+    const float w = std::clamp(panels_.left_w - 8.0f, 320.0f, std::max(W * 0.4f, 320.0f));
+    ImGui::SetNextWindowPos(ImVec2(4.0f, H - 4.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0.0f), ImVec2(w, H * 0.75f));
+    ImGui::SetNextWindowBgAlpha(1.0f);
+    if (ImGui::Begin("Why?", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+        const WhyTool::Action act = sel_.why.panel();
+        if (act.show_stage) show_stage(*act.show_stage);
+        if (act.apply) apply_fix(*act.apply);
+    }
     ImGui::End();
 }
 

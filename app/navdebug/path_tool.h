@@ -6,6 +6,7 @@
 #pragma once
 #include <glm/glm.hpp>
 
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -40,6 +41,15 @@ public:
     void draw(nav::render::Renderer& r);
     // A* node under a world point (when "show A* nodes" is on): text for a tooltip, empty if none.
     std::string node_tooltip(const glm::vec3& p);
+    // Path mode with both points set, and the last query left the start or the end off the mesh or
+    // stopped short of the end, or (detour) reached it by a path over `detour` times the straight
+    // line (the Path panel then offers Why?).
+    bool failed(float detour) const {
+        if (mode_ != Mode::Path || !has_start_ || !has_end_ || !mesh_ || mesh_->empty() || !status_) return false;
+        if (route_.start.poly == nav::kNoRef || route_.end.poly == nav::kNoRef || !route_.path.reached) return true;
+        const float straight = std::hypot(end_.x - start_.x, end_.z - start_.z);
+        return straight > 0.0f && route_.straight.length() > detour * straight;
+    }
     bool show_nodes() const { return show_nodes_; }
     void set_show_nodes(bool on) { show_nodes_ = on, redraw_ = true; }
     // Shows the funnel stepper at step `step` (clamped to the steps of the query).

@@ -154,9 +154,23 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
                     return nav::Status::bad_input(where + ": unknown key \"" + t.key() + "\" (known: select, only)");
                 }
             }
+        } else if (key == "why") {
+            const std::string where = file + ": why";
+            if (!v.is_object() || v.size() != 1 || !(v.contains("point") || v.contains("path")))
+                return nav::Status::bad_input(where + ": expected {\"point\": [x,y,z]} or {\"path\": {\"start\": [x,y,z], "
+                                                      "\"end\": [x,y,z]}}");
+            if (v.contains("point")) {
+                glm::vec3 p;
+                if (nav::Status st = read_vec3(v["point"], where + ".point", p); !st) return st;
+                s.why_point = p;
+            } else {
+                std::pair<glm::vec3, glm::vec3> p;
+                if (nav::Status st = read_pair(v["path"], where + ".path", "start", "end", p); !st) return st;
+                s.why_path = p;
+            }
         } else if (key != "volumes") {
             return nav::Status::bad_input(file + ": unknown key \"" + key +
-                                          "\" (known: mesh, config, volumes, path, camera, layers, view, tile)");
+                                          "\" (known: mesh, config, volumes, path, camera, layers, view, tile, why)");
         }
     }
     // top-level volumes replace the config's
@@ -211,6 +225,9 @@ std::string session_to_json(const Session& s) {
     }
     if (s.tile_select)
         j["tile"] = Json{{"select", Json::array({s.tile_select->first, s.tile_select->second})}, {"only", s.tile_only}};
+    if (s.why_point) j["why"] = Json{{"point", vec3_json(*s.why_point)}};
+    else if (s.why_path)
+        j["why"] = Json{{"path", Json{{"start", vec3_json(s.why_path->first)}, {"end", vec3_json(s.why_path->second)}}}};
     return j.dump(2) + "\n";
 }
 

@@ -9,6 +9,8 @@
 //               "normal": [x,y,z]}, "floor_tint": false, "floor_height": 3.0} (every key optional;
 //               no "clip" / "section": off)
 //   "tile":    {"select": [x, z], "only": false} (tiled bakes: the selected tile, only it drawn)
+//   "why":     {"point": [x,y,z]} or {"path": {"start": [x,y,z], "end": [x,y,z]}} (the Why tool's
+//              point or path, explained again on load; sessions without it load as before)
 // Unknown keys and malformed values are errors naming the file and the key; numbers beyond double
 // (1e400) are invalid JSON, coordinates beyond +-1e6 m (nav::kMaxCoordinate) are refused before
 // the conversion to float.
@@ -58,6 +60,8 @@ struct Session {
     std::optional<ViewSettings> view;
     std::optional<std::pair<int, int>> tile_select;  // "tile": column, row of the selected tile
     bool tile_only = false;                          // "tile": "only"
+    std::optional<glm::vec3> why_point;                            // "why": "point"
+    std::optional<std::pair<glm::vec3, glm::vec3>> why_path;       // "why": "path" (start, end)
 };
 
 // Parses a "view" object (sessions); `where` names it in errors.

@@ -205,7 +205,57 @@ BakeWorker::latest_with_layers() const {
 
 bool BakeWorker::busy() const {
     std::lock_guard lk(m_);
-    return working_ || requested_ != handled_;
+    return (working_ && !why_running_) || requested_ != handled_;
+}
+
+void BakeWorker::request_why(WhyJob job) {
+    {
+        std::lock_guard lk(m_);
+        why_job_ = std::move(job);
+        ++requested_;  // a run with nothing dirty takes the job
+        if (why_running_) cancel_.store(true);  // the job running answers a question no longer asked
+    }
+    cv_.notify_all();
+}
+
+std::shared_ptr<const WhyResult> BakeWorker::latest_why() const {
+    std::lock_guard lk(m_);
+    return why_result_;
+}
+
+bool BakeWorker::why_running() const {
+    std::lock_guard lk(m_);
+    return why_running_;
+}
+
+void BakeWorker::run_why(WhyJob job) {
+    WhyResult r;
+    bool stale = false;
+    {
+        std::lock_guard lk(m_);
+        stale = job.bake != latest_;
+        if (!stale) why_running_ = true;
+    }
+    if (stale) {
+        // the bake just handled replaced the one the job was asked on: the UI asks again on it
+        r.id = job.id;
+        r.kind = job.kind;
+        r.cancelled = true;
+    } else {
+        r = run_why_job(job, &cancel_);
+        if (r.cancelled) log_.info("why: verification cancelled by a newer request");
+        else if (r.error.empty())
+            log_.info(std::string("why: ") + (job.kind == WhyJob::Kind::Fix ? "fix search" : "path explained") + " in " +
+                      fmt_ms(r.ms));
+        else log_.warn("why: " + r.error);
+    }
+    job.bake.reset();  // the snapshot is released here, not with the result
+    {
+        std::lock_guard lk(m_);
+        why_running_ = false;
+        why_result_ = std::make_shared<const WhyResult>(std::move(r));
+    }
+    if (wake_) wake_();
 }
 
 void BakeWorker::wait_idle() {
@@ -336,6 +386,7 @@ void BakeWorker::loop() {
         bool trace = false;
         uint64_t seq;
         std::vector<TileXZ> rebuild;
+        std::optional<WhyJob> why;
         {
             std::unique_lock lk(m_);
             cv_.wait(lk, [&] { return stop_ || requested_ != handled_; });
@@ -349,6 +400,7 @@ void BakeWorker::loop() {
             working_ = true;
             cancel_.store(false);
             rebuild.swap(rebuild_);
+            why.swap(why_job_);
             pipe_->set_focus(focus_[0], focus_[1]);
             run_tiles_ = 0;
             last_partial_ = std::chrono::steady_clock::now();
@@ -368,6 +420,15 @@ void BakeWorker::loop() {
                      dynamic_cast<const std::bad_alloc*>(&e) != nullptr);
         } catch (...) {
             fail_run("internal error: unknown exception", false);
+        }
+        // the Why job after the bake it may be about (run_why_job catches what the core throws);
+        // the requests so far count as handled while it runs, so busy() says no bake is running
+        if (why) {
+            {
+                std::lock_guard lk(m_);
+                handled_ = seq;
+            }
+            run_why(std::move(*why));
         }
 
         {

@@ -24,6 +24,7 @@
 #include "render/diff_draw.h"
 #include "render/layers.h"
 #include "tile_tool.h"
+#include "why_job.h"
 
 namespace navdebug {
 
@@ -81,6 +82,15 @@ public:
     // is published with it; off drops it.
     void set_highlight_changes(bool on);
 
+    // The Why tool's job (why_job.h): run on this thread once the bake in hand is done; a newer
+    // job replaces one not started yet and cancels one running, and so does a newer bake request. A job for a bake
+    // that is no longer the latest is dropped (the UI explains the new bake and asks again).
+    void request_why(WhyJob job);
+    // The last job's result, null before the first.
+    std::shared_ptr<const WhyResult> latest_why() const;
+    // A Why job is running (the UI says "verifying..."; busy() does not count it as a bake).
+    bool why_running() const;
+
     std::shared_ptr<const nav::Bake> latest() const;
     // The bake the published layers were built from: latest() itself, or its "only selected
     // tile" view (TileOnlyView) while set_tile_only is on; taken with latest() and the layers.
@@ -119,6 +129,8 @@ public:
 
 private:
     void loop();
+    // Runs the Why job taken with the request just handled, publishes its result.
+    void run_why(WhyJob job);
     // One request: load the mesh if asked, apply the state, run and publish. May throw
     // (std::bad_alloc in a stage); loop() catches and reports through fail_run.
     void handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
@@ -170,6 +182,9 @@ private:
     std::optional<glm::vec3> prune_;                   // set_prune
     std::shared_ptr<const PruneResult> latest_prune_;  // published with latest_
     bool highlight_on_ = false;                        // set_highlight_changes
+    std::optional<WhyJob> why_job_;                    // request_why, not started yet
+    bool why_running_ = false;
+    std::shared_ptr<const WhyResult> why_result_;
     std::shared_ptr<const BakeHighlight> latest_highlight_;
     int hold_tiles_ = 0;     // hold_after_tiles
     int run_tiles_ = 0;      // tiles published by on_tile in the current run

@@ -806,7 +806,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
             add_stage(s, Stage::Filter, false, span_text + ": " + t, sh);
             lose(s, Stage::Filter, WhyCause::LowHeight, t);
             s.decider = ParamId::agent_height;
-            s.needed = clearance;
+            s.needed = clearance - c.ch;  // a cell under the clearance: the filter keeps only more than agent_height
             return;
         }
         const std::string t = "not walkable after the filters";

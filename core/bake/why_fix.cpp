@@ -82,6 +82,7 @@ int fix_direction(const WhyStory& s, double from) {
 // so that `--set param=<printed value>` bakes exactly what was verified.
 double nice_value(double v, double step) {
     v = std::round(v / step) * step;
+    if (v == 0) v = 0;  // no -0: the value is printed for users to type back
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return std::strtod(buf, nullptr);

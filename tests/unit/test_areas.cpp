@@ -203,7 +203,8 @@ TEST_CASE("areas: validate_volume") {
     bad(nan, "not finite");
     bad(volume(square, 0, std::numeric_limits<float>::infinity(), 1), "finite");
     bad(volume(square, 2, 1, 1), "hmin");
-    bad(volume(square, 0, 1, nav::kNullArea), "area");
+    // area 0 (not_walkable) removes the floor inside it: valid since issue 21
+    CHECK(nav::validate_volume(volume(square, 0, 1, nav::kNullArea), "v").is_ok());
     bad(volume(square, 0, 1, 64), "area");
     bad(volume({0, 0, 4, 0, 1, 1, 0, 4}, 0, 1, 1), "not convex");                           // arrow
     bad(volume({0, 0, 2, 0, 2, 0, 2, 2}, 0, 1, 1), "coincide");                              // repeated vertex

@@ -73,3 +73,39 @@ TEST_CASE("hostile session: coordinates beyond +-1e6 m are refused before the fl
     REQUIRE(s.path);
     CHECK(s.path->first.x == 1e6f);
 }
+
+TEST_CASE("session: the Why tool's point or path under \"why\" round-trips; bad values name the key; none loads") {
+    navdebug::Session s;
+    // a session without "why" (every session before the Why tool) still loads, with nothing to explain
+    nav::Status st = navdebug::parse_session(R"({"path": {"start": [1, 0, 2], "end": [3, 0, 4]}})", "s.json", s);
+    CHECK_MESSAGE(st.is_ok(), st.message);
+    CHECK(!s.why_point);
+    CHECK(!s.why_path);
+    // a point, written and read back
+    s.why_point = glm::vec3(1.5f, 0.1f, -2.25f);
+    navdebug::Session back;
+    st = navdebug::parse_session(navdebug::session_to_json(s), "s.json", back);
+    CHECK_MESSAGE(st.is_ok(), st.message);
+    REQUIRE(back.why_point);
+    CHECK(back.why_point->x == 1.5f);
+    CHECK(back.why_point->z == -2.25f);
+    CHECK(!back.why_path);
+    // a path, written and read back
+    navdebug::Session p;
+    p.why_path = std::make_pair(glm::vec3(-5, 0.1f, 0), glm::vec3(4, 1.1f, 0));
+    st = navdebug::parse_session(navdebug::session_to_json(p), "s.json", back = {});
+    CHECK_MESSAGE(st.is_ok(), st.message);
+    REQUIRE(back.why_path);
+    CHECK(back.why_path->second.y == 1.1f);
+    CHECK(!back.why_point);
+    // malformed: named by file and key, never an exception
+    for (const char* text : {R"({"why": [1, 2, 3]})", R"({"why": {}})", R"({"why": {"point": [1, 2]}})",
+                             R"({"why": {"point": [0, 0, 1e300]}})", R"({"why": {"path": {"start": [0, 0, 0]}}})",
+                             R"({"why": {"point": [0, 0, 0], "path": {"start": [0, 0, 0], "end": [1, 0, 0]}}})"}) {
+        CAPTURE(text);
+        navdebug::Session bad;
+        CHECK_NOTHROW(st = navdebug::parse_session(text, "s.json", bad));
+        CHECK(st.code == nav::Status::Code::BadInput);
+        CHECK(has(st.message, "s.json: why"));
+    }
+}

@@ -10,7 +10,9 @@
 
 #include "app/navdebug/worker.h"
 #include "core/bake/pipeline.h"
+#include "core/bake/why.h"
 #include "render/layers.h"
+#include "why_scenes.h"
 
 namespace {
 
@@ -136,4 +138,61 @@ TEST_CASE("worker: the change highlight arrives with the bake it compares") {
     worker.set_highlight_changes(false);
     CHECK_FALSE(worker.latest_published().highlight);
 }
+TEST_CASE("worker: a Why job verifies a fix after the bake and publishes it; a stale job is answered cancelled") {
+    whyscene::Scene erosion;
+    for (const whyscene::Scene& s : whyscene::why_scenes())
+        if (s.name == "erosion") erosion = s;
+    REQUIRE(!erosion.verts.empty());
+    auto pipe = std::make_unique<nav::Pipeline>();
+    nav::InputMesh mesh;
+    mesh.verts = erosion.verts;
+    mesh.tris = erosion.tris;
+    REQUIRE(pipe->set_mesh(std::move(mesh)).is_ok());
+    navdebug::Log log;
+    navdebug::BakeWorker worker(std::move(pipe), log);
+    worker.start();
+    worker.request(nav::Params{}, {}, nav::kLastStage);
+    worker.wait_idle();
+    const std::shared_ptr<const nav::Bake> b = worker.latest();
+    REQUIRE(b);
+    REQUIRE(b->navmesh);
+    CHECK(worker.latest_why() == nullptr);
+
+    // the story told on the UI thread, the fix verified by the worker
+    navdebug::WhyJob job;
+    job.id = 7;
+    job.kind = navdebug::WhyJob::Kind::Fix;
+    job.bake = b;
+    job.story = nav::explain_point(*b, erosion.point);
+    REQUIRE(!job.story.on_navmesh);
+    worker.request_why(job);
+    worker.wait_idle();
+    CHECK(!worker.busy());
+    CHECK(!worker.why_running());
+    std::shared_ptr<const navdebug::WhyResult> r = worker.latest_why();
+    REQUIRE(r);
+    CHECK(r->id == 7);
+    CHECK(!r->cancelled);
+    CHECK_MESSAGE(r->error.empty(), r->error);
+    REQUIRE(r->fix);
+    CHECK(r->fix->verified);
+    REQUIRE(r->fix->param);
+    CHECK(*r->fix->param == nav::ParamId::agent_radius);
+    CHECK(worker.latest() == b);  // verifying bakes elsewhere: the published bake stays
+
+    // a job asked on a bake that is no longer the latest is not run
+    nav::Params p;
+    REQUIRE(p.set(nav::ParamId::agent_radius, 0.3).is_ok());
+    worker.request(p, {}, nav::kLastStage);
+    job.id = 8;
+    worker.request_why(job);
+    worker.wait_idle();
+    REQUIRE(worker.latest() != b);
+    r = worker.latest_why();
+    REQUIRE(r);
+    CHECK(r->id == 8);
+    CHECK(r->cancelled);
+    CHECK(!r->fix);
+}
+
 #endif
