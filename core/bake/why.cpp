@@ -615,8 +615,12 @@ void story_grid(GridCtx& c, const Surface& surf) {
             }
         }
         add_stage(s, Stage::Input, false, input_text, std::move(sh));
+        // Over 90 degrees the triangle faces down: a ceiling or an underside, never walkable.
         lose(s, Stage::Input, WhyCause::Slope,
-             "slope " + fmt("%.1f", surf.slope) + " deg >= agent_max_slope " + fmt("%.1f", max_slope) + " deg");
+             surf.slope > 90.0f ? "the triangle faces down (" + fmt("%.1f", surf.slope) +
+                                      " deg from up): a ceiling or an underside, never walkable"
+             : surf.slope >= 89.0f ? "slope " + fmt("%.1f", surf.slope) + " deg: a wall, steeper than any agent_max_slope"
+                                   : "slope " + fmt("%.1f", surf.slope) + " deg >= agent_max_slope " + fmt("%.1f", max_slope) + " deg");
         if (surf.slope < 89.0f) {
             s.decider = ParamId::agent_max_slope;
             s.needed = std::ceil(static_cast<double>(surf.slope) * 10.0 - 1e-6) / 10.0 + 0.1;
@@ -859,6 +863,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
         WhyShape sh;
         std::string reason = "no boundary found within " + ival(window) + " cells";
         double dcells = 0;
+        bool narrow = true;  // no boundary found: the radius is all there is to change
         if (E.dist >= 0) {
             dcells = E.dist / 2.0;
             const CompactSpan& bs = chf->spans[E.bspan];
@@ -882,16 +887,22 @@ void story_grid(GridCtx& c, const Surface& surf) {
                 dir = std::abs(E.bx - c.cx) >= std::abs(E.bz - c.cz) ? (E.bx > c.cx ? 2 : 0) : (E.bz > c.cz ? 1 : 3);
             const int cells = corridor_cells(*chf, c.cx, c.cz, ci, dir, 4 * window);
             const double width = cells * static_cast<double>(c.cs);
-            if (width < 2.0 * c.radius_m)
-                reason += "; corridor " + m2(width) + " wide < 2 x agent_radius " + m2(c.radius_m);
+            narrow = width < 2.0 * c.radius_m;
+            if (narrow) reason += "; corridor " + m2(width) + " wide < 2 x agent_radius " + m2(c.radius_m);
         }
         const double dm = dcells * c.cs;
-        const std::string t = "distance to the nearest boundary " + m2(dm) + " (" + cells_text(dcells) +
-                              " cells) < agent_radius " + m2(c.radius_m) + " (" + ival(c.wr) + " cells); " + reason;
+        std::string t = "distance to the nearest boundary " + m2(dm) + " (" + cells_text(dcells) +
+                        " cells) < agent_radius " + m2(c.radius_m) + " (" + ival(c.wr) + " cells); " + reason;
+        // Beside a wall in open space the navmesh is meant to keep the agent's radius off it: no
+        // fix to offer (a radius of 0 would be one, and a wrong answer). A passage narrower than
+        // twice the radius is what a smaller radius opens.
+        if (!narrow) t += "; as intended: the navmesh keeps agent_radius " + m2(c.radius_m) + " from walls and ledges";
         add_stage(s, Stage::Erode, false, t, sh);
         lose(s, Stage::Erode, WhyCause::Erosion, t);
-        s.decider = ParamId::agent_radius;
-        s.needed = E.dist >= 0 ? radius_for(E.dist / 2, c.cs) : 0.0;
+        if (narrow) {
+            s.decider = ParamId::agent_radius;
+            s.needed = E.dist >= 0 ? radius_for(E.dist / 2, c.cs) : 0.0;
+        }
         return;
     }
     {

@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
                 const double vx = c[0] - a[0], vy = c[1] - a[1], vz = c[2] - a[2];
                 const double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
                 const double n = std::sqrt(cx * cx + cy * cy + cz * cz);
-                if (n > 0 && std::fabs(cy) / n >= 0.5) total += 0.5 * n;  // flatter than 60 degrees
+                if (n > 0 && cy / n >= 0.5) total += 0.5 * n;  // facing up, flatter than 60 degrees
                 cum.push_back(total);
             }
             std::mt19937_64 rng(21);
