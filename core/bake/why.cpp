@@ -270,12 +270,17 @@ void tile_of(const Bake& b, float x, float z, int& tx, int& tz) {
     tz = static_cast<int>(std::clamp(fz, 0.0f, static_cast<float>(std::max(0, b.layout.rows - 1))));
 }
 
+// How far above the point a surface still counts as the one under it: two cell heights, so a
+// point typed a little under its floor finds it, and the floor under a table (0.7 m lower than
+// its top, within a climb) is the floor, not the table.
+float reach_up(const Bake& bake) { return 2.0f * std::max(bake.params.f(ParamId::cell_height), 0.01f); }
+
 float surface_floor(const Bake& bake, const float* p) {
-    const float climb = bake.params.f(ParamId::agent_max_climb);
+    const float up = reach_up(bake);
     if (!bake.mesh) return p[1];
     const Surface s = find_surface(*bake.mesh, bake.tri_areas.get(), bake.params.f(ParamId::agent_max_slope), p[0],
-                                   p[2], p[1] + climb);
-    return s.tri >= 0 && s.y <= p[1] + climb + 1e-4f ? s.y : p[1];
+                                   p[2], p[1] + up);
+    return s.tri >= 0 && s.y <= p[1] + up + 1e-4f ? s.y : p[1];
 }
 
 // ---- the grid part of the story ------------------------------------------------------------
@@ -1189,9 +1194,8 @@ WhyStory explain_point(const Bake& bake, const float* point) {
         return s;
     }
     const Params& P = bake.params;
-    const float climb = P.f(ParamId::agent_max_climb);
     const Surface surf = find_surface(*bake.mesh, bake.tri_areas.get(), P.f(ParamId::agent_max_slope), point[0],
-                                      point[2], point[1] + climb);
+                                      point[2], point[1] + reach_up(bake));
     if (surf.tri >= 0) s.floor_y = surf.y;
 
     Bake view;
@@ -1210,7 +1214,7 @@ WhyStory explain_point(const Bake& bake, const float* point) {
         view = tile_view(bake, *bake.tiles[idx]);
         grid = &view;
     }
-    GridCtx c{bake, *grid, point, s, C.cs, C.ch, climb, P.f(ParamId::agent_height), P.f(ParamId::agent_radius),
+    GridCtx c{bake, *grid, point, s, C.cs, C.ch, P.f(ParamId::agent_max_climb), P.f(ParamId::agent_height), P.f(ParamId::agent_radius),
               grid->config.walkable_climb, grid->config.walkable_height, grid->config.walkable_radius, {0, 0, 0}};
     for (int k = 0; k < 3; ++k) c.gbmin[k] = grid->config.bmin[k];
     c.w = grid->config.width;

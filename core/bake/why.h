@@ -60,7 +60,8 @@ struct WhyStage {
 
 struct WhyStory {
     float point[3] = {0, 0, 0};   // as asked
-    float floor_y = 0;            // the floor height the story follows (the surface under the point)
+    float floor_y = 0;            // the floor the story follows: the highest input surface at or below
+                                  // point.y + 2 cell heights, else the lowest above
     bool on_navmesh = false;
     std::optional<Stage> lost_at; // the first stage that lost it; none when on the navmesh or no stage applies
     WhyCause cause = WhyCause::None;
@@ -85,7 +86,8 @@ struct WhyStory {
 WhyStory explain_point(const Bake& bake, const float* point);
 
 // Whether a finished bake has the point on its navmesh: a polygon over (x, z) within
-// agent_max_climb (at least one cell height) of the floor under the point; poly, island when given.
+// agent_max_climb (at least one cell height) of the floor under the point (as WhyStory::floor_y);
+// poly, island when given.
 bool point_on_navmesh(const Bake& bake, const float* point, PolyRef* poly = nullptr, int* island = nullptr);
 
 struct WhyEffects {

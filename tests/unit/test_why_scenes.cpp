@@ -268,3 +268,26 @@ TEST_CASE("why path: a detour round a door too narrow for the agent") {
     CHECK_FALSE(after.detour);
     CHECK(after.path_length < 0.9f * w.path_length);
 }
+
+TEST_CASE("why: the floor under a table is the floor, the table top is the table") {
+    // A table top 0.8 m over the ground (within agent_max_climb 0.9 of it): a click on the floor
+    // under it follows the floor (0.7 m of clearance, lost to the low-height filter), a click on
+    // its top follows the top.
+    whyscene::Scene s = scene("volume");
+    s.volumes.clear();
+    const int base = static_cast<int>(s.verts.size() / 3);
+    const float x0 = -1.0f, x1 = 1.0f, y0 = 0.8f, y1 = 0.9f, z0 = -1.0f, z1 = 1.0f;
+    const float v[] = {x0, y0, z0, x1, y0, z0, x1, y0, z1, x0, y0, z1, x0, y1, z0, x1, y1, z0, x1, y1, z1, x0, y1, z1};
+    s.verts.insert(s.verts.end(), v, v + 24);
+    const int t[] = {0, 1, 2, 0, 2, 3, 4, 7, 6, 4, 6, 5, 0, 4, 5, 0, 5, 1, 3, 2, 6, 3, 6, 7, 0, 3, 7, 0, 7, 4, 1, 5, 6, 1, 6, 2};
+    for (int i : t) s.tris.push_back(base + i);
+    const auto b = bake(s, nav::Params{}, {});
+    const float under[3] = {0.0f, 0.1f, 0.0f}, top[3] = {0.0f, 0.9f, 0.0f};
+    const nav::WhyStory su = nav::explain_point(*b, under);
+    CAPTURE(su.cause_text);
+    CHECK(su.floor_y == doctest::Approx(0.1f));
+    CHECK(su.cause == nav::WhyCause::LowHeight);
+    const nav::WhyStory st = nav::explain_point(*b, top);
+    CHECK(st.floor_y == doctest::Approx(0.9f));
+    CHECK(st.cause != nav::WhyCause::LowHeight);
+}
