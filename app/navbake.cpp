@@ -828,21 +828,21 @@ void print_why_path_text(const nav::WhyPath& w, const float* start, const float*
     print_story_text(*story, w.fix, bake, "    ");
 }
 
-// What --why and --why-path found on the finished bake (`loaded`: the mesh as read, which
-// find_fix re-bakes with each candidate change).
+// What --why and --why-path found on the finished bake (find_fix re-bakes its mesh with each
+// candidate change).
 struct WhyResult {
     std::optional<nav::WhyStory> story;
     std::optional<nav::WhyFix> fix;
     std::optional<nav::WhyPath> path;
 };
 
-WhyResult run_why(const Job& job, const nav::InputMesh& loaded, const nav::Bake& bake) {
+WhyResult run_why(const Job& job, const nav::Bake& bake) {
     WhyResult r;
     if (job.why) {
         r.story = nav::explain_point(bake, job.why_point);
-        if (!r.story->on_navmesh) r.fix = nav::find_fix(loaded, bake, *r.story);
+        if (!r.story->on_navmesh) r.fix = nav::find_fix(bake, *r.story);
     }
-    if (job.why_path) r.path = nav::explain_path(loaded, bake, job.why_start, job.why_end);
+    if (job.why_path) r.path = nav::explain_path(bake, job.why_start, job.why_end);
     return r;
 }
 
@@ -862,14 +862,12 @@ int run_obj(const Args& a, const Job& job) {
     pipe.set_keep_intermediates(a.keep_intermediates || job.why || job.why_path);
     pipe.set_only_tile(job.tile_x, job.tile_y);
     pipe.set_memory_limit(static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0));
-    nav::InputMesh loaded;
     {
         nav::ObjReadOptions ropt;
         ropt.max_bytes = job.max_input;
         nav::InputMesh mesh;
         if (nav::Status st = nav::load_obj(a.mesh_path, mesh, ropt); !st) return fail(st);
         for (const std::string& w : mesh.warnings) std::cerr << "navbake: warning: " << w << "\n";
-        if (job.why || job.why_path) loaded = mesh;  // find_fix re-bakes the mesh as read
         if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return fail(st);
     }
     pipe.set_params(job.params);
@@ -884,7 +882,7 @@ int run_obj(const Args& a, const Job& job) {
     for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
     const json diagnostics = report_diagnostics(*bake);
 
-    const WhyResult why = run_why(job, loaded, *bake);
+    const WhyResult why = run_why(job, *bake);
     std::optional<JsonReport> report;
     if (a.as_json) {
         json head = json_report_head(a, job, *bake, pipe, times, diagnostics, inc);

@@ -18,18 +18,11 @@ WhyResult run_why_job(const WhyJob& job, const nav::CancelFlag* cancel) {
         r.error = "no bake to explain";
         return r;
     }
-    // find_fix and explain_path bake the mesh as loaded; the snapshot holds the mesh after the
-    // mesh_* corrections, which is the loaded one only while they change nothing
-    if (!nav::mesh_fix(b->params).identity()) {
-        r.error = "the mesh has mesh_* corrections set: verifying a fix needs the mesh as loaded, which the "
-                  "snapshot does not keep";
-        return r;
-    }
     try {
         if (job.kind == WhyJob::Kind::Fix) {
-            r.fix = nav::find_fix(*b->mesh, *b, job.story, cancel);
+            r.fix = nav::find_fix(*b, job.story, cancel);
         } else {
-            r.path = nav::explain_path(*b->mesh, *b, &job.start.x, &job.end.x, true, cancel);
+            r.path = nav::explain_path(*b, &job.start.x, &job.end.x, true, cancel);
         }
     } catch (const std::bad_alloc&) {
         r.fix.reset();

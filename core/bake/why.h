@@ -109,11 +109,11 @@ struct WhyFix {
 };
 
 // The smallest verified change for a lost point (story = explain_point(bake, point)): candidate
-// values from story.needed outwards, each checked by a bake of `mesh` (the loaded mesh, before
-// mesh_* fixes) with the change: the whole level for a solo bake, only the point's tile when tiled.
-// None when the cause has no decider or no candidate puts the point on the navmesh.
-std::optional<WhyFix> find_fix(const InputMesh& mesh, const Bake& bake, const WhyStory& story,
-                               const CancelFlag* cancel = nullptr);
+// values from story.needed outwards, each checked by a bake of the bake's own mesh (Bake::mesh,
+// the mesh_* corrections already applied, so they are not applied again) with the change: the
+// whole level for a solo bake, only the point's tile when tiled. None when the cause has no
+// decider or no candidate puts the point on the navmesh.
+std::optional<WhyFix> find_fix(const Bake& bake, const WhyStory& story, const CancelFlag* cancel = nullptr);
 
 // Applies a fix to parameters and volumes (the debugger's "apply", navbake's --set param=to).
 void apply_why_fix(const WhyFix& fix, Params& p, std::vector<ConvexVolume>& volumes);
@@ -140,7 +140,8 @@ struct WhyPath {
     float detour_point[3] = {0, 0, 0};
 };
 
-WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start, const float* end,
-                     bool want_fix = true, const CancelFlag* cancel = nullptr);
+// Verification bakes as find_fix's, of the whole level (the path needs the assembled navmesh).
+WhyPath explain_path(const Bake& bake, const float* start, const float* end, bool want_fix = true,
+                     const CancelFlag* cancel = nullptr);
 
 }  // namespace nav

@@ -102,13 +102,17 @@ std::string fmt_value(ParamId id, double v) {
     return out;
 }
 
-// A bake of `mesh` with `params` and `volumes`: the whole level, or only tile (tx, tz).
+// A bake of the stages' mesh `mesh` (mesh_* corrections applied) with `params` and `volumes`:
+// the whole level, or only tile (tx, tz).
 std::shared_ptr<const Bake> bake_with(const InputMesh& mesh, const Params& params,
                                       const std::vector<ConvexVolume>& volumes, int tx, int tz,
                                       const CancelFlag* cancel) {
     Pipeline p;
     if (!p.set_mesh(mesh).ok()) return nullptr;
-    p.set_params(params);
+    Params q = params;  // the corrections are in the mesh already
+    for (const ParamDef& d : param_table())
+        if (is_mesh_fix(d.id)) (void)q.set(d.id, d.def);
+    p.set_params(q);
     p.set_volumes(volumes);
     p.set_keep_intermediates(false);
     if (tx >= 0) p.set_only_tile(tx, tz);
@@ -132,8 +136,10 @@ void measure(const Bake& b, int tile, double& area, int64_t& polys, int& islands
 
 // The search of the header's find_fix, with `holds` deciding whether a verification bake fixed it.
 // whole: bake the whole level even when tiled (a path needs the assembled navmesh).
-std::optional<WhyFix> search_fix(const InputMesh& mesh, const Bake& bake, const WhyStory& story, bool whole,
+std::optional<WhyFix> search_fix(const Bake& bake, const WhyStory& story, bool whole,
                                  const std::function<bool(const Bake&)>& holds, const CancelFlag* cancel) {
+    if (!bake.mesh) return std::nullopt;
+    const InputMesh& mesh = *bake.mesh;
     const Clock::time_point t0 = Clock::now();
     int tx = -1, tz = -1, tile = -1;
     if (bake.tiled() && !whole && story.tile_x >= 0) {
@@ -141,8 +147,6 @@ std::optional<WhyFix> search_fix(const InputMesh& mesh, const Bake& bake, const 
         tz = story.tile_z;
         tile = tx + tz * bake.layout.cols;
     }
-    // Params of the verification bakes: the mesh given is the loaded one, so the mesh_* fixes
-    // the bake was made with apply again.
     WhyFix fix;
     auto verify = [&](const Params& p, const std::vector<ConvexVolume>& vols) -> bool {
         if (is_cancelled(cancel)) return false;
@@ -338,11 +342,10 @@ float pick_story(const Bake& bake, const float* a, const float* b, bool top, Why
 
 }  // namespace
 
-std::optional<WhyFix> find_fix(const InputMesh& mesh, const Bake& bake, const WhyStory& story,
-                               const CancelFlag* cancel) {
+std::optional<WhyFix> find_fix(const Bake& bake, const WhyStory& story, const CancelFlag* cancel) {
     if (story.on_navmesh) return std::nullopt;
     const float* pt = story.point;
-    return search_fix(mesh, bake, story, false,
+    return search_fix(bake, story, false,
                       [pt](const Bake& b) { return point_on_navmesh(b, pt); }, cancel);
 }
 
@@ -354,7 +357,7 @@ void apply_why_fix(const WhyFix& fix, Params& p, std::vector<ConvexVolume>& volu
     if (fix.param) (void)p.set(*fix.param, fix.to);
 }
 
-WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start, const float* end, bool want_fix,
+WhyPath explain_path(const Bake& bake, const float* start, const float* end, bool want_fix,
                      const CancelFlag* cancel) {
     WhyPath out;
     for (int i = 0; i < 3; ++i) {
@@ -374,7 +377,7 @@ WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start
         }
         if (want_fix) {
             const WhyStory& lost = !s_on ? out.start_story : out.end_story;
-            if (!lost.on_navmesh) out.fix = find_fix(mesh, bake, lost, cancel);
+            if (!lost.on_navmesh) out.fix = find_fix(bake, lost, cancel);
         }
         return out;
     }
@@ -402,7 +405,7 @@ WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start
         if (!want_fix) return out;
         const float s0[3] = {start[0], start[1], start[2]}, e0[3] = {end[0], end[1], end[2]};
         const float limit = 0.9f * out.path_length;
-        out.fix = search_fix(mesh, bake, out.gap_story, true,
+        out.fix = search_fix(bake, out.gap_story, true,
                              [s0, e0, limit](const Bake& b) {
                                  const float len = route_length(b, s0, e0);
                                  return len >= 0 && len < limit;
@@ -420,7 +423,7 @@ WhyPath explain_path(const InputMesh& mesh, const Bake& bake, const float* start
     out.gap_length = std::sqrt(d2);
     if (pick_story(bake, out.gap_a, out.gap_b, true, out.gap_story) < 0 || !want_fix) return out;
     const float s0[3] = {start[0], start[1], start[2]}, e0[3] = {end[0], end[1], end[2]};
-    out.fix = search_fix(mesh, bake, out.gap_story, true,
+    out.fix = search_fix(bake, out.gap_story, true,
                          [s0, e0](const Bake& b) {
                              int ia = -1, ib = -1;
                              return point_on_navmesh(b, s0, nullptr, &ia) && point_on_navmesh(b, e0, nullptr, &ib) &&

@@ -107,9 +107,8 @@ int main(int argc, char** argv) {
                 ++lost;
                 if (tried >= fixes || (!s.decider && s.volume < 0)) continue;
                 ++tried;
-                // The loaded mesh is the one the stages read (no mesh_* fixes in these runs).
                 const auto t1 = Clock::now();
-                const auto f = nav::find_fix(m, *bake, s);
+                const auto f = nav::find_fix(*bake, s);
                 fix_ms.push_back(ms(t1, Clock::now()));
                 if (f && f->verified) ++verified;
                 if (f) bakes += f->bakes;

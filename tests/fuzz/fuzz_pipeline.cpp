@@ -76,7 +76,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     m.compute_bounds();
     nav::Pipeline pipe;
     pipe.set_memory_limit(uint64_t(256) << 20);
-    const nav::InputMesh loaded = m;
     if (!pipe.set_mesh(std::move(m))) return 0;
     pipe.set_params(params);
     const nav::Status st = pipe.run();
@@ -88,9 +87,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (story.cause_text.empty() && !story.on_navmesh) std::abort();  // every lost point is told why
         if (want_fix && !fixed && !story.on_navmesh && story.decider) {
             fixed = true;
-            (void)nav::find_fix(loaded, *bake, story);
+            (void)nav::find_fix(*bake, story);
         }
     }
-    (void)nav::explain_path(loaded, *bake, points[0], points[1], false);
+    (void)nav::explain_path(*bake, points[0], points[1], false);
     return 0;
 }

@@ -74,7 +74,7 @@ void check_scene(const std::string& name, int tile_size) {
     CHECK_FALSE(story.stages.back().kept);
     if (tile_size > 0) CHECK(story.tile_x >= 0);
 
-    const auto fix = nav::find_fix(scene_mesh(s), *b, story);
+    const auto fix = nav::find_fix(*b, story);
     REQUIRE(fix.has_value());
     CHECK(fix->verified);
     CHECK(fix->bakes >= 1);
@@ -131,7 +131,7 @@ TEST_CASE("why scenes: the numbers of the story are this level's") {
         CAPTURE(st.cause_text);
         CHECK(st.cause_text.find("2.00 m") != std::string::npos);  // the clearance, and agent_height
         REQUIRE(st.decider == nav::ParamId::agent_height);
-        const auto fix = nav::find_fix(scene_mesh(s), *b, st);
+        const auto fix = nav::find_fix(*b, st);
         REQUIRE(fix.has_value());
         CHECK(fix->to == doctest::Approx(1.8));  // 9 cells: one under the clearance
         CHECK(std::fabs(st.floor_y - 0.1f) < 0.21f);
@@ -142,7 +142,7 @@ TEST_CASE("why scenes: the numbers of the story are this level's") {
         const nav::WhyStory st = nav::explain_point(*b, s.point);
         CAPTURE(st.cause_text);
         CHECK(st.cause_text.find("1.00 m") != std::string::npos);
-        const auto fix = nav::find_fix(scene_mesh(s), *b, st);
+        const auto fix = nav::find_fix(*b, st);
         REQUIRE(fix.has_value());
         CHECK(fix->to == doctest::Approx(1.0));
     }
@@ -151,7 +151,7 @@ TEST_CASE("why scenes: the numbers of the story are this level's") {
         const auto b = bake(s, p, {});
         const nav::WhyStory st = nav::explain_point(*b, s.point);
         CAPTURE(st.cause_text);
-        const auto fix = nav::find_fix(scene_mesh(s), *b, st);
+        const auto fix = nav::find_fix(*b, st);
         REQUIRE(fix.has_value());
         CHECK(fix->to == doctest::Approx(0.3));
     }
@@ -162,7 +162,7 @@ TEST_CASE("why scenes: the numbers of the story are this level's") {
         CAPTURE(st.cause_text);
         CHECK(st.cause_text.find("49") != std::string::npos);
         CHECK(st.cause_text.find("64") != std::string::npos);
-        const auto fix = nav::find_fix(scene_mesh(s), *b, st);
+        const auto fix = nav::find_fix(*b, st);
         REQUIRE(fix.has_value());
         CHECK(fix->to == 7);
     }
@@ -172,7 +172,7 @@ TEST_CASE("why scenes: the numbers of the story are this level's") {
         const nav::WhyStory st = nav::explain_point(*b, s.point);
         CAPTURE(st.cause_text);
         CHECK(st.cause_text.find("47") != std::string::npos);
-        const auto fix = nav::find_fix(scene_mesh(s), *b, st);
+        const auto fix = nav::find_fix(*b, st);
         REQUIRE(fix.has_value());
         CHECK(fix->to == 48);
     }
@@ -186,7 +186,7 @@ TEST_CASE("why path: two rooms joined by a step 0.1 m over the climb") {
         nav::Params p;
         REQUIRE(p.set(nav::ParamId::tile_size, tile_size).ok());
         const auto b = bake(s, p, {});
-        const nav::WhyPath w = nav::explain_path(scene_mesh(s), *b, s.point, s.end);
+        const nav::WhyPath w = nav::explain_path(*b, s.point, s.end);
         CHECK_FALSE(w.reached);
         CHECK(w.island_start >= 0);
         CHECK(w.island_end >= 0);
@@ -210,7 +210,7 @@ TEST_CASE("why path: two rooms joined by a step 0.1 m over the climb") {
         std::vector<nav::ConvexVolume> vols;
         nav::apply_why_fix(*w.fix, q, vols);
         const auto fixed = bake(s, q, vols);
-        const nav::WhyPath after = nav::explain_path(scene_mesh(s), *fixed, s.point, s.end, false);
+        const nav::WhyPath after = nav::explain_path(*fixed, s.point, s.end, false);
         CHECK(after.reached);
         CHECK_FALSE(after.has_gap);
         CHECK(after.path_length >= after.straight_length - 1e-3f);
@@ -227,7 +227,7 @@ TEST_CASE("why: a point on the navmesh is on it; bad points get an answer, never
     CHECK_FALSE(on.lost_at.has_value());
     CHECK(on.poly != nav::kNoRef);
     CHECK(on.island >= 0);
-    CHECK_FALSE(nav::find_fix(scene_mesh(s), *b, on).has_value());
+    CHECK_FALSE(nav::find_fix(*b, on).has_value());
 
     const float nan = std::nanf("");
     const float bad[][3] = {{nan, 0, 0}, {0, nan, 0}, {INFINITY, 0, 0}, {500.0f, 0.1f, 0.0f}, {0.0f, 0.1f, -40.0f}};
@@ -236,7 +236,7 @@ TEST_CASE("why: a point on the navmesh is on it; bad points get an answer, never
         CHECK_FALSE(st.on_navmesh);
         CHECK_FALSE(st.cause_text.empty());
         CHECK((st.cause == nav::WhyCause::BadPoint || st.cause == nav::WhyCause::OutsideBounds));
-        CHECK_FALSE(nav::find_fix(scene_mesh(s), *b, st).has_value());
+        CHECK_FALSE(nav::find_fix(*b, st).has_value());
     }
 }
 
@@ -245,7 +245,7 @@ TEST_CASE("why path: a detour round a door too narrow for the agent") {
     REQUIRE(s.path);
     nav::Params p;
     const auto b = bake(s, p, {});
-    const nav::WhyPath w = nav::explain_path(scene_mesh(s), *b, s.point, s.end);
+    const nav::WhyPath w = nav::explain_path(*b, s.point, s.end);
     CHECK(w.reached);
     CHECK_FALSE(w.has_gap);
     CHECK(w.path_length > nav::WhyPath::kDetourRatio * w.straight_length);
@@ -263,7 +263,7 @@ TEST_CASE("why path: a detour round a door too narrow for the agent") {
     std::vector<nav::ConvexVolume> vols;
     nav::apply_why_fix(*w.fix, q, vols);
     const auto fixed = bake(s, q, vols);
-    const nav::WhyPath after = nav::explain_path(scene_mesh(s), *fixed, s.point, s.end, false);
+    const nav::WhyPath after = nav::explain_path(*fixed, s.point, s.end, false);
     CHECK(after.reached);
     CHECK_FALSE(after.detour);
     CHECK(after.path_length < 0.9f * w.path_length);
@@ -290,4 +290,24 @@ TEST_CASE("why: the floor under a table is the floor, the table top is the table
     const nav::WhyStory st = nav::explain_point(*b, top);
     CHECK(st.floor_y == doctest::Approx(0.9f));
     CHECK(st.cause != nav::WhyCause::LowHeight);
+}
+
+TEST_CASE("why: a level baked with mesh_* corrections gets its fix verified on the corrected mesh") {
+    // The ledge scene modelled at half size and baked with mesh_scale 2: the same level. The fix
+    // search bakes the snapshot's mesh (corrected) and must not scale it a second time.
+    whyscene::Scene s = scene("ledge");
+    for (float& v : s.verts) v *= 0.5f;
+    nav::Params p;
+    REQUIRE(p.set(nav::ParamId::mesh_scale, 2.0).ok());
+    const auto b = bake(s, p, {});
+    const nav::WhyStory st = nav::explain_point(*b, scene("ledge").point);
+    CAPTURE(st.cause_text);
+    CHECK(st.cause == nav::WhyCause::Ledge);
+    const auto fix = nav::find_fix(*b, st);
+    REQUIRE(fix.has_value());
+    CHECK(fix->to == doctest::Approx(1.0));
+    nav::Params q = p;
+    std::vector<nav::ConvexVolume> vols;
+    nav::apply_why_fix(*fix, q, vols);
+    CHECK(nav::point_on_navmesh(*bake(s, q, vols), scene("ledge").point));
 }
