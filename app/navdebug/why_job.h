@@ -28,7 +28,7 @@ struct WhyResult {
     uint64_t id = 0;
     WhyJob::Kind kind = WhyJob::Kind::Fix;
     bool cancelled = false;  // a newer bake was asked for while it ran (the UI asks again on it)
-    std::string error;       // why nothing was computed (the mesh has mesh_* corrections, out of memory)
+    std::string error;       // why nothing was computed (no bake, out of memory)
     std::optional<nav::WhyFix> fix;    // Fix: find_fix's answer (none: no candidate verified)
     std::optional<nav::WhyPath> path;  // Path: explain_path's answer
     double ms = 0;                     // wall time of the job
