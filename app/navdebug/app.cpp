@@ -520,6 +520,15 @@ void App::show_stage(nav::Stage stage) {
 
 void App::apply_fix(const nav::WhyFix& fix) {
     const std::string text = fix.text;
+    // The fix was verified on the bake shown: applied over other edits made since, it would be
+    // another change than the one verified (and a volume index would name another volume).
+    const bool same = fix.remove_volume >= 0 ? bake_ && edit_.volumes == bake_->volumes
+                                             : fix.param && edit_.desired.get(*fix.param) == fix.from;
+    if (!same) {
+        log_.warn("why: not applied: the parameters or volumes changed since " + text +
+                  " was verified; click the point again");
+        return;
+    }
     edit_.undo.commit(edit_.snapshot());  // the state before it, if not recorded yet
     nav::apply_why_fix(fix, edit_.desired, edit_.volumes);
     edit_.undo.commit(edit_.snapshot());  // one step: Ctrl+Z undoes the whole fix

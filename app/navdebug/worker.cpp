@@ -233,7 +233,8 @@ void BakeWorker::run_why(WhyJob job) {
     bool stale = false;
     {
         std::lock_guard lk(m_);
-        stale = job.bake != latest_;
+        // a newer question queued meanwhile replaces this one: do not run it
+        stale = job.bake != latest_ || why_job_.has_value();
         if (!stale) why_running_ = true;
     }
     if (stale) {

@@ -275,14 +275,6 @@ void tile_of(const Bake& b, float x, float z, int& tx, int& tz) {
 // its top, within a climb) is the floor, not the table.
 float reach_up(const Bake& bake) { return 2.0f * std::max(bake.params.f(ParamId::cell_height), 0.01f); }
 
-float surface_floor(const Bake& bake, const float* p) {
-    const float up = reach_up(bake);
-    if (!bake.mesh) return p[1];
-    const Surface s = find_surface(*bake.mesh, bake.tri_areas.get(), bake.params.f(ParamId::agent_max_slope), p[0],
-                                   p[2], p[1] + up);
-    return s.tri >= 0 && s.y <= p[1] + up + 1e-4f ? s.y : p[1];
-}
-
 // ---- the grid part of the story ------------------------------------------------------------
 
 struct GridCtx {
@@ -904,7 +896,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
         if (!narrow) t += "; as intended: the navmesh keeps agent_radius " + m2(c.radius_m) + " from walls and ledges";
         add_stage(s, Stage::Erode, false, t, sh);
         lose(s, Stage::Erode, WhyCause::Erosion, t);
-        if (narrow) {
+        if (narrow && E.dist >= 0) {  // no boundary found: the stages disagree, nothing to offer
             s.decider = ParamId::agent_radius;
             s.needed = E.dist >= 0 ? radius_for(E.dist / 2, c.cs) : 0.0;
         }
@@ -1229,34 +1221,12 @@ WhyStory explain_point(const Bake& bake, const float* point) {
 }
 
 bool point_on_navmesh(const Bake& bake, const float* point, PolyRef* poly, int* island) {
-    if (poly) *poly = kNoRef;
-    if (island) *island = -1;
-    if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2])) return false;
-    const BakeConfig& C = bake.config;
-    if (!(point[0] >= C.bmin[0] && point[0] <= C.bmax[0] && point[2] >= C.bmin[2] && point[2] <= C.bmax[2])) return false;
-    const float floor_y = surface_floor(bake, point);
-    const float tol = std::max(bake.params.f(ParamId::agent_max_climb), bake.params.f(ParamId::cell_height));
-    float y = 0;
-    if (bake.navmesh && !bake.navmesh->empty()) {
-        const NavMesh& nm = *bake.navmesh;
-        const uint32_t p = find_navmesh_poly(nm, point[0], point[2], floor_y, tol, &y);
-        if (p == kNoPoly) return false;
-        if (poly) *poly = nm.ref(p);
-        if (island && p < nm.poly_island.size()) *island = static_cast<int>(nm.poly_island[p]);
-        return true;
-    }
-    const PolyMesh* pm = bake.polymesh.get();
-    const PolyMeshDetail* dm = bake.detail.get();
-    if (bake.tiled()) {
-        int tx = 0, tz = 0;
-        tile_of(bake, point[0], point[2], tx, tz);
-        const size_t idx = static_cast<size_t>(tx + tz * bake.layout.cols);
-        if (idx >= bake.tiles.size() || !bake.tiles[idx]) return false;
-        pm = bake.tiles[idx]->polymesh.get();
-        dm = bake.tiles[idx]->detail.get();
-    }
-    if (!pm) return false;
-    return find_polymesh_poly(*pm, dm, point[0], point[2], floor_y, tol, &y) >= 0;
+    // The story's verdict, so the two never disagree (a looser test accepted a polygon of another
+    // floor within a climb, and verified fixes that changed nothing there).
+    const WhyStory s = explain_point(bake, point);
+    if (poly) *poly = s.on_navmesh ? s.poly : kNoRef;
+    if (island) *island = s.on_navmesh ? s.island : -1;
+    return s.on_navmesh;
 }
 
 }  // namespace nav

@@ -85,9 +85,8 @@ struct WhyStory {
 // around the point + triangles): no re-bake.
 WhyStory explain_point(const Bake& bake, const float* point);
 
-// Whether a finished bake has the point on its navmesh: a polygon over (x, z) within
-// agent_max_climb (at least one cell height) of the floor under the point (as WhyStory::floor_y);
-// poly, island when given.
+// Whether a finished bake has the point on its navmesh: explain_point's verdict (on_navmesh, its
+// polygon and island when given), so the two never disagree.
 bool point_on_navmesh(const Bake& bake, const float* point, PolyRef* poly = nullptr, int* island = nullptr);
 
 struct WhyEffects {

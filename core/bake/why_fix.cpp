@@ -10,6 +10,7 @@
 // tiled) and offered only when the point is then on the navmesh. Up to kMaxBakes candidates are
 // baked, so a story whose estimate is a cell off still finds its fix.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -114,7 +115,7 @@ std::shared_ptr<const Bake> bake_with(const InputMesh& mesh, const Params& param
         if (is_mesh_fix(d.id)) (void)q.set(d.id, d.def);
     p.set_params(q);
     p.set_volumes(volumes);
-    p.set_keep_intermediates(false);
+    p.set_keep_intermediates(true);  // one tile at most: the story reads every stage of it
     if (tx >= 0) p.set_only_tile(tx, tz);
     if (!p.run(kLastStage, cancel).ok()) return nullptr;
     return p.snapshot();
@@ -269,23 +270,39 @@ float closest_segments(const float* p0, const float* p1, const float* q0, const 
 
 // The closest pair of points on the boundaries (edges without a neighbour) of islands ia and ib.
 // Pairs within 1 cm of the closest are ties (a straight step along a wall is as close everywhere):
-// the one whose middle is nearest `near` (the middle of the path asked for) wins.
-bool island_gap(const NavMesh& nm, int ia, int ib, const float* near, float* ga, float* gb) {
-    std::vector<uint32_t> ea, eb;
+// the one whose middle is nearest `near` (the middle of the path asked for) wins. B's edges are
+// sorted by their lowest x, so each edge of A looks only at those whose x range comes within the
+// best distance found so far; polls cancel (false when cancelled).
+bool island_gap(const NavMesh& nm, int ia, int ib, const float* near, float* ga, float* gb, const CancelFlag* cancel) {
+    struct Edge {
+        float p0[3], p1[3];
+        float xmin, xmax;
+    };
+    std::vector<Edge> ea, eb;
     for (uint32_t e = 0; e < static_cast<uint32_t>(nm.nedges); ++e) {
         if (nm.edge_nei[e] != kNoPoly) continue;
         const int isl = static_cast<int>(nm.poly_island[nm.edge_poly[e]]);
-        if (isl == ia) ea.push_back(e);
-        else if (isl == ib) eb.push_back(e);
+        if (isl != ia && isl != ib) continue;
+        Edge E;
+        nm.edge_points(e, E.p0, E.p1);
+        E.xmin = std::min(E.p0[0], E.p1[0]);
+        E.xmax = std::max(E.p0[0], E.p1[0]);
+        (isl == ia ? ea : eb).push_back(E);
     }
+    std::sort(eb.begin(), eb.end(), [](const Edge& a, const Edge& b) { return a.xmin < b.xmin; });
     constexpr float kTie = 0.01f;
     float best = std::numeric_limits<float>::infinity(), best_near = best;
-    float a[3], b[3], pa0[3], pa1[3], pb0[3], pb1[3];
-    for (uint32_t e : ea) {
-        nm.edge_points(e, pa0, pa1);
-        for (uint32_t f : eb) {
-            nm.edge_points(f, pb0, pb1);
-            const float d = std::sqrt(closest_segments(pa0, pa1, pb0, pb1, a, b));
+    float a[3], b[3];
+    size_t polled = 0;
+    for (const Edge& A : ea) {
+        if ((++polled & 255) == 0 && is_cancelled(cancel)) return false;
+        const float reach = best + kTie;
+        // B edges with xmin <= A.xmax + reach; of those, skip the ones ending before A.xmin - reach
+        const auto last = std::upper_bound(eb.begin(), eb.end(), A.xmax + reach,
+                                           [](float x, const Edge& e) { return x < e.xmin; });
+        for (auto it = eb.begin(); it != last; ++it) {
+            if (it->xmax < A.xmin - reach) continue;
+            const float d = std::sqrt(closest_segments(A.p0, A.p1, it->p0, it->p1, a, b));
             if (d > best + kTie) continue;
             float dn = 0;
             for (int i = 0; i < 3; ++i) dn += (0.5f * (a[i] + b[i]) - near[i]) * (0.5f * (a[i] + b[i]) - near[i]);
@@ -298,6 +315,16 @@ bool island_gap(const NavMesh& nm, int ia, int ib, const float* near, float* ga,
         }
     }
     return std::isfinite(best);
+}
+
+// The test of a path's fix: both ends on the navmesh, on one island.
+std::function<bool(const Bake&)> joined(const float* start, const float* end) {
+    const std::array<float, 3> s0 = {start[0], start[1], start[2]}, e0 = {end[0], end[1], end[2]};
+    return [s0, e0](const Bake& b) {
+        int ia = -1, ib = -1;
+        return point_on_navmesh(b, s0.data(), nullptr, &ia) && point_on_navmesh(b, e0.data(), nullptr, &ib) && ia >= 0 &&
+               ia == ib;
+    };
 }
 
 // The length (xz) of the A* + funnel path from a to b on the bake's navmesh, -1 when it does not reach.
@@ -360,29 +387,21 @@ void apply_why_fix(const WhyFix& fix, Params& p, std::vector<ConvexVolume>& volu
 WhyPath explain_path(const Bake& bake, const float* start, const float* end, bool want_fix,
                      const CancelFlag* cancel) {
     WhyPath out;
-    for (int i = 0; i < 3; ++i) {
-        out.start_story.point[i] = start[i];
-        out.end_story.point[i] = end[i];
-    }
-    PolyRef ps = kNoRef, pe = kNoRef;
-    const bool s_on = point_on_navmesh(bake, start, &ps, &out.island_start);
-    const bool e_on = point_on_navmesh(bake, end, &pe, &out.island_end);
+    out.start_story = explain_point(bake, start);
+    out.end_story = explain_point(bake, end);
+    const bool s_on = out.start_story.on_navmesh, e_on = out.end_story.on_navmesh;
+    if (s_on) out.island_start = out.start_story.island;
+    if (e_on) out.island_end = out.end_story.island;
     if (!s_on || !e_on || !bake.navmesh) {
-        // An end off the navmesh: its own story is the answer (the start's first).
-        if (!s_on) out.start_story = explain_point(bake, start);
-        if (!e_on) out.end_story = explain_point(bake, end);
-        if (s_on && e_on) {  // no assembled navmesh: the stories say which stage is missing
-            out.start_story = explain_point(bake, start);
-            out.end_story = explain_point(bake, end);
-        }
-        if (want_fix) {
+        // An end off the navmesh: its own story is the answer (the start's first), and its fix is
+        // verified on the path: both ends then on one island. Without an assembled navmesh (a bake
+        // stopped early) the stories say which stage is missing.
+        if (want_fix && bake.navmesh) {
             const WhyStory& lost = !s_on ? out.start_story : out.end_story;
-            if (!lost.on_navmesh) out.fix = find_fix(bake, lost, cancel);
+            out.fix = search_fix(bake, lost, true, joined(start, end), cancel);
         }
         return out;
     }
-    out.start_story = explain_point(bake, start);
-    out.end_story = explain_point(bake, end);
     const NavMesh& nm = *bake.navmesh;
     out.straight_length = std::sqrt((end[0] - start[0]) * (end[0] - start[0]) + (end[2] - start[2]) * (end[2] - start[2]));
     float path_len = 0;
@@ -416,20 +435,14 @@ WhyPath explain_path(const Bake& bake, const float* start, const float* end, boo
     if (out.island_start == out.island_end) return out;  // one island, blocked by flags: no gap to explain
 
     const float mid[3] = {0.5f * (start[0] + end[0]), 0.5f * (start[1] + end[1]), 0.5f * (start[2] + end[2])};
-    out.has_gap = island_gap(nm, out.island_start, out.island_end, mid, out.gap_a, out.gap_b);
+    out.has_gap = island_gap(nm, out.island_start, out.island_end, mid, out.gap_a, out.gap_b, cancel);
     if (!out.has_gap) return out;
     float d2 = 0;
     for (int i = 0; i < 3; ++i) d2 += (out.gap_a[i] - out.gap_b[i]) * (out.gap_a[i] - out.gap_b[i]);
     out.gap_length = std::sqrt(d2);
     if (pick_story(bake, out.gap_a, out.gap_b, true, out.gap_story) < 0 || !want_fix) return out;
     const float s0[3] = {start[0], start[1], start[2]}, e0[3] = {end[0], end[1], end[2]};
-    out.fix = search_fix(bake, out.gap_story, true,
-                         [s0, e0](const Bake& b) {
-                             int ia = -1, ib = -1;
-                             return point_on_navmesh(b, s0, nullptr, &ia) && point_on_navmesh(b, e0, nullptr, &ib) &&
-                                    ia >= 0 && ia == ib;
-                         },
-                         cancel);
+    out.fix = search_fix(bake, out.gap_story, true, joined(s0, e0), cancel);
     return out;
 }
 

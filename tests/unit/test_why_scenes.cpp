@@ -311,3 +311,29 @@ TEST_CASE("why: a level baked with mesh_* corrections gets its fix verified on t
     nav::apply_why_fix(*fix, q, vols);
     CHECK(nav::point_on_navmesh(*bake(s, q, vols), scene("ledge").point));
 }
+
+TEST_CASE("why path: an end off the navmesh gets its own story and a fix verified on the path") {
+    // The step scene with the end on the platform's edge cell (x in [-0.15, 0.15] holds the step
+    // face; the platform's first cell is lost to the ledge filter): the end's story is the answer,
+    // and its fix must join the two ends, not only put the end on some island.
+    const whyscene::Scene& s = scene("step");
+    const auto b = bake(s, nav::Params{}, {});
+    const float end[3] = {0.05f, 1.1f, 0.0f};
+    const nav::WhyPath w = nav::explain_path(*b, s.point, end);
+    CHECK_FALSE(w.reached);
+    CHECK(w.start_story.on_navmesh);
+    CHECK_FALSE(w.end_story.on_navmesh);
+    CAPTURE(w.end_story.cause_text);
+    CHECK(w.end_story.cause == nav::WhyCause::Ledge);
+    REQUIRE(w.fix.has_value());
+    REQUIRE(w.fix->param.has_value());
+    CHECK(*w.fix->param == nav::ParamId::agent_max_climb);
+    nav::Params q;
+    std::vector<nav::ConvexVolume> vols;
+    nav::apply_why_fix(*w.fix, q, vols);
+    const auto fixed = bake(s, q, vols);
+    int ia = -1, ib = -1;
+    CHECK(nav::point_on_navmesh(*fixed, s.point, nullptr, &ia));
+    CHECK(nav::point_on_navmesh(*fixed, end, nullptr, &ib));
+    CHECK(ia == ib);
+}
