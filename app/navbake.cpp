@@ -644,7 +644,7 @@ std::string point_text(const float* p) {
 json param_value_json(nav::ParamId id, double v) {
     const nav::ParamDef& d = nav::param_def(id);
     switch (d.kind) {
-        case nav::ParamKind::Float: return v == 0 ? 0.0 : v;  // never -0.0
+        case nav::ParamKind::Float: return v;
         case nav::ParamKind::Int: return static_cast<int64_t>(std::llround(v));
         case nav::ParamKind::Bool: return v != 0;
         case nav::ParamKind::Enum: {
@@ -663,7 +663,6 @@ std::string fix_set_flag(const nav::WhyFix& fix, const nav::Bake& bake) {
     nav::Params p = bake.params;
     std::vector<nav::ConvexVolume> volumes = bake.volumes;
     nav::apply_why_fix(fix, p, volumes);
-    if (p.get(*fix.param) == 0) (void)p.set(*fix.param, 0.0);  // "=0", never "=-0"
     return "--set " + std::string(nav::param_def(*fix.param).name) + "=" + p.to_string(*fix.param);
 }
 
