@@ -69,24 +69,45 @@ tsan() {
   passed=$((passed + 1))
 }
 
+fuzz_one() {  # fuzz_one TARGET SECONDS: one libFuzzer target; non-zero with its finding printed
+  local t=$1 secs=$2 work log
+  work="build/fuzz/corpus_$t"  # what the run finds stays out of the tree; the seeds are in it
+  mkdir -p "$work"
+  log="build/fuzz/fuzz_$t.log"
+  if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+       "build/fuzz/tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+       -artifact_prefix="build/fuzz/$t-" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
+    echo "fuzz_$t: FOUND A PROBLEM (build/fuzz/$t-* holds the input; the stack is in $log):"
+    grep -E "ERROR|runtime error|SUMMARY|#[0-9]+ " "$log" | head -20
+    return 1
+  fi
+  echo "fuzz_$t: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1)s, no finding" >"build/fuzz/fuzz_$t.done"
+}
+
 fuzz() {
-  local secs=${FUZZ_SECONDS:-30} t work log
+  # Every target gets FUZZ_SECONDS of its own; $jobs targets run side by side (each libFuzzer run
+  # is one thread), so the phase takes about targets / jobs x FUZZ_SECONDS.
+  local secs=${FUZZ_SECONDS:-30} t failed=0 pids=() names=() i
+  local targets=(obj config pairs pipeline session map2d args)
   cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz -j "$jobs" --target fuzz_obj fuzz_config fuzz_pairs fuzz_pipeline fuzz_session fuzz_map2d fuzz_args
-  for t in obj config pairs pipeline session map2d args; do
-    work="build/fuzz/corpus_$t"  # what the run finds stays out of the tree; the seeds are in it
-    mkdir -p "$work"
-    log="build/fuzz/fuzz_$t.log"
-    if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-         "build/fuzz/tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
-         -artifact_prefix="build/fuzz/$t-" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
-      echo "fuzz_$t: FOUND A PROBLEM (build/fuzz/$t-* holds the input; the stack is in $log):"
-      grep -E "ERROR|runtime error|SUMMARY|#[0-9]+ " "$log" | head -20
-      exit 1
+  cmake --build --preset fuzz -j "$jobs" --target "${targets[@]/#/fuzz_}"
+  for t in "${targets[@]}"; do
+    rm -f "build/fuzz/fuzz_$t.done"
+    fuzz_one "$t" "$secs" &
+    pids+=($!) names+=("$t")
+    if [ "${#pids[@]}" -ge "$jobs" ]; then
+      wait "${pids[0]}" || failed=1
+      pids=("${pids[@]:1}") names=("${names[@]:1}")
     fi
-    echo "fuzz_$t: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1)s, no finding" | tee -a "$summary_dir/fuzz.txt"
-    passed=$((passed + 1))
   done
+  for i in "${pids[@]}"; do wait "$i" || failed=1; done
+  for t in "${targets[@]}"; do
+    if [ -f "build/fuzz/fuzz_$t.done" ]; then
+      tee -a "$summary_dir/fuzz.txt" <"build/fuzz/fuzz_$t.done"
+      passed=$((passed + 1))
+    fi
+  done
+  [ "$failed" -eq 0 ] || exit 1
 }
 
 : >"$summary_dir/fuzz.txt"
