@@ -690,14 +690,8 @@ Status build_poly_mesh(const ContourSet& cset, int verts_per_poly, PolyMesh& out
         if ((ci & 31) == 0 && is_cancelled(cancel)) return Status::cancelled();
         const int n = static_cast<int>(c.nverts);
         const int32_t* cv = cset.verts.data() + static_cast<size_t>(c.vert_start) * 4;
-        for (int j = 0; j < n; ++j) indices[static_cast<size_t>(j)] = static_cast<uint32_t>(j);
-        int ntris = triangulate(n, cv, indices.data(), tris.data());
-        if (ntris <= 0) {
-            ntris = -ntris;
-            out.warnings.push_back("polymesh: contour " + std::to_string(ci) + " of region " + std::to_string(c.reg) +
-                                   " could not be fully triangulated (" + std::to_string(ntris) + " of " +
-                                   std::to_string(n - 2) + " triangles kept)");
-        }
+        // Weld first: a contour over the 16-bit vertex limit fails here, before its triangulation
+        // (quadratic in the contour's length: 80 000 vertices took 30 s to be refused).
         for (int j = 0; j < n; ++j) {
             const int32_t* v = cv + j * 4;
             if (v[0] < 0 || v[0] > 0xffff || v[1] < 0 || v[1] > 0xffff || v[2] < 0 || v[2] > 0xffff)
@@ -712,6 +706,14 @@ Status build_poly_mesh(const ContourSet& cset, int verts_per_poly, PolyMesh& out
                     "bake in tiles with tile_size (each tile has its own limit)");
             vmap[static_cast<size_t>(j)] = vi;
             if (v[3] & kBorderVertex) vflags[static_cast<size_t>(vi)] = 1;
+        }
+        for (int j = 0; j < n; ++j) indices[static_cast<size_t>(j)] = static_cast<uint32_t>(j);
+        int ntris = triangulate(n, cv, indices.data(), tris.data());
+        if (ntris <= 0) {
+            ntris = -ntris;
+            out.warnings.push_back("polymesh: contour " + std::to_string(ci) + " of region " + std::to_string(c.reg) +
+                                   " could not be fully triangulated (" + std::to_string(ntris) + " of " +
+                                   std::to_string(n - 2) + " triangles kept)");
         }
         int np = 0;
         std::fill(polys.begin(), polys.end(), kMeshNullIdx);

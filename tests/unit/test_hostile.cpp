@@ -132,7 +132,7 @@ TEST_CASE("hostile: a polygon mesh over 65535 vertices is bad input naming the l
     // the fix it names works: each tile has its own limit
     Pipeline tiled;
     setup(tiled);
-    REQUIRE(tiled.set_param(ParamId::tile_size, 4000.0));
+    REQUIRE(tiled.set_param(ParamId::tile_size, 64.0));  // 625 tiles of about 130 contour vertices each
     const Status st2 = tiled.run();
     CHECK_MESSAGE(st2.is_ok(), st2.message);
 }
