@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -92,11 +93,13 @@ void build_bv(std::vector<BVItem>& items, int lo, int hi, std::vector<BVNode>& n
 }
 
 // Shortest walking distances (between portal midpoints, through polygons, area cost 1) from
-// edge slot `src` to every portal slot of its island, into dist (size nedges, +inf unreached).
+// edge slot `src` to every portal slot of its island (portals[0, nport)), into dist (size
+// nedges, +inf unreached; only the island's slots are reset and written, so a mesh of many
+// islands costs the sum of its islands, not islands x edges).
 // Both slots of a portal share one distance and are settled together.
-void portal_dijkstra(const NavMesh& m, uint32_t src, std::vector<float>& dist,
+void portal_dijkstra(const NavMesh& m, uint32_t src, const uint32_t* portals, uint32_t nport, std::vector<float>& dist,
                      std::vector<std::pair<float, uint32_t>>& heap) {
-    std::fill(dist.begin(), dist.end(), std::numeric_limits<float>::infinity());
+    for (uint32_t k = 0; k < nport; ++k) dist[portals[k]] = std::numeric_limits<float>::infinity();
     heap.clear();
     auto cmp = [](const std::pair<float, uint32_t>& a, const std::pair<float, uint32_t>& b) { return a.first > b.first; };
     dist[src] = dist[m.edge_opp[src]] = 0;
@@ -123,41 +126,94 @@ void portal_dijkstra(const NavMesh& m, uint32_t src, std::vector<float>& dist,
     }
 }
 
-void compute_landmarks(NavMesh& m) {
+// Island isl's landmarks, from scratch: the columns of its portal slots in m.landmark_dist
+// (zero-filled by the caller) and m.island_landmarks[isl].
+void island_landmarks(NavMesh& m, int isl, std::vector<float>& dist, std::vector<float>& mind,
+                      std::vector<std::pair<float, uint32_t>>& heap) {
+    constexpr int L = NavMesh::kLandmarks;
+    const uint32_t k0 = m.island_first[static_cast<size_t>(isl)], k1 = m.island_first[static_cast<size_t>(isl) + 1];
+    const int count = std::min<int>(L, static_cast<int>(k1 - k0) / 6);
+    if (count == 0) return;
+    const uint32_t* portals = &m.island_portals[k0];
+    const uint32_t nport = k1 - k0;
+    // Farthest-point choice: start from the slot farthest (in a straight line) from an
+    // arbitrary one, then each next landmark is the slot farthest, walking, from all
+    // landmarks chosen so far.
+    const float* o = &m.edge_mid[static_cast<size_t>(portals[0]) * 3];
+    uint32_t next = portals[0];
+    float far_d = -1;
+    for (uint32_t k = 0; k < nport; ++k) {
+        const float* q = &m.edge_mid[static_cast<size_t>(portals[k]) * 3];
+        const float d = (q[0] - o[0]) * (q[0] - o[0]) + (q[1] - o[1]) * (q[1] - o[1]) + (q[2] - o[2]) * (q[2] - o[2]);
+        if (d > far_d) far_d = d, next = portals[k];
+    }
+    for (uint32_t k = 0; k < nport; ++k) mind[portals[k]] = std::numeric_limits<float>::infinity();
+    for (int l = 0; l < count; ++l) {
+        portal_dijkstra(m, next, portals, nport, dist, heap);
+        uint32_t far = next;
+        for (uint32_t k = 0; k < nport; ++k) {
+            const uint32_t e = portals[k];
+            m.landmark_dist[static_cast<size_t>(e) * L + static_cast<size_t>(l)] = dist[e];
+            mind[e] = std::min(mind[e], dist[e]);
+            if (mind[e] > mind[far]) far = e;
+        }
+        next = far;
+    }
+    m.island_landmarks[static_cast<size_t>(isl)] = static_cast<uint8_t>(count);
+}
+
+// The landmark table of the whole mesh, one set of landmarks per island across every tile.
+// An island all of whose polygons lie in tiles `previous` had with the same graph (same tile,
+// same tiles stitched to it: so the same polygons, portals and distances, in the same relative
+// order) is the same island there, and its columns are copied from previous's table (mapped
+// slot by slot) instead of recomputed: a rebuild of one tile recomputes only the islands that
+// touch the tiles whose graph changed (it and its neighbours). The copy equals a fresh
+// computation exactly (same inputs, same order). previous must hold a table (landmark_dist
+// sized to its edges) to be used.
+void compute_landmarks(NavMesh& m, const NavMesh* previous) {
     constexpr int L = NavMesh::kLandmarks;
     const size_t ne = static_cast<size_t>(m.nedges);
     m.landmark_dist.assign(ne * L, 0.0f);
     m.island_landmarks.assign(static_cast<size_t>(m.nislands), 0);
-    std::vector<float> dist(ne), mind(ne);
+    m.landmark_islands_reused = 0;
+    const NavMesh* P = previous && previous->npolys > 0 &&
+                               previous->landmark_dist.size() == static_cast<size_t>(previous->nedges) * L
+                           ? previous
+                           : nullptr;
+    std::vector<char> changed(static_cast<size_t>(m.nislands), 1);
+    if (P) {
+        std::vector<char> same_slot(m.slots.size(), 0);
+        for (size_t s = 0; s < m.slots.size(); ++s) {
+            const TileSlot& a = m.slots[s];
+            same_slot[s] = a.tile && s < P->slots.size() && P->slots[s].tile == a.tile && P->slots[s].graph == a.graph;
+        }
+        std::fill(changed.begin(), changed.end(), 0);
+        for (uint32_t p = 0; p < static_cast<uint32_t>(m.npolys); ++p)
+            if (!same_slot[m.poly_slot[p]]) changed[m.poly_island[p]] = 1;
+    }
+    std::vector<float> dist, mind;
     std::vector<std::pair<float, uint32_t>> heap;
     for (int isl = 0; isl < m.nislands; ++isl) {
         const uint32_t k0 = m.island_first[static_cast<size_t>(isl)], k1 = m.island_first[static_cast<size_t>(isl) + 1];
-        const int count = std::min<int>(L, static_cast<int>(k1 - k0) / 6);
-        if (count == 0) continue;
-        // Farthest-point choice: start from the slot farthest (in a straight line) from an
-        // arbitrary one, then each next landmark is the slot farthest, walking, from all
-        // landmarks chosen so far.
-        const float* o = &m.edge_mid[static_cast<size_t>(m.island_portals[k0]) * 3];
-        uint32_t next = m.island_portals[k0];
-        float far_d = -1;
-        for (uint32_t k = k0; k < k1; ++k) {
-            const float* q = &m.edge_mid[static_cast<size_t>(m.island_portals[k]) * 3];
-            const float d = (q[0] - o[0]) * (q[0] - o[0]) + (q[1] - o[1]) * (q[1] - o[1]) + (q[2] - o[2]) * (q[2] - o[2]);
-            if (d > far_d) far_d = d, next = m.island_portals[k];
-        }
-        for (uint32_t k = k0; k < k1; ++k) mind[m.island_portals[k]] = std::numeric_limits<float>::infinity();
-        for (int l = 0; l < count; ++l) {
-            portal_dijkstra(m, next, dist, heap);
-            uint32_t far = next;
+        if (k0 == k1) continue;  // no portal: no landmark
+        if (!changed[static_cast<size_t>(isl)]) {
+            // The previous slot of each portal slot: same slot, same local edge.
+            auto prev_edge = [&](uint32_t e) {
+                const uint32_t s = m.poly_slot[m.edge_poly[e]];
+                return P->slots[s].edge_base + (e - m.slots[s].edge_base);
+            };
+            const uint32_t pisl = P->poly_island[P->edge_poly[prev_edge(m.island_portals[k0])]];
+            m.island_landmarks[static_cast<size_t>(isl)] = P->island_landmarks[pisl];
             for (uint32_t k = k0; k < k1; ++k) {
                 const uint32_t e = m.island_portals[k];
-                m.landmark_dist[static_cast<size_t>(e) * L + static_cast<size_t>(l)] = dist[e];
-                mind[e] = std::min(mind[e], dist[e]);
-                if (mind[e] > mind[far]) far = e;
+                const float* from = &P->landmark_dist[static_cast<size_t>(prev_edge(e)) * L];
+                std::copy(from, from + L, &m.landmark_dist[static_cast<size_t>(e) * L]);
             }
-            next = far;
+            ++m.landmark_islands_reused;
+            continue;
         }
-        m.island_landmarks[static_cast<size_t>(isl)] = static_cast<uint8_t>(count);
+        if (dist.empty()) dist.resize(ne), mind.resize(ne);
+        island_landmarks(m, isl, dist, mind, heap);
     }
 }
 
@@ -227,6 +283,8 @@ void reset(NavMesh& out) {
     out.ntiles = 0;
     out.split_edges = 0;
     out.tiles_reused = 0;
+    out.landmark_islands_reused = 0;
+    out.landmark_ms = 0;
     for (int k = 0; k < 3; ++k) out.bmin[k] = out.bmax[k] = 0;
 }
 
@@ -974,15 +1032,11 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     label_islands(slots, out);
     out.slots = std::move(slots);
 
-    // Landmarks are a whole-world table (walking distances across every tile): a mesh of several
-    // tiles, which is rebuilt a tile at a time, goes without them (A* then uses the straight-line
-    // bound alone, as Detour does) rather than recompute the world for each tile.
-    if (out.ntiles <= 1) {
-        compute_landmarks(out);
-    } else {
-        out.landmark_dist.clear();
-        out.island_landmarks.assign(static_cast<size_t>(out.nislands), 0);
-    }
+    // Landmarks: a whole-world table (walking distances across every tile), islands whose tiles
+    // are unchanged since `previous` copied from it.
+    const auto lm0 = std::chrono::steady_clock::now();
+    compute_landmarks(out, previous);
+    out.landmark_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - lm0).count();
 
     bool first = true;  // the tiles' bounds (each the bounds of its polygons)
     for (const TileSlot& slot : out.slots) {

@@ -140,10 +140,14 @@ struct NavMesh {
     // every edge slot the shortest distance, walking between portal midpoints through the
     // polygons, to each landmark of its island (0 in unused columns and for walls).
     // Distances are metric, so |d(L, goal) - d(L, s)| is a lower bound on the walk from s to goal.
-    // Computed for a mesh of one tile only (see build_navmesh): 0 landmarks per island otherwise.
+    // One table for the whole mesh, across tiles (an island spans tiles): build_navmesh copies an
+    // island's columns from `previous` when none of its tiles' graphs changed and recomputes the
+    // islands touching a changed tile (landmark_islands_reused counts the copied ones).
     static constexpr int kLandmarks = 8;
     std::vector<float> landmark_dist;      // nedges * kLandmarks
     std::vector<uint8_t> island_landmarks; // per island: number of landmarks in use
+    int landmark_islands_reused = 0;       // islands (with portals) whose landmarks the last build copied from `previous`
+    double landmark_ms = 0;                // wall time the last build spent on the landmark table
 
     // Detail triangles per polygon, resolved to world coordinates: 9 floats per triangle.
     std::vector<uint32_t> dtri_first;  // npolys + 1

@@ -513,7 +513,7 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
     constexpr int L = NavMesh::kLandmarks;
     const float* const lm = m.landmark_dist.data();
     float lm_goal[L] = {};
-    const int nlm = landmark_goal(m, start_poly, goal, lm_goal);
+    const int nlm = use_landmarks_ ? landmark_goal(m, start_poly, goal, lm_goal) : 0;
     auto lm_bound = [lm, nlm, &lm_goal](uint32_t t) {
         if (nlm == 0) return 0.0f;  // no landmarks on this island (or none in the mesh)
         const float* d = lm + static_cast<size_t>(t) * L;
