@@ -17,7 +17,9 @@
 // Also reported: the states A* expanded per query with and without landmarks (set_landmarks), and
 // the time to build the landmark table (the whole table, and after replacing one tile).
 //
-// Usage: querybench [--reps N] [--warmup N] [--pairs N] [--tiles 0,32,64] [--threads 1,2] mesh.obj...
+// Usage: querybench [--reps N] [--warmup N] [--pairs N] [--tiles 0,32,64] [--threads 1,2] [--table-only]
+//                   [--set NAME=VALUE]... mesh.obj...
+//        (--table-only: bake and time the landmark table only, no Detour and no queries: large levels)
 //        (no mesh: the shared meshes)
 #include <algorithm>
 #include <atomic>
@@ -28,6 +30,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/bake/pipeline.h"
@@ -148,18 +151,25 @@ std::string base_name(const std::string& p) {
     return k == std::string::npos ? p : p.substr(k + 1);
 }
 
-bool prepare(Case& c, int npairs, std::string& err) {
+bool prepare(Case& c, int npairs, bool table_only, const std::vector<std::pair<std::string, std::string>>& sets,
+             std::string& err) {
     nav::Pipeline pipe;
     if (!pipe.load_mesh(c.mesh)) {
         err = "cannot load " + c.mesh;
         return false;
     }
+    pipe.set_keep_intermediates(false);  // as navbake: a tile keeps its polymesh, detail and runtime tile
+    for (const auto& [name, value] : sets)
+        if (const nav::Status st = pipe.set_param(name, value); !st) {
+            err = "--set " + name + ": " + st.message;
+            return false;
+        }
     if (c.tile_size > 0 && !pipe.set_param(nav::ParamId::tile_size, c.tile_size)) {
         err = "tile_size";
         return false;
     }
-    if (!pipe.run()) {
-        err = "our bake failed";
+    if (const nav::Status st = pipe.run(); !st) {
+        err = "our bake failed: " + st.message;
         return false;
     }
     c.bake = pipe.snapshot();
@@ -171,7 +181,9 @@ bool prepare(Case& c, int npairs, std::string& err) {
     c.ours_tiles = m.ntiles;
     c.our_polys = m.npolys;
     const nav::Partition part = c.bake->params.partition();
-    if (c.tile_size > 0) {
+    if (table_only) {
+        // no Detour, no pairs: only the table's cost below
+    } else if (c.tile_size > 0) {
         if (!navdiff::build_detour_tiled(*c.bake->mesh, c.bake->config, part, c.detour, c.detour_tiles, err)) return false;
     } else {
         const navdiff::VoxelRun r = navdiff::run_recast(*c.bake->mesh, c.bake->config, c.rv, navdiff::partition_bit(part));
@@ -185,7 +197,9 @@ bool prepare(Case& c, int npairs, std::string& err) {
     }
     nav::NavQuery q;
     q.init(&m);
-    if (!navdiff::make_pairs(q, kPairSeed, npairs, c.pairs)) {
+    if (table_only) {
+        c.pairs.clear();
+    } else if (!navdiff::make_pairs(q, kPairSeed, npairs, c.pairs)) {
         err = "no area to draw pairs from";
         return false;
     }
@@ -196,14 +210,14 @@ bool prepare(Case& c, int npairs, std::string& err) {
     nav::Route r;
     long long ea = 0, ep = 0;
     const size_t n = c.pairs.size() / 6;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < n; ++i) {  // (none with --table-only)
         q.find_route(&c.pairs[i * 6], &c.pairs[i * 6 + 3], navdiff::kHalfExtents, nav::QueryFilter{}, {}, r);
         ea += r.path.expanded;
         plain.find_route(&c.pairs[i * 6], &c.pairs[i * 6 + 3], navdiff::kHalfExtents, nav::QueryFilter{}, {}, r);
         ep += r.path.expanded;
     }
-    c.expanded_alt = static_cast<double>(ea) / static_cast<double>(n);
-    c.expanded_plain = static_cast<double>(ep) / static_cast<double>(n);
+    c.expanded_alt = n ? static_cast<double>(ea) / static_cast<double>(n) : 0.0;
+    c.expanded_plain = n ? static_cast<double>(ep) / static_cast<double>(n) : 0.0;
     // The landmark table's cost (NavMesh::landmark_ms) and build_navmesh's whole time: from the
     // tiles (all new), then with the middle tile replaced by a copy, previous = the first build
     // (a one-tile rebuild: that tile's and its neighbours' islands recomputed, the rest copied).
@@ -241,6 +255,8 @@ int main(int argc, char** argv) {
     int reps = 21, warmup = 3, npairs = 1000;
     std::vector<int> tile_sizes{0, 32, 64}, thread_counts{1, 2};
     std::vector<std::string> meshes;
+    std::vector<std::pair<std::string, std::string>> sets;  // --set NAME=VALUE: bake parameters
+    bool table_only = false;  // --table-only: bake and time the landmark table, no queries (large levels)
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string {
@@ -255,8 +271,18 @@ int main(int argc, char** argv) {
         else if (a == "--pairs") npairs = std::max(1, std::atoi(next().c_str()));
         else if (a == "--tiles") tile_sizes = int_list(next());
         else if (a == "--threads") thread_counts = int_list(next());
+        else if (a == "--table-only") table_only = true;
+        else if (a == "--set") {
+            const std::string kv = next();
+            const size_t eq = kv.find('=');
+            if (eq == std::string::npos) {
+                std::fprintf(stderr, "querybench: --set expects NAME=VALUE\n");
+                return 2;
+            }
+            sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+        }
         else if (a == "--help" || a == "-h") {
-            std::printf("usage: querybench [--reps N] [--warmup N] [--pairs N] [--tiles 0,32,64] [--threads 1,2] mesh.obj...\n");
+            std::printf("usage: querybench [--reps N] [--warmup N] [--pairs N] [--tiles 0,32,64] [--threads 1,2] [--table-only] [--set NAME=VALUE]... mesh.obj...\n");
             return 0;
         } else meshes.push_back(a);
     }
@@ -272,7 +298,7 @@ int main(int argc, char** argv) {
             c->mesh = mesh;
             c->tile_size = ts;
             std::string err;
-            if (!prepare(*c, npairs, err)) {
+            if (!prepare(*c, npairs, table_only, sets, err)) {
                 std::fprintf(stderr, "querybench: %s tile %d: %s\n", mesh.c_str(), ts, err.c_str());
                 return 1;
             }
@@ -283,6 +309,7 @@ int main(int argc, char** argv) {
 
     std::atomic<int64_t> sink{0};
     for (auto& cp : cases) {
+        if (table_only) break;
         Case& c = *cp;
         std::vector<std::unique_ptr<DetourWorker>> dw;
         std::vector<std::unique_ptr<OurWorker>> ow, pw;
