@@ -156,6 +156,20 @@ struct NavMesh {
     // inverse of [c-a | b-a] in xz (4 floats, row-major), then cy-ay, by-ay. ax is NaN for
     // triangles degenerate in xz (they never contain a point).
     std::vector<float> dtri_fast;
+    // Polygons with many detail triangles (a big polygon on uneven ground: hundreds) get a grid
+    // over their xz bounds for poly_height: each cell lists, ascending, the triangles whose
+    // bounds (grown by the look-up's tolerance) overlap it, so the first triangle of the cell
+    // holding (x, z) that contains it is the first of the polygon's, as a scan would find.
+    struct DetailGrid {
+        float x0, z0, inv_cx, inv_cz;  // origin and inverse cell size, xz
+        uint32_t nx, nz;               // cells per axis
+        uint32_t cell0;                // first cell in dgrid_cell_first
+    };
+    static constexpr uint32_t kGridMinTris = 16;  // fewer: scanned
+    std::vector<uint32_t> poly_dgrid;        // per polygon: its grid in dgrids, or kNoPoly
+    std::vector<DetailGrid> dgrids;
+    std::vector<uint32_t> dgrid_cell_first;  // per cell (+ 1): range in dgrid_tris
+    std::vector<uint32_t> dgrid_tris;        // triangle indices (into dtri_first's numbering)
 
     std::vector<BVNode> bvtree;
 
