@@ -350,8 +350,8 @@ int main(int argc, char** argv) {
         const Case& c = *cp;
         for (size_t k = 0; k < thread_counts.size(); ++k) {
             const double d = median(c.dq[k]), o = median(c.oq[k]), p = median(c.pq[k]);
-            const double db = *std::max_element(c.dq[k].begin(), c.dq[k].end());
-            const double ob = *std::max_element(c.oq[k].begin(), c.oq[k].end());
+            const double db = c.dq[k].empty() ? 0.0 : *std::max_element(c.dq[k].begin(), c.dq[k].end());
+            const double ob = c.oq[k].empty() ? 0.0 : *std::max_element(c.oq[k].begin(), c.oq[k].end());
             std::printf("| %s | %s | %d / %d | %d | %d | %.0f | %.0f | **%.2f** | %.2f | %.2f | %.0f | %.2f |\n",
                         base_name(c.mesh).c_str(), c.tile_size ? std::to_string(c.tile_size).c_str() : "solo",
                         c.detour_tiles, c.ours_tiles, c.our_polys, thread_counts[k], d, o, d > 0 ? o / d : 0.0,
