@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -92,11 +93,13 @@ void build_bv(std::vector<BVItem>& items, int lo, int hi, std::vector<BVNode>& n
 }
 
 // Shortest walking distances (between portal midpoints, through polygons, area cost 1) from
-// edge slot `src` to every portal slot of its island, into dist (size nedges, +inf unreached).
+// edge slot `src` to every portal slot of its island (portals[0, nport)), into dist (size
+// nedges, +inf unreached; only the island's slots are reset and written, so a mesh of many
+// islands costs the sum of its islands, not islands x edges).
 // Both slots of a portal share one distance and are settled together.
-void portal_dijkstra(const NavMesh& m, uint32_t src, std::vector<float>& dist,
+void portal_dijkstra(const NavMesh& m, uint32_t src, const uint32_t* portals, uint32_t nport, std::vector<float>& dist,
                      std::vector<std::pair<float, uint32_t>>& heap) {
-    std::fill(dist.begin(), dist.end(), std::numeric_limits<float>::infinity());
+    for (uint32_t k = 0; k < nport; ++k) dist[portals[k]] = std::numeric_limits<float>::infinity();
     heap.clear();
     auto cmp = [](const std::pair<float, uint32_t>& a, const std::pair<float, uint32_t>& b) { return a.first > b.first; };
     dist[src] = dist[m.edge_opp[src]] = 0;
@@ -123,41 +126,195 @@ void portal_dijkstra(const NavMesh& m, uint32_t src, std::vector<float>& dist,
     }
 }
 
-void compute_landmarks(NavMesh& m) {
+// Island isl's landmarks, from scratch: the columns of its portal slots in m.landmark_dist
+// (zero-filled by the caller) and m.island_landmarks[isl].
+void island_landmarks(NavMesh& m, int isl, std::vector<float>& dist, std::vector<float>& mind,
+                      std::vector<std::pair<float, uint32_t>>& heap) {
+    constexpr int L = NavMesh::kLandmarks;
+    const uint32_t k0 = m.island_first[static_cast<size_t>(isl)], k1 = m.island_first[static_cast<size_t>(isl) + 1];
+    const int count = std::min<int>(L, static_cast<int>(k1 - k0) / 6);
+    if (count == 0) return;
+    const uint32_t* portals = &m.island_portals[k0];
+    const uint32_t nport = k1 - k0;
+    // Farthest-point choice: start from the slot farthest (in a straight line) from an
+    // arbitrary one, then each next landmark is the slot farthest, walking, from all
+    // landmarks chosen so far.
+    const float* o = &m.edge_mid[static_cast<size_t>(portals[0]) * 3];
+    uint32_t next = portals[0];
+    float far_d = -1;
+    for (uint32_t k = 0; k < nport; ++k) {
+        const float* q = &m.edge_mid[static_cast<size_t>(portals[k]) * 3];
+        const float d = (q[0] - o[0]) * (q[0] - o[0]) + (q[1] - o[1]) * (q[1] - o[1]) + (q[2] - o[2]) * (q[2] - o[2]);
+        if (d > far_d) far_d = d, next = portals[k];
+    }
+    for (uint32_t k = 0; k < nport; ++k) mind[portals[k]] = std::numeric_limits<float>::infinity();
+    for (int l = 0; l < count; ++l) {
+        portal_dijkstra(m, next, portals, nport, dist, heap);
+        uint32_t far = next;
+        for (uint32_t k = 0; k < nport; ++k) {
+            const uint32_t e = portals[k];
+            m.landmark_dist[static_cast<size_t>(e) * L + static_cast<size_t>(l)] = dist[e];
+            mind[e] = std::min(mind[e], dist[e]);
+            if (mind[e] > mind[far]) far = e;
+        }
+        next = far;
+    }
+    m.island_landmarks[static_cast<size_t>(isl)] = static_cast<uint8_t>(count);
+}
+
+// The landmark table of the whole mesh, one set of landmarks per island across every tile.
+// An island all of whose polygons lie in tiles `previous` had with the same graph (same tile,
+// same tiles stitched to it: so the same polygons, portals and distances, in the same relative
+// order) is the same island there, and its columns are copied from previous's table (mapped
+// slot by slot) instead of recomputed: a rebuild of one tile recomputes only the islands that
+// touch the tiles whose graph changed (it and its neighbours). The copy equals a fresh
+// computation exactly (same inputs, same order). previous must hold a table (landmark_dist
+// sized to its edges) to be used.
+void compute_landmarks(NavMesh& m, const NavMesh* previous) {
     constexpr int L = NavMesh::kLandmarks;
     const size_t ne = static_cast<size_t>(m.nedges);
     m.landmark_dist.assign(ne * L, 0.0f);
     m.island_landmarks.assign(static_cast<size_t>(m.nislands), 0);
-    std::vector<float> dist(ne), mind(ne);
+    m.landmark_islands_reused = 0;
+    const NavMesh* P = previous && previous->npolys > 0 &&
+                               previous->landmark_dist.size() == static_cast<size_t>(previous->nedges) * L
+                           ? previous
+                           : nullptr;
+    std::vector<char> changed(static_cast<size_t>(m.nislands), 1);
+    if (P) {
+        std::vector<char> same_slot(m.slots.size(), 0);
+        for (size_t s = 0; s < m.slots.size(); ++s) {
+            const TileSlot& a = m.slots[s];
+            same_slot[s] = a.tile && s < P->slots.size() && P->slots[s].tile == a.tile && P->slots[s].graph == a.graph;
+        }
+        std::fill(changed.begin(), changed.end(), 0);
+        for (uint32_t p = 0; p < static_cast<uint32_t>(m.npolys); ++p)
+            if (!same_slot[m.poly_slot[p]]) changed[m.poly_island[p]] = 1;
+    }
+    std::vector<float> dist, mind;
     std::vector<std::pair<float, uint32_t>> heap;
     for (int isl = 0; isl < m.nislands; ++isl) {
         const uint32_t k0 = m.island_first[static_cast<size_t>(isl)], k1 = m.island_first[static_cast<size_t>(isl) + 1];
-        const int count = std::min<int>(L, static_cast<int>(k1 - k0) / 6);
-        if (count == 0) continue;
-        // Farthest-point choice: start from the slot farthest (in a straight line) from an
-        // arbitrary one, then each next landmark is the slot farthest, walking, from all
-        // landmarks chosen so far.
-        const float* o = &m.edge_mid[static_cast<size_t>(m.island_portals[k0]) * 3];
-        uint32_t next = m.island_portals[k0];
-        float far_d = -1;
-        for (uint32_t k = k0; k < k1; ++k) {
-            const float* q = &m.edge_mid[static_cast<size_t>(m.island_portals[k]) * 3];
-            const float d = (q[0] - o[0]) * (q[0] - o[0]) + (q[1] - o[1]) * (q[1] - o[1]) + (q[2] - o[2]) * (q[2] - o[2]);
-            if (d > far_d) far_d = d, next = m.island_portals[k];
-        }
-        for (uint32_t k = k0; k < k1; ++k) mind[m.island_portals[k]] = std::numeric_limits<float>::infinity();
-        for (int l = 0; l < count; ++l) {
-            portal_dijkstra(m, next, dist, heap);
-            uint32_t far = next;
+        if (k0 == k1) continue;  // no portal: no landmark
+        if (!changed[static_cast<size_t>(isl)]) {
+            // The previous slot of each portal slot: same slot, same local edge.
+            auto prev_edge = [&](uint32_t e) {
+                const uint32_t s = m.poly_slot[m.edge_poly[e]];
+                return P->slots[s].edge_base + (e - m.slots[s].edge_base);
+            };
+            const uint32_t pisl = P->poly_island[P->edge_poly[prev_edge(m.island_portals[k0])]];
+            m.island_landmarks[static_cast<size_t>(isl)] = P->island_landmarks[pisl];
             for (uint32_t k = k0; k < k1; ++k) {
                 const uint32_t e = m.island_portals[k];
-                m.landmark_dist[static_cast<size_t>(e) * L + static_cast<size_t>(l)] = dist[e];
-                mind[e] = std::min(mind[e], dist[e]);
-                if (mind[e] > mind[far]) far = e;
+                const float* from = &P->landmark_dist[static_cast<size_t>(prev_edge(e)) * L];
+                std::copy(from, from + L, &m.landmark_dist[static_cast<size_t>(e) * L]);
             }
-            next = far;
+            ++m.landmark_islands_reused;
+            continue;
         }
-        m.island_landmarks[static_cast<size_t>(isl)] = static_cast<uint8_t>(count);
+        if (dist.empty()) dist.resize(ne), mind.resize(ne);
+        island_landmarks(m, isl, dist, mind, heap);
+    }
+}
+
+}  // namespace
+
+namespace {
+
+constexpr float kHeightEps = 1e-4f;  // poly_height's tolerance, in barycentric units
+
+// Detail triangle t's height at (x, z) when it contains the point (within kHeightEps).
+inline bool tri_height(const float* dtri_fast, uint32_t t, float x, float z, float* y) {
+    const float* f = &dtri_fast[static_cast<size_t>(t) * 9];
+    const float px = x - f[0], pz = z - f[1];
+    const float u = f[3] * px + f[4] * pz;
+    const float v = f[5] * px + f[6] * pz;
+    if (u >= -kHeightEps && v >= -kHeightEps && u + v <= 1 + kHeightEps) {
+        *y = f[2] + u * f[7] + v * f[8];
+        return true;
+    }
+    return false;
+}
+
+// Cell coordinate of x along an axis of a grid: monotonic in x (so a point inside a range of
+// coordinates lands in the cells of that range), clamped to the grid.
+inline uint32_t grid_cell(float x, float x0, float inv, uint32_t n) {
+    const float c = std::floor((x - x0) * inv);
+    return c <= 0 ? 0u : (c >= static_cast<float>(n - 1) ? n - 1 : static_cast<uint32_t>(c));
+}
+
+// The detail grids of every polygon with at least kGridMinTris triangles (see NavMesh::DetailGrid).
+void build_detail_grids(NavMesh& m) {
+    m.poly_dgrid.assign(static_cast<size_t>(m.npolys), kNoPoly);
+    m.dgrids.clear();
+    m.dgrid_cell_first.assign(1, 0);
+    m.dgrid_tris.clear();
+    std::vector<uint32_t> ranges;  // per triangle of the polygon: cx0, cx1, cz0, cz1 (or empty)
+    for (uint32_t p = 0; p < static_cast<uint32_t>(m.npolys); ++p) {
+        const uint32_t t0 = m.dtri_first[p], t1 = m.dtri_first[p + 1], n = t1 - t0;
+        if (n < NavMesh::kGridMinTris) continue;
+        // Each triangle's xz bounds, grown to cover what the tolerant test accepts: the region
+        // u, v >= -eps, u + v <= 1 + eps is the triangle scaled by 1 + 3 eps about its centroid;
+        // plus room for rounding at these coordinates.
+        float bmin[2] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+        float bmax[2] = {-std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
+        std::vector<float> tb(static_cast<size_t>(n) * 4);
+        for (uint32_t t = t0; t < t1; ++t) {
+            float* b = &tb[static_cast<size_t>(t - t0) * 4];
+            if (std::isnan(m.dtri_fast[static_cast<size_t>(t) * 9])) {  // degenerate: contains nothing
+                b[0] = std::numeric_limits<float>::quiet_NaN();
+                continue;
+            }
+            const float* v = &m.dtris[static_cast<size_t>(t) * 9];
+            float lo[2] = {v[0], v[2]}, hi[2] = {v[0], v[2]};
+            for (int k = 1; k < 3; ++k) {
+                lo[0] = std::min(lo[0], v[k * 3]), hi[0] = std::max(hi[0], v[k * 3]);
+                lo[1] = std::min(lo[1], v[k * 3 + 2]), hi[1] = std::max(hi[1], v[k * 3 + 2]);
+            }
+            const float ext = std::max(hi[0] - lo[0], hi[1] - lo[1]);
+            const float mag = std::max({std::fabs(lo[0]), std::fabs(hi[0]), std::fabs(lo[1]), std::fabs(hi[1])});
+            const float margin = 4 * kHeightEps * ext + 1e-5f * mag + 1e-4f;
+            b[0] = lo[0] - margin, b[1] = hi[0] + margin, b[2] = lo[1] - margin, b[3] = hi[1] + margin;
+            bmin[0] = std::min(bmin[0], b[0]), bmax[0] = std::max(bmax[0], b[1]);
+            bmin[1] = std::min(bmin[1], b[2]), bmax[1] = std::max(bmax[1], b[3]);
+        }
+        if (!(bmin[0] <= bmax[0])) continue;  // every triangle degenerate
+        // About two triangles per cell, at most 16 x 16 cells.
+        const uint32_t side = std::clamp<uint32_t>(static_cast<uint32_t>(std::sqrt(static_cast<float>(n) / 2.0f)), 1u, 16u);
+        NavMesh::DetailGrid g{};
+        g.x0 = bmin[0], g.z0 = bmin[1];
+        g.nx = g.nz = side;
+        g.inv_cx = bmax[0] > bmin[0] ? static_cast<float>(side) / (bmax[0] - bmin[0]) : 0.0f;
+        g.inv_cz = bmax[1] > bmin[1] ? static_cast<float>(side) / (bmax[1] - bmin[1]) : 0.0f;
+        g.cell0 = static_cast<uint32_t>(m.dgrid_cell_first.size() - 1);
+        const size_t cells = static_cast<size_t>(side) * side;
+        ranges.assign(static_cast<size_t>(n) * 4, 0);
+        std::vector<uint32_t> count(cells, 0);
+        for (uint32_t k = 0; k < n; ++k) {
+            const float* b = &tb[static_cast<size_t>(k) * 4];
+            if (std::isnan(b[0])) continue;
+            uint32_t* r = &ranges[static_cast<size_t>(k) * 4];
+            r[0] = grid_cell(b[0], g.x0, g.inv_cx, side), r[1] = grid_cell(b[1], g.x0, g.inv_cx, side) + 1;
+            r[2] = grid_cell(b[2], g.z0, g.inv_cz, side), r[3] = grid_cell(b[3], g.z0, g.inv_cz, side) + 1;
+            for (uint32_t cz = r[2]; cz < r[3]; ++cz)
+                for (uint32_t cx = r[0]; cx < r[1]; ++cx) ++count[static_cast<size_t>(cz) * side + cx];
+        }
+        const uint32_t base = static_cast<uint32_t>(m.dgrid_tris.size());
+        std::vector<uint32_t> fill(cells);
+        uint32_t at = base;
+        for (size_t c = 0; c < cells; ++c) {
+            fill[c] = at;
+            at += count[c];
+            m.dgrid_cell_first.push_back(at);
+        }
+        m.dgrid_tris.resize(at);
+        for (uint32_t k = 0; k < n; ++k) {  // ascending: each cell's list stays in triangle order
+            const uint32_t* r = &ranges[static_cast<size_t>(k) * 4];
+            for (uint32_t cz = r[2]; cz < r[3]; ++cz)
+                for (uint32_t cx = r[0]; cx < r[1]; ++cx) m.dgrid_tris[fill[static_cast<size_t>(cz) * side + cx]++] = t0 + k;
+        }
+        m.poly_dgrid[p] = static_cast<uint32_t>(m.dgrids.size());
+        m.dgrids.push_back(g);
     }
 }
 
@@ -165,16 +322,17 @@ void compute_landmarks(NavMesh& m) {
 
 bool NavMesh::poly_height(uint32_t p, float x, float z, float* y) const {
     const uint32_t t0 = dtri_first[p], t1 = dtri_first[p + 1];
-    constexpr float eps = 1e-4f;
-    for (uint32_t t = t0; t < t1; ++t) {
-        const float* f = &dtri_fast[static_cast<size_t>(t) * 9];
-        const float px = x - f[0], pz = z - f[1];
-        const float u = f[3] * px + f[4] * pz;
-        const float v = f[5] * px + f[6] * pz;
-        if (u >= -eps && v >= -eps && u + v <= 1 + eps) {
-            *y = f[2] + u * f[7] + v * f[8];
-            return true;
-        }
+    const uint32_t gi = poly_dgrid.empty() ? kNoPoly : poly_dgrid[p];
+    if (gi != kNoPoly) {
+        // A triangle containing (x, z) has it inside its grown bounds, so it is listed in the
+        // cell of (x, z); the list is in triangle order, so the first hit is the scan's.
+        const DetailGrid& g = dgrids[gi];
+        const uint32_t c = g.cell0 + grid_cell(z, g.z0, g.inv_cz, g.nz) * g.nx + grid_cell(x, g.x0, g.inv_cx, g.nx);
+        for (uint32_t k = dgrid_cell_first[c]; k < dgrid_cell_first[c + 1]; ++k)
+            if (tri_height(dtri_fast.data(), dgrid_tris[k], x, z, y)) return true;
+    } else {
+        for (uint32_t t = t0; t < t1; ++t)
+            if (tri_height(dtri_fast.data(), t, x, z, y)) return true;
     }
     // Outside every triangle: the height of the nearest point on a triangle edge.
     float best = std::numeric_limits<float>::max();
@@ -221,12 +379,18 @@ void reset(NavMesh& out) {
     out.dtri_first.clear();
     out.dtris.clear();
     out.dtri_fast.clear();
+    out.poly_dgrid.clear();
+    out.dgrids.clear();
+    out.dgrid_cell_first.clear();
+    out.dgrid_tris.clear();
     out.bvtree.clear();
     out.slots.clear();
     out.poly_slot.clear();
     out.ntiles = 0;
     out.split_edges = 0;
     out.tiles_reused = 0;
+    out.landmark_islands_reused = 0;
+    out.landmark_ms = 0;
     for (int k = 0; k < 3; ++k) out.bmin[k] = out.bmax[k] = 0;
 }
 
@@ -974,15 +1138,12 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     label_islands(slots, out);
     out.slots = std::move(slots);
 
-    // Landmarks are a whole-world table (walking distances across every tile): a mesh of several
-    // tiles, which is rebuilt a tile at a time, goes without them (A* then uses the straight-line
-    // bound alone, as Detour does) rather than recompute the world for each tile.
-    if (out.ntiles <= 1) {
-        compute_landmarks(out);
-    } else {
-        out.landmark_dist.clear();
-        out.island_landmarks.assign(static_cast<size_t>(out.nislands), 0);
-    }
+    // Landmarks: a whole-world table (walking distances across every tile), islands whose tiles
+    // are unchanged since `previous` copied from it.
+    build_detail_grids(out);
+    const auto lm0 = std::chrono::steady_clock::now();
+    compute_landmarks(out, previous);
+    out.landmark_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - lm0).count();
 
     bool first = true;  // the tiles' bounds (each the bounds of its polygons)
     for (const TileSlot& slot : out.slots) {

@@ -140,10 +140,14 @@ struct NavMesh {
     // every edge slot the shortest distance, walking between portal midpoints through the
     // polygons, to each landmark of its island (0 in unused columns and for walls).
     // Distances are metric, so |d(L, goal) - d(L, s)| is a lower bound on the walk from s to goal.
-    // Computed for a mesh of one tile only (see build_navmesh): 0 landmarks per island otherwise.
+    // One table for the whole mesh, across tiles (an island spans tiles): build_navmesh copies an
+    // island's columns from `previous` when none of its tiles' graphs changed and recomputes the
+    // islands touching a changed tile (landmark_islands_reused counts the copied ones).
     static constexpr int kLandmarks = 8;
     std::vector<float> landmark_dist;      // nedges * kLandmarks
     std::vector<uint8_t> island_landmarks; // per island: number of landmarks in use
+    int landmark_islands_reused = 0;       // islands (with portals) whose landmarks the last build copied from `previous`
+    double landmark_ms = 0;                // wall time the last build spent on the landmark table
 
     // Detail triangles per polygon, resolved to world coordinates: 9 floats per triangle.
     std::vector<uint32_t> dtri_first;  // npolys + 1
@@ -152,6 +156,20 @@ struct NavMesh {
     // inverse of [c-a | b-a] in xz (4 floats, row-major), then cy-ay, by-ay. ax is NaN for
     // triangles degenerate in xz (they never contain a point).
     std::vector<float> dtri_fast;
+    // Polygons with many detail triangles (a big polygon on uneven ground: hundreds) get a grid
+    // over their xz bounds for poly_height: each cell lists, ascending, the triangles whose
+    // bounds (grown by the look-up's tolerance) overlap it, so the first triangle of the cell
+    // holding (x, z) that contains it is the first of the polygon's, as a scan would find.
+    struct DetailGrid {
+        float x0, z0, inv_cx, inv_cz;  // origin and inverse cell size, xz
+        uint32_t nx, nz;               // cells per axis
+        uint32_t cell0;                // first cell in dgrid_cell_first
+    };
+    static constexpr uint32_t kGridMinTris = 16;  // fewer: scanned
+    std::vector<uint32_t> poly_dgrid;        // per polygon: its grid in dgrids, or kNoPoly
+    std::vector<DetailGrid> dgrids;
+    std::vector<uint32_t> dgrid_cell_first;  // per cell (+ 1): range in dgrid_tris
+    std::vector<uint32_t> dgrid_tris;        // triangle indices (into dtri_first's numbering)
 
     std::vector<BVNode> bvtree;
 

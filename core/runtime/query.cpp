@@ -346,55 +346,80 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
         }
     };
     float v[kMaxPolyVerts * 3], ed[kMaxPolyVerts], et[kMaxPolyVerts];
-    int i = 0;
-    while (i < count) {
-        const BVNode& n = nodes[i];
-        bool overlap = qmin[0] <= n.bmax[0] && qmax[0] >= n.bmin[0] && qmin[1] <= n.bmax[1] && qmax[1] >= n.bmin[1] &&
-                       qmin[2] <= n.bmax[2] && qmax[2] >= n.bmin[2];
-        if (overlap) {
-            // The answer lies within the bounds it comes from: skip boxes farther than the best.
-            float bd = 0;
-            for (int k = 0; k < 3; ++k) {
-                const float d = std::max(0.0f, std::max(n.bmin[k] - center[k], center[k] - n.bmax[k]));
-                bd += d * d;
-            }
-            overlap = bd < best;
+    // The BV tree is a forest (one tree per tile, one after another). Each tree overlapping the
+    // box is walked twice. The first walk visits only polygons whose bounds hold the centre in xz
+    // (the query box's y range): those with the centre inside (the usual answer: a point on the
+    // mesh) are settled there, in tree order. The second walks the whole box for the polygons the
+    // centre is outside of, pruned by the best distance found so far (with a point on the mesh,
+    // nearly every box). Those are batched and settled at the end, nearest bound first, as
+    // before: a polygon can win only with a distance below the best, so the answer is the one a
+    // single walk finds.
+    const float pmin[3] = {center[0], qmin[1], center[2]}, pmax[3] = {center[0], qmax[1], center[2]};
+    auto box_ok = [&](const BVNode& n, const float* bmin, const float* bmax) {
+        if (!(bmin[0] <= n.bmax[0] && bmax[0] >= n.bmin[0] && bmin[1] <= n.bmax[1] && bmax[1] >= n.bmin[1] &&
+              bmin[2] <= n.bmax[2] && bmax[2] >= n.bmin[2]))
+            return false;
+        // The answer lies within the bounds it comes from: skip boxes farther than the best.
+        float bd = 0;
+        for (int k = 0; k < 3; ++k) {
+            const float d = std::max(0.0f, std::max(n.bmin[k] - center[k], center[k] - n.bmax[k]));
+            bd += d * d;
         }
-        const bool leaf = n.index >= 0;
-        i += (overlap || leaf) ? 1 : -n.index;
-        if (!leaf || !overlap) continue;
-        const uint32_t p = static_cast<uint32_t>(n.index);
-        if (!filter.passes(m.flags[p])) continue;
-        const int nv = poly_verts(m, p, v);
-        Cand& c = cand[ncand];
-        copy3(c.c, center);
-        c.poly = p;
-        c.inside = dist_pt_poly_edges(center, v, nv, ed, et);
-        float dxz = 0;
-        if (!c.inside) {
-            int imin = 0;
-            for (int j = 1; j < nv; ++j)
-                if (ed[j] < ed[imin]) imin = j;
-            lerp3(c.c, &v[imin * 3], &v[((imin + 1) % nv) * 3], et[imin]);
-            dxz = ed[imin];
-        }
-        const float dy = center[1] < n.bmin[1] ? n.bmin[1] - center[1] : (center[1] > n.bmax[1] ? center[1] - n.bmax[1] : 0.0f);
-        c.lb = dxz + dy * dy;
-        if (c.lb >= best) continue;
-        if (c.inside) {
-            // Most likely the answer: settle it now so it prunes the rest.
-            float q[3] = {c.c[0], c.c[1], c.c[2]};
-            m.poly_height(p, q[0], q[2], &q[1]);
-            const float d = dist_sq3(center, q);
-            if (d < best) {
-                best = d;
-                out.poly = m.ref(p);
-                copy3(out.point, q);
-                out.over_poly = true;
-            }
+        return bd < best;
+    };
+    int root = 0;
+    while (root < count) {
+        const int tree_end = root + (nodes[root].index < 0 ? -nodes[root].index : 1);
+        if (!box_ok(nodes[root], qmin, qmax)) {
+            root = tree_end;
             continue;
         }
-        if (++ncand == kBatch) flush();
+        for (int pass = 0; pass < 2; ++pass) {
+            const float* bmin = pass == 0 ? pmin : qmin;
+            const float* bmax = pass == 0 ? pmax : qmax;
+            int i = root;
+            while (i < tree_end) {
+                const BVNode& n = nodes[i];
+                const bool overlap = box_ok(n, bmin, bmax);
+                const bool leaf = n.index >= 0;
+                i += (overlap || leaf) ? 1 : -n.index;
+                if (!leaf || !overlap) continue;
+                const uint32_t p = static_cast<uint32_t>(n.index);
+                if (!filter.passes(m.flags[p])) continue;
+                const int nv = poly_verts(m, p, v);
+                Cand& c = cand[ncand];
+                copy3(c.c, center);
+                c.poly = p;
+                c.inside = dist_pt_poly_edges(center, v, nv, ed, et);
+                if (c.inside != (pass == 0)) continue;  // inside: the first walk's; outside: the second's
+                float dxz = 0;
+                if (!c.inside) {
+                    int imin = 0;
+                    for (int j = 1; j < nv; ++j)
+                        if (ed[j] < ed[imin]) imin = j;
+                    lerp3(c.c, &v[imin * 3], &v[((imin + 1) % nv) * 3], et[imin]);
+                    dxz = ed[imin];
+                }
+                const float dy = center[1] < n.bmin[1] ? n.bmin[1] - center[1] : (center[1] > n.bmax[1] ? center[1] - n.bmax[1] : 0.0f);
+                c.lb = dxz + dy * dy;
+                if (c.lb >= best) continue;
+                if (c.inside) {
+                    // Most likely the answer: settle it now so it prunes the rest.
+                    float q[3] = {c.c[0], c.c[1], c.c[2]};
+                    m.poly_height(p, q[0], q[2], &q[1]);
+                    const float d = dist_sq3(center, q);
+                    if (d < best) {
+                        best = d;
+                        out.poly = m.ref(p);
+                        copy3(out.point, q);
+                        out.over_poly = true;
+                    }
+                    continue;
+                }
+                if (++ncand == kBatch) flush();
+            }
+        }
+        root = tree_end;
     }
     flush();
     return Status::ok();
@@ -513,7 +538,7 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
     constexpr int L = NavMesh::kLandmarks;
     const float* const lm = m.landmark_dist.data();
     float lm_goal[L] = {};
-    const int nlm = landmark_goal(m, start_poly, goal, lm_goal);
+    const int nlm = use_landmarks_ ? landmark_goal(m, start_poly, goal, lm_goal) : 0;
     auto lm_bound = [lm, nlm, &lm_goal](uint32_t t) {
         if (nlm == 0) return 0.0f;  // no landmarks on this island (or none in the mesh)
         const float* d = lm + static_cast<size_t>(t) * L;

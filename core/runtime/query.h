@@ -235,6 +235,12 @@ public:
     void init(const NavMesh* mesh, int max_nodes = 0);
     const NavMesh* mesh() const { return mesh_; }
     int max_nodes() const { return max_nodes_; }
+    // The landmark (ALT) bound in A* (on by default): off, the heuristic is the straight-line
+    // distance alone (as Detour's). Both are admissible and consistent, so the answer's cost is
+    // the same either way (up to float rounding, and ties between equal-cost corridors); off is
+    // for checking that, and for measuring what the landmarks save. Kept across init.
+    void set_landmarks(bool on) { use_landmarks_ = on; }
+    bool landmarks() const { return use_landmarks_; }
 
     // The polygon whose detail surface is nearest to `center` among polygons overlapping the box
     // center +- half_extents (Detour's findNearestPoly). out.poly = kNoRef when none: not an error.
@@ -345,6 +351,7 @@ private:
 
     const NavMesh* mesh_ = nullptr;
     int max_nodes_ = 0;
+    bool use_landmarks_ = true;
     uint32_t stamp_ = 0, poly_stamp_ = 0;
     std::vector<Node> nodes_;
     struct Heap {

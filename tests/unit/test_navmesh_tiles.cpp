@@ -418,6 +418,7 @@ TEST_CASE("tiles: replacing one tile gives the same mesh as building every tile 
                 if (static_cast<int>(rng() % 100) >= open_pct) skip.push_back({i, k});
         return TilePtr(make_tile(tx, tz, box, squares(box, 1, skip)));
     };
+    int reused_islands = 0, recomputed_islands = 0;
     for (int round = 0; round < 30; ++round) {
         std::vector<TilePtr> tiles;
         for (int tz = 0; tz < 3; ++tz)
@@ -442,6 +443,11 @@ TEST_CASE("tiles: replacing one tile gives the same mesh as building every tile 
             CHECK(inc.poly_island == fresh.poly_island);
             CHECK(inc.island_first == fresh.island_first);
             CHECK(inc.island_portals == fresh.island_portals);
+            // Landmarks: islands of unchanged tiles copied from prev, the rest recomputed.
+            CHECK(inc.island_landmarks == fresh.island_landmarks);
+            CHECK(inc.landmark_dist == fresh.landmark_dist);
+            reused_islands += inc.landmark_islands_reused;
+            recomputed_islands += inc.nislands - inc.landmark_islands_reused;
             CHECK(inc.poly_area_cum == fresh.poly_area_cum);
             CHECK(inc.pair_dist == fresh.pair_dist);
             CHECK(inc.dtri_fast == fresh.dtri_fast);
@@ -453,6 +459,8 @@ TEST_CASE("tiles: replacing one tile gives the same mesh as building every tile 
             prev = inc;
         }
     }
+    CHECK(reused_islands > 0);
+    CHECK(recomputed_islands > 0);
 }
 
 TEST_CASE("tiles: bad tiles and bad sets are refused with the tile named") {
