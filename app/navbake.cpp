@@ -857,8 +857,12 @@ void print_why_text(const Job& job, const WhyResult& r, const nav::Bake& bake) {
 // --obj-out (every input read by then), then the report.
 int run_obj(const Args& a, const Job& job) {
     nav::Pipeline pipe;
-    // --why reads every stage of the point's tile: a tiled bake keeps them
-    pipe.set_keep_intermediates(a.keep_intermediates || job.why || job.why_path);
+    // --why reads every stage of the point's tile: a tiled bake keeps them. A solo bake is lean
+    // (each intermediate dropped once its last reader has run: a lower peak) when it bakes once;
+    // --reps and --incremental bake again, so there it keeps its buffers and rebuilds in them.
+    const bool solo = job.params.i(nav::ParamId::tile_size) <= 0;
+    pipe.set_keep_intermediates(a.keep_intermediates || job.why || job.why_path ||
+                                (solo && (a.reps > 1 || a.incremental_given)));
     pipe.set_only_tile(job.tile_x, job.tile_y);
     pipe.set_memory_limit(static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0));
     {

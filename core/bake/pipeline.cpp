@@ -29,8 +29,12 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-// Reuses a stage buffer when no published snapshot holds it any more, else starts a fresh one
-// (the old one lives on, unchanged, inside the snapshot that holds it). use_count() is a relaxed
+// The buffer a stage writes this run. Reused when no published snapshot holds it any more; when one
+// does (the debugger draws the last bake while the next one runs), the spare is taken if no snapshot
+// holds it any more, else a fresh one is made, and the held buffer becomes the spare: the old one
+// lives on, unchanged, inside the snapshot, and comes back to the pipeline once that lets it go. A
+// live rebuild then alternates between two buffers instead of freeing one and faulting in another
+// every run (issue 24). use_count() is a relaxed
 // load, so reading 1 alone does not order our writes after the last other holder's reads of the
 // buffer: that holder's release of its reference is a release RMW on the count, and the acquire
 // fence after our load of the value it wrote makes its reads happen before our writes.
@@ -38,16 +42,23 @@ using clock_type = std::chrono::steady_clock;
 // comes from copying the pointer: libstdc++'s count increment is an acq_rel RMW, which reads the
 // holder's release.
 template <class T>
-T& writable(std::shared_ptr<T>& p) {
-    if (!p || p.use_count() > 1) {
-        p = std::make_shared<T>();
-        return *p;
-    }
+bool sole_owner(const std::shared_ptr<T>& p) {
+    if (!p || p.use_count() > 1) return false;
 #if defined(__SANITIZE_THREAD__)
     { const std::shared_ptr<T> sync = p; }
 #else
     std::atomic_thread_fence(std::memory_order_acquire);
 #endif
+    return true;
+}
+
+template <class T>
+T& writable(std::shared_ptr<T>& p, std::shared_ptr<T>& spare) {
+    if (sole_owner(p)) return *p;
+    std::shared_ptr<T> held = std::move(p);
+    if (sole_owner(spare)) p = std::move(spare);
+    else p = std::make_shared<T>();
+    if (held) spare = std::move(held);
     return *p;
 }
 
@@ -86,6 +97,20 @@ std::vector<std::string> stage_warnings(const StageResults<C>& r, const std::str
     return w;
 }
 
+// Working memory of the stages that is no result: kept between bakes so a rebuild reuses it
+// instead of allocating and faulting it in again (issue 24). The solo bake has one; a tiled bake
+// one per bake thread, taken by a thread for all the tiles it bakes in a run (Pipeline::Impl's
+// pool). Passed to the stages as an explicit argument, not a thread_local: the pipeline decides
+// who owns it and how long it lives, and a stage called from elsewhere (tests, navdiff) works
+// without one.
+struct BakeScratch {
+    std::vector<int> tile_tris;        // a tile's triangles as a small indexed list (rasterize)
+    std::vector<uint8_t> tile_areas;   // and their areas
+    std::vector<uint8_t> erode;        // erode_walkable_area's distances
+    std::vector<Span> span_pool;       // a tile's rasterize pool (run_rasterize)
+    RegionScratch regions;             // the watershed's
+};
+
 // One grid's working state: the solo bake's, or one tile's.
 struct Unit : StageResults<false> {
     int tx = 0, tz = 0;
@@ -98,7 +123,9 @@ struct Unit : StageResults<false> {
     int error_stage = -1;
     Status error;
     double ms = 0.0;
-    std::vector<uint8_t> erode_scratch;
+    BakeScratch* scratch = nullptr;  // the working memory of whoever bakes it now (never null then)
+    // Buffers a held snapshot had when the stage last ran (see writable): reused once it lets go.
+    StageResults<false> spare;
     std::vector<std::string> warnings;          // tiles: the stage warnings of its last bake
     std::shared_ptr<const TileBake> published;  // the tile as last published, while unchanged
 };
@@ -113,6 +140,7 @@ struct Ctx {
     bool record_trace;
     uint64_t memory_limit;
     const CancelFlag* cancel;
+    bool lean = false;  // solo, intermediates not kept: a stage may take the buffer of a result it is the last to read
 };
 
 // The solo grid a bake may allocate: the one grid every stage must honour (nav::check_grid: its
@@ -134,7 +162,7 @@ Status check_solo_grid(const BakeConfig& c, const Params& params, uint64_t need,
 Status run_input(Unit& u, const Ctx& x, StageStats& stats) {
     const InputMesh& m = x.m;
     if (Status st = check_fixed_mesh(m, x.params.f(ParamId::mesh_scale)); !st) return st;
-    auto& ta = writable(u.tri_areas);
+    auto& ta = writable(u.tri_areas, u.spare.tri_areas);
     ta.resize(static_cast<size_t>(m.tri_count()));
     mark_walkable_triangles(u.config.walkable_slope_deg, m.verts.data(), m.tris.data(), m.tri_count(), ta.data());
     const int64_t walkable = count_if_not_null(ta);
@@ -175,9 +203,9 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
     const InputMesh& m = x.m;
     if (!x.tiled) {
-        if (Status st = check_solo_grid(c, x.params, estimate_bake_memory(m, c), x.memory_limit); !st) return st;
+        if (Status st = check_solo_grid(c, x.params, estimate_bake_memory(m, c, x.lean), x.memory_limit); !st) return st;
     }
-    auto& hf = writable(u.solid);
+    auto& hf = writable(u.solid, u.spare.solid);
     hf.reset(c.width, c.height, c.bmin, c.bmax, c.cs, c.ch, c.border_size);
     const std::vector<uint8_t>& ta = *x.solo.tri_areas;
     Status st;
@@ -188,8 +216,10 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
     } else {
         // The tile's triangles (from the spatial index) as a small indexed list over the shared vertices.
         const std::span<const int> tris = x.bins->tile(u.tx, u.tz);
-        std::vector<int> local(tris.size() * 3);
-        std::vector<uint8_t> local_areas(tris.size());
+        std::vector<int>& local = u.scratch->tile_tris;
+        std::vector<uint8_t>& local_areas = u.scratch->tile_areas;
+        local.resize(tris.size() * 3);  // every entry written below
+        local_areas.resize(tris.size());
         for (size_t i = 0; i < tris.size(); ++i) {
             const size_t t = static_cast<size_t>(tris[i]);
             local[i * 3 + 0] = m.tris[t * 3 + 0];
@@ -197,23 +227,36 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
             local[i * 3 + 2] = m.tris[t * 3 + 2];
             local_areas[i] = ta[t];
         }
+        // The tile rasterizes in the bake thread's pool, whose capacity (twice the raw spans: the
+        // sort) stays with the thread for its next tile and run, and keeps in its own pool only the
+        // spans it holds (into the capacity its last result had: no new pages at the same size).
+        std::vector<Span>& big = u.scratch->span_pool;
+        hf.pool.swap(big);  // hf was reset: the pool's contents mean nothing
         st = rasterize_triangles(m.verts.data(), m.vert_count(), local.data(), local_areas.data(),
                                  static_cast<int>(tris.size()), hf, c.walkable_climb, x.cancel);
+        hf.pool.swap(big);
+        hf.pool.assign(big.begin(), big.end());  // rasterize_triangles left exactly the pool's spans
         clip_to_solo_grid(hf, x.solo.config, u.tx, u.tz);
         stats.counts = {{"tile_tris", static_cast<int64_t>(tris.size())}, {"solid_spans", hf.span_count}};
     }
-    // The published result keeps only the spans it holds. rasterize_triangles' sort grew the pool to
-    // twice the raw spans, 3.7x the merged ones on a large level (a tiled bake of 9.7 M spans held
-    // 431 MB of pools for 116 MB of spans); it keeps that capacity for a rebuild into the same
-    // heightfield, which here happens only when no snapshot holds the last result.
-    if (hf.pool.capacity() > hf.pool.size() + hf.pool.size() / 4 + 1024) hf.pool.shrink_to_fit();
+    // rasterize_triangles' sort grew the pool to twice the raw spans, 3.7x the merged ones on a
+    // large level (a tiled bake of 9.7 M spans held 431 MB of pools for 116 MB of spans); a tile
+    // sorted in its thread's pool above. The solo grid keeps that capacity when its intermediates
+    // are kept: it is one grid, the sort needed it at the peak anyway, and a rebuild at the same
+    // parameters sorts in it again instead of faulting a new pool in (issue 24: 1500 of the 1600
+    // faults of a dungeon rebuild). A lean bake (navbake's, once) gives it back: a lower peak.
+    if (x.lean && hf.pool.capacity() > hf.pool.size() + hf.pool.size() / 4 + 1024) hf.pool.shrink_to_fit();
     return st;
 }
 
 Status run_filter(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
-    auto& hf = writable(u.filtered);
-    hf = *u.solid;  // copy-assign keeps hf's capacity
+    auto& hf = writable(u.filtered, u.spare.filtered);
+    // Lean (navbake's solo bake): the filter is the last stage to read the rasterized heightfield,
+    // which is dropped after it, so it filters that one in place instead of a copy (one grid of
+    // spans less at the peak). Otherwise copy-assign, which keeps hf's capacity.
+    if (x.lean && sole_owner(u.solid)) hf = std::move(*u.solid);
+    else hf = *u.solid;
     if (c.filter_low_hanging) filter_low_hanging_obstacles(c.walkable_climb, hf, x.cancel);
     if (c.filter_ledge) filter_ledge_spans(c.walkable_height, c.walkable_climb, hf, x.cancel);
     if (c.filter_low_height) filter_walkable_low_height_spans(c.walkable_height, hf, x.cancel);
@@ -230,22 +273,22 @@ Status run_filter(Unit& u, const Ctx& x, StageStats& stats) {
 }
 
 Status run_compact(Unit& u, const Ctx& x, StageStats& stats) {
-    auto& chf = writable(u.compact);
+    auto& chf = writable(u.compact, u.spare.compact);
     Status st = build_compact_heightfield(u.config.walkable_height, u.config.walkable_climb, *u.filtered, chf, x.cancel);
     stats.counts = {{"compact_spans", chf.span_count}};
     return st;
 }
 
 Status run_erode(Unit& u, const Ctx& x, StageStats& stats) {
-    auto& a = writable(u.eroded);
+    auto& a = writable(u.eroded, u.spare.eroded);
     a = u.compact->areas;
-    Status st = erode_walkable_area(u.config.walkable_radius, *u.compact, a, u.erode_scratch, x.cancel);
+    Status st = erode_walkable_area(u.config.walkable_radius, *u.compact, a, u.scratch->erode, x.cancel);
     stats.counts = {{"walkable_spans", count_if_not_null(a)}};
     return st;
 }
 
 Status run_areas(Unit& u, const Ctx& x, StageStats& stats) {
-    auto& a = writable(u.areas);
+    auto& a = writable(u.areas, u.spare.areas);
     a = *u.eroded;
     for (const ConvexVolume& v : x.volumes) {
         if (is_cancelled(x.cancel)) return Status::cancelled();
@@ -258,7 +301,7 @@ Status run_areas(Unit& u, const Ctx& x, StageStats& stats) {
 }
 
 Status run_distance(Unit& u, const Ctx& x, StageStats& stats) {
-    auto& df = writable(u.distance);
+    auto& df = writable(u.distance, u.spare.distance);
     Status st = build_distance_field(*u.compact, *u.areas, df, x.cancel);
     stats.counts = {{"max_distance", df.max_dist}};
     return st;
@@ -266,14 +309,17 @@ Status run_distance(Unit& u, const Ctx& x, StageStats& stats) {
 
 Status run_regions(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
-    auto& r = writable(u.regions);
-    if (!x.record_trace) u.region_trace.reset();  // no stale trace kept while off
-    RegionTrace* trace = x.record_trace ? &writable(u.region_trace) : nullptr;
+    auto& r = writable(u.regions, u.spare.regions);
+    if (!x.record_trace) {  // no stale trace kept while off
+        u.region_trace.reset();
+        u.spare.region_trace.reset();
+    }
+    RegionTrace* trace = x.record_trace ? &writable(u.region_trace, u.spare.region_trace) : nullptr;
     Status st;
     switch (c.partition) {
         case Partition::Watershed:
             st = build_regions_watershed(*u.compact, *u.areas, *u.distance, c.border_size, c.min_region_area,
-                                         c.merge_region_area, r, x.cancel, trace);
+                                         c.merge_region_area, r, x.cancel, trace, &u.scratch->regions);
             break;
         case Partition::Monotone:
             st = build_regions_monotone(*u.compact, *u.areas, c.border_size, c.min_region_area, c.merge_region_area, r,
@@ -289,7 +335,7 @@ Status run_regions(Unit& u, const Ctx& x, StageStats& stats) {
 
 Status run_contours(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
-    auto& cs = writable(u.contours);
+    auto& cs = writable(u.contours, u.spare.contours);
     Status st = build_contours(*u.compact, *u.areas, *u.regions, c.max_simplification_error, c.max_edge_len,
                                kTessWallEdges, cs, x.cancel);
     int64_t nv = 0, outlines = 0;  // holes merged into an outline stay behind with no vertices
@@ -302,7 +348,7 @@ Status run_contours(Unit& u, const Ctx& x, StageStats& stats) {
 }
 
 Status run_polymesh(Unit& u, const Ctx& x, StageStats& stats) {
-    auto& pm = writable(u.polymesh);
+    auto& pm = writable(u.polymesh, u.spare.polymesh);
     Status st = build_poly_mesh(*u.contours, u.config.verts_per_poly, pm, x.cancel);
     stats.counts = {{"poly_verts", pm.nverts}, {"polys", pm.npolys}};
     return st;
@@ -310,7 +356,7 @@ Status run_polymesh(Unit& u, const Ctx& x, StageStats& stats) {
 
 Status run_detail(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
-    auto& dm = writable(u.detail);
+    auto& dm = writable(u.detail, u.spare.detail);
     Status st = build_poly_mesh_detail(*u.polymesh, *u.compact, *u.regions, c.detail_sample_dist,
                                        c.detail_sample_max_error, dm, x.cancel);
     stats.counts = {{"detail_verts", dm.nverts}, {"detail_tris", dm.ntris}};
@@ -329,7 +375,7 @@ Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
         u.tile = std::move(t);
         return st;
     }
-    auto& nm = writable(u.navmesh);
+    auto& nm = writable(u.navmesh, u.spare.navmesh);
     Status st = build_navmesh(*u.polymesh, *u.detail, nm);
     stats.counts = {{"navmesh_polys", nm.npolys}, {"islands", nm.nislands}};
     return st;
@@ -424,10 +470,57 @@ void add_counts(std::vector<StageCount>& into, const std::vector<StageCount>& fr
 
 }  // namespace
 
+namespace {
+
+// Lean solo bakes (set_keep_intermediates(false), navbake): the last stage that reads each result
+// of `owner`, after which it is dropped; -1: kept (the input's triangle areas, which every bake
+// reads; the contours, which hold the bake's warnings; the polygon and detail meshes and navmesh,
+// the output). The region trace is never dropped (only recorded on request).
+constexpr int kStageRasterize = static_cast<int>(Stage::Rasterize);
+int last_reader(Stage owner) {
+    switch (owner) {
+        case Stage::Rasterize: return static_cast<int>(Stage::Filter);
+        case Stage::Filter: return static_cast<int>(Stage::Compact);
+        case Stage::Compact: return static_cast<int>(Stage::Detail);
+        case Stage::Erode: return static_cast<int>(Stage::Areas);
+        case Stage::Areas: return static_cast<int>(Stage::Contours);
+        case Stage::Distance: return static_cast<int>(Stage::Regions);
+        case Stage::Regions: return static_cast<int>(Stage::Detail);
+        default: return -1;
+    }
+}
+
+// Drops the results (and their spares) whose last reader is stage `ran`, and marks the unit trimmed.
+void drop_consumed(Unit& u, int ran) {
+    for_each_result(
+        [&](Stage owner, auto& p, auto& spare) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(*p)>, RegionTrace>) return;
+            if (last_reader(owner) != ran) return;
+            p.reset();
+            spare.reset();
+            u.trimmed = true;
+        },
+        u, u.spare);
+}
+
+// The first stage the next solo run builds: a trimmed unit lost the intermediates every stage
+// before the navmesh reads, so a change at any of them re-bakes it from rasterize.
+int solo_start(const Unit& u) {
+    if (u.trimmed && u.dirty_from > kStageRasterize && u.dirty_from < static_cast<int>(Stage::Navmesh))
+        return kStageRasterize;
+    return u.dirty_from;
+}
+
+}  // namespace
+
 struct Pipeline::Impl {
     std::shared_ptr<const InputMesh> source;  // as loaded
     std::shared_ptr<const InputMesh> mesh;    // what the stages read: source with the mesh_* fixes
     Unit solo;                                // the solo bake, and tri_areas for every bake
+    BakeScratch solo_scratch;                 // the solo bake's working memory
+    // The bake threads' working memory, one per thread that baked tiles at once, kept across runs.
+    std::vector<std::unique_ptr<BakeScratch>> tile_scratch;
+    std::mutex tile_scratch_mutex;
     std::vector<std::unique_ptr<Unit>> tiles; // tiled bakes, tile order
     TileLayout layout;                        // of `tiles`
     BakeConfig tiles_config;                  // the whole-grid config `tiles` were laid out for
@@ -664,7 +757,7 @@ bool Pipeline::mark_tile_dirty(int tx, int tz, Stage from) {
 
 Stage Pipeline::first_dirty() const {
     const Impl& I = *impl_;
-    int d = I.solo.dirty_from;
+    int d = solo_start(I.solo);
     if (params_.i(ParamId::tile_size) > 0 && !I.tiles.empty()) {
         // Tiled: the solo grid only does the input stage (dirty_from stays at rasterize after it);
         // every other stage is the tiles'. A change at rasterize or later marks every tile.
@@ -761,20 +854,25 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
     return to_bytes(mesh_bytes(m) + double(bins.memory_bytes()) + baking + kept);
 }
 
-uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c) {
+uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean) {
     const double spans = estimate_raw_spans(m, c, {});
+    const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
     // Per cell: two column heads (solid, filtered), a compact cell. Per raw span, measured on
-    // stacked floors and wide grids (tests/unit/test_hostile.cpp): the rasterized pool 12 (its
-    // sort buffer, twice that, is given back when rasterization ends), the filtered copy 12, the compact span 8, three
-    // area arrays, distance and region ids 7, and the regions / contour stages' scratch about 25.
-    return to_bytes(grid_bytes(c, spans) + mesh_bytes(m));
+    // stacked floors and wide grids (tests/unit/test_hostile.cpp, navbake's peak): intermediates
+    // kept, 88: the rasterized pool 24 (it keeps its sort buffer's capacity for the rebuild), the
+    // filtered copy 12, the compact span 8, three area arrays, distance and region ids 7, the
+    // regions / contour stages' scratch about 25 and the watershed's kept working memory about 12.
+    // Lean (navbake: each intermediate dropped after its last reader, the filter in place), 40:
+    // the peak is the rasterize sort (24) and the pool it gives back (12), or the compact stages.
+    const double per_span = lean ? 40.0 : 88.0;
+    return to_bytes(double(cells) * 16.0 + spans * per_span + mesh_bytes(m));
 }
 
 uint64_t Pipeline::estimate_memory() const {
     const Impl& I = *impl_;
     if (!I.mesh) return 0;
     const BakeConfig c = derive_config(params_, I.mesh->bmin, I.mesh->bmax);
-    if (c.tile_size <= 0) return estimate_bake_memory(*I.mesh, c);
+    if (c.tile_size <= 0) return estimate_bake_memory(*I.mesh, c, !keep_intermediates_);
     // Tiled: the estimate the tiled bake checks against the limit (the tiles' stages, state and
     // outputs, the assembled navmesh), never the solo grid's.
     TileLayout L;
@@ -847,8 +945,14 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         }
         I.config = derive_config(params_, I.mesh->bmin, I.mesh->bmax);
         I.solo.config = I.config;
+        I.solo.scratch = &I.solo_scratch;
         const InputMesh& m = *I.mesh;
-        const Ctx solo_ctx{m, params_, volumes_, I.solo, nullptr, false, record_trace_, memory_limit_, cancel};
+        const bool lean = !keep_intermediates_ && I.config.tile_size <= 0;
+        I.solo.dirty_from = solo_start(I.solo);
+        // Rebuilt from rasterize below (re-trimmed as it goes when lean), or the tiles' bake now.
+        if (I.solo.dirty_from <= kStageRasterize || I.config.tile_size > 0) I.solo.trimmed = false;
+        const Ctx solo_ctx{m,     params_,       volumes_, I.solo, nullptr, false, record_trace_, memory_limit_,
+                           cancel, lean};
         tiled = I.config.tile_size > 0;
         // Stages of the solo grid (all of them), or only the mesh-wide ones before the tiles.
         const int solo_to = tiled ? static_cast<int>(Stage::Input) : static_cast<int>(to);
@@ -866,6 +970,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
             }
             I.solo.dirty_from = s + 1;
             I.stages_run.push_back(static_cast<Stage>(s));
+            if (lean) drop_consumed(I.solo, s);
         }
         if (!tiled) {
             I.tiles.clear();
@@ -1137,6 +1242,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     const InputMesh& m = *I.mesh;
     // Solo results are stale once tiled: free them (tri_areas stays, the tiles read it).
     drop_results_after(I.solo, static_cast<int>(Stage::Input));
+    drop_results_after(I.solo.spare, static_cast<int>(Stage::Input));
     // Before any per-tile state exists: the whole grid (its sides and height), the tile count and
     // what every tile holds whatever it contains (a failed check leaves no tiles behind).
     const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
@@ -1209,8 +1315,12 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         // re-ran its navmesh has no contours and keeps the warnings it had).
         if (t.contours) t.warnings = stage_warnings(t, "tile " + std::to_string(t.tx) + "," + std::to_string(t.tz) + ": ");
         if (!keep && t.dirty_from > kLastTileStage) {  // keep only the tile's output
-            for_each_result([](Stage s, auto& p) { if (s < Stage::Polymesh) p.reset(); }, t);
-            t.erode_scratch = {};
+            for_each_result([](Stage s, auto& p, auto& spare) {
+                if (s < Stage::Polymesh) {
+                    p.reset();
+                    spare.reset();
+                }
+            }, t, t.spare);
             t.trimmed = true;
         } else if (keep && t.ran_from <= static_cast<int>(Stage::Rasterize) && t.dirty_from > kLastTileStage) {
             t.trimmed = false;  // rebuilt from rasterize with every intermediate kept
@@ -1252,8 +1362,27 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     const bool background = background_threads_ && !task_hook_.set();  // not the game's threads
     auto worker = [&] {
         if (background) lower_thread_priority();
-        for (size_t k; (k = next.fetch_add(1, std::memory_order_acq_rel)) < order.size();)
-            bake_tile(*I.tiles[static_cast<size_t>(order[k])]);
+        // This thread's working memory for every tile it bakes: one from the pool (kept across
+        // runs), returned when the queue is empty.
+        std::unique_ptr<BakeScratch> scratch;
+        {
+            std::lock_guard lk(I.tile_scratch_mutex);
+            if (!I.tile_scratch.empty()) {
+                scratch = std::move(I.tile_scratch.back());
+                I.tile_scratch.pop_back();
+            }
+        }
+        if (!scratch) scratch = std::make_unique<BakeScratch>();
+        for (size_t k; (k = next.fetch_add(1, std::memory_order_acq_rel)) < order.size();) {
+            Unit& t = *I.tiles[static_cast<size_t>(order[k])];
+            t.scratch = scratch.get();
+            bake_tile(t);
+            t.scratch = nullptr;
+        }
+        {
+            std::lock_guard lk(I.tile_scratch_mutex);
+            I.tile_scratch.push_back(std::move(scratch));
+        }
         workers_done.fetch_add(1, std::memory_order_release);
     };
     try {

@@ -189,8 +189,13 @@ public:
     // holding the tiles done so far (Bake::partial set; the input stage's results and stats, no
     // navmesh). Null: none.
     void set_on_tile(std::function<void(std::shared_ptr<const Bake>)> fn) { on_tile_ = std::move(fn); }
-    // Tiled bakes: keep every tile's intermediate results (the debugger draws them). Off: a tile
-    // keeps only its polymesh and detail once done, so the peak is about threads x one tile.
+    // Keep every intermediate result (the default: the debugger draws them). Off (navbake): a tile
+    // keeps only its polymesh and detail once done, so the peak is about threads x one tile; the
+    // solo bake drops each intermediate as soon as the last stage that reads it has run (the
+    // filter works in the rasterized heightfield instead of a copy), keeping the triangle areas,
+    // the contours (they hold the warnings), the polygon and detail meshes and the navmesh. A
+    // trimmed bake rebuilds from rasterize whatever changed before the navmesh, and a rebuild
+    // allocates the dropped buffers again: keep them for repeated bakes (live rebuilds, --reps).
     void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
     // Bake threads at background priority (Linux: nice 10, per thread): an interactive caller (the
     // debugger) keeps its UI and renderer threads ahead of a bake on a machine with few cores. The
@@ -232,8 +237,9 @@ private:
 // of memory is exit 2 by the contract: what the bake needs follows from what the user gave.
 // A tiled bake's (tiled) names what a tiled bake can change instead of telling it to bake in tiles.
 Status out_of_memory(const std::string& where, bool tiled = false);
-// Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit).
-uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c);
+// Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit);
+// lean: intermediates not kept (set_keep_intermediates(false), navbake's single bake).
+uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean = false);
 // Estimated bytes a tiled bake needs: the input, the triangle bins, every tile's stages when
 // keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned
 // in *largest_tile when not null), and for the whole bake every tile's state and outputs and the

@@ -449,15 +449,13 @@ struct Watershed {
     const uint8_t* areas;
     const uint16_t* dist;
     uint16_t* reg;
-    std::vector<uint32_t> nb;     // 4 per span: neighbour with the same area, or kNoSpan
-    std::vector<uint16_t> rdist;  // distance from the region's flood seed while expanding
-    std::array<std::vector<uint32_t>, 8> stacks;
-    std::vector<uint32_t> stack;
-    struct Dirty {
-        uint32_t i;
-        uint16_t r, d;
-    };
-    std::vector<Dirty> dirty;
+    // Working memory (RegionScratch, the caller's or a local one):
+    std::vector<uint32_t>& nb;     // 4 per span: neighbour with the same area, or kNoSpan
+    std::vector<uint16_t>& rdist;  // distance from the region's flood seed while expanding
+    std::array<std::vector<uint32_t>, 8>& stacks;  // cleared by sort_by_level before each use
+    std::vector<uint32_t>& stack;
+    using Dirty = RegionScratch::Dirty;
+    std::vector<Dirty>& dirty;
     bool linear = true;  // spans are stored in cell scan order, so a linear pass is a scan
     uint32_t* step = nullptr;  // trace: per span, the step it joined a region (Rec only)
     uint32_t cur_step = 0;
@@ -938,12 +936,16 @@ std::vector<uint16_t>& reset(Regions& out, uint32_t span_count) {
 
 Status build_regions_watershed(const CompactHeightfield& chf, const std::vector<uint8_t>& areas,
                                const DistanceField& df, int border_size, int min_region_area,
-                               int merge_region_area, Regions& out, const CancelFlag* cancel, RegionTrace* trace) {
+                               int merge_region_area, Regions& out, const CancelFlag* cancel, RegionTrace* trace,
+                               RegionScratch* scratch) {
     constexpr const char* who = "regions (watershed)";
     if (Status s = check_inputs(who, chf, areas, border_size); !s) return s;
     if (df.dist.size() != chf.span_count) return Status::bad_input("regions (watershed): distance field does not match span_count");
     std::vector<uint16_t>& reg = reset(out, chf.span_count);
-    Watershed ws{chf, areas.data(), df.dist.data(), reg.data(), {}, {}, {}, {}, {}, true};
+    RegionScratch local;
+    RegionScratch& sc = scratch ? *scratch : local;
+    // nb: build_links writes the four entries of every span a cell holds, the only spans read.
+    Watershed ws{chf, areas.data(), df.dist.data(), reg.data(), sc.nb, sc.rdist, sc.stacks, sc.stack, sc.dirty, true};
     ws.rdist.assign(chf.span_count, 0);
     ws.build_links();
     for (auto& s : ws.stacks) s.reserve(256);

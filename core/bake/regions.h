@@ -3,6 +3,7 @@
 // and merged into neighbours; ids are compacted to 1..region_count.
 #pragma once
 #include <cstdint>
+#include <array>
 #include <vector>
 
 #include "core/bake/compact.h"
@@ -73,10 +74,27 @@ struct Regions {
     int region_count = 0;       // distinct non-zero ids
 };
 
+// The watershed's working memory (a span's four same-area neighbours, the flood distances, the
+// level stacks), kept by a caller that bakes again (the pipeline, per bake thread) so a rebuild
+// reuses it instead of allocating and faulting it in again (issue 24). Its contents between calls
+// mean nothing; the result does not depend on them.
+struct RegionScratch {
+    struct Dirty {
+        uint32_t i;
+        uint16_t r, d;
+    };
+    std::vector<uint32_t> nb;
+    std::vector<uint16_t> rdist;
+    std::array<std::vector<uint32_t>, 8> stacks;
+    std::vector<uint32_t> stack;
+    std::vector<Dirty> dirty;
+};
+
+// scratch: optional working memory to reuse (null: local buffers, freed on return).
 Status build_regions_watershed(const CompactHeightfield& chf, const std::vector<uint8_t>& areas,
                                const DistanceField& df, int border_size, int min_region_area,
                                int merge_region_area, Regions& out, const CancelFlag* cancel = nullptr,
-                               RegionTrace* trace = nullptr);
+                               RegionTrace* trace = nullptr, RegionScratch* scratch = nullptr);
 
 Status build_regions_monotone(const CompactHeightfield& chf, const std::vector<uint8_t>& areas,
                               int border_size, int min_region_area, int merge_region_area, Regions& out,

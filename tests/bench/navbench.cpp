@@ -32,6 +32,7 @@
 // Without meshes, runs the shared benchmark meshes (dungeon, nav_test, undulating).
 #include <algorithm>
 #include <array>
+#include <cstdarg>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -40,6 +41,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
@@ -166,6 +171,210 @@ std::string ratio_text(double ours, double recast) {
 
 
 // ---------------------------------------------------------------------------------------------
+// Bake memory: minor page faults per bake and peak memory.
+
+long minor_faults() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt;
+}
+
+// Runs fn(values) in a forked child and returns its peak resident set in KiB (ru_maxrss of that
+// child alone, through wait4), the values it filled in `values`; -1 when the child failed. A forked
+// child starts with the parent's resident pages (and the parent's free heap) as its own, so these
+// children are forked before navbench loads or bakes anything: every child starts from the same
+// small process and loads its mesh itself (a child that only loads the mesh gives the baseline).
+template <class F>
+long in_child(F&& fn, std::vector<long>& values) {
+    values.clear();
+    int fd[2];
+    if (pipe(fd) != 0) return -1;
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        std::vector<long> v;
+        const bool ok = fn(v);
+        const long n = static_cast<long>(v.size());
+        bool written = write(fd[1], &n, sizeof n) == static_cast<ssize_t>(sizeof n);
+        if (n > 0)
+            written = written && write(fd[1], v.data(), sizeof(long) * v.size()) == static_cast<ssize_t>(sizeof(long) * v.size());
+        _exit(ok && written ? 0 : 1);
+    }
+    close(fd[1]);
+    if (pid < 0) {
+        close(fd[0]);
+        return -1;
+    }
+    long n = 0;
+    bool read_ok = read(fd[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n) && n >= 0 && n < 100000;
+    if (read_ok && n > 0) {
+        values.resize(static_cast<size_t>(n));
+        size_t got = 0;
+        while (got < sizeof(long) * values.size()) {
+            const ssize_t r = read(fd[0], reinterpret_cast<char*>(values.data()) + got, sizeof(long) * values.size() - got);
+            if (r <= 0) break;
+            got += static_cast<size_t>(r);
+        }
+        read_ok = got == sizeof(long) * values.size();
+    }
+    close(fd[0]);
+    int status = 0;
+    rusage ru{};
+    if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !read_ok) return -1;
+    return ru.ru_maxrss;
+}
+
+// Minor faults of `runs` bakes through one Pipeline at the same parameters (the first one from
+// nothing, the others forced from rasterize with mark_dirty): faults[0] is the first bake's.
+// hold: the debugger's pattern, the previous run's snapshot held while the next one runs.
+bool pipeline_faults(const nav::InputMesh& mesh, nav::Params params, int tile_size, int threads, bool hold, int runs,
+                     std::vector<long>& faults) {
+    if (!params.set(nav::ParamId::tile_size, tile_size) || !params.set(nav::ParamId::threads, threads)) return false;
+    nav::Pipeline pipe;
+    pipe.set_params(params);
+    if (!pipe.set_mesh(mesh)) return false;
+    std::shared_ptr<const nav::Bake> held;
+    for (int r = 0; r < runs; ++r) {
+        pipe.mark_dirty(nav::Stage::Rasterize);
+        const long f0 = minor_faults();
+        const nav::Status s = pipe.run();
+        faults.push_back(minor_faults() - f0);
+        if (!s) return false;
+        held = hold ? pipe.snapshot() : nullptr;
+    }
+    return true;
+}
+
+// Minor faults of Recast's bake of partition p (voxel stages, then that partition's regions,
+// contours, polygon and detail meshes), `runs` times with the same objects, as navbench times it.
+bool recast_faults(const nav::InputMesh& mesh, const nav::BakeConfig& cfg, int p, int runs, std::vector<long>& faults) {
+    navdiff::RecastVoxels rv;
+    for (int r = 0; r < runs; ++r) {
+        const long f0 = minor_faults();
+        const navdiff::VoxelRun run = navdiff::run_recast(mesh, cfg, rv, 1u << p);
+        faults.push_back(minor_faults() - f0);
+        if (!run.ok) return false;
+    }
+    return true;
+}
+
+// Median and maximum of bakes 3.. (index 2 on): the second bake of a held snapshot makes the
+// second set of buffers the pipeline alternates with, so the steady state starts at the third.
+double median_from_third(const std::vector<long>& v) {
+    std::vector<double> d;
+    for (size_t i = 2; i < v.size(); ++i) d.push_back(static_cast<double>(v[i]));
+    return median(d);
+}
+
+long max_from_third(const std::vector<long>& v) {
+    long m = 0;
+    for (size_t i = 2; i < v.size(); ++i) m = std::max(m, v[i]);
+    return m;
+}
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+// The memory tables for every mesh, measured in forked children before anything else runs (see
+// in_child): peak memory of one solo bake, ours against Recast's; minor faults per bake, Recast's
+// and ours solo and tiled. Returns the markdown, or "" with a message on stderr on failure.
+std::string measure_bake_memory(const std::vector<std::string>& paths, const nav::Params& params, int runs) {
+    const int p = static_cast<int>(params.partition());
+    std::string out = format(
+        "\nPeak memory of one solo bake (partition %s), each in its own child forked from navbench before it loads "
+        "anything: ru_maxrss of the child minus the baseline (a child that loads the mesh and bakes nothing). Ours: "
+        "nav::Pipeline::run() through the navmesh, intermediates kept (the default); ours lean: "
+        "set_keep_intermediates(false), as navbake bakes. Recast: rcHeightfield through rcPolyMeshDetail (no "
+        "Detour navmesh).\n\n",
+        nav::kPartitionNames[p].data());
+    out += "| mesh | baseline MiB | recast MiB | ours MiB | ours / recast | ours lean MiB | lean / recast |\n";
+    out += "|---|---:|---:|---:|---:|---:|---:|\n";
+    std::vector<long> none;
+    for (const std::string& path : paths) {
+        auto loaded = [&](nav::InputMesh& m) { return navdiff::load_mesh(path, m).is_ok(); };
+        const long base = in_child([&](std::vector<long>&) { nav::InputMesh m; return loaded(m); }, none);
+        const long rc = in_child([&](std::vector<long>&) {
+            nav::InputMesh m;
+            if (!loaded(m)) return false;
+            navdiff::RecastVoxels rv;
+            return navdiff::run_recast(m, nav::derive_config(params, m.bmin, m.bmax), rv, 1u << p).ok;
+        }, none);
+        auto ours_child = [&](bool keep) {
+            return in_child([&](std::vector<long>&) {
+                nav::InputMesh m;
+                if (!loaded(m)) return false;
+                nav::Pipeline pipe;
+                pipe.set_keep_intermediates(keep);
+                pipe.set_params(params);
+                return pipe.set_mesh(std::move(m)).is_ok() && pipe.run().is_ok();
+            }, none);
+        };
+        const long ours = ours_child(true), lean = ours_child(false);
+        if (base < 0 || rc < 0 || ours < 0 || lean < 0) {
+            std::fprintf(stderr, "navbench: %s: a memory child failed\n", path.c_str());
+            return "";
+        }
+        const double r = (rc - base) / 1024.0, o = (ours - base) / 1024.0, l = (lean - base) / 1024.0;
+        out += format("| %s | %.1f | %.1f | %.1f | %s | %.1f | %s |\n", base_name(path).c_str(), base / 1024.0, r, o,
+                      ratio_text(o, r).c_str(), l, ratio_text(l, r).c_str());
+    }
+
+    out += format(
+        "\nMinor page faults per bake at the same parameters (getrusage ru_minflt of the whole process around the "
+        "bake), %d bakes in a fresh child each: the first bake, the second, then the median and maximum of the other %d "
+        "(a held snapshot's second bake makes the second set of buffers the pipeline alternates with). "
+        "Recast: its bake of partition %s with the same rcContext, its objects allocated afresh each time (as in "
+        "use). Ours: nav::Pipeline::run(), rebuilt from rasterize (mark_dirty); \"held\": the previous snapshot "
+        "held while the next bake runs (the debugger's live rebuild). Tiled: tile_size 32.\n\n",
+        runs, runs - 2, nav::kPartitionNames[p].data());
+    out += "| mesh | bake | first | second | median 3rd.. | max 3rd.. |\n|---|---|---:|---:|---:|---:|\n";
+    struct Case {
+        const char* name;
+        int tile_size, threads;
+        bool hold;
+    };
+    const Case cases[] = {{"ours solo", 0, 1, false},         {"ours solo, held", 0, 1, true},
+                          {"ours tiled, 1 thread", 32, 1, false}, {"ours tiled, 2 threads", 32, 2, false},
+                          {"ours tiled, 2 threads, held", 32, 2, true}};
+    for (const std::string& path : paths) {
+        const std::string name = base_name(path);
+        std::vector<long> f;
+        if (in_child([&](std::vector<long>& v) {
+                nav::InputMesh m;
+                if (!navdiff::load_mesh(path, m)) return false;
+                return recast_faults(m, nav::derive_config(params, m.bmin, m.bmax), p, runs, v);
+            }, f) < 0 || f.size() < 3) {
+            std::fprintf(stderr, "navbench: %s: recast bake failed\n", path.c_str());
+            return "";
+        }
+        out += format("| %s | recast | %ld | %ld | %.0f | %ld |\n", name.c_str(), f[0], f[1], median_from_third(f),
+                      max_from_third(f));
+        for (const Case& c : cases) {
+            if (in_child([&](std::vector<long>& v) {
+                    nav::InputMesh m;
+                    if (!navdiff::load_mesh(path, m)) return false;
+                    return pipeline_faults(m, params, c.tile_size, c.threads, c.hold, runs, v);
+                }, f) < 0 || f.size() < 3) {
+                std::fprintf(stderr, "navbench: %s: %s failed\n", path.c_str(), c.name);
+                return "";
+            }
+            out += format("| %s | %s | %ld | %ld | %.0f | %ld |\n", name.c_str(), c.name, f[0], f[1],
+                          median_from_third(f), max_from_third(f));
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Path queries.
 
 constexpr uint64_t kPairSeed = 0x6e61766265ull;  // fixed: the same pairs on every run
@@ -288,6 +497,13 @@ int main(int argc, char** argv) {
     if (meshes.empty()) {
         for (const char* n : {"dungeon.obj", "nav_test.obj", "undulating.obj"})
             meshes.push_back(std::string(NAV_SHARED_MESHES) + "/" + n);
+    }
+
+    // Memory first, in children forked from this still small process (see in_child).
+    std::string memory_tables;
+    if (do_bake) {
+        memory_tables = measure_bake_memory(meshes, params, std::max(reps, 6));
+        if (memory_tables.empty()) return 1;
     }
 
     // Every mesh gets its own buffers, Recast objects and Pipeline, kept across repetitions.
@@ -459,6 +675,8 @@ int main(int argc, char** argv) {
                             r.detail_verts, o.detail_verts, r.detail_tris, o.detail_tris, r.walkable_area, o.walkable_area);
             }
         }
+
+        std::printf("%s", memory_tables.c_str());
     }
 
     if (do_queries) {
