@@ -3,6 +3,7 @@
 //
 //   gen_scenes OUT_DIR     writes OUT_DIR/{demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj, map2d_*.json}
 //   gen_scenes --large OUT.obj   writes the large benchmark level (large_scene.cpp; not committed)
+//   gen_scenes --bench OUT_DIR   writes the benchmark levels (bench_scenes.cpp): arena.obj, house.obj, terrain.obj
 //   gen_scenes --why OUT_DIR     writes the "why" scenes (why_scenes.h): NAME.obj and NAME.json each
 //
 // Every object except the ground is a closed solid; each solid is checked before writing (every
@@ -474,9 +475,11 @@ Scene indoor_scene() {
 }  // namespace
 
 bool write_large_scene(const std::string& path);  // large_scene.cpp
+bool write_bench_scenes(const std::string& dir);   // bench_scenes.cpp
 
 int main(int argc, char** argv) {
     if (argc == 3 && std::string(argv[1]) == "--large") return write_large_scene(argv[2]) ? 0 : 1;
+    if (argc == 3 && std::string(argv[1]) == "--bench") return write_bench_scenes(argv[2]) ? 0 : 1;
     if (argc == 3 && std::string(argv[1]) == "--why") {
         bool ok = true;
         for (const whyscene::Scene& s : whyscene::why_scenes()) {
@@ -494,6 +497,7 @@ int main(int argc, char** argv) {
     if (argc != 2) {
         std::fprintf(stderr, "usage: gen_scenes OUT_DIR\n  writes demo.obj, demo.json, stairs.obj, islands.obj, indoor.obj and the 2D maps map2d_*.json into OUT_DIR\n"
                              "       gen_scenes --large OUT.obj\n  writes the large level (over 5 M solid spans)\n"
+                             "       gen_scenes --bench OUT_DIR\n  writes the benchmark levels arena.obj, house.obj and terrain.obj (issue 24)\n"
                              "       gen_scenes --why OUT_DIR\n  writes the scenes that each lose a point for one known reason (NAME.obj, NAME.json)\n");
         return 2;
     }

@@ -12,39 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "gen_mesh.h"
+
 namespace {
 
-struct Mesh {
-    std::vector<double> v;  // x, y, z
-    std::vector<int> t;     // 0-based
-    int vert(double x, double y, double z) {
-        v.push_back(x);
-        v.push_back(y);
-        v.push_back(z);
-        return static_cast<int>(v.size() / 3) - 1;
-    }
-    void tri(int a, int b, int c) {
-        t.push_back(a);
-        t.push_back(b);
-        t.push_back(c);
-    }
-    // An axis-aligned box, every face outward.
-    void box(double x0, double y0, double z0, double x1, double y1, double z1) {
-        const int b = static_cast<int>(v.size() / 3);
-        for (int k = 0; k < 8; ++k) vert(k & 1 ? x1 : x0, k & 4 ? y1 : y0, k & 2 ? z1 : z0);
-        // corner index: x bit 1, z bit 2, y bit 4
-        auto quad = [&](int a, int bb, int c, int d) {
-            tri(b + a, b + bb, b + c);
-            tri(b + a, b + c, b + d);
-        };
-        quad(4, 6, 7, 5);  // top (+y): (x0,z0) (x0,z1) (x1,z1) (x1,z0)
-        quad(0, 1, 3, 2);  // bottom (-y)
-        quad(0, 4, 5, 1);  // -z
-        quad(2, 3, 7, 6);  // +z
-        quad(0, 2, 6, 4);  // -x
-        quad(1, 5, 7, 3);  // +x
-    }
-};
+using genmesh::Mesh;
 
 constexpr double kSize = 660.0;
 

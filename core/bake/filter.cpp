@@ -112,6 +112,26 @@ void filter_ledge_spans(int walkable_height, int walkable_climb, Heightfield& hf
 
 void filter_walkable_low_height_spans(int walkable_height, Heightfield& hf, const CancelFlag* cancel) {
     Span* pool = hf.pool.data();
+    // The rule reads a span and the one above it only, so when every pool entry is a live span
+    // (no free list: always so after rasterize_triangles) one sweep in pool order does it without
+    // walking the columns; after rasterize_triangles that order is column-contiguous, so the span
+    // above is the next entry and the sweep streams.
+    const size_t n = hf.pool.size();
+    if (hf.free_list == kNullSpan && n == hf.span_count) {
+        for (size_t b = 0; b < n; b += kCancelPoll) {
+            if (is_cancelled(cancel)) return;
+            const size_t e = std::min(n, b + kCancelPoll);
+            for (size_t i = b; i < e; ++i) {
+                Span& s = pool[i];
+                const int ceiling = s.next != kNullSpan ? static_cast<int>(pool[s.next].smin) : kOpenTop;
+                if (ceiling - static_cast<int>(s.smax) <= walkable_height && s.area != kNullArea) {
+                    s.area = kNullArea;
+                    s.filtered_by |= kFilteredLowHeight;
+                }
+            }
+        }
+        return;
+    }
     for (size_t col = 0; col < hf.columns.size(); ++col) {
         if (col % kCancelPoll == 0 && is_cancelled(cancel)) return;
         const uint32_t head = hf.columns[col];

@@ -14,7 +14,8 @@
 //
 // Speed: instead of inserting every span into a linked list as it is produced (pointer chasing
 // over the whole pool), rasterize_triangles works in three passes over flat memory:
-//   A. clip every triangle and append its raw spans (column, smin, smax, area) to the pool,
+//   A. clip every triangle and append its raw spans (column, smin, smax, area) to the pool's
+//      storage as packed 8-byte records (12-byte Spans on grids of more than 2^24 columns),
 //      counting spans per column;
 //   B. counting-sort the raw spans by column (stable, so each column keeps triangle order);
 //   C. replay each column's raw spans in order with the same merge rule as add_span, writing the
@@ -22,7 +23,9 @@
 // The result is identical to calling add_span for every raw span in triangle order, and the final
 // pool is column-contiguous (span i's next is i + 1 within a column), which makes the filters and
 // the compact build stream through memory. All scratch lives in the pool itself, so a rebuild into
-// the same Heightfield allocates nothing once the pool has grown.
+// the same Heightfield allocates nothing once the pool has grown; the pool never initialises the
+// elements it grows by (SpanPoolAllocator), and with 8-byte records the sort needs 16 bytes per
+// raw span instead of 24.
 #include "core/bake/rasterize.h"
 
 #include <algorithm>
@@ -110,7 +113,54 @@ struct RasterCtx {
     const float* bmax;
     float cs, ics, ich, by;
     int w, h;
+    // Pass A's output: raw span records written from `out` on into hf.pool's storage (whose size
+    // is its capacity during pass A), and the per-column raw span counts (hf.columns). Kept here
+    // so the hot loop holds them in registers instead of reloading the vector around every span.
+    // A record is 8 bytes when the column index fits 24 bits (narrow: column << 40 | area << 32 |
+    // smin << 16 | smax), else a 12-byte Span whose next holds the column: the sort then moves
+    // two thirds of the bytes.
+    unsigned char* out;
+    unsigned char* out_end;
+    uint32_t* counts;
+    bool narrow;
 };
+
+inline unsigned char* pool_bytes(Heightfield& hf) { return reinterpret_cast<unsigned char*>(hf.pool.data()); }
+
+// Makes hf.pool hold at least `bytes` bytes; a reallocation copies only the spans under the first
+// `used` bytes (new elements are left uninitialised).
+inline void pool_reserve_bytes(Heightfield& hf, size_t used, size_t bytes) {
+    const size_t need = (bytes + sizeof(Span) - 1) / sizeof(Span);
+    if (need <= hf.pool.size()) return;
+    hf.pool.resize((used + sizeof(Span) - 1) / sizeof(Span));
+    hf.pool.resize(need);
+}
+
+// Grows pass A's output when fewer than 12 bytes are left.
+[[gnu::noinline]] void grow_raw(Heightfield& hf, RasterCtx& c) {
+    const size_t used = static_cast<size_t>(c.out - pool_bytes(hf));
+    pool_reserve_bytes(hf, used, std::max<size_t>(1024, hf.pool.size() * 2) * sizeof(Span));
+    c.out = pool_bytes(hf) + used;
+    c.out_end = pool_bytes(hf) + hf.pool.size() * sizeof(Span);
+}
+
+inline void put_raw(Heightfield& hf, RasterCtx& c, uint32_t col, uint16_t smin, uint16_t smax, uint8_t area) {
+    if (c.out_end - c.out < static_cast<std::ptrdiff_t>(sizeof(Span))) [[unlikely]]
+        grow_raw(hf, c);
+    if (c.narrow) {
+        const uint64_t r = (static_cast<uint64_t>(col) << 40) | (static_cast<uint64_t>(area) << 32) |
+                           (static_cast<uint64_t>(smin) << 16) | smax;
+        std::memcpy(c.out, &r, sizeof r);
+        c.out += sizeof r;
+    } else {
+        const Span s{smin, smax, area, 0, col};
+        std::memcpy(c.out, &s, sizeof s);
+        c.out += sizeof s;
+    }
+    ++c.counts[col];
+}
+
+constexpr size_t kMaxNarrowColumns = size_t{1} << 24;
 
 constexpr int kMaxPolyVerts = 16;  // a triangle cut by 4 lines has at most 7 vertices
 
@@ -226,7 +276,7 @@ inline int grid_index(float f, int lo, int hi) {
 
 // Appends the raw span for cell (x, z) with world-space y range [ymin, ymax] (Recast's clamping
 // and snapping) to the pool and counts it in its column.
-inline void emit_span(Heightfield& hf, const RasterCtx& c, int x, int z, float ymin, float ymax, uint8_t area) {
+inline void emit_span(Heightfield& hf, RasterCtx& c, int x, int z, float ymin, float ymax, uint8_t area) {
     ymin -= c.bmin[1];
     ymax -= c.bmin[1];
     if (ymax < 0.0f) return;
@@ -241,15 +291,7 @@ inline void emit_span(Heightfield& hf, const RasterCtx& c, int x, int z, float y
     smax += static_cast<int>(static_cast<float>(smax) < fmax);
     smin = std::min(smin, kSpanMaxHeight - 1);
     smax = std::clamp(smax, smin + 1, kSpanMaxHeight);
-    const uint32_t col = static_cast<uint32_t>(x + z * c.w);
-    Span s;
-    s.smin = static_cast<uint16_t>(smin);
-    s.smax = static_cast<uint16_t>(smax);
-    s.area = area;
-    s.filtered_by = 0;
-    s.next = col;  // column index while the span is raw
-    hf.pool.push_back(s);
-    ++hf.columns[col];
+    put_raw(hf, c, static_cast<uint32_t>(x + z * c.w), static_cast<uint16_t>(smin), static_cast<uint16_t>(smax), area);
 }
 
 inline bool finite3(const float* v) {
@@ -271,7 +313,7 @@ inline bool finite3(const float* v) {
 // per cell instead of a pass over the whole polygon. Anything degenerate (a vertex exactly on a
 // line, a cut point not strictly left of the next line) hands the identical polygon state to the
 // generic split for the rest of the row.
-void rasterize_row(Heightfield& hf, const RasterCtx& c, float* poly, float* scratch, int n, int lm, int rm, int z,
+void rasterize_row(Heightfield& hf, RasterCtx& c, float* poly, float* scratch, int n, int lm, int rm, int z,
                    int x0, int x1, uint8_t area) {
     int x = x0;
     bool mono = true;
@@ -391,7 +433,7 @@ void rasterize_row(Heightfield& hf, const RasterCtx& c, float* poly, float* scra
 }
 
 // Finds the x range of a row polygon ((x, y) pairs) and splits it into its cells.
-inline void rasterize_row_poly(Heightfield& hf, const RasterCtx& c, float* row, float* scratch, int n, int z,
+inline void rasterize_row_poly(Heightfield& hf, RasterCtx& c, float* row, float* scratch, int n, int z,
                                uint8_t area) {
     int lm = 0, rm = 0;
     float ylo = row[1], yhi = row[1];
@@ -418,7 +460,7 @@ inline void rasterize_row_poly(Heightfield& hf, const RasterCtx& c, float* row, 
 // Fast path: the whole triangle lies inside one cell, so none of the splits would change it
 // (every vertex is on the kept side of the row and column lines). True when it emitted the span.
 inline bool rasterize_tri_in_one_cell(const float* tmin, const float* tmax, uint8_t area, Heightfield& hf,
-                                      const RasterCtx& c) {
+                                      RasterCtx& c) {
     const float fz0 = (tmin[2] - c.bmin[2]) * c.ics, fz1 = (tmax[2] - c.bmin[2]) * c.ics;
     const float fx0 = (tmin[0] - c.bmin[0]) * c.ics, fx1 = (tmax[0] - c.bmin[0]) * c.ics;
     if (fz0 >= 0.0f && fx0 >= 0.0f && fz1 < static_cast<float>(c.h) && fx1 < static_cast<float>(c.w)) {
@@ -449,7 +491,7 @@ struct TriChains {
 // B]. Rasterizes rows from z on; returns the row it stopped at (past z1, or a degenerate row:
 // `done` false) with the remainder in ch, or with `done` set when the triangle is finished.
 inline int rasterize_rows_by_chains(const float* tri, int z, int z1, uint8_t area, Heightfield& hf,
-                                    const RasterCtx& c, TriChains& ch, bool& done) {
+                                    RasterCtx& c, TriChains& ch, bool& done) {
     float row[kMaxPolyVerts * 2], scratch[kMaxPolyVerts * 2];
     const int lm = tri[5] < tri[2] ? (tri[8] < tri[5] ? 2 : 1) : (tri[8] < tri[2] ? 2 : 0);
     float* a = ch.a;
@@ -554,7 +596,7 @@ inline int rasterize_rows_by_chains(const float* tri, int z, int z1, uint8_t are
 // Degenerate rows (a vertex on a row line): generic splits from row z on, of the polygon the
 // chains left (ch).
 inline void rasterize_rows_generic(const float* tri, int z, int z1, uint8_t area, Heightfield& hf,
-                                   const RasterCtx& c, const TriChains& ch) {
+                                   RasterCtx& c, const TriChains& ch) {
     float row[kMaxPolyVerts * 2], scratch[kMaxPolyVerts * 2];
     float bufa[kMaxPolyVerts * 3], bufb[kMaxPolyVerts * 3];
     float* in = bufa;
@@ -584,7 +626,7 @@ inline void rasterize_rows_generic(const float* tri, int z, int z1, uint8_t area
 }
 
 void rasterize_tri(const float* v0, const float* v1, const float* v2, uint8_t area, Heightfield& hf,
-                   const RasterCtx& c) {
+                   RasterCtx& c) {
     float tmin[3], tmax[3];
     for (int i = 0; i < 3; ++i) {
         tmin[i] = std::min(std::min(v0[i], v1[i]), v2[i]);
@@ -692,12 +734,7 @@ Status rasterize_triangles(const float* verts, int nverts, const int* tris, cons
     hf.free_list = kNullSpan;
     hf.span_count = 0;
     std::fill(hf.columns.begin(), hf.columns.end(), 0u);  // per-column raw span counts for now
-    for (const Span& e : existing) {
-        hf.pool.push_back(e);
-        ++hf.columns[e.next];
-    }
 
-    // Pass A: clip triangles into raw spans.
     RasterCtx c;
     c.bmin = hf.bmin;
     c.bmax = hf.bmax;
@@ -707,6 +744,14 @@ Status rasterize_triangles(const float* verts, int nverts, const int* tris, cons
     c.by = hf.bmax[1] - hf.bmin[1];
     c.w = hf.width;
     c.h = hf.height;
+    c.narrow = ncols <= kMaxNarrowColumns;
+    hf.pool.resize(std::max<size_t>(hf.pool.capacity(), 1024));  // no element is written here
+    c.out = pool_bytes(hf);
+    c.out_end = c.out + hf.pool.size() * sizeof(Span);
+    c.counts = hf.columns.data();
+    for (const Span& e : existing) put_raw(hf, c, e.next, e.smin, e.smax, e.area);
+
+    // Pass A: clip triangles into raw spans.
     if (ncols > 0) {
         for (int t = 0; t < ntris; ++t) {
             if ((t & 4095) == 4095 && is_cancelled(cancel)) {
@@ -721,48 +766,76 @@ Status rasterize_triangles(const float* verts, int nverts, const int* tris, cons
             rasterize_tri(v0, v1, v2, tri_areas[t], hf, c);
         }
     }
-    const size_t nraw = hf.pool.size();
+    const size_t rs = c.narrow ? sizeof(uint64_t) : sizeof(Span);  // bytes per raw record
+    const size_t nraw = static_cast<size_t>(c.out - pool_bytes(hf)) / rs;
     if (nraw >= static_cast<size_t>(kNullSpan / 2)) {
         std::fill(hf.columns.begin(), hf.columns.end(), kNullSpan);
         hf.pool.clear();
         return Status::bad_input("rasterize: too many spans (" + std::to_string(nraw) + ")");
     }
 
-    // Pass B: stable counting sort by column into pool[nraw, 2 * nraw). columns[col] ends up as
-    // the end offset of the column's run.
+    // Pass B: stable counting sort by column into bytes [nraw * rs, 2 * nraw * rs) of the pool.
+    // columns[col] ends up as the end offset of the column's run.
     uint32_t sum = 0;
     for (size_t col = 0; col < ncols; ++col) {
         const uint32_t n = hf.columns[col];
         hf.columns[col] = sum;
         sum += n;
     }
-    hf.pool.resize(nraw * 2);
-    Span* pool = hf.pool.data();
-    for (size_t i = 0; i < nraw; ++i) {
-        const Span s = pool[i];
-        pool[nraw + hf.columns[s.next]++] = s;
+    pool_reserve_bytes(hf, nraw * rs, 2 * nraw * rs);
+    unsigned char* bytes = pool_bytes(hf);
+    uint32_t* cols = hf.columns.data();
+    if (c.narrow) {
+        unsigned char* sorted = bytes + nraw * sizeof(uint64_t);
+        for (size_t i = 0; i < nraw; ++i) {
+            uint64_t r;
+            std::memcpy(&r, bytes + i * sizeof r, sizeof r);
+            std::memcpy(sorted + static_cast<size_t>(cols[r >> 40]++) * sizeof r, &r, sizeof r);
+        }
+    } else {
+        Span* pool = hf.pool.data();
+        for (size_t i = 0; i < nraw; ++i) {
+            const Span s = pool[i];
+            pool[nraw + cols[s.next]++] = s;
+        }
     }
 
-    // Pass C: merge each column's run in order into the front of the pool. The output cursor
-    // never passes the start of the run being read, so the regions never overlap.
+    // Pass C: merge each column's run in order into the front of the pool, as Spans. The output
+    // never catches up with the records still to read: after reading record r of the sorted run
+    // at most r + 1 spans are written, (r + 1) * 12 bytes, and the next record starts at
+    // nraw * rs + (r + 1) * rs bytes, which is at least that for rs >= 8 and r < nraw.
     const int thr = flag_merge_threshold;
-    const Span* sorted = pool + nraw;
+    Span* pool = hf.pool.data();
+    const unsigned char* sorted_bytes = bytes + nraw * rs;
     uint32_t out = 0, begin = 0;
     for (size_t col = 0; col < ncols; ++col) {
-        const uint32_t end = hf.columns[col];
+        const uint32_t end = cols[col];
         if (begin == end) {
-            hf.columns[col] = kNullSpan;
+            cols[col] = kNullSpan;
             continue;
         }
         Span* a = pool + out;
         uint32_t n = 0;
-        for (uint32_t r = begin; r < end; ++r) n = merge_into(a, n, sorted[r].smin, sorted[r].smax, sorted[r].area, thr);
+        if (c.narrow) {
+            for (uint32_t r = begin; r < end; ++r) {
+                uint64_t rec;
+                std::memcpy(&rec, sorted_bytes + static_cast<size_t>(r) * sizeof rec, sizeof rec);
+                n = merge_into(a, n, static_cast<uint16_t>(rec >> 16), static_cast<uint16_t>(rec),
+                               static_cast<uint8_t>(rec >> 32), thr);
+            }
+        } else {
+            for (uint32_t r = begin; r < end; ++r) {
+                Span s;
+                std::memcpy(&s, sorted_bytes + static_cast<size_t>(r) * sizeof s, sizeof s);
+                n = merge_into(a, n, s.smin, s.smax, s.area, thr);
+            }
+        }
         for (uint32_t k = 0; k < n; ++k) {
             a[k].filtered_by = 0;
             a[k].next = out + k + 1;
         }
         a[n - 1].next = kNullSpan;
-        hf.columns[col] = out;
+        cols[col] = out;
         out += n;
         begin = end;
     }

@@ -178,3 +178,56 @@ TEST_CASE("filters in pipeline order record the first filter that cleared a span
     CHECK(span_at(hf, 1, 2).filtered_by == 0);
     CHECK(area_at(hf, 1, 2) == 63);
 }
+
+TEST_CASE("filter low height: the pool-order sweep and the column walk agree") {
+    // The filter sweeps the pool in order when every entry is a live span, and walks the columns
+    // when the pool has free entries (add_span freed the spans it merged). Both must give the
+    // same areas and causes on the same columns.
+    const std::vector<Column> columns = {
+        {{0, 10, 63}, {10 + kHeight, 15, 0}},            // clearance exactly wh: cleared
+        {{0, 10, 63}, {10 + kHeight + 1, 16, 63}},       // wh + 1: kept; the top has open sky
+        {{0, 10, 0}, {12, 13, 63}, {16, 20, 63}},        // non-walkable bottom; 13 -> 16 too low
+        {{5, 6, 63}},                                    // alone: open sky
+        {{0, 3, 63}, {4, 5, 63}, {9, 10, 63}, {30, 31, 0}},
+    };
+    // One more column than the list: `walk` ends with a merge there, so its free list is not
+    // empty (a later add_span would take the freed span back).
+    Heightfield sweep = grid(static_cast<int>(columns.size()) + 1, 1), walk = sweep;
+    for (size_t x = 0; x < columns.size(); ++x) {
+        add_column(sweep, static_cast<int>(x), 0, columns[x]);
+        // The same column; a span of 3 or more first as its two end voxels (non-walkable), which
+        // the whole span then joins: add_span frees one of them (the merged area is the max).
+        for (const auto& s : columns[x]) {
+            const int x_ = static_cast<int>(x);
+            if (s[1] - s[0] >= 3) {
+                nav::add_span(walk, x_, 0, static_cast<uint16_t>(s[0]), static_cast<uint16_t>(s[0] + 1), 0, 1);
+                nav::add_span(walk, x_, 0, static_cast<uint16_t>(s[1] - 1), static_cast<uint16_t>(s[1]), 0, 1);
+            }
+            nav::add_span(walk, x_, 0, static_cast<uint16_t>(s[0]), static_cast<uint16_t>(s[1]),
+                          static_cast<uint8_t>(s[2]), 1);
+        }
+    }
+    const int last = static_cast<int>(columns.size());
+    nav::add_span(walk, last, 0, 0, 1, 0, 1);
+    nav::add_span(walk, last, 0, 5, 6, 0, 1);
+    nav::add_span(walk, last, 0, 0, 6, 0, 1);  // joins the two: one goes on the free list
+    REQUIRE(sweep.free_list == kNullSpan);
+    REQUIRE(sweep.pool.size() == sweep.span_count);
+    REQUIRE(walk.free_list != kNullSpan);
+    nav::filter_walkable_low_height_spans(kHeight, sweep);
+    nav::filter_walkable_low_height_spans(kHeight, walk);
+    int cleared = 0;
+    for (size_t x = 0; x < columns.size(); ++x)
+        for (size_t k = 0; k < columns[x].size(); ++k) {
+            const nav::Span& a = span_at(sweep, static_cast<int>(x), 0, static_cast<int>(k));
+            const nav::Span& b = span_at(walk, static_cast<int>(x), 0, static_cast<int>(k));
+            CHECK(a.smin == b.smin);
+            CHECK(a.smax == b.smax);
+            CHECK(a.area == b.area);
+            CHECK(a.filtered_by == b.filtered_by);
+            cleared += a.filtered_by == nav::kFilteredLowHeight;
+        }
+    CHECK(cleared == 4);  // (0): the floor; (2): the 13 span; (4): the 3 and 5 spans
+    CHECK(area_at(sweep, 1, 0) == 63);
+    CHECK(area_at(sweep, 1, 0, 1) == 63);
+}

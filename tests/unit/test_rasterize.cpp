@@ -347,6 +347,33 @@ TEST_CASE("rasterize: equals merging each triangle's spans one by one, in triang
     }
 }
 
+TEST_CASE("rasterize: a grid of more than 2^24 columns (12-byte raw records) equals a small one (8-byte)") {
+    // rasterize_triangles sorts its raw spans as 8-byte records when the column index fits 24 bits
+    // and as 12-byte ones otherwise; the same triangles in the corner of a 4100 x 4100 grid and in a
+    // 12 x 12 grid (same origin and cell size) must give the same columns.
+    std::mt19937 rng(11);
+    for (int scene = 0; scene < 3; ++scene) {
+        std::vector<float> v;
+        std::vector<int> t;
+        std::vector<uint8_t> a;
+        random_soup(rng, 60, 8.0f, v, t, a);  // inside [-1.7, 9.7]
+        const int thr = static_cast<int>(rng() % 4);
+        Heightfield small = unit_grid(12, 12, 5.0f), big = unit_grid(4100, 4100, 5.0f);
+        REQUIRE(big.columns.size() > (size_t{1} << 24));
+        small.ch = big.ch = 0.25f;
+        REQUIRE(raster(small, v, t, a, thr).is_ok());
+        REQUIRE(raster(big, v, t, a, thr).is_ok());
+        check_columns_well_formed(small);
+        CHECK(big.span_count == small.span_count);
+        CHECK(small.span_count > 0);
+        for (int z = 0; z < 12; ++z)
+            for (int x = 0; x < 12; ++x) {
+                INFO("scene " << scene << " column " << x << "," << z);
+                CHECK(column(big, x, z) == column(small, x, z));
+            }
+    }
+}
+
 TEST_CASE("rasterize: a generated scene has sorted, disjoint columns") {
     nav::InputMesh m;
     navtest::add_floor(m, 0, 0, 12, 12, 0.0f);
