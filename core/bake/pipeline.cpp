@@ -107,7 +107,7 @@ struct BakeScratch {
     std::vector<int> tile_tris;        // a tile's triangles as a small indexed list (rasterize)
     std::vector<uint8_t> tile_areas;   // and their areas
     std::vector<uint8_t> erode;        // erode_walkable_area's distances
-    std::vector<Span> span_pool;       // a tile's rasterize pool (run_rasterize)
+    SpanPool span_pool;                // a tile's rasterize pool (run_rasterize)
     RegionScratch regions;             // the watershed's
 };
 
@@ -230,7 +230,7 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
         // The tile rasterizes in the bake thread's pool, whose capacity (twice the raw spans: the
         // sort) stays with the thread for its next tile and run, and keeps in its own pool only the
         // spans it holds (into the capacity its last result had: no new pages at the same size).
-        std::vector<Span>& big = u.scratch->span_pool;
+        SpanPool& big = u.scratch->span_pool;
         hf.pool.swap(big);  // hf was reset: the pool's contents mean nothing
         st = rasterize_triangles(m.verts.data(), m.vert_count(), local.data(), local_areas.data(),
                                  static_cast<int>(tris.size()), hf, c.walkable_climb, x.cancel);

@@ -50,13 +50,16 @@ struct SpanPoolAllocator : std::allocator<T> {
     }
 };
 
+// The span pool's vector: its growth leaves new spans unwritten (SpanPoolAllocator).
+using SpanPool = std::vector<Span, SpanPoolAllocator<Span>>;
+
 struct Heightfield {
     int width = 0, height = 0;  // cells in x and z
     int border_size = 0;
     float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
     float cs = 0.3f, ch = 0.2f;
     std::vector<uint32_t> columns;  // first (lowest) span per cell, x + z * width
-    std::vector<Span, SpanPoolAllocator<Span>> pool;  // all spans, live and free
+    SpanPool pool;                  // all spans, live and free
     uint32_t free_list = kNullSpan; // chain through Span::next
     uint32_t span_count = 0;        // live spans
 
