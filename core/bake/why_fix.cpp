@@ -115,10 +115,10 @@ std::shared_ptr<const Bake> bake_with(const InputMesh& mesh, const Params& param
         if (is_mesh_fix(d.id)) (void)q.set(d.id, d.def);
     p.set_params(q);
     p.set_volumes(volumes);
-    // One tile: keep its stages, so the story reads every one of them. A whole tiled level (a
-    // path's fix) keeps only polygons, as navbake does: every tile's stages of a large level
-    // would not fit, and the path's test needs the polygons only.
-    p.set_keep_intermediates(tx >= 0);
+    // One tile or a solo bake: keep its stages, so the story reads every one of them (a lean solo
+    // bake drops them). A whole tiled level (a path's fix) keeps only polygons, as navbake does:
+    // every tile's stages of a large level would not fit, and the path's test needs the polygons only.
+    p.set_keep_intermediates(tx >= 0 || q.i(ParamId::tile_size) <= 0);
     if (tx >= 0) p.set_only_tile(tx, tz);
     if (!p.run(kLastStage, cancel).ok()) return nullptr;
     return p.snapshot();
