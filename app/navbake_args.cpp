@@ -92,7 +92,9 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
     app.add_option("--tile", a.only_tile, "With tile_size > 0: bake only tile X,Y (column, row) and print its counts");
     app.add_flag("--keep-intermediates", a.keep_intermediates,
-                 "Tiled bakes: keep every tile's intermediate results (default: only each tile's polygons and detail)");
+                 "Keep every intermediate result (default: a tiled bake keeps only each tile's polygons and detail; a "
+                 "solo bake drops each stage's result once the last stage reading it has run, unless --reps or "
+                 "--incremental bake again)");
     auto* why_opt = app.add_option("--why", a.why_text,
                                    "Why is there no navmesh at X,Y,Z? Bakes, then tells the point's story stage by stage, "
                                    "the stage that lost it and the smallest verified fix (\"why\" in --json)")
