@@ -2,7 +2,9 @@
 // (as in the Recast 1.5.1 build the differential tests compare against).
 //
 // The filters walk columns through Span::next, so they work on any pool layout; after
-// rasterize_triangles the pool is column-contiguous and these walks stream through memory.
+// rasterize_triangles the pool is column-contiguous and these walks stream through memory. The
+// low-height filter sweeps the pool in order instead when it has no free entries (its rule reads a
+// span and the one above it only).
 #include "core/bake/filter.h"
 
 #include <algorithm>

@@ -227,8 +227,8 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
             local[i * 3 + 2] = m.tris[t * 3 + 2];
             local_areas[i] = ta[t];
         }
-        // The tile rasterizes in the bake thread's pool, whose capacity (twice the raw spans: the
-        // sort) stays with the thread for its next tile and run, and keeps in its own pool only the
+        // The tile rasterizes in the bake thread's pool, whose capacity (the sort's raw span
+        // records: 16 bytes per raw span, 24 on grids over 2^24 columns) stays with the thread for its next tile and run, and keeps in its own pool only the
         // spans it holds (into the capacity its last result had: no new pages at the same size).
         SpanPool& big = u.scratch->span_pool;
         hf.pool.swap(big);  // hf was reset: the pool's contents mean nothing
@@ -239,8 +239,9 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
         clip_to_solo_grid(hf, x.solo.config, u.tx, u.tz);
         stats.counts = {{"tile_tris", static_cast<int64_t>(tris.size())}, {"solid_spans", hf.span_count}};
     }
-    // rasterize_triangles' sort grew the pool to twice the raw spans, 3.7x the merged ones on a
-    // large level (a tiled bake of 9.7 M spans held 431 MB of pools for 116 MB of spans); a tile
+    // rasterize_triangles' sort grew the pool to hold the raw span records (16 bytes per raw span,
+    // 24 on grids over 2^24 columns; with 24 a tiled bake of 9.7 M spans held 431 MB of pools for
+    // 116 MB of spans); a tile
     // sorted in its thread's pool above. The solo grid keeps that capacity when its intermediates
     // are kept: it is one grid, the sort needed it at the peak anyway, and a rebuild at the same
     // parameters sorts in it again instead of faulting a new pool in (issue 24: 1500 of the 1600
@@ -255,12 +256,21 @@ Status run_filter(Unit& u, const Ctx& x, StageStats& stats) {
     // Lean (navbake's solo bake): the filter is the last stage to read the rasterized heightfield,
     // which is dropped after it, so it filters that one in place instead of a copy (one grid of
     // spans less at the peak). Otherwise copy-assign, which keeps hf's capacity.
-    if (x.lean && sole_owner(u.solid)) hf = std::move(*u.solid);
+    const bool moved = x.lean && sole_owner(u.solid);
+    if (moved) hf = std::move(*u.solid);
     else hf = *u.solid;
     if (c.filter_low_hanging) filter_low_hanging_obstacles(c.walkable_climb, hf, x.cancel);
     if (c.filter_ledge) filter_ledge_spans(c.walkable_height, c.walkable_climb, hf, x.cancel);
     if (c.filter_low_height) filter_walkable_low_height_spans(c.walkable_height, hf, x.cancel);
-    if (is_cancelled(x.cancel)) return Status::cancelled();
+    if (is_cancelled(x.cancel)) {
+        // The rasterized heightfield was moved out: drop what is left of it and mark the unit
+        // trimmed, so the next run starts at rasterize (solo_start) instead of filtering nothing.
+        if (moved) {
+            u.solid.reset();
+            u.trimmed = true;
+        }
+        return Status::cancelled();
+    }
     int64_t walkable = 0, ledge = 0, low = 0;
     for (uint32_t col : hf.columns)
         for (uint32_t i = col; i != kNullSpan; i = hf.pool[i].next) {
@@ -283,6 +293,7 @@ Status run_erode(Unit& u, const Ctx& x, StageStats& stats) {
     auto& a = writable(u.eroded, u.spare.eroded);
     a = u.compact->areas;
     Status st = erode_walkable_area(u.config.walkable_radius, *u.compact, a, u.scratch->erode, x.cancel);
+    if (x.lean) std::vector<uint8_t>().swap(u.scratch->erode);  // a lean bake keeps no working memory
     stats.counts = {{"walkable_spans", count_if_not_null(a)}};
     return st;
 }
@@ -319,7 +330,8 @@ Status run_regions(Unit& u, const Ctx& x, StageStats& stats) {
     switch (c.partition) {
         case Partition::Watershed:
             st = build_regions_watershed(*u.compact, *u.areas, *u.distance, c.border_size, c.min_region_area,
-                                         c.merge_region_area, r, x.cancel, trace, &u.scratch->regions);
+                                         c.merge_region_area, r, x.cancel, trace,
+                                         x.lean ? nullptr : &u.scratch->regions);  // lean: freed on return
             break;
         case Partition::Monotone:
             st = build_regions_monotone(*u.compact, *u.areas, c.border_size, c.min_region_area, c.merge_region_area, r,
@@ -859,13 +871,18 @@ uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean
     const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
     // Per cell: two column heads (solid, filtered), a compact cell. Per raw span, measured on
     // stacked floors and wide grids (tests/unit/test_hostile.cpp, navbake's peak): intermediates
-    // kept, 88: the rasterized pool 24 (it keeps its sort buffer's capacity for the rebuild), the
+    // kept, 88: the rasterized pool 24 (it keeps its sort buffer's capacity for the rebuild: 16
+    // bytes per raw span since the 8-byte records, 24 on grids over 2^24 columns; the 24 stays), the
     // filtered copy 12, the compact span 8, three area arrays, distance and region ids 7, the
-    // regions / contour stages' scratch about 25 and the watershed's kept working memory about 12.
-    // Lean (navbake: each intermediate dropped after its last reader, the filter in place), 40:
-    // the peak is the rasterize sort (24) and the pool it gives back (12), or the compact stages.
-    const double per_span = lean ? 40.0 : 88.0;
-    return to_bytes(double(cells) * 16.0 + spans * per_span + mesh_bytes(m));
+    // regions / contour stages' scratch about 25 and the watershed's kept working memory about 18.
+    // Lean (navbake: each intermediate dropped after its last reader, the filter in place, no
+    // working memory kept), 38: the peak is the rasterize sort (16-24) and the pool it gives back
+    // (12), or the compact stages.
+    // Per cell: 16 kept (two column heads and a compact cell), 8 lean (one of them at a time).
+    // Lean measured (test_hostile, navbake's peak): 40 floors of 60 m 55 MiB, one floor of 600 m
+    // 155 MiB, about 36 bytes a span and 5 a cell.
+    const double per_span = lean ? 38.0 : 88.0, per_cell = lean ? 8.0 : 16.0;
+    return to_bytes(double(cells) * per_cell + spans * per_span + mesh_bytes(m));
 }
 
 uint64_t Pipeline::estimate_memory() const {

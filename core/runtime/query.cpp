@@ -391,7 +391,13 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
                 copy3(c.c, center);
                 c.poly = p;
                 c.inside = dist_pt_poly_edges(center, v, nv, ed, et);
-                if (c.inside != (pass == 0)) continue;  // inside: the first walk's; outside: the second's
+                // Inside: the first walk's, when its bounds hold the centre (the first walk saw it
+                // then); outside, or inside by the edge test while its bounds miss the centre by a
+                // rounding step: the second's.
+                const bool first_walks = c.inside && pmin[0] <= n.bmax[0] && pmax[0] >= n.bmin[0] &&
+                                         qmin[1] <= n.bmax[1] && qmax[1] >= n.bmin[1] &&
+                                         pmin[2] <= n.bmax[2] && pmax[2] >= n.bmin[2];
+                if (first_walks != (pass == 0)) continue;
                 float dxz = 0;
                 if (!c.inside) {
                     int imin = 0;
