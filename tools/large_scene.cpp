@@ -105,16 +105,6 @@ bool write_large_scene(const std::string& path) {
             add_mesa(m, origin + i * pitch + 35, origin + j * pitch + 42, w, 12.0 + ((i + j) % 5) * 2.0);
         }
 
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) {
-        std::fprintf(stderr, "gen_scenes: cannot write %s\n", path.c_str());
-        return false;
-    }
-    std::fprintf(f, "# navkit large scene (gen_scenes --large): terrain, buildings, stairs, bridges, mesas\n");
-    for (size_t i = 0; i < m.v.size(); i += 3) std::fprintf(f, "v %.3f %.3f %.3f\n", m.v[i], m.v[i + 1], m.v[i + 2]);
-    for (size_t i = 0; i < m.t.size(); i += 3) std::fprintf(f, "f %d %d %d\n", m.t[i] + 1, m.t[i + 1] + 1, m.t[i + 2] + 1);
-    const bool ok = std::fclose(f) == 0;
-    if (!ok) std::fprintf(stderr, "gen_scenes: error writing %s\n", path.c_str());
-    else std::printf("%s: %zu vertices, %zu triangles\n", path.c_str(), m.v.size() / 3, m.t.size() / 3);
-    return ok;
+    return genmesh::write_mesh_obj(path, m,
+                                   "navkit large scene (gen_scenes --large): terrain, buildings, stairs, bridges, mesas");
 }
