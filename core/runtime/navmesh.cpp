@@ -249,7 +249,9 @@ void build_detail_grids(NavMesh& m) {
     m.dgrids.clear();
     m.dgrid_cell_first.assign(1, 0);
     m.dgrid_tris.clear();
-    std::vector<uint32_t> ranges;  // per triangle of the polygon: cx0, cx1, cz0, cz1 (or empty)
+    // Per polygon, reused: each triangle's grown bounds and cell ranges, each cell's count and fill.
+    std::vector<float> tb;
+    std::vector<uint32_t> ranges, count, fill;
     for (uint32_t p = 0; p < static_cast<uint32_t>(m.npolys); ++p) {
         const uint32_t t0 = m.dtri_first[p], t1 = m.dtri_first[p + 1], n = t1 - t0;
         if (n < NavMesh::kGridMinTris) continue;
@@ -258,7 +260,7 @@ void build_detail_grids(NavMesh& m) {
         // plus room for rounding at these coordinates.
         float bmin[2] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
         float bmax[2] = {-std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
-        std::vector<float> tb(static_cast<size_t>(n) * 4);
+        tb.resize(static_cast<size_t>(n) * 4);
         for (uint32_t t = t0; t < t1; ++t) {
             float* b = &tb[static_cast<size_t>(t - t0) * 4];
             if (std::isnan(m.dtri_fast[static_cast<size_t>(t) * 9])) {  // degenerate: contains nothing
@@ -289,7 +291,7 @@ void build_detail_grids(NavMesh& m) {
         g.cell0 = static_cast<uint32_t>(m.dgrid_cell_first.size() - 1);
         const size_t cells = static_cast<size_t>(side) * side;
         ranges.assign(static_cast<size_t>(n) * 4, 0);
-        std::vector<uint32_t> count(cells, 0);
+        count.assign(cells, 0);
         for (uint32_t k = 0; k < n; ++k) {
             const float* b = &tb[static_cast<size_t>(k) * 4];
             if (std::isnan(b[0])) continue;
@@ -300,7 +302,7 @@ void build_detail_grids(NavMesh& m) {
                 for (uint32_t cx = r[0]; cx < r[1]; ++cx) ++count[static_cast<size_t>(cz) * side + cx];
         }
         const uint32_t base = static_cast<uint32_t>(m.dgrid_tris.size());
-        std::vector<uint32_t> fill(cells);
+        fill.resize(cells);
         uint32_t at = base;
         for (size_t c = 0; c < cells; ++c) {
             fill[c] = at;
@@ -1138,9 +1140,9 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     label_islands(slots, out);
     out.slots = std::move(slots);
 
+    build_detail_grids(out);
     // Landmarks: a whole-world table (walking distances across every tile), islands whose tiles
     // are unchanged since `previous` copied from it.
-    build_detail_grids(out);
     const auto lm0 = std::chrono::steady_clock::now();
     compute_landmarks(out, previous);
     out.landmark_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - lm0).count();

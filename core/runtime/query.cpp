@@ -355,10 +355,12 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
     // before: a polygon can win only with a distance below the best, so the answer is the one a
     // single walk finds.
     const float pmin[3] = {center[0], qmin[1], center[2]}, pmax[3] = {center[0], qmax[1], center[2]};
+    auto overlaps = [](const BVNode& n, const float* bmin, const float* bmax) {
+        return bmin[0] <= n.bmax[0] && bmax[0] >= n.bmin[0] && bmin[1] <= n.bmax[1] && bmax[1] >= n.bmin[1] &&
+               bmin[2] <= n.bmax[2] && bmax[2] >= n.bmin[2];
+    };
     auto box_ok = [&](const BVNode& n, const float* bmin, const float* bmax) {
-        if (!(bmin[0] <= n.bmax[0] && bmax[0] >= n.bmin[0] && bmin[1] <= n.bmax[1] && bmax[1] >= n.bmin[1] &&
-              bmin[2] <= n.bmax[2] && bmax[2] >= n.bmin[2]))
-            return false;
+        if (!overlaps(n, bmin, bmax)) return false;
         // The answer lies within the bounds it comes from: skip boxes farther than the best.
         float bd = 0;
         for (int k = 0; k < 3; ++k) {
@@ -394,9 +396,7 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
                 // Inside: the first walk's, when its bounds hold the centre (the first walk saw it
                 // then); outside, or inside by the edge test while its bounds miss the centre by a
                 // rounding step: the second's.
-                const bool first_walks = c.inside && pmin[0] <= n.bmax[0] && pmax[0] >= n.bmin[0] &&
-                                         qmin[1] <= n.bmax[1] && qmax[1] >= n.bmin[1] &&
-                                         pmin[2] <= n.bmax[2] && pmax[2] >= n.bmin[2];
+                const bool first_walks = c.inside && overlaps(n, pmin, pmax);
                 if (first_walks != (pass == 0)) continue;
                 float dxz = 0;
                 if (!c.inside) {
