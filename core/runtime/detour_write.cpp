@@ -92,8 +92,8 @@ void sort_items(BvItem* a, int n, int axis, BvItem* tmp) {
 
 // Detour's subdivide: nodes in depth-first order, a leaf per polygon, an inner node's index the
 // negated size of its subtree (the escape). The items are sorted on the longest axis of their
-// bounds by glibc's qsort, which (glibc 2.36 and older, and again from 2.39) is a merge sort:
-// stable, so any stable sort puts equal keys in the same order.
+// bounds by the C library's qsort, which in glibc (2.36 on Debian 12, the reference) is a merge
+// sort: stable, so any stable sort puts equal keys in the same order.
 void subdivide(BvItem* items, int imin, int imax, int& cur, uint8_t* nodes, BvItem* tmp) {
     const int inum = imax - imin;
     const int icur = cur;
