@@ -195,6 +195,33 @@ TEST_CASE("detour write: what Detour cannot hold is bad input, named") {
     CHECK(st.message.find("verts_per_poly is 8") != std::string::npos);
 }
 
+TEST_CASE("detour write: damaged sources are refused or written, never read out of bounds") {
+    // Every index, count and neighbour of the hand-made tile set to values around its limits, one
+    // at a time: the writer must answer ok or bad_input (an out-of-bounds read would be caught by
+    // the sanitizer builds; here the answer and the size are checked).
+    const uint32_t values[] = {0, 1, 2, 3, 4, 5, 6, 8, 9, 255, 256, 0x7fff, 0x8000, 0x8003, 0xfffe, 0xffff, 0x10000, 0xffffffffu};
+    int refused = 0, written = 0;
+    for (int field = 0; field < 24 + 8 + 24; ++field)
+        for (uint32_t v : values) {
+            navtest::TwoQuads q;
+            if (field < 24) q.polys[static_cast<size_t>(field)] = static_cast<uint16_t>(v);
+            else if (field < 32) q.dmeshes[static_cast<size_t>(field - 24)] = v;
+            else q.dtris[static_cast<size_t>(field - 32)] = static_cast<uint8_t>(v);
+            std::vector<uint8_t> d;
+            const nav::Status st = nav::write_detour_tile(q.src, d);
+            if (st) {
+                ++written;
+                CHECK(sections(d).end == d.size());
+            } else {
+                ++refused;
+                CHECK(st.code == nav::Status::Code::BadInput);
+                CHECK(d.empty());
+            }
+        }
+    CHECK(refused > 0);
+    CHECK(written > 0);
+}
+
 TEST_CASE("detour write: tile references and navmesh parameters as RecastDemo makes them") {
     const float orig[3] = {1, 2, 3};
     // 41 tiles: 6 tile bits, 16 polygon bits (Sample_TileMesh), salt 1 above both
