@@ -105,9 +105,11 @@ void diff_detour_write(const char* file, int tile_size) {
     const nav::Status st = nav::make_detour_mesh(*b, f);
     REQUIRE_MESSAGE(st, st.message);
     CHECK(static_cast<int>(f.tiles.size()) == tiles);
+    std::vector<uint8_t> mset;
+    nav::write_mset(f, mset);
     navdiff::DetourMesh dt;
     std::string err;
-    REQUIRE_MESSAGE(navdiff::load_detour_mset(f, dt, err), err);
+    REQUIRE_MESSAGE(navdiff::load_detour_mset(mset, dt, err), err);
     const nav::NavMesh& ours = *b->navmesh;
     int dt_polys = 0;
     for (int i = 0; i < dt.mesh->getMaxTiles(); ++i) {
