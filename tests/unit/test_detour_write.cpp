@@ -324,4 +324,11 @@ TEST_CASE("detour write: navbake --navmesh-out and --tile-out write the files; b
     CHECK(r.out.find("verts_per_poly is 8") != std::string::npos);
     r = navtest::run_cmd(base + " --set tile_size=32 --tile 0,0 --navmesh-out '" + mset.path() + "'");
     CHECK(r.code == 2);
+    CHECK(r.out.find("not with --tile") != std::string::npos);
+    // a 2D map (a Polyanya .mesh: two triangles) has no voxel bake to write
+    navtest::TempFile map(".mesh", "mesh\n2\n4 2\n0 0 3 0 1 -1\n1 0 2 0 -1\n1 1 3 0 1 -1\n0 1 2 1 -1\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 0 -1\n");
+    r = navtest::run_cmd(navbake_exe() + " '" + map.path() + "' --tile-out '" + dir.path() + "'");
+    CHECK(r.code == 2);
+    CHECK(r.out.find("--tile-out does not apply to a 2D map") != std::string::npos);
+    CHECK(!std::filesystem::exists(dir.path()));
 }
