@@ -16,10 +16,6 @@ Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, co
         return Status::bad_input("detour export: verts_per_poly is " + std::to_string(mesh.nvp) +
                                  "; Detour's polygons have at most " + std::to_string(kDetourVertsPerPoly) +
                                  " vertices (bake with verts_per_poly <= 6 to write a Detour navmesh)");
-    if (mesh.border_size == 0 && mesh.npolys > 0x7fff)
-        return Status::bad_input("detour export: the solo navmesh has " + std::to_string(mesh.npolys) +
-                                 " polygons; a Detour tile without a border holds at most 32767 (its neighbour "
-                                 "indices have 15 bits): bake with tile_size > 0");
     const size_t np = static_cast<size_t>(mesh.npolys);
     if (mesh.polys.size() < np * 2 * static_cast<size_t>(mesh.nvp) || mesh.areas.size() < np ||
         mesh.verts.size() < static_cast<size_t>(mesh.nverts) * 3)
@@ -93,6 +89,7 @@ Status check_bits(const DetourMeshParams& p) {
 
 Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
     out = DetourMeshFile{};
+    if (b.partial) return Status::bad_input("detour export: the bake is still running (a partial snapshot)");
     if (!b.tiled()) {
         if (!b.polymesh || !b.detail)
             return Status::bad_input("detour export: the bake has no polygon and detail meshes (not built)");

@@ -19,9 +19,8 @@ struct Bake;
 // the runtime's: a flag 0 becomes kPolyFlagDefault (stored in `flags`, which must outlive `out`),
 // so Detour's default query filter passes every polygon as ours does. Walkable height, radius and
 // climb are the agent's in metres (params), as RecastDemo passes them. No off-mesh connections;
-// the BV tree is built. bad_input when verts_per_poly is over 6 (Detour's polygon limit) or a solo
-// mesh (no tile border) has more than 32767 polygons (Detour reads a neighbour with bit 15 set as
-// a tile-border portal).
+// the BV tree is built. bad_input when verts_per_poly is over 6 (Detour's polygon limit);
+// write_detour_tile refuses a tile of more than 32767 polygons.
 Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
                           std::vector<uint16_t>& flags, DetourTileSource& out);
 

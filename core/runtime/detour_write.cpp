@@ -19,6 +19,8 @@
 
 #include "core/runtime/detour_format.h"
 
+#include <bit>
+
 namespace nav {
 
 namespace {
@@ -45,6 +47,8 @@ size_t align4(size_t n) { return (n + 3) & ~size_t(3); }
 
 // Little-endian stores into the zeroed block (memcpy of the host value: the format is x86-64's,
 // and the runtime targets little-endian platforms only, as detour_format.h says).
+static_assert(std::endian::native == std::endian::little,
+              "the Detour file format is written as host memory: a big-endian port needs byte swaps here");
 template <class T>
 void put(uint8_t* at, T v) {
     std::memcpy(at, &v, sizeof(T));
@@ -56,6 +60,11 @@ int trunc_int(float f) {
     if (!(f > -2147483904.0f && f < 2147483648.0f)) return INT_MIN;
     return static_cast<int>(f);
 }
+
+// dtMin / dtMax exactly: the second value wins when the comparison is false, NaN included (the
+// bytes must match Detour's even for such input).
+float dt_min(float a, float b) { return a < b ? a : b; }
+float dt_max(float a, float b) { return a > b ? a : b; }
 
 uint16_t quantize(float v, float origin, float factor) {
     return static_cast<uint16_t>(std::clamp(trunc_int((v - origin) * factor), 0, 0xffff));
@@ -171,6 +180,12 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
         return bad("vert_count is " + std::to_string(src.vert_count) + "; Detour holds at most 65534 vertices a tile");
     if (src.vert_count <= 0 || !src.verts) return bad("no vertices");
     if (src.poly_count <= 0 || !src.polys || !src.poly_flags || !src.poly_areas) return bad("no polygons");
+    // A neighbour index is stored as index + 1 in 16 bits whose top bit marks a tile-border portal
+    // (DT_EXT_LINK): from 0x8000 polygons on, neighbour 0x7fff would read as a portal.
+    if (src.poly_count > 0x7fff)
+        return bad("poly_count is " + std::to_string(src.poly_count) +
+                   "; a Detour tile holds at most 32767 polygons (neighbour indices have 15 bits): bake with a smaller "
+                   "tile_size");
     if (!(src.cs > 0) || !(src.ch > 0)) return bad("cs and ch must be > 0");
     const bool have_detail = src.detail_meshes != nullptr;
     if (have_detail && src.detail_vert_count > 0 && !src.detail_verts) return bad("detail_verts missing");
@@ -256,14 +271,14 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
         if (src.detail_verts && src.detail_vert_count) {
             for (int i = 0; i < src.detail_vert_count; ++i) {
                 const float h = src.detail_verts[size_t(i) * 3 + 1];
-                hmin = std::min(hmin, h);
-                hmax = std::max(hmax, h);
+                hmin = dt_min(hmin, h);
+                hmax = dt_max(hmax, h);
             }
         } else {
             for (int i = 0; i < src.vert_count; ++i) {
                 const float h = src.bmin[1] + static_cast<float>(src.verts[size_t(i) * 3 + 1]) * src.ch;
-                hmin = std::min(hmin, h);
-                hmax = std::max(hmax, h);
+                hmin = dt_min(hmin, h);
+                hmax = dt_max(hmax, h);
             }
         }
         hmin -= src.walkable_climb;
@@ -441,10 +456,9 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
                 float bmin[3] = {dv[0], dv[1], dv[2]}, bmax[3] = {dv[0], dv[1], dv[2]};
                 for (uint32_t j = 1; j < ndv; ++j)
                     for (int k = 0; k < 3; ++k) {
-                        // dtVmin / dtVmax: keep the current value unless the new one is smaller / larger.
                         const float v = dv[size_t(j) * 3 + k];
-                        bmin[k] = v < bmin[k] ? v : bmin[k];
-                        bmax[k] = v > bmax[k] ? v : bmax[k];
+                        bmin[k] = dt_min(bmin[k], v);  // dtVmin
+                        bmax[k] = dt_max(bmax[k], v);  // dtVmax
                     }
                 for (int k = 0; k < 3; ++k) {
                     it.bmin[k] = quantize(bmin[k], src.bmin[k], quant);
@@ -459,8 +473,12 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
                         it.bmin[k] = std::min(it.bmin[k], v);
                         it.bmax[k] = std::max(it.bmax[k], v);
                     }
-                it.bmin[1] = static_cast<uint16_t>(std::floor(static_cast<float>(it.bmin[1]) * src.ch / src.cs));
-                it.bmax[1] = static_cast<uint16_t>(std::ceil(static_cast<float>(it.bmax[1]) * src.ch / src.cs));
+                // (unsigned short)floorf(...): x86-64 converts through a 32-bit int and keeps the low
+                // 16 bits; trunc_int does the conversion without C++'s undefined out-of-range cast.
+                it.bmin[1] = static_cast<uint16_t>(static_cast<uint32_t>(
+                    trunc_int(std::floor(static_cast<float>(it.bmin[1]) * src.ch / src.cs))));
+                it.bmax[1] = static_cast<uint16_t>(static_cast<uint32_t>(
+                    trunc_int(std::ceil(static_cast<float>(it.bmax[1]) * src.ch / src.cs))));
             }
         }
         int cur = 0;
@@ -509,6 +527,7 @@ uint32_t detour_tile_ref(const DetourMeshParams& params, int i) {
     const int tile_bits = ilog2(next_pow2(static_cast<uint32_t>(std::max(params.max_tiles, 1))));
     const int poly_bits = ilog2(next_pow2(static_cast<uint32_t>(std::max(params.max_polys, 1))));
     const uint32_t salt = 1;
+    if (poly_bits + tile_bits > 22 || i < 0 || i >= std::max(params.max_tiles, 1)) return 0;  // no such reference
     return (salt << (poly_bits + tile_bits)) | (static_cast<uint32_t>(i) << poly_bits);
 }
 
@@ -524,7 +543,9 @@ DetourMeshParams detour_mesh_params(const float orig[3], float tile_width, float
     p.tile_height = tile_height;
     const int tile_bits = ilog2(next_pow2(static_cast<uint32_t>(std::max(tile_count, 1))));
     const int poly_need = ilog2(next_pow2(static_cast<uint32_t>(std::max(max_polys_per_tile, 1))));
-    const int poly_bits = std::max(22 - std::min(tile_bits, 14), poly_need);
+    // tile_bits <= 14 is RecastDemo's rule; past it (RecastDemo would cap the tiles and lose some)
+    // the tiles keep their bits and the polygons get what is left of the 22.
+    const int poly_bits = std::max(22 - tile_bits, poly_need);
     p.max_tiles = 1 << std::min(tile_bits, 30);
     p.max_polys = 1 << std::min(poly_bits, 30);
     return p;

@@ -4,6 +4,7 @@
 // and navbake's --navmesh-out / --tile-out.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -167,7 +168,7 @@ TEST_CASE("detour write: what Detour cannot hold is bad input, named") {
     CHECK(st.message.find("at most 6") != std::string::npos);
     CHECK(d.empty());
     navtest::TwoQuads q2;
-    q2.polys[5 * 0 + 2] = 9;  // polygon 0, vertex 2 out of range
+    q2.polys[2] = 9;  // polygon 0, vertex 2 out of range
     st = nav::write_detour_tile(q2.src, d);
     CHECK(st.code == nav::Status::Code::BadInput);
     CHECK(st.message.find("polygon 0 vertex 2 is 9") != std::string::npos);
@@ -184,6 +185,13 @@ TEST_CASE("detour write: what Detour cannot hold is bad input, named") {
     navtest::TwoQuads q5;
     q5.src.poly_count = 0;
     CHECK(nav::write_detour_tile(q5.src, d).code == nav::Status::Code::BadInput);
+    // 0x8000 polygons: neighbour 0x7fff would be stored as 0x8000, a portal to +x. Refused
+    // whatever the tile's border (the count is checked before any polygon is read).
+    navtest::TwoQuads q6;
+    q6.src.poly_count = 0x8000;
+    st = nav::write_detour_tile(q6.src, d);
+    CHECK(st.code == nav::Status::Code::BadInput);
+    CHECK(st.message.find("at most 32767 polygons") != std::string::npos);
     // the bake side refuses verts_per_poly over 6 by name
     nav::PolyMesh pm;
     pm.nvp = 8;
@@ -220,6 +228,21 @@ TEST_CASE("detour write: damaged sources are refused or written, never read out 
         }
     CHECK(refused > 0);
     CHECK(written > 0);
+    // Without a detail mesh the BV heights come from voxel y * ch / cs: extreme ratios and
+    // infinities must be written (as x86-64 Detour converts them) without an undefined cast,
+    // which the sanitizer builds' float-cast-overflow check would abort on.
+    for (float ch : {1e-30f, 0.2f, 1e30f, INFINITY})
+        for (float cs : {1e-30f, 0.3f, 1e30f}) {
+            navtest::TwoQuads q;
+            q.src.detail_meshes = nullptr;
+            q.src.ch = ch;
+            q.src.cs = cs;
+            q.verts[1] = 0xfffe;
+            std::vector<uint8_t> d;
+            const nav::Status st = nav::write_detour_tile(q.src, d);
+            CHECK(st.is_ok());
+            if (st) CHECK(sections(d).end == d.size());
+        }
 }
 
 TEST_CASE("detour write: tile references and navmesh parameters as RecastDemo makes them") {
@@ -241,6 +264,18 @@ TEST_CASE("detour write: tile references and navmesh parameters as RecastDemo ma
     const nav::DetourMeshParams big = nav::detour_mesh_params(orig, 10, 10, 1000, 5000);
     CHECK(big.max_tiles == 1024);
     CHECK(big.max_polys == 8192);
+    // past RecastDemo's 14 tile bits the polygons get what is left of the 22
+    const nav::DetourMeshParams many = nav::detour_mesh_params(orig, 10, 10, 40000, 20);
+    CHECK(many.max_tiles == 1 << 16);
+    CHECK(many.max_polys == 1 << 6);
+    CHECK(nav::detour_tile_ref(many, 39999) == ((1u << 22) | (39999u << 6)));
+    // no reference outside the navmesh or past the 22 bits
+    CHECK(nav::detour_tile_ref(many, 1 << 16) == 0);
+    CHECK(nav::detour_tile_ref(many, -1) == 0);
+    nav::DetourMeshParams huge;
+    huge.max_tiles = 1 << 12;
+    huge.max_polys = 1 << 20;
+    CHECK(nav::detour_tile_ref(huge, 0) == 0);
 }
 
 TEST_CASE("detour write: the MSET layout") {
