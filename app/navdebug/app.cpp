@@ -185,10 +185,10 @@ void App::save_navmesh() {
     nav::DetourMeshFile f;
     nav::Status st = b && b->mesh ? nav::make_detour_mesh(*b, f) : nav::Status::bad_input("no bake yet");
     std::filesystem::path out;
+    std::vector<uint8_t> bytes;
     if (st) {
         out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
         out.replace_extension(".navmesh.bin");
-        std::vector<uint8_t> bytes;
         nav::write_mset(f, bytes);
         st = nav::write_output_file(out.string(), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
     }
@@ -197,10 +197,8 @@ void App::save_navmesh() {
         set_error("save navmesh: " + st.message);
         return;
     }
-    size_t bytes = 40;
-    for (const nav::DetourTileBytes& t : f.tiles) bytes += 8 + t.data.size();
     log_.info("saved " + out.string() + " (Detour navmesh, " + std::to_string(f.tiles.size()) + " tile" +
-              (f.tiles.size() == 1 ? "" : "s") + ", " + std::to_string(bytes) + " bytes)");
+              (f.tiles.size() == 1 ? "" : "s") + ", " + std::to_string(bytes.size()) + " bytes)");
 }
 
 void App::on_drop(int count, const char** paths) {

@@ -123,7 +123,8 @@ void App::ui_left_panel(float, float H) {
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip(can_save ? "Write the navmesh as Detour 1.5.1 tile data in RecastDemo's all-tiles file\n"
-                                         "(MSET) as NAME.navmesh.bin next to the mesh (verts_per_poly at most 6)."
+                                         "(MSET) as NAME.navmesh.bin next to the mesh (verts_per_poly at most 6).\n"
+                                         "The bake's polygons: the Islands prune is this view's, not in the file."
                                        : "Bake through the detail stage (every tile) to save.");
         if (bake_ && bake_->mesh) {
             const nav::InputMesh& m = *bake_->mesh;
