@@ -27,6 +27,9 @@ struct Args {
     bool why_given = false, why_path_given = false;
     int reps = 1, npaths = 0;
     double max_memory_mb = 4096, max_input_mb = 1024;
+    // --gltf-out FILE (.glb binary, else glTF JSON): the bake's layers as named glTF nodes
+    std::string gltf_out;
+    bool gltf_out_given = false;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
