@@ -3,7 +3,7 @@
 // Prints each file's counts and messages; exits 1 when any file has an error (warnings are shown,
 // not fatal).
 const fs = require('fs');
-const validator = require(process.argv[2]);
+const validator = require(require('path').resolve(process.argv[2]));  // a relative dir is the caller's, not this script's
 const files = process.argv.slice(3);
 const severity = ['error', 'warning', 'info', 'hint'];
 (async () => {

@@ -140,6 +140,7 @@ private:
     void save_config(const std::string& path);
     // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
     void export_obj();
+    void export_gltf();
     void set_error(std::string msg);
 
     // ---- input in the 3D view (camera_input.cpp) ----

@@ -113,6 +113,13 @@ void App::ui_left_panel(float, float H) {
             ImGui::SetTooltip(can_export ? "Write the polygon mesh (group polymesh) and detail mesh (group detail)\n"
                                            "as NAME.navmesh.obj next to the mesh."
                                          : "Bake through the polymesh stage to export.");
+        ImGui::SameLine();
+        ImGui::BeginDisabled(!(bake_ && bake_->mesh));
+        if (ImGui::Button("Export glTF")) export_gltf();
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("Write the visible layers (input, regions, contours, polymesh, detail, path) as\n"
+                              "named glTF nodes with vertex colours: NAME.navmesh.glb next to the mesh (opens in Blender).");
         if (bake_ && bake_->mesh) {
             const nav::InputMesh& m = *bake_->mesh;
             ImGui::TextColored(kDimColor, "%s", std::filesystem::path(m.path).filename().string().c_str());
