@@ -182,14 +182,14 @@ void App::export_obj() {
 
 // The visible layers of the bake (input, regions, contours raw or simplified, polygon mesh,
 // detail mesh) and the current path when the path layer is on, in the debugger's colours, as
-// NAME.navmesh.glb next to the mesh.
-void App::export_gltf() {
+// NAME.navmesh.glb next to the mesh (or `path`: navdebug --export-gltf).
+bool App::export_gltf(const std::string& path) {
     const nav::Bake* b = bake_.get();
     if (!b || !b->mesh) {
         const std::string msg = "export glTF: no bake yet (open a mesh first)";
         log_.error(msg);
         set_error(msg);
-        return;
+        return false;
     }
     auto on = [this](r::Layer l) { return opts_.layers[static_cast<size_t>(l)]; };
     nav::GltfBakeLayers which;
@@ -199,26 +199,28 @@ void App::export_gltf() {
     which.polymesh = on(r::Layer::Polymesh);
     which.detail = on(r::Layer::Detail);
     which.palette = {r::region_color, r::area_color, r::hash_color};
-    const std::vector<float> path = path_on() ? sel_.path.path_points() : std::vector<float>{};
-    if (!path.empty()) which.path = &path;
+    const std::vector<float> route = path_on() ? sel_.path.path_points() : std::vector<float>{};
+    if (!route.empty()) which.path = &route;
     const std::vector<nav::GltfLayer> layers = nav::gltf_bake_layers(*b, which);
     std::filesystem::path out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
     out.replace_extension(".navmesh.glb");
+    if (!path.empty()) out = path;
     if (layers.empty()) {
         const std::string msg = "export glTF: nothing to write (turn on a layer the bake has: input, regions, contours, "
                                 "polymesh, detail or path)";
         log_.error(msg);
         set_error(msg);
-        return;
+        return false;
     }
     if (const nav::Status st = nav::write_gltf(out.string(), layers); !st) {
         log_.error("export glTF: " + st.message);
         set_error("export glTF: " + st.message);
-        return;
+        return false;
     }
     std::string names;
     for (const nav::GltfLayer& l : layers) names += (names.empty() ? "" : ", ") + l.name;
     log_.info("exported " + out.string() + " (nodes " + names + ")");
+    return true;
 }
 
 void App::on_drop(int count, const char** paths) {

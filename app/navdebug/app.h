@@ -79,6 +79,9 @@ public:
     void on_drop(int count, const char** paths);
     // Writes the session JSON (mesh, config, volumes, path, camera, layers); false with err on failure.
     bool save_session(const std::string& path, std::string& err) const;
+    // The visible layers as glTF to `path` (empty: NAME.navmesh.glb next to the mesh); false with
+    // the reason logged and shown when nothing could be written.
+    bool export_gltf(const std::string& path = {});
     void load_session(const std::string& path);
     // True while something moves (flying, dragging, a bake running): keep frames coming.
     bool animating() const { return view_.animating; }
@@ -140,7 +143,6 @@ private:
     void save_config(const std::string& path);
     // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
     void export_obj();
-    void export_gltf();
     void set_error(std::string msg);
 
     // ---- input in the 3D view (camera_input.cpp) ----
