@@ -210,6 +210,13 @@ TEST_CASE("navbake: --gltf-out writes the layers and the first path; bad paths e
     CHECK(bad.code == 2);
     CHECK(bad.out.find("--gltf-out /no/such/dir") != std::string::npos);
     CHECK(navtest::run_cmd(navbake() + " '" + obj.path() + "' --gltf-out ''").code == 2);
+    const auto full = navtest::run_cmd(navbake() + " '" + obj.path() + "' --gltf-out /dev/full");
+    CHECK(full.code == 2);
+    CHECK(full.out.find("--gltf-out /dev/full: write failed") != std::string::npos);
+    navtest::TempFile both(".glb");
+    const auto same = navtest::run_cmd(navbake() + " '" + obj.path() + "' --gltf-out '" + both.path() + "' --obj-out '" + both.path() + "'");
+    CHECK(same.code == 2);
+    CHECK(same.out.find("one would overwrite the other") != std::string::npos);
     CHECK(navtest::run_cmd(navbake() + " '" + obj.path() + "' --gltf-out '" + obj.path() + "'").code == 2);  // the input
     navtest::TempFile out(".glb");  // a 2D map has no bake layers: refused, nothing written
     CHECK(navtest::run_cmd(navbake() + " '" + NAV_SOURCE_DIR + "/assets/map2d_rooms.json' --gltf-out '" + out.path() + "'").code == 2);
