@@ -868,7 +868,10 @@ void print_why_text(const Job& job, const WhyResult& r, const nav::Bake& bake) {
 nav::Status write_gltf_out(const Args& a, const nav::Bake& bake, const PathsResult& paths) {
     nav::GltfBakeLayers which;
     if (!paths.first_path.empty()) which.path = &paths.first_path;
-    return write_output("--gltf-out", nav::write_gltf(a.gltf_out, nav::gltf_bake_layers(bake, which)));
+    std::vector<nav::GltfLayer> layers;
+    if (nav::Status st = nav::gltf_bake_layers(bake, which, layers); !st)
+        return nav::Status{st.code, "--gltf-out " + a.gltf_out + ": " + st.message};
+    return write_output("--gltf-out", nav::write_gltf(a.gltf_out, layers));
 }
 
 // An OBJ mesh: load, bake (--reps times), --incremental, the paths (reading --pairs), then

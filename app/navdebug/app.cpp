@@ -201,10 +201,15 @@ bool App::export_gltf(const std::string& path) {
     which.palette = {r::region_color, r::area_color, r::hash_color};
     const std::vector<float> route = path_on() ? sel_.path.path_points() : std::vector<float>{};
     if (!route.empty()) which.path = &route;
-    const std::vector<nav::GltfLayer> layers = nav::gltf_bake_layers(*b, which);
     std::filesystem::path out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
     out.replace_extension(".navmesh.glb");
     if (!path.empty()) out = path;
+    std::vector<nav::GltfLayer> layers;
+    if (const nav::Status st = nav::gltf_bake_layers(*b, which, layers); !st) {
+        log_.error("export glTF: " + out.string() + ": " + st.message);
+        set_error("export glTF: " + out.string() + ": " + st.message);
+        return false;
+    }
     if (layers.empty()) {
         const std::string msg = "export glTF: nothing to write (turn on a layer the bake has: input, regions, contours, "
                                 "polymesh, detail or path)";

@@ -228,7 +228,49 @@ void append_gltf_path(const std::vector<float>& points, GltfLayer& out) {
     }
 }
 
-std::vector<GltfLayer> gltf_bake_layers(const Bake& bake, const GltfBakeLayers& which) {
+namespace {
+
+// Calls fn(results) for each grid of the bake: the solo bake's, or each tile's still there.
+template <class F>
+void for_each_grid(const Bake& bake, F&& fn) {
+    if (bake.tiled()) {
+        for (const auto& t : bake.tiles)
+            if (t) fn(static_cast<const StageResults<true>&>(*t));
+    } else {
+        fn(static_cast<const StageResults<true>&>(bake));
+    }
+}
+
+// Buffer bytes per element: a vertex is 12 (position) + 4 (colour), an index 4.
+constexpr uint64_t kVertexBytes = 16, kIndexBytes = 4;
+
+}  // namespace
+
+uint64_t gltf_bake_bytes(const Bake& bake, const GltfBakeLayers& which) {
+    uint64_t bytes = 0;
+    if (which.input && bake.mesh) bytes += uint64_t(bake.mesh->tri_count()) * 3 * (kVertexBytes + kIndexBytes);
+    for_each_grid(bake, [&](const StageResults<true>& r) {
+        if (which.regions && r.compact && r.regions) {
+            uint64_t spans = 0;
+            for (uint16_t reg : r.regions->reg) spans += reg != 0 && !(reg & kBorderRegion);
+            bytes += spans * (4 * kVertexBytes + 6 * kIndexBytes);
+        }
+        if (which.contours && r.contours)
+            for (const Contour& c : r.contours->contours) bytes += uint64_t(c.nverts) * (kVertexBytes + 2 * kIndexBytes);
+        if (which.polymesh && r.polymesh)
+            bytes += uint64_t(r.polymesh->npolys) * uint64_t(r.polymesh->nvp) * (kVertexBytes + 3 * kIndexBytes);  // at most
+        if (which.detail && r.detail)
+            bytes += uint64_t(r.detail->nverts) * kVertexBytes + uint64_t(r.detail->ntris) * 3 * kIndexBytes;
+    });
+    if (which.path) bytes += uint64_t(which.path->size() / 3) * (kVertexBytes + 2 * kIndexBytes);
+    return bytes;
+}
+
+Status gltf_bake_layers(const Bake& bake, const GltfBakeLayers& which, std::vector<GltfLayer>& out) {
+    out.clear();
+    if (const uint64_t bytes = gltf_bake_bytes(bake, which); bytes > kGltfMaxBuffer)
+        return Status::bad_input("the glTF buffer would be " + std::to_string(bytes >> 20) +
+                                 " MiB; glTF allows at most 4 GiB (export fewer layers)");
     const GltfPalette& pal = which.palette;
     auto named = [](const char* name, bool lines) {
         GltfLayer l;
@@ -246,17 +288,11 @@ std::vector<GltfLayer> gltf_bake_layers(const Bake& bake, const GltfBakeLayers& 
         if (which.polymesh && r.polymesh) append_gltf_polymesh(*r.polymesh, pal, polymesh);
         if (which.detail && r.detail) append_gltf_detail(*r.detail, pal, detail);
     };
-    if (bake.tiled()) {
-        for (const auto& t : bake.tiles)
-            if (t) grid(*t);
-    } else {
-        grid(bake);
-    }
+    for_each_grid(bake, grid);
     if (which.path) append_gltf_path(*which.path, path);
-    std::vector<GltfLayer> out;
     for (GltfLayer* l : {&input, &regions, &contours, &polymesh, &detail, &path})
         if (!l->empty()) out.push_back(std::move(*l));
-    return out;
+    return Status::ok();
 }
 
 Status encode_gltf(const std::vector<GltfLayer>& layers, bool binary, std::string& out) {
@@ -276,8 +312,7 @@ Status encode_gltf(const std::vector<GltfLayer>& layers, bool binary, std::strin
         ++used;
     }
     if (used == 0) return Status::bad_input("nothing to export (no layer has geometry)");
-    constexpr uint64_t kMaxBuffer = std::numeric_limits<uint32_t>::max() - (uint64_t(1) << 20);  // room for the JSON chunk
-    if (bytes > kMaxBuffer)
+    if (bytes > kGltfMaxBuffer)
         return Status::bad_input("the glTF buffer would be " + std::to_string(bytes >> 20) +
                                  " MiB; glTF allows at most 4 GiB (export fewer layers)");
 

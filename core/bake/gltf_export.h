@@ -74,10 +74,18 @@ struct GltfBakeLayers {
     const std::vector<float>* path = nullptr;  // the path's points, x, y, z each; null: no path node
     GltfPalette palette = gltf_default_palette();
 };
+// glTF counts a buffer's bytes in 32 bits (a GLB chunk's length too): the most a file may hold,
+// with room left for the JSON chunk.
+constexpr uint64_t kGltfMaxBuffer = 0xffffffffull - (uint64_t(1) << 20);
+
+// The buffer bytes gltf_bake_layers would fill for `which` (counted from the bake's sizes, nothing
+// built): what the size check reads before anything is allocated.
+uint64_t gltf_bake_bytes(const Bake& bake, const GltfBakeLayers& which);
 // The layers of a bake in the order input, regions, contours, polymesh, detail, path, the empty
 // ones left out. A solo bake gives its own results; a tiled bake the results its tiles still hold,
 // every tile's into one layer (regions and contours: each tile's own grid, border spans left out).
-std::vector<GltfLayer> gltf_bake_layers(const Bake& bake, const GltfBakeLayers& which);
+// Refused (BadInput, nothing built) when gltf_bake_bytes passes kGltfMaxBuffer.
+Status gltf_bake_layers(const Bake& bake, const GltfBakeLayers& which, std::vector<GltfLayer>& out);
 
 // The glTF file of `layers` (empty layers left out; none at all is refused) as bytes: GLB when
 // binary, else JSON with the buffer as a base64 data: URI. Refused (BadInput) when the buffer

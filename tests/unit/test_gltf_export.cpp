@@ -64,7 +64,12 @@ std::map<std::string, Expect> expected(const nav::Bake& b, const std::vector<flo
 void check_round_trip(const nav::Bake& b, const std::vector<float>* path, const std::vector<std::string>& names) {
     nav::GltfBakeLayers which;
     which.path = path;
-    const std::vector<nav::GltfLayer> layers = nav::gltf_bake_layers(b, which);
+    std::vector<nav::GltfLayer> layers;
+    REQUIRE(nav::gltf_bake_layers(b, which, layers));
+    // the size estimate (what the 4 GiB check reads) covers what was built
+    uint64_t built = 0;
+    for (const nav::GltfLayer& l : layers) built += (l.positions.size() + l.colors.size() + l.indices.size()) * 4;
+    CHECK(nav::gltf_bake_bytes(b, which) >= built);
     const std::map<std::string, Expect> want = expected(b, path);
     for (bool binary : {true, false}) {
         CAPTURE(binary);
@@ -135,7 +140,9 @@ TEST_CASE("gltf export: a solo bake's layers read back as named nodes with the b
     nav::GltfBakeLayers which;
     which.input = which.contours = false;
     std::vector<std::string> names;
-    for (const nav::GltfLayer& l : nav::gltf_bake_layers(*b, which)) names.push_back(l.name);
+    std::vector<nav::GltfLayer> layers;
+    REQUIRE(nav::gltf_bake_layers(*b, which, layers));
+    for (const nav::GltfLayer& l : layers) names.push_back(l.name);
     CHECK(names == std::vector<std::string>{"regions", "polymesh", "detail"});
 }
 
