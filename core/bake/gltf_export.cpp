@@ -1,6 +1,7 @@
 #include "core/bake/gltf_export.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>  // tinygltf's file writers use it (unused here, compiled all the same)
