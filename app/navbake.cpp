@@ -21,6 +21,7 @@
 #include "core/bake/config_json.h"
 #include "core/bake/detour_export.h"
 #include "core/bake/diagnose.h"
+#include "core/bake/gltf_export.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
@@ -253,6 +254,9 @@ public:
         return nav::Status::ok();
     }
 
+    // The last pair's straight path (x, y, z per point) until the next call.
+    const std::vector<float>& points() const { return route_of_mode().straight.points; }
+
     // The last pair's item, as in the JSON contract.
     json item() const {
         const nav::Route& r = route_of_mode();
@@ -381,6 +385,7 @@ void print_compare(const json& paths, const std::vector<json>& first_items) {
 struct PathsResult {
     json summary;  // null when no paths were asked for
     std::vector<json> first_items;
+    std::vector<float> first_path;  // the first route with two points or more (--gltf-out's path node)
 };
 
 // --paths N (random pairs, seeded) or --pairs FILE on a navmesh, one pair at a time: each item
@@ -392,6 +397,7 @@ nav::Status run_paths(const nav::NavMesh& nm, const Args& a, const Job& job, nav
     PathRunner runner(nm, mode, a.compare_optimal, max_nodes);
     auto take = [&](const PathPair& p) -> nav::Status {
         if (nav::Status st = runner.route(p); !st) return st;
+        if (out.first_path.empty() && runner.points().size() >= 6) out.first_path = runner.points();
         if (report) report->item(runner.item());
         else if (a.compare_optimal && out.first_items.size() < kCompareItemsShown) out.first_items.push_back(runner.item());
         return nav::Status::ok();
@@ -547,6 +553,10 @@ nav::Status check_files(const Args& a, const Job& job) {
     if (!a.pairs_path.empty()) inputs.push_back({"--pairs", "the --pairs file", a.pairs_path});
     if (a.obj_out_given) outputs.push_back({"--obj-out", "", a.obj_out});
     if (a.navmesh_out_given) outputs.push_back({"--navmesh-out", "", a.navmesh_out});
+    if (a.gltf_out_given) {
+        if (job.map2d) return nav::Status::bad_input("--gltf-out writes a bake's layers: it needs an OBJ input, not " + a.mesh_path);
+        outputs.push_back({"--gltf-out", "", a.gltf_out});
+    }
     if (a.mesh_out_given) {
         if (!job.map2d)
             return nav::Status::bad_input("--mesh-out writes a 2D map's polygons as a Polyanya .mesh: it needs "
@@ -913,6 +923,17 @@ void print_why_text(const Job& job, const WhyResult& r, const nav::Bake& bake) {
     if (r.path) print_why_path_text(*r.path, job.why_start, job.why_end, bake);
 }
 
+// --gltf-out: every layer the bake holds (navbake keeps the intermediates when it is given), and
+// the first path of --paths / --pairs when there is one.
+nav::Status write_gltf_out(const Args& a, const nav::Bake& bake, const PathsResult& paths) {
+    nav::GltfBakeLayers which;
+    if (!paths.first_path.empty()) which.path = &paths.first_path;
+    std::vector<nav::GltfLayer> layers;
+    if (nav::Status st = nav::gltf_bake_layers(bake, which, layers); !st)
+        return nav::Status{st.code, "--gltf-out " + a.gltf_out + ": " + st.message};
+    return write_output("--gltf-out", nav::write_gltf(a.gltf_out, layers));
+}
+
 // An OBJ mesh: load, bake (--reps times), --incremental, the paths (reading --pairs), then
 // --obj-out (every input read by then), then the report.
 int run_obj(const Args& a, const Job& job) {
@@ -921,7 +942,7 @@ int run_obj(const Args& a, const Job& job) {
     // (each intermediate dropped once its last reader has run: a lower peak) when it bakes once;
     // --reps and --incremental bake again, so there it keeps its buffers and rebuilds in them.
     const bool solo = job.params.i(nav::ParamId::tile_size) <= 0;
-    pipe.set_keep_intermediates(a.keep_intermediates || job.why || job.why_path ||
+    pipe.set_keep_intermediates(a.keep_intermediates || job.why || job.why_path || a.gltf_out_given ||
                                 (solo && (a.reps > 1 || a.incremental_given)));
     pipe.set_only_tile(job.tile_x, job.tile_y);
     pipe.set_memory_limit(static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0));
@@ -964,6 +985,8 @@ int run_obj(const Args& a, const Job& job) {
             !st)
             return fail(st);
     if (nav::Status st = write_detour_outputs(a, *bake); !st) return fail(st);
+    if (a.gltf_out_given)
+        if (nav::Status st = write_gltf_out(a, *bake, paths); !st) return fail(st);
     if (!report) {
         print_text_report(a, job, *bake, times, inc, paths);
         print_why_text(job, why, *bake);

@@ -89,6 +89,13 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     app.add_option("--obj-out", a.obj_out,
                    "Write the polygon mesh (group polymesh) and detail mesh (group detail) as OBJ; for a 2D map its "
                    "navmesh polygons (group navmesh, y = 0)");
+    // --gltf-out: one block (the callback records that it was given, even as an empty string)
+    app.add_option_function<std::string>(
+           "--gltf-out", [&a](const std::string& path) { a.gltf_out = path, a.gltf_out_given = true; },
+           "Write the bake's layers as glTF nodes with vertex colours: input, regions, contours, polymesh, detail and "
+           "the first path of --paths/--pairs (.glb: binary, otherwise JSON with the buffer embedded); keeps the "
+           "intermediates so every layer is there")
+        ->type_name("FILE");
     app.add_option("--incremental", a.incremental,
                    "After the bake, set NAME=VALUE and bake again, reporting the stages that re-ran");
     app.add_option("--tile", a.only_tile, "With tile_size > 0: bake only tile X,Y (column, row) and print its counts");

@@ -31,6 +31,9 @@ struct Args {
     // --tile-out DIR (one Detour tile per file, DIR/tile_X_Y.bin)
     std::string navmesh_out, tile_out;
     bool navmesh_out_given = false, tile_out_given = false;
+    // --gltf-out FILE (.glb binary, else glTF JSON): the bake's layers as named glTF nodes
+    std::string gltf_out;
+    bool gltf_out_given = false;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2

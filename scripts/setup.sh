@@ -8,6 +8,8 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config python3
   # core
   nlohmann-json3-dev libcli11-dev
+  # glTF export (core/bake/gltf_export.cpp, navbake --gltf-out): tinygltf, used header-only
+  libtinygltf-dev
   # tiled bakes on every core: oneTBB
   libtbb-dev
   # debugger: GLFW, glad 2 generator, Dear ImGui 1.86 (with GLFW/OpenGL3 backends), glm, stb
@@ -20,6 +22,9 @@ PACKAGES=(
   # llvm for llvm-symbolizer, so a finding comes with a readable stack
   clang libclang-rt-14-dev llvm
 )
+# Not installed here: node and npm for the gltf_validator ctest (tests/check_gltf.sh installs the
+# npm package gltf-validator into the build tree). This machine's nodejs 20 (with npm) comes from
+# NodeSource, not Debian; the test skips with a message when node/npm or the registry are missing.
 
 missing=()
 for p in "${PACKAGES[@]}"; do

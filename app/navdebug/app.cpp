@@ -16,6 +16,7 @@
 
 #include "core/bake/config_json.h"
 #include "core/bake/detour_export.h"
+#include "core/bake/gltf_export.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/why.h"
 #include "core/io/file.h"
@@ -199,6 +200,54 @@ void App::save_navmesh() {
     }
     log_.info("saved " + out.string() + " (Detour navmesh, " + std::to_string(f.tiles.size()) + " tile" +
               (f.tiles.size() == 1 ? "" : "s") + ", " + std::to_string(bytes.size()) + " bytes)");
+}
+
+// The visible layers of the bake (input, regions, contours raw or simplified, polygon mesh,
+// detail mesh) and the current path when the path layer is on, in the debugger's colours, as
+// NAME.navmesh.glb next to the mesh (or `path`: navdebug --export-gltf).
+bool App::export_gltf(const std::string& path) {
+    const nav::Bake* b = bake_.get();
+    if (!b || !b->mesh) {
+        const std::string msg = "export glTF: no bake yet (open a mesh first)";
+        log_.error(msg);
+        set_error(msg);
+        return false;
+    }
+    auto on = [this](r::Layer l) { return opts_.layers[static_cast<size_t>(l)]; };
+    nav::GltfBakeLayers which;
+    which.input = on(r::Layer::Input);
+    which.regions = on(r::Layer::Regions);
+    which.contours = on(r::Layer::Contours) || on(r::Layer::RawContours);
+    which.polymesh = on(r::Layer::Polymesh);
+    which.detail = on(r::Layer::Detail);
+    which.palette = {r::region_color, r::area_color, r::hash_color};
+    const std::vector<float> route = path_on() ? sel_.path.path_points() : std::vector<float>{};
+    if (!route.empty()) which.path = &route;
+    std::filesystem::path out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
+    out.replace_extension(".navmesh.glb");
+    if (!path.empty()) out = path;
+    std::vector<nav::GltfLayer> layers;
+    if (const nav::Status st = nav::gltf_bake_layers(*b, which, layers); !st) {
+        log_.error("export glTF: " + out.string() + ": " + st.message);
+        set_error("export glTF: " + out.string() + ": " + st.message);
+        return false;
+    }
+    if (layers.empty()) {
+        const std::string msg = "export glTF: nothing to write (turn on a layer the bake has: input, regions, contours, "
+                                "polymesh, detail or path)";
+        log_.error(msg);
+        set_error(msg);
+        return false;
+    }
+    if (const nav::Status st = nav::write_gltf(out.string(), layers); !st) {
+        log_.error("export glTF: " + st.message);
+        set_error("export glTF: " + st.message);
+        return false;
+    }
+    std::string names;
+    for (const nav::GltfLayer& l : layers) names += (names.empty() ? "" : ", ") + l.name;
+    log_.info("exported " + out.string() + " (nodes " + names + ")");
+    return true;
 }
 
 void App::on_drop(int count, const char** paths) {

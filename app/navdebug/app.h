@@ -79,6 +79,9 @@ public:
     void on_drop(int count, const char** paths);
     // Writes the session JSON (mesh, config, volumes, path, camera, layers); false with err on failure.
     bool save_session(const std::string& path, std::string& err) const;
+    // The visible layers as glTF to `path` (empty: NAME.navmesh.glb next to the mesh); false with
+    // the reason logged and shown when nothing could be written.
+    bool export_gltf(const std::string& path = {});
     void load_session(const std::string& path);
     // True while something moves (flying, dragging, a bake running): keep frames coming.
     bool animating() const { return view_.animating; }

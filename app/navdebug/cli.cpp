@@ -53,6 +53,9 @@ void add_session_and_draw_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_
                    "open a session JSON (mesh, config, volumes, path, camera, layers); other flags override it");
     cli.add_option("--save-session", o.save_session_path, "after the screenshot, write the session as it is to this file")
         ->needs(shot_opt);
+    cli.add_option("--export-gltf", o.export_gltf_path,
+                   "after the screenshot, write the visible layers as glTF (Files > Export glTF) to this file (.glb binary, else JSON)")
+        ->needs(shot_opt);
     cli.add_option("--stage", o.stage_text, "bake only through this stage: input,rasterize,filter,compact,erode,areas,distance,regions,contours,polymesh,detail,navmesh");
     cli.add_option("--replay", o.replay_text,
                    "show the region replay at a step index: KIND=STEP, KIND watershed, monotone or layers, STEP 0 = the "

@@ -126,6 +126,13 @@ void App::ui_left_panel(float, float H) {
                                          "(MSET) as NAME.navmesh.bin next to the mesh (verts_per_poly at most 6).\n"
                                          "The bake's polygons: the Islands prune is this view's, not in the file."
                                        : "Bake through the detail stage (every tile) to save.");
+        ImGui::SameLine();
+        ImGui::BeginDisabled(!(bake_ && bake_->mesh));
+        if (ImGui::Button("Export glTF")) export_gltf();
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("Write the visible layers (input, regions, contours, polymesh, detail, path) as\n"
+                              "named glTF nodes with vertex colours: NAME.navmesh.glb next to the mesh (opens in Blender).");
         if (bake_ && bake_->mesh) {
             const nav::InputMesh& m = *bake_->mesh;
             ImGui::TextColored(kDimColor, "%s", std::filesystem::path(m.path).filename().string().c_str());

@@ -50,6 +50,12 @@ public:
         const float straight = std::hypot(end_.x - start_.x, end_.z - start_.z);
         return straight > 0.0f && route_.straight.length() > detour * straight;
     }
+    // The current path (Path mode, both points set): its straight path's points, x, y, z each;
+    // empty otherwise. Export glTF writes it as the path node.
+    std::vector<float> path_points() const {
+        if (mode_ != Mode::Path || !has_start_ || !has_end_ || !mesh_ || !status_) return {};
+        return route_.straight.points;
+    }
     bool show_nodes() const { return show_nodes_; }
     void set_show_nodes(bool on) { show_nodes_ = on, redraw_ = true; }
     // Shows the funnel stepper at step `step` (clamped to the steps of the query).

@@ -23,6 +23,7 @@
 
 #include <navkit/runtime.h>
 
+#include "core/bake/gltf_export.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
