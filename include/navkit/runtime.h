@@ -18,12 +18,18 @@
 //   find_route              all of the above in one call; RouteOptions::optimal = Polyanya instead
 //   raycast, find_distance_to_wall, find_polys_around_circle, random_point, query_polygons
 //
+// Files
+//   write_detour_tile, write_mset   Detour 1.5.1's tile data (dtCreateNavMeshData's exact bytes) and
+//                    RecastDemo's all-tiles MSET file; detour_tile_ref, detour_mesh_params
+//                    (core/runtime/detour_format.h)
+//
 // Also: polyanya_find_path (the exact Euclidean-shortest path), island_stats and
 // prune_unreachable (connected components), read_input_file (the checked file reader).
 #pragma once
 
 #include "core/common.h"
 #include "core/io/file.h"
+#include "core/runtime/detour_format.h"
 #include "core/runtime/islands.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/polyanya.h"

@@ -1,0 +1,37 @@
+// The bake's navmesh as Detour's files (core/runtime/detour_format.h): each tile's polygon and
+// detail meshes become a DetourTileSource, filled as RecastDemo's Sample_SoloMesh and
+// Sample_TileMesh fill dtNavMeshCreateParams, and a whole bake becomes an MSET file in memory.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/bake/detail.h"
+#include "core/bake/params.h"
+#include "core/bake/polymesh.h"
+#include "core/common.h"
+#include "core/runtime/detour_format.h"
+
+namespace nav {
+
+struct Bake;
+
+// Fills `out` (pointers into mesh, detail and flags) for the tile at (tx, ty). Polygon flags are
+// the runtime's: a flag 0 becomes kPolyFlagDefault (stored in `flags`, which must outlive `out`),
+// so Detour's default query filter passes every polygon as ours does. Walkable height, radius and
+// climb are the agent's in metres (params), as RecastDemo passes them. No off-mesh connections;
+// the BV tree is built. bad_input when verts_per_poly is over 6 (Detour's polygon limit) or a solo
+// mesh (no tile border) has more than 32767 polygons (Detour reads a neighbour with bit 15 set as
+// a tile-border portal).
+Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
+                          std::vector<uint16_t>& flags, DetourTileSource& out);
+
+// The whole bake as RecastDemo's MSET: a solo bake is one tile at (0, 0) with the parameters
+// dtNavMesh::init(data) derives from it (origin its bmin, tile size its extent, one tile, as many
+// polygons as it has); a tiled bake has every tile with polygons in the bake's tile order (x
+// fastest), the origin the bake's bmin, tiles of tile_size * cs metres and max_tiles / max_polys
+// as Sample_TileMesh computes them (detour_mesh_params). Each tile's reference is the one a fresh
+// dtNavMesh gives it (detour_tile_ref). bad_input when the bake is not complete through the
+// detail stage or a tile cannot be written.
+Status make_detour_mesh(const Bake& bake, DetourMeshFile& out);
+
+}  // namespace nav

@@ -1,0 +1,532 @@
+// Writing Detour's navmesh files (see detour_format.h): the bytes dtCreateNavMeshData of Detour
+// 1.5.1 makes (x86-64 layout: little-endian, 4-byte int and float, natural alignment), and
+// RecastDemo's MSET file around them.
+//
+// The tile is one calloc'd block of sections, each padded to 4 bytes (dtAlign4):
+//   header 100 | vertices 12 each (the polygon mesh's, then 2 per stored off-mesh connection) |
+//   polygons 32 each (mesh polygons, then one per stored off-mesh connection) | links 12 each
+//   (left zero: Detour fills them when the tile is added) | detail sub-meshes 12 each (10 bytes
+//   and 2 of padding) | detail vertices 12 each (only those beyond the polygon's own) | detail
+//   triangles 4 each | BV tree 16 each, 2 * polygons nodes (the unused tail zero) | off-mesh
+//   connections 36 each.
+// Everything Detour does not write stays zero, so the bytes are equal, padding included.
+#include <algorithm>
+#include <cmath>
+#include <cfloat>
+#include <climits>
+#include <cstring>
+#include <string>
+
+#include "core/runtime/detour_format.h"
+
+namespace nav {
+
+namespace {
+
+constexpr uint16_t kNullIdx = 0xffff;     // MESH_NULL_IDX
+constexpr uint16_t kExtLink = 0x8000;     // DT_EXT_LINK
+constexpr uint8_t kPolyTypeGround = 0;    // DT_POLYTYPE_GROUND
+constexpr uint8_t kPolyTypeOffMesh = 1;   // DT_POLYTYPE_OFFMESH_CONNECTION
+constexpr uint8_t kOffMeshBidir = 1;      // DT_OFFMESH_CON_BIDIR
+constexpr int32_t kTileMagic = 'D' << 24 | 'N' << 16 | 'A' << 8 | 'V';  // DT_NAVMESH_MAGIC
+constexpr int32_t kMsetMagic = 'M' << 24 | 'S' << 16 | 'E' << 8 | 'T';  // NAVMESHSET_MAGIC
+
+// Section record sizes (sizeof on x86-64).
+constexpr size_t kHeaderSize = 100;   // dtMeshHeader: 25 four-byte fields
+constexpr size_t kPolySize = 32;      // dtPoly
+constexpr size_t kLinkSize = 12;      // dtLink
+constexpr size_t kDetailSize = 12;    // dtPolyDetail: 2 uint32, 2 uint8, 2 bytes padding
+constexpr size_t kBvNodeSize = 16;    // dtBVNode
+constexpr size_t kOffMeshSize = 36;   // dtOffMeshConnection
+constexpr size_t kMsetHeaderSize = 40;      // NavMeshSetHeader: magic, version, numTiles, dtNavMeshParams (28)
+constexpr size_t kMsetTileHeaderSize = 8;   // NavMeshTileHeader: tileRef (32-bit), dataSize
+
+size_t align4(size_t n) { return (n + 3) & ~size_t(3); }
+
+// Little-endian stores into the zeroed block (memcpy of the host value: the format is x86-64's,
+// and the runtime targets little-endian platforms only, as detour_format.h says).
+template <class T>
+void put(uint8_t* at, T v) {
+    std::memcpy(at, &v, sizeof(T));
+}
+
+// (int)f as x86-64's cvttss2si does it: out of range or NaN gives INT_MIN (C++ leaves it
+// undefined). Detour quantizes BV bounds with this cast before clamping to 0..0xffff.
+int trunc_int(float f) {
+    if (!(f > -2147483904.0f && f < 2147483648.0f)) return INT_MIN;
+    return static_cast<int>(f);
+}
+
+uint16_t quantize(float v, float origin, float factor) {
+    return static_cast<uint16_t>(std::clamp(trunc_int((v - origin) * factor), 0, 0xffff));
+}
+
+// createBVTree's item: the quantized bounds of one polygon.
+struct BvItem {
+    uint16_t bmin[3], bmax[3];
+    int i;
+};
+
+// Detour's subdivide: nodes in depth-first order, a leaf per polygon, an inner node's index the
+// negated size of its subtree (the escape). The items are sorted on the longest axis of their
+// bounds by glibc's qsort, which (glibc 2.36 and older, and again from 2.39) is a merge sort: stable,
+// so std::stable_sort puts equal keys in the same order.
+void subdivide(BvItem* items, int imin, int imax, int& cur, uint8_t* nodes) {
+    const int inum = imax - imin;
+    const int icur = cur;
+    uint8_t* node = nodes + static_cast<size_t>(cur++) * kBvNodeSize;
+    uint16_t bmin[3], bmax[3];
+    for (int k = 0; k < 3; ++k) {
+        bmin[k] = items[imin].bmin[k];
+        bmax[k] = items[imin].bmax[k];
+    }
+    if (inum == 1) {
+        for (int k = 0; k < 3; ++k) {
+            put<uint16_t>(node + 2 * k, bmin[k]);
+            put<uint16_t>(node + 6 + 2 * k, bmax[k]);
+        }
+        put<int32_t>(node + 12, items[imin].i);
+        return;
+    }
+    for (int i = imin + 1; i < imax; ++i)
+        for (int k = 0; k < 3; ++k) {
+            bmin[k] = std::min(bmin[k], items[i].bmin[k]);
+            bmax[k] = std::max(bmax[k], items[i].bmax[k]);
+        }
+    for (int k = 0; k < 3; ++k) {
+        put<uint16_t>(node + 2 * k, bmin[k]);
+        put<uint16_t>(node + 6 + 2 * k, bmax[k]);
+    }
+    // longestAxis: x, then y only if strictly longer, then z only if strictly longer than the best.
+    const uint16_t ext[3] = {static_cast<uint16_t>(bmax[0] - bmin[0]), static_cast<uint16_t>(bmax[1] - bmin[1]),
+                             static_cast<uint16_t>(bmax[2] - bmin[2])};
+    int axis = 0;
+    if (ext[1] > ext[0]) axis = 1;
+    if (ext[2] > ext[axis]) axis = 2;
+    std::stable_sort(items + imin, items + imax,
+                     [axis](const BvItem& a, const BvItem& b) { return a.bmin[axis] < b.bmin[axis]; });
+    const int isplit = imin + inum / 2;
+    subdivide(items, imin, isplit, cur, nodes);
+    subdivide(items, isplit, imax, cur, nodes);
+    put<int32_t>(node + 12, -(cur - icur));
+}
+
+// classifyOffMeshPoint: which of the 8 neighbouring tiles a point outside the box lies towards
+// (0 = x+, counter-clockwise), 0xff inside.
+uint8_t classify_offmesh_point(const float* pt, const float* bmin, const float* bmax) {
+    constexpr uint8_t XP = 1, ZP = 2, XM = 4, ZM = 8;
+    uint8_t code = 0;
+    code |= pt[0] >= bmax[0] ? XP : 0;
+    code |= pt[2] >= bmax[2] ? ZP : 0;
+    code |= pt[0] < bmin[0] ? XM : 0;
+    code |= pt[2] < bmin[2] ? ZM : 0;
+    switch (code) {
+        case XP: return 0;
+        case XP | ZP: return 1;
+        case ZP: return 2;
+        case XM | ZP: return 3;
+        case XM: return 4;
+        case XM | ZM: return 5;
+        case ZM: return 6;
+        case XP | ZM: return 7;
+        default: return 0xff;
+    }
+}
+
+Status bad(const std::string& m) { return Status::bad_input("detour tile: " + m); }
+
+}  // namespace
+
+Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out) {
+    out.clear();
+    const int nvp = src.nvp;
+    // Detour's own refusals first (nvp, vertex count, empty mesh), then what it would crash on.
+    if (nvp > kDetourVertsPerPoly)
+        return bad("nvp (vertices per polygon) is " + std::to_string(nvp) + "; Detour's polygons have at most " +
+                   std::to_string(kDetourVertsPerPoly));
+    if (nvp < 3) return bad("nvp (vertices per polygon) is " + std::to_string(nvp) + "; at least 3 expected");
+    if (src.vert_count >= 0xffff)
+        return bad("vert_count is " + std::to_string(src.vert_count) + "; Detour holds at most 65534 vertices a tile");
+    if (src.vert_count <= 0 || !src.verts) return bad("no vertices");
+    if (src.poly_count <= 0 || !src.polys || !src.poly_flags || !src.poly_areas) return bad("no polygons");
+    if (!(src.cs > 0) || !(src.ch > 0)) return bad("cs and ch must be > 0");
+    const bool have_detail = src.detail_meshes != nullptr;
+    if (have_detail && src.detail_vert_count > 0 && !src.detail_verts) return bad("detail_verts missing");
+    if (have_detail && src.detail_tri_count > 0 && !src.detail_tris) return bad("detail_tris missing");
+    if (have_detail && (src.detail_vert_count < 0 || src.detail_tri_count < 0)) return bad("negative detail counts");
+    if (src.offmesh_count < 0) return bad("negative offmesh_count");
+    if (src.offmesh_count > 0 && (!src.offmesh_verts || !src.offmesh_rad || !src.offmesh_flags || !src.offmesh_areas ||
+                                  !src.offmesh_dir))
+        return bad("off-mesh connection arrays missing");
+
+    const size_t np = static_cast<size_t>(src.poly_count);
+    const size_t stride = 2 * static_cast<size_t>(nvp);
+
+    // Polygons: vertex counts, indices, edges and portals.
+    int64_t edge_count = 0, portal_count = 0;
+    for (size_t i = 0; i < np; ++i) {
+        const uint16_t* p = &src.polys[i * stride];
+        int nv = 0;
+        for (int j = 0; j < nvp && p[j] != kNullIdx; ++j, ++nv) {
+            if (p[j] >= src.vert_count)
+                return bad("polygon " + std::to_string(i) + " vertex " + std::to_string(j) + " is " + std::to_string(p[j]) +
+                           "; expected below vert_count " + std::to_string(src.vert_count));
+            const uint16_t nb = p[nvp + j];
+            if (nb & 0x8000) {
+                if ((nb & 0xf) != 0xf) ++portal_count;
+            } else if (nb >= src.poly_count) {
+                return bad("polygon " + std::to_string(i) + " edge " + std::to_string(j) + " neighbour " + std::to_string(nb) +
+                           " is not a polygon (poly_count " + std::to_string(src.poly_count) + ")");
+            }
+        }
+        if (nv < 3) return bad("polygon " + std::to_string(i) + " has " + std::to_string(nv) + " vertices; at least 3 expected");
+        edge_count += nv;
+    }
+
+    // Detail sub-meshes: in range, each starting with its polygon's vertices, counts in a byte.
+    int64_t unique_detail_verts = 0, detail_tri_count = 0;
+    if (have_detail) {
+        detail_tri_count = src.detail_tri_count;
+        for (size_t i = 0; i < np; ++i) {
+            const uint32_t* m = &src.detail_meshes[i * 4];
+            const uint16_t* p = &src.polys[i * stride];
+            int nv = 0;
+            while (nv < nvp && p[nv] != kNullIdx) ++nv;
+            const std::string which = "detail sub-mesh " + std::to_string(i);
+            if (uint64_t(m[0]) + m[1] > uint64_t(src.detail_vert_count))
+                return bad(which + " vertices " + std::to_string(m[0]) + "+" + std::to_string(m[1]) +
+                           " beyond detail_vert_count " + std::to_string(src.detail_vert_count));
+            if (uint64_t(m[2]) + m[3] > uint64_t(src.detail_tri_count))
+                return bad(which + " triangles " + std::to_string(m[2]) + "+" + std::to_string(m[3]) +
+                           " beyond detail_tri_count " + std::to_string(src.detail_tri_count));
+            if (m[1] < uint32_t(nv) || m[1] - uint32_t(nv) > 255)
+                return bad(which + " has " + std::to_string(m[1]) + " vertices; expected its polygon's " + std::to_string(nv) +
+                           " plus at most 255");
+            if (m[3] > 255) return bad(which + " has " + std::to_string(m[3]) + " triangles; Detour stores at most 255");
+            for (uint32_t t = m[2]; t < m[2] + m[3]; ++t)
+                for (int k = 0; k < 3; ++k)
+                    if (src.detail_tris[size_t(t) * 4 + k] >= m[1])
+                        return bad("detail triangle " + std::to_string(t) + " vertex " + std::to_string(k) + " is " +
+                                   std::to_string(src.detail_tris[size_t(t) * 4 + k]) + "; its sub-mesh has " +
+                                   std::to_string(m[1]) + " vertices");
+            unique_detail_verts += m[1] - nv;
+        }
+        // dtCreateNavMeshData counts the copied vertices in an unsigned short.
+        if (unique_detail_verts > 0xffff)
+            return bad(std::to_string(unique_detail_verts) +
+                       " detail vertices beyond the polygons' own; Detour stores at most 65535 a tile");
+    } else {
+        for (size_t i = 0; i < np; ++i) {
+            const uint16_t* p = &src.polys[i * stride];
+            int nv = 0;
+            while (nv < nvp && p[nv] != kNullIdx) ++nv;
+            detail_tri_count += nv - 2;
+        }
+    }
+
+    // Off-mesh connections: only those starting inside the tile's box (xz, and y within the
+    // mesh's height range grown by the climb) are stored; each end inside takes two links.
+    std::vector<uint8_t> cls(static_cast<size_t>(src.offmesh_count) * 2);
+    int stored_offmesh = 0;
+    int64_t offmesh_links = 0;
+    if (src.offmesh_count > 0) {
+        float hmin = FLT_MAX, hmax = -FLT_MAX;
+        if (src.detail_verts && src.detail_vert_count) {
+            for (int i = 0; i < src.detail_vert_count; ++i) {
+                const float h = src.detail_verts[size_t(i) * 3 + 1];
+                hmin = std::min(hmin, h);
+                hmax = std::max(hmax, h);
+            }
+        } else {
+            for (int i = 0; i < src.vert_count; ++i) {
+                const float h = src.bmin[1] + static_cast<float>(src.verts[size_t(i) * 3 + 1]) * src.ch;
+                hmin = std::min(hmin, h);
+                hmax = std::max(hmax, h);
+            }
+        }
+        hmin -= src.walkable_climb;
+        hmax += src.walkable_climb;
+        const float bmin[3] = {src.bmin[0], hmin, src.bmin[2]};
+        const float bmax[3] = {src.bmax[0], hmax, src.bmax[2]};
+        for (int i = 0; i < src.offmesh_count; ++i) {
+            const float* p0 = &src.offmesh_verts[size_t(i) * 6];
+            const float* p1 = p0 + 3;
+            uint8_t& c0 = cls[size_t(i) * 2];
+            uint8_t& c1 = cls[size_t(i) * 2 + 1];
+            c0 = classify_offmesh_point(p0, bmin, bmax);
+            c1 = classify_offmesh_point(p1, bmin, bmax);
+            if (c0 == 0xff && (p0[1] < bmin[1] || p0[1] > bmax[1])) c0 = 0;
+            if (c0 == 0xff) ++offmesh_links;
+            if (c1 == 0xff) ++offmesh_links;
+            if (c0 == 0xff) ++stored_offmesh;
+        }
+    }
+
+    const int64_t tot_polys = src.poly_count + int64_t(stored_offmesh);
+    const int64_t tot_verts = src.vert_count + int64_t(stored_offmesh) * 2;
+    if (tot_verts > 0xffff || tot_polys > 0xffff)
+        return bad(std::to_string(tot_verts) + " vertices and " + std::to_string(tot_polys) +
+                   " polygons with the off-mesh connections; Detour indexes them in 16 bits");
+    const int64_t max_links = edge_count + portal_count * 2 + offmesh_links * 2;
+
+    const size_t vert_bytes = align4(12 * size_t(tot_verts));
+    const size_t poly_bytes = align4(kPolySize * size_t(tot_polys));
+    const size_t link_bytes = align4(kLinkSize * size_t(max_links));
+    const size_t dmesh_bytes = align4(kDetailSize * np);
+    const size_t dvert_bytes = align4(12 * size_t(unique_detail_verts));
+    const size_t dtri_bytes = align4(4 * size_t(detail_tri_count));
+    const size_t bv_bytes = src.build_bv_tree ? align4(kBvNodeSize * np * 2) : 0;
+    const size_t off_bytes = align4(kOffMeshSize * size_t(stored_offmesh));
+    const size_t total = kHeaderSize + vert_bytes + poly_bytes + link_bytes + dmesh_bytes + dvert_bytes + dtri_bytes +
+                         bv_bytes + off_bytes;
+    if (total > size_t(INT_MAX))
+        return bad("the tile would be " + std::to_string(total) + " bytes; Detour's size is an int");
+
+    out.assign(total, 0);
+    uint8_t* const hdr = out.data();
+    uint8_t* const verts = hdr + kHeaderSize;
+    uint8_t* const polys = verts + vert_bytes;
+    uint8_t* const dmeshes = polys + poly_bytes + link_bytes;
+    uint8_t* const dverts = dmeshes + dmesh_bytes;
+    uint8_t* const dtris = dverts + dvert_bytes;
+    uint8_t* const bvtree = dtris + dtri_bytes;
+    uint8_t* const offcons = bvtree + bv_bytes;
+
+    // Header (dtMeshHeader field order).
+    put<int32_t>(hdr + 0, kTileMagic);
+    put<int32_t>(hdr + 4, kDetourVersion);
+    put<int32_t>(hdr + 8, src.tile_x);
+    put<int32_t>(hdr + 12, src.tile_y);
+    put<int32_t>(hdr + 16, src.tile_layer);
+    put<uint32_t>(hdr + 20, src.user_id);
+    put<int32_t>(hdr + 24, int32_t(tot_polys));
+    put<int32_t>(hdr + 28, int32_t(tot_verts));
+    put<int32_t>(hdr + 32, int32_t(max_links));
+    put<int32_t>(hdr + 36, src.poly_count);                // detailMeshCount
+    put<int32_t>(hdr + 40, int32_t(unique_detail_verts));  // detailVertCount
+    put<int32_t>(hdr + 44, int32_t(detail_tri_count));
+    put<int32_t>(hdr + 48, src.build_bv_tree ? src.poly_count * 2 : 0);  // bvNodeCount
+    put<int32_t>(hdr + 52, stored_offmesh);
+    put<int32_t>(hdr + 56, src.poly_count);  // offMeshBase
+    put<float>(hdr + 60, src.walkable_height);
+    put<float>(hdr + 64, src.walkable_radius);
+    put<float>(hdr + 68, src.walkable_climb);
+    for (int k = 0; k < 3; ++k) {
+        put<float>(hdr + 72 + 4 * k, src.bmin[k]);
+        put<float>(hdr + 84 + 4 * k, src.bmax[k]);
+    }
+    const float quant = 1.0f / src.cs;
+    put<float>(hdr + 96, quant);
+
+    // Vertices: voxel units to world, then both ends of each stored off-mesh connection.
+    for (int i = 0; i < src.vert_count; ++i) {
+        const uint16_t* iv = &src.verts[size_t(i) * 3];
+        uint8_t* v = verts + size_t(i) * 12;
+        put<float>(v + 0, src.bmin[0] + static_cast<float>(iv[0]) * src.cs);
+        put<float>(v + 4, src.bmin[1] + static_cast<float>(iv[1]) * src.ch);
+        put<float>(v + 8, src.bmin[2] + static_cast<float>(iv[2]) * src.cs);
+    }
+    for (int i = 0, n = 0; i < src.offmesh_count; ++i) {
+        if (cls[size_t(i) * 2] != 0xff) continue;
+        std::memcpy(verts + (size_t(src.vert_count) + size_t(n) * 2) * 12, &src.offmesh_verts[size_t(i) * 6], 24);
+        ++n;
+    }
+
+    // Polygons: neighbour n becomes n + 1 (0 = none); a portal's Recast side 0..3 (x-, z+, x+, z-)
+    // becomes DT_EXT_LINK | Detour's side (4, 2, 0, 6); any other marked side stays 0.
+    for (size_t i = 0; i < np; ++i) {
+        const uint16_t* s = &src.polys[i * stride];
+        uint8_t* p = polys + i * kPolySize;
+        int nv = 0;
+        for (; nv < nvp && s[nv] != kNullIdx; ++nv) {
+            put<uint16_t>(p + 4 + 2 * nv, s[nv]);
+            const uint16_t nb = s[nvp + nv];
+            uint16_t nei = 0;
+            if (nb & 0x8000) {
+                static constexpr uint16_t kSide[4] = {kExtLink | 4, kExtLink | 2, kExtLink | 0, kExtLink | 6};
+                const int dir = nb & 0xf;
+                if (dir < 4) nei = kSide[dir];
+            } else {
+                nei = static_cast<uint16_t>(nb + 1);
+            }
+            put<uint16_t>(p + 16 + 2 * nv, nei);
+        }
+        put<uint16_t>(p + 28, src.poly_flags[i]);
+        p[30] = static_cast<uint8_t>(nv);
+        p[31] = static_cast<uint8_t>((src.poly_areas[i] & 0x3f) | (kPolyTypeGround << 6));
+    }
+    for (int i = 0, n = 0; i < src.offmesh_count; ++i) {
+        if (cls[size_t(i) * 2] != 0xff) continue;
+        uint8_t* p = polys + (np + size_t(n)) * kPolySize;
+        put<uint16_t>(p + 4, static_cast<uint16_t>(src.vert_count + n * 2));
+        put<uint16_t>(p + 6, static_cast<uint16_t>(src.vert_count + n * 2 + 1));
+        put<uint16_t>(p + 28, src.offmesh_flags[i]);
+        p[30] = 2;
+        p[31] = static_cast<uint8_t>((src.offmesh_areas[i] & 0x3f) | (kPolyTypeOffMesh << 6));
+        ++n;
+    }
+
+    // Detail: sub-mesh records, the vertices beyond each polygon's own (those are its first ones),
+    // the triangles as given. Without a detail mesh, a fan per polygon with its boundary edges
+    // flagged (edge 0 on the first triangle, edge 1 always, edge 2 on the last).
+    if (have_detail) {
+        uint32_t vbase = 0;
+        for (size_t i = 0; i < np; ++i) {
+            const uint32_t* m = &src.detail_meshes[i * 4];
+            const uint32_t nv = polys[i * kPolySize + 30];
+            const uint32_t extra = m[1] - nv;
+            uint8_t* d = dmeshes + i * kDetailSize;
+            put<uint32_t>(d + 0, vbase);
+            put<uint32_t>(d + 4, m[2]);
+            d[8] = static_cast<uint8_t>(extra);
+            d[9] = static_cast<uint8_t>(m[3]);
+            if (extra) {
+                std::memcpy(dverts + size_t(vbase) * 12, &src.detail_verts[(size_t(m[0]) + nv) * 3], size_t(extra) * 12);
+                vbase += extra;
+            }
+        }
+        if (src.detail_tri_count > 0) std::memcpy(dtris, src.detail_tris, size_t(src.detail_tri_count) * 4);
+    } else {
+        uint32_t tbase = 0;
+        for (size_t i = 0; i < np; ++i) {
+            const int nv = polys[i * kPolySize + 30];
+            uint8_t* d = dmeshes + i * kDetailSize;
+            put<uint32_t>(d + 4, tbase);
+            d[9] = static_cast<uint8_t>(nv - 2);
+            for (int j = 2; j < nv; ++j, ++tbase) {
+                uint8_t* t = dtris + size_t(tbase) * 4;
+                t[0] = 0;
+                t[1] = static_cast<uint8_t>(j - 1);
+                t[2] = static_cast<uint8_t>(j);
+                t[3] = static_cast<uint8_t>((1 << 2) | (j == 2 ? 1 : 0) | (j == nv - 1 ? 1 << 4 : 0));
+            }
+        }
+    }
+
+    // BV tree: bounds quantized by 1/cs on every axis (from the detail vertices when there are
+    // any, else from the polygon's voxel vertices with y rescaled by ch/cs).
+    if (src.build_bv_tree) {
+        std::vector<BvItem> items(np);
+        for (size_t i = 0; i < np; ++i) {
+            BvItem& it = items[i];
+            it.i = static_cast<int>(i);
+            if (have_detail) {
+                const uint32_t vb = src.detail_meshes[i * 4 + 0];
+                const uint32_t ndv = src.detail_meshes[i * 4 + 1];
+                const float* dv = &src.detail_verts[size_t(vb) * 3];
+                float bmin[3] = {dv[0], dv[1], dv[2]}, bmax[3] = {dv[0], dv[1], dv[2]};
+                for (uint32_t j = 1; j < ndv; ++j)
+                    for (int k = 0; k < 3; ++k) {
+                        // dtVmin / dtVmax: keep the current value unless the new one is smaller / larger.
+                        const float v = dv[size_t(j) * 3 + k];
+                        bmin[k] = v < bmin[k] ? v : bmin[k];
+                        bmax[k] = v > bmax[k] ? v : bmax[k];
+                    }
+                for (int k = 0; k < 3; ++k) {
+                    it.bmin[k] = quantize(bmin[k], src.bmin[k], quant);
+                    it.bmax[k] = quantize(bmax[k], src.bmin[k], quant);
+                }
+            } else {
+                const uint16_t* p = &src.polys[i * stride];
+                for (int k = 0; k < 3; ++k) it.bmin[k] = it.bmax[k] = src.verts[size_t(p[0]) * 3 + k];
+                for (int j = 1; j < nvp && p[j] != kNullIdx; ++j)
+                    for (int k = 0; k < 3; ++k) {
+                        const uint16_t v = src.verts[size_t(p[j]) * 3 + k];
+                        it.bmin[k] = std::min(it.bmin[k], v);
+                        it.bmax[k] = std::max(it.bmax[k], v);
+                    }
+                it.bmin[1] = static_cast<uint16_t>(std::floor(static_cast<float>(it.bmin[1]) * src.ch / src.cs));
+                it.bmax[1] = static_cast<uint16_t>(std::ceil(static_cast<float>(it.bmax[1]) * src.ch / src.cs));
+            }
+        }
+        int cur = 0;
+        subdivide(items.data(), 0, src.poly_count, cur, bvtree);
+    }
+
+    // Off-mesh connections stored in this tile.
+    for (int i = 0, n = 0; i < src.offmesh_count; ++i) {
+        if (cls[size_t(i) * 2] != 0xff) continue;
+        uint8_t* c = offcons + size_t(n) * kOffMeshSize;
+        std::memcpy(c, &src.offmesh_verts[size_t(i) * 6], 24);
+        put<float>(c + 24, src.offmesh_rad[i]);
+        put<uint16_t>(c + 28, static_cast<uint16_t>(src.poly_count + n));
+        c[30] = src.offmesh_dir[i] ? kOffMeshBidir : 0;
+        c[31] = cls[size_t(i) * 2 + 1];
+        if (src.offmesh_user_id) put<uint32_t>(c + 32, src.offmesh_user_id[i]);
+        ++n;
+    }
+    return Status::ok();
+}
+
+namespace {
+// dtNextPow2 / dtIlog2 (RecastDemo has the same two).
+uint32_t next_pow2(uint32_t v) {
+    v--;
+    v |= v >> 1;
+    v |= v >> 2;
+    v |= v >> 4;
+    v |= v >> 8;
+    v |= v >> 16;
+    return v + 1;
+}
+int ilog2(uint32_t v) {
+    int r = 0;
+    while (v > 1) {
+        v >>= 1;
+        ++r;
+    }
+    return r;
+}
+}  // namespace
+
+uint32_t detour_tile_ref(const DetourMeshParams& params, int i) {
+    // dtNavMesh::init: tile bits and polygon bits from the rounded-up counts; every slot starts
+    // with salt 1 and the free list hands out slot 0, 1, 2, ... in order.
+    const int tile_bits = ilog2(next_pow2(static_cast<uint32_t>(std::max(params.max_tiles, 1))));
+    const int poly_bits = ilog2(next_pow2(static_cast<uint32_t>(std::max(params.max_polys, 1))));
+    const uint32_t salt = 1;
+    return (salt << (poly_bits + tile_bits)) | (static_cast<uint32_t>(i) << poly_bits);
+}
+
+DetourMeshParams detour_mesh_params(const float orig[3], float tile_width, float tile_height, int tile_count,
+                                    int max_polys_per_tile) {
+    // Sample_TileMesh: tile bits for the tile count (at most 14), the remaining 22 - tile bits
+    // for polygons, so that 10 bits are left for the salt. Beyond RecastDemo: when the largest tile
+    // needs more polygon bits, they are taken (and, past 14, more tile bits when the tiles need
+    // them); dtNavMesh::init refuses the result if fewer than 10 salt bits remain.
+    DetourMeshParams p;
+    for (int k = 0; k < 3; ++k) p.orig[k] = orig[k];
+    p.tile_width = tile_width;
+    p.tile_height = tile_height;
+    const int tile_bits = ilog2(next_pow2(static_cast<uint32_t>(std::max(tile_count, 1))));
+    const int poly_need = ilog2(next_pow2(static_cast<uint32_t>(std::max(max_polys_per_tile, 1))));
+    const int poly_bits = std::max(22 - std::min(tile_bits, 14), poly_need);
+    p.max_tiles = 1 << std::min(tile_bits, 30);
+    p.max_polys = 1 << std::min(poly_bits, 30);
+    return p;
+}
+
+void write_mset(const DetourMeshFile& file, std::vector<uint8_t>& out) {
+    size_t total = kMsetHeaderSize;
+    for (const DetourTileBytes& t : file.tiles) total += kMsetTileHeaderSize + t.data.size();
+    out.assign(total, 0);
+    uint8_t* h = out.data();
+    put<int32_t>(h + 0, kMsetMagic);
+    put<int32_t>(h + 4, kMsetVersion);
+    put<int32_t>(h + 8, static_cast<int32_t>(file.tiles.size()));
+    for (int k = 0; k < 3; ++k) put<float>(h + 12 + 4 * k, file.params.orig[k]);
+    put<float>(h + 24, file.params.tile_width);
+    put<float>(h + 28, file.params.tile_height);
+    put<int32_t>(h + 32, file.params.max_tiles);
+    put<int32_t>(h + 36, file.params.max_polys);
+    size_t at = kMsetHeaderSize;
+    for (const DetourTileBytes& t : file.tiles) {
+        put<uint32_t>(h + at, t.ref);
+        put<int32_t>(h + at + 4, static_cast<int32_t>(t.data.size()));
+        at += kMsetTileHeaderSize;
+        if (!t.data.empty()) std::memcpy(h + at, t.data.data(), t.data.size());
+        at += t.data.size();
+    }
+}
+
+}  // namespace nav
