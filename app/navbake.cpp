@@ -20,6 +20,7 @@
 #include "app/navbake_args.h"
 #include "app/navbake_farm.h"
 #include "core/bake/config_json.h"
+#include "core/bake/detour_export.h"
 #include "core/bake/diagnose.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
@@ -475,6 +476,64 @@ uint64_t peak_rss() {
 
 // ---- files -------------------------------------------------------------------------------------
 
+// ---- Detour files (issue 20): --navmesh-out, --tile-out ----------------------------------------
+
+// --tile-out DIR, checked before the bake: an existing directory we may write into, or a new one
+// whose parent is such a directory (created when the tiles are written).
+nav::Status check_tile_out_dir(const Args& a) {
+    namespace fs = std::filesystem;
+    if (!a.tile_out_given) return nav::Status::ok();
+    std::string d = a.tile_out;
+    while (d.size() > 1 && d.back() == '/') d.pop_back();
+    std::error_code ec;
+    const fs::file_status s = fs::status(d, ec);
+    if (fs::exists(s)) {
+        if (!fs::is_directory(s)) return nav::Status::bad_input("--tile-out " + a.tile_out + ": not a directory");
+        if (::access(d.c_str(), W_OK | X_OK) != 0)
+            return nav::Status::bad_input("--tile-out " + a.tile_out + ": directory not writable (" + std::strerror(errno) + ")");
+        return nav::Status::ok();
+    }
+    std::string parent = fs::path(d).parent_path().string();
+    if (parent.empty()) parent = ".";
+    if (!fs::is_directory(parent, ec))
+        return nav::Status::bad_input("--tile-out " + a.tile_out + ": its parent directory " + parent + " does not exist");
+    if (::access(parent.c_str(), W_OK | X_OK) != 0)
+        return nav::Status::bad_input("--tile-out " + a.tile_out + ": cannot create it in " + parent + " (" +
+                                      std::strerror(errno) + ")");
+    return nav::Status::ok();
+}
+
+// The bake as Detour data: the MSET file (--navmesh-out) and one file per tile (--tile-out), each
+// through nav::OutputFile. Bad input (verts_per_poly over 6, a bake Detour cannot address) names
+// the flag; exit 2.
+nav::Status write_detour_outputs(const Args& a, const nav::Bake& bake) {
+    if (!a.navmesh_out_given && !a.tile_out_given) return nav::Status::ok();
+    const std::string flags = a.navmesh_out_given && a.tile_out_given ? "--navmesh-out / --tile-out"
+                              : a.navmesh_out_given                   ? "--navmesh-out"
+                                                                      : "--tile-out";
+    nav::DetourMeshFile f;
+    if (nav::Status st = nav::make_detour_mesh(bake, f); !st) return nav::Status{st.code, flags + ": " + st.message};
+    if (a.navmesh_out_given) {
+        std::vector<uint8_t> bytes;
+        nav::write_mset(f, bytes);
+        const std::string_view view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        if (nav::Status st = nav::write_output_file(a.navmesh_out, view); !st)
+            return nav::Status{st.code, "--navmesh-out " + st.message};
+    }
+    if (a.tile_out_given) {
+        std::error_code ec;
+        std::filesystem::create_directory(a.tile_out, ec);  // check_tile_out_dir allowed it; a failure shows below
+        for (const nav::DetourTileBytes& t : f.tiles) {
+            int32_t xy[2];  // the tile header's x and y (bytes 8..15, written by write_detour_tile)
+            std::memcpy(xy, t.data.data() + 8, sizeof xy);
+            const std::string_view view(reinterpret_cast<const char*>(t.data.data()), t.data.size());
+            if (nav::Status st = nav::write_output_file(navbake::tile_out_path(a.tile_out, xy[0], xy[1]), view); !st)
+                return nav::Status{st.code, "--tile-out " + st.message};
+        }
+    }
+    return nav::Status::ok();
+}
+
 // The files a run reads and writes, by flag. Checked before anything is read: every output can be
 // written, and no output is an input or another output (the same path, a symlink or a hard link
 // to it: nav::same_file), since writing it would destroy the input or lose the other output.
@@ -488,6 +547,7 @@ nav::Status check_files(const Args& a, const Job& job) {
     if (!a.config_path.empty()) inputs.push_back({"--config", "the --config file", a.config_path});
     if (!a.pairs_path.empty()) inputs.push_back({"--pairs", "the --pairs file", a.pairs_path});
     if (a.obj_out_given) outputs.push_back({"--obj-out", "", a.obj_out});
+    if (a.navmesh_out_given) outputs.push_back({"--navmesh-out", "", a.navmesh_out});
     if (a.mesh_out_given) {
         if (!job.map2d)
             return nav::Status::bad_input("--mesh-out writes a 2D map's polygons as a Polyanya .mesh: it needs "
@@ -511,7 +571,7 @@ nav::Status check_files(const Args& a, const Job& job) {
     }
     if (!a.pairs_path.empty())
         if (nav::Status st = nav::check_input_file(a.pairs_path, "pairs file"); !st) return st;
-    return nav::Status::ok();
+    return check_tile_out_dir(a);
 }
 
 // Writes an output through nav::OutputFile (a temporary file renamed into place, every write and
@@ -904,6 +964,7 @@ int run_obj(const Args& a, const Job& job) {
         if (nav::Status st = write_output("--obj-out", nav::write_navmesh_obj(a.obj_out, *bake->polymesh, bake->detail.get()));
             !st)
             return fail(st);
+    if (nav::Status st = write_detour_outputs(a, *bake); !st) return fail(st);
     if (!report) {
         print_text_report(a, job, *bake, times, inc, paths);
         print_why_text(job, why, *bake);

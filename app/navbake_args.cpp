@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/bake/params_json.h"
+#include "core/runtime/detour_format.h"
 
 namespace navbake {
 
@@ -107,6 +108,15 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
         ->check(mib_range(1.0, 1048576.0));
     app.add_option("--max-input", a.max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
         ->check(mib_range(1e-6, 1048576.0));
+    // ---- Detour files (issue 20)
+    app.add_option("--navmesh-out", a.navmesh_out,
+                   "Write the navmesh (solo or tiled) as RecastDemo's all-tiles file (MSET), Detour 1.5.1 tile data")
+        ->type_name("FILE");
+    app.add_option("--tile-out", a.tile_out,
+                   "Write each tile's Detour data to DIR/tile_X_Y.bin (X, Y = column, row; solo: tile_0_0.bin); DIR "
+                   "is created if its parent exists")
+        ->type_name("DIR");
+    // ---- end of the Detour files
     // A bake split over machines (navbake_farm.h, README "Baking on a farm").
     auto* tiles_opt = app.add_option("--tiles", a.tiles_text,
                                      "With tile_size > 0: bake only the tiles in columns X0..X1, rows Y0..Y1 (one job of a "
@@ -118,9 +128,6 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
                           ->type_name("DIR");
     app.add_flag("--tile-grid", a.tile_grid,
                  "With tile_size > 0: print the tile grid, \"COLS ROWS\", and exit (no bake; for a split bake's submitter)");
-    // PROVISIONAL until branch dtwrite adds them
-    app.add_option("--tile-out", a.tile_out, "DIR for the tiles");
-    auto* navmesh_out_opt = app.add_option("--navmesh-out", a.navmesh_out, "MSET FILE");
     app.footer([] { return nav::params_help(); });  // built only for --help
     try {
         app.parse(argc, argv);
@@ -139,9 +146,10 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     a.incremental_given = app.count("--incremental") > 0;
     a.why_given = why_opt->count() > 0;
     a.why_path_given = why_path_opt->count() > 0;
+    a.navmesh_out_given = app.count("--navmesh-out") > 0;  // Detour files (issue 20)
+    a.tile_out_given = app.count("--tile-out") > 0;
     a.tiles_given = tiles_opt->count() > 0;
     a.merge_given = merge_opt->count() > 0;
-    a.navmesh_out_given = navmesh_out_opt->count() > 0;
     if (a.mesh_path.empty() && !a.merge_given) {
         err << "navbake: error: mesh is required (an OBJ or 2D map to bake; only --merge DIR takes none)\n"
                "(run navbake --help for usage)\n";
@@ -318,7 +326,7 @@ nav::Status apply_split_args(const Args& a, Job& job) {
     const std::pair<const char*, bool> others[] = {
         {"--tile", a.tile_given}, {"--incremental", a.incremental_given}, {"--paths", a.npaths > 0},
         {"--pairs", !a.pairs_path.empty()}, {"--why", a.why_given}, {"--why-path", a.why_path_given},
-        {"--reps", a.reps_given}};
+        {"--reps", a.reps_given}, {"--navmesh-out (navbake --merge writes it)", a.navmesh_out_given}};
     for (const auto& [other, given] : others)
         if (given)
             return nav::Status::bad_input(std::string(flag) + (a.tiles_given ? " bakes one job's tiles of a split bake"
@@ -351,6 +359,7 @@ nav::Status apply_args(const Args& a, Job& job) {
         if (nav::Status st = parse_point_pair(a.why_path_text, job.why_start, job.why_end); !st) return st;
         job.why_path = true;
     }
+    if (nav::Status st = apply_detour_args(a, job); !st) return st;
     if (nav::Status st = apply_split_args(a, job); !st) return st;
     if (job.map2d) return refuse_for_map2d(a, job);
     const std::pair<const char*, bool> whys[] = {{"--why", a.why_given}, {"--why-path", a.why_path_given}};
@@ -368,6 +377,35 @@ nav::Status apply_args(const Args& a, Job& job) {
     if (job.tile_x >= 0 && (a.npaths > 0 || !a.pairs_path.empty()))
         return nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile");
     return nav::Status::ok();
+}
+
+// ---- Detour files (issue 20) -------------------------------------------------------------------
+
+nav::Status apply_detour_args(const Args& a, const Job& job) {
+    const std::pair<const char*, bool> flags[] = {{"--navmesh-out", a.navmesh_out_given}, {"--tile-out", a.tile_out_given}};
+    for (const auto& [flag, given] : flags) {
+        if (!given) continue;
+        if (job.map2d)
+            return nav::Status::bad_input(std::string(flag) + " does not apply to a 2D map (" + a.mesh_path +
+                                          "): it writes a voxel bake's polygon and detail meshes as Detour data");
+        if (a.tile_given)
+            return nav::Status::bad_input(std::string(flag) + " writes the whole bake (every tile): not with --tile");
+        // refused before the bake rather than after it
+        if (const int nvp = job.params.i(nav::ParamId::verts_per_poly); nvp > nav::kDetourVertsPerPoly)
+            return nav::Status::bad_input(std::string(flag) + ": verts_per_poly is " + std::to_string(nvp) +
+                                          "; Detour's polygons have at most " +
+                                          std::to_string(nav::kDetourVertsPerPoly) +
+                                          " vertices (--set verts_per_poly=6)");
+    }
+    if (a.tile_out_given && a.tile_out.empty())
+        return nav::Status::bad_input("--tile-out: empty path (expected a directory to write the tiles into)");
+    return nav::Status::ok();
+}
+
+std::string tile_out_path(const std::string& dir, int x, int y) {
+    std::string p = dir;
+    if (!p.empty() && p.back() != '/') p += '/';
+    return p + "tile_" + std::to_string(x) + "_" + std::to_string(y) + ".bin";
 }
 
 }  // namespace navbake

@@ -27,12 +27,13 @@ struct Args {
     bool why_given = false, why_path_given = false;
     int reps = 1, npaths = 0;
     double max_memory_mb = 4096, max_input_mb = 1024;
+    // ---- Detour files (issue 20): --navmesh-out FILE (RecastDemo's MSET of the whole bake),
+    // --tile-out DIR (one Detour tile per file, DIR/tile_X_Y.bin)
+    std::string navmesh_out, tile_out;
+    bool navmesh_out_given = false, tile_out_given = false;
     // A bake split over machines (navbake_farm.h): --tiles X0,Y0:X1,Y1, --merge DIR, --tile-grid.
     std::string tiles_text, merge_dir;
     bool tiles_given = false, merge_given = false, tile_grid = false;
-    // PROVISIONAL until branch dtwrite adds them: --tile-out DIR, --navmesh-out FILE
-    std::string tile_out, navmesh_out;
-    bool navmesh_out_given = false;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
@@ -75,5 +76,12 @@ nav::Status parse_point_pair(std::string_view text, float* start, float* end);
 nav::Status apply_args(const Args& a, Job& job);
 
 bool ends_with(std::string_view s, std::string_view suffix);
+
+// ---- Detour files (issue 20) -------------------------------------------------------------------
+// --navmesh-out / --tile-out: an OBJ bake's whole navmesh (not a 2D map, not with --tile). Called
+// by apply_args.
+nav::Status apply_detour_args(const Args& a, const Job& job);
+// DIR/tile_X_Y.bin, the file --tile-out writes for tile (x, y) (column, row; solo: 0, 0).
+std::string tile_out_path(const std::string& dir, int x, int y);
 
 }  // namespace navbake

@@ -246,10 +246,6 @@ nav::Status write_split_manifest(const std::string& dir, const int* r, const std
     return nav::write_output_file(dir + "/" + name, s);
 }
 
-std::string split_tile_path(const std::string& dir, int x, int y) {
-    return dir + "/tile_" + std::to_string(x) + "_" + std::to_string(y) + ".bin";
-}
-
 nav::Status merge_split(const std::string& dir, uint64_t max_bytes, nav::DetourMeshFile& out) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
@@ -446,7 +442,7 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
             nav::Status st = nav::detour_tile_source(*tb->polymesh, *tb->detail, bake->params, x, y, flags, src);
             if (st) st = nav::write_detour_tile(src, data);
             if (!st) return nav::Status{st.code, "tile " + xy(x, y) + ": " + st.message};
-            const std::string path = split_tile_path(dir, x, y);
+            const std::string path = tile_out_path(dir, x, y);  // the names a whole bake's --tile-out writes
             st = nav::write_output_file(path, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
             if (!st) return nav::Status{st.code, "--tile-out " + st.message};
             ++written;

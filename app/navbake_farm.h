@@ -49,9 +49,6 @@ nav::Status write_split_grid(const std::string& dir, const SplitGrid& g);
 // lists the tiles of r with no polygons (x, y pairs).
 nav::Status write_split_manifest(const std::string& dir, const int* r, const std::vector<std::pair<int, int>>& empty);
 
-// The tile file's name in DIR: tile_X_Y.bin.
-std::string split_tile_path(const std::string& dir, int x, int y);
-
 // Reads DIR (every check above) into the MSET file's contents. max_bytes limits each file read.
 nav::Status merge_split(const std::string& dir, uint64_t max_bytes, nav::DetourMeshFile& out);
 

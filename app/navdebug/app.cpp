@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/bake/config_json.h"
+#include "core/bake/detour_export.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/why.h"
 #include "core/io/file.h"
@@ -177,6 +178,29 @@ void App::export_obj() {
     }
     log_.info("exported " + out.string() + " (" + std::to_string(b->polymesh->npolys) + " polygons" +
               (dm ? ", " + std::to_string(dm->ntris) + " detail triangles)" : ", no detail mesh)"));
+}
+
+void App::save_navmesh() {
+    const nav::Bake* b = bake_.get();
+    nav::DetourMeshFile f;
+    nav::Status st = b && b->mesh ? nav::make_detour_mesh(*b, f) : nav::Status::bad_input("no bake yet");
+    std::filesystem::path out;
+    if (st) {
+        out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
+        out.replace_extension(".navmesh.bin");
+        std::vector<uint8_t> bytes;
+        nav::write_mset(f, bytes);
+        st = nav::write_output_file(out.string(), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    }
+    if (!st) {
+        log_.error("save navmesh: " + st.message);
+        set_error("save navmesh: " + st.message);
+        return;
+    }
+    size_t bytes = 40;
+    for (const nav::DetourTileBytes& t : f.tiles) bytes += 8 + t.data.size();
+    log_.info("saved " + out.string() + " (Detour navmesh, " + std::to_string(f.tiles.size()) + " tile" +
+              (f.tiles.size() == 1 ? "" : "s") + ", " + std::to_string(bytes) + " bytes)");
 }
 
 void App::on_drop(int count, const char** paths) {

@@ -140,6 +140,9 @@ private:
     void save_config(const std::string& path);
     // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
     void export_obj();
+    // Writes the current bake (solo or tiled) as Detour data in RecastDemo's all-tiles file (MSET),
+    // NAME.navmesh.bin next to the mesh.
+    void save_navmesh();
     void set_error(std::string msg);
 
     // ---- input in the 3D view (camera_input.cpp) ----

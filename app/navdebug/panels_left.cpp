@@ -113,6 +113,18 @@ void App::ui_left_panel(float, float H) {
             ImGui::SetTooltip(can_export ? "Write the polygon mesh (group polymesh) and detail mesh (group detail)\n"
                                            "as NAME.navmesh.obj next to the mesh."
                                          : "Bake through the polymesh stage to export.");
+        // Detour's navmesh file of the whole bake: solo, or tiled once every tile is baked
+        const bool can_save = bake_ && bake_->mesh &&
+                              (bake_->tiled() ? bake_->tiles_done == bake_->layout.count() && !bake_->partial
+                                              : bake_->polymesh && bake_->detail);
+        ImGui::SameLine();
+        ImGui::BeginDisabled(!can_save);
+        if (ImGui::Button("Save navmesh")) save_navmesh();
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip(can_save ? "Write the navmesh as Detour 1.5.1 tile data in RecastDemo's all-tiles file\n"
+                                         "(MSET) as NAME.navmesh.bin next to the mesh (verts_per_poly at most 6)."
+                                       : "Bake through the detail stage (every tile) to save.");
         if (bake_ && bake_->mesh) {
             const nav::InputMesh& m = *bake_->mesh;
             ImGui::TextColored(kDimColor, "%s", std::filesystem::path(m.path).filename().string().c_str());

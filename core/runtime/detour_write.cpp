@@ -67,11 +67,34 @@ struct BvItem {
     int i;
 };
 
+// A stable sort of items on bmin[axis]: insertion sort below 16 items, else a merge sort through
+// `tmp` (at least n items), allocated once per tile (std::stable_sort allocates a buffer per call,
+// and subdivide sorts at every inner node). Any stable sort gives the same order.
+void sort_items(BvItem* a, int n, int axis, BvItem* tmp) {
+    if (n < 16) {
+        for (int i = 1; i < n; ++i) {
+            const BvItem x = a[i];
+            int j = i;
+            for (; j > 0 && x.bmin[axis] < a[j - 1].bmin[axis]; --j) a[j] = a[j - 1];
+            a[j] = x;
+        }
+        return;
+    }
+    const int h = n / 2;
+    sort_items(a, h, axis, tmp);
+    sort_items(a + h, n - h, axis, tmp);
+    if (!(a[h].bmin[axis] < a[h - 1].bmin[axis])) return;  // already in order
+    std::copy(a, a + h, tmp);
+    int i = 0, j = h, k = 0;
+    while (i < h && j < n) a[k++] = a[j].bmin[axis] < tmp[i].bmin[axis] ? a[j++] : tmp[i++];
+    while (i < h) a[k++] = tmp[i++];
+}
+
 // Detour's subdivide: nodes in depth-first order, a leaf per polygon, an inner node's index the
 // negated size of its subtree (the escape). The items are sorted on the longest axis of their
-// bounds by glibc's qsort, which (glibc 2.36 and older, and again from 2.39) is a merge sort: stable,
-// so std::stable_sort puts equal keys in the same order.
-void subdivide(BvItem* items, int imin, int imax, int& cur, uint8_t* nodes) {
+// bounds by the C library's qsort, which in glibc (2.36 on Debian 12, the reference) is a merge
+// sort: stable, so any stable sort puts equal keys in the same order.
+void subdivide(BvItem* items, int imin, int imax, int& cur, uint8_t* nodes, BvItem* tmp) {
     const int inum = imax - imin;
     const int icur = cur;
     uint8_t* node = nodes + static_cast<size_t>(cur++) * kBvNodeSize;
@@ -103,11 +126,10 @@ void subdivide(BvItem* items, int imin, int imax, int& cur, uint8_t* nodes) {
     int axis = 0;
     if (ext[1] > ext[0]) axis = 1;
     if (ext[2] > ext[axis]) axis = 2;
-    std::stable_sort(items + imin, items + imax,
-                     [axis](const BvItem& a, const BvItem& b) { return a.bmin[axis] < b.bmin[axis]; });
+    sort_items(items + imin, inum, axis, tmp);
     const int isplit = imin + inum / 2;
-    subdivide(items, imin, isplit, cur, nodes);
-    subdivide(items, isplit, imax, cur, nodes);
+    subdivide(items, imin, isplit, cur, nodes, tmp);
+    subdivide(items, isplit, imax, cur, nodes, tmp);
     put<int32_t>(node + 12, -(cur - icur));
 }
 
@@ -192,17 +214,17 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
             const uint16_t* p = &src.polys[i * stride];
             int nv = 0;
             while (nv < nvp && p[nv] != kNullIdx) ++nv;
-            const std::string which = "detail sub-mesh " + std::to_string(i);
+            auto which = [i] { return "detail sub-mesh " + std::to_string(i); };  // built on failure only
             if (uint64_t(m[0]) + m[1] > uint64_t(src.detail_vert_count))
-                return bad(which + " vertices " + std::to_string(m[0]) + "+" + std::to_string(m[1]) +
+                return bad(which() + " vertices " + std::to_string(m[0]) + "+" + std::to_string(m[1]) +
                            " beyond detail_vert_count " + std::to_string(src.detail_vert_count));
             if (uint64_t(m[2]) + m[3] > uint64_t(src.detail_tri_count))
-                return bad(which + " triangles " + std::to_string(m[2]) + "+" + std::to_string(m[3]) +
+                return bad(which() + " triangles " + std::to_string(m[2]) + "+" + std::to_string(m[3]) +
                            " beyond detail_tri_count " + std::to_string(src.detail_tri_count));
             if (m[1] < uint32_t(nv) || m[1] - uint32_t(nv) > 255)
-                return bad(which + " has " + std::to_string(m[1]) + " vertices; expected its polygon's " + std::to_string(nv) +
+                return bad(which() + " has " + std::to_string(m[1]) + " vertices; expected its polygon's " + std::to_string(nv) +
                            " plus at most 255");
-            if (m[3] > 255) return bad(which + " has " + std::to_string(m[3]) + " triangles; Detour stores at most 255");
+            if (m[3] > 255) return bad(which() + " has " + std::to_string(m[3]) + " triangles; Detour stores at most 255");
             for (uint32_t t = m[2]; t < m[2] + m[3]; ++t)
                 for (int k = 0; k < 3; ++k)
                     if (src.detail_tris[size_t(t) * 4 + k] >= m[1])
@@ -406,7 +428,9 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
     // BV tree: bounds quantized by 1/cs on every axis (from the detail vertices when there are
     // any, else from the polygon's voxel vertices with y rescaled by ch/cs).
     if (src.build_bv_tree) {
-        std::vector<BvItem> items(np);
+        std::vector<BvItem> scratch(np + np / 2 + 1);  // the items, then the merge buffer: one allocation
+        BvItem* items = scratch.data();
+        BvItem* tmp = items + np;
         for (size_t i = 0; i < np; ++i) {
             BvItem& it = items[i];
             it.i = static_cast<int>(i);
@@ -440,7 +464,7 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
             }
         }
         int cur = 0;
-        subdivide(items.data(), 0, src.poly_count, cur, bvtree);
+        subdivide(items, 0, src.poly_count, cur, bvtree, tmp);
     }
 
     // Off-mesh connections stored in this tile.

@@ -1,5 +1,5 @@
 // Detour's own writer and loader applied to our Detour files (tests/diff/test_diff_detour_write.cpp
-// and tests/bench/navbench.cpp's save figures): dtCreateNavMeshData on the same DetourTileSource
+// and tests/bench/savebench.cpp): dtCreateNavMeshData on the same DetourTileSource
 // our write_detour_tile reads, and a dtNavMesh loaded from our MSET as RecastDemo's loadAll does.
 // Detour is a reference for tests and benchmarks only; nothing in core/ includes this header.
 #pragma once
@@ -69,37 +69,63 @@ inline bool detour_tile_bytes(const nav::DetourTileSource& s, std::vector<uint8_
     return true;
 }
 
-// Detour's navmesh from our MSET file in memory, as RecastDemo's Sample_TileMesh loadAll: init with
-// the file's parameters, then addTile of each tile's data with its stored reference.
-inline bool load_detour_mset(const nav::DetourMeshFile& f, DetourMesh& out, std::string& err) {
+// Detour's navmesh from the bytes of an MSET file, as RecastDemo's Sample_TileMesh loadAll reads
+// it: the header (magic, version, tile count, dtNavMeshParams), init, then per tile its reference
+// and size, and addTile of its data with that reference (which addTile must hand back).
+inline bool load_detour_mset(const std::vector<uint8_t>& file, DetourMesh& out, std::string& err) {
     out.release();
-    dtNavMeshParams np;
-    std::memset(&np, 0, sizeof(np));
-    for (int k = 0; k < 3; ++k) np.orig[k] = f.params.orig[k];
-    np.tileWidth = f.params.tile_width;
-    np.tileHeight = f.params.tile_height;
-    np.maxTiles = f.params.max_tiles;
-    np.maxPolys = f.params.max_polys;
+    struct SetHeader {
+        int magic, version, num_tiles;
+        dtNavMeshParams params;
+    } h;
+    static_assert(sizeof(SetHeader) == 40 && sizeof(dtTileRef) == 4, "RecastDemo's layout, 32-bit references");
+    if (file.size() < sizeof h) {
+        err = "MSET shorter than its header";
+        return false;
+    }
+    std::memcpy(&h, file.data(), sizeof h);
+    if (h.magic != ('M' << 24 | 'S' << 16 | 'E' << 8 | 'T') || h.version != 1) {
+        err = "not an MSET version 1 file";
+        return false;
+    }
     out.mesh = dtAllocNavMesh();
-    if (!out.mesh || dtStatusFailed(out.mesh->init(&np))) {
+    if (!out.mesh || dtStatusFailed(out.mesh->init(&h.params))) {
         err = "dtNavMesh::init refused the MSET parameters";
         return false;
     }
-    for (size_t i = 0; i < f.tiles.size(); ++i) {
-        const auto& t = f.tiles[i];
-        auto* data = static_cast<unsigned char*>(dtAlloc(t.data.size(), DT_ALLOC_PERM));
-        std::memcpy(data, t.data.data(), t.data.size());
+    size_t at = sizeof h;
+    for (int i = 0; i < h.num_tiles; ++i) {
+        dtTileRef ref = 0;
+        int size = 0;
+        if (file.size() - at < 8) {
+            err = "MSET ends in tile " + std::to_string(i) + "'s header";
+            return false;
+        }
+        std::memcpy(&ref, file.data() + at, 4);
+        std::memcpy(&size, file.data() + at + 4, 4);
+        at += 8;
+        if (size <= 0 || file.size() - at < static_cast<size_t>(size)) {
+            err = "MSET tile " + std::to_string(i) + " size " + std::to_string(size) + " beyond the file";
+            return false;
+        }
+        auto* data = static_cast<unsigned char*>(dtAlloc(static_cast<size_t>(size), DT_ALLOC_PERM));
+        std::memcpy(data, file.data() + at, static_cast<size_t>(size));
+        at += static_cast<size_t>(size);
         dtTileRef got = 0;
-        if (dtStatusFailed(out.mesh->addTile(data, static_cast<int>(t.data.size()), DT_TILE_FREE_DATA, t.ref, &got))) {
+        if (dtStatusFailed(out.mesh->addTile(data, size, DT_TILE_FREE_DATA, ref, &got))) {
             dtFree(data);
             err = "addTile refused tile " + std::to_string(i);
             return false;
         }
-        if (got != t.ref) {
+        if (got != ref) {
             err = "tile " + std::to_string(i) + " got reference " + std::to_string(got) + ", the file says " +
-                  std::to_string(t.ref);
+                  std::to_string(ref);
             return false;
         }
+    }
+    if (at != file.size()) {
+        err = "MSET has " + std::to_string(file.size() - at) + " bytes after its tiles";
+        return false;
     }
     out.query = dtAllocNavMeshQuery();
     if (!out.query || dtStatusFailed(out.query->init(out.mesh, kDetourNodes))) {

@@ -19,6 +19,7 @@
 #include "core/bake/pipeline.h"
 #include "diff/detour_ref.h"
 #include "diff/detour_write_ref.h"
+#include "detour_tiles.h"
 #include "test_scenes.h"
 
 namespace {
@@ -41,17 +42,13 @@ std::string tile_section(const std::vector<uint8_t>& d, size_t off) {
     return "past the sections";
 }
 
-// Our bytes == Detour's for one tile; returns the tile's size.
-size_t check_tile(const nav::PolyMesh& pm, const nav::PolyMeshDetail& dm, const nav::Params& params, int tx, int ty) {
-    std::vector<uint16_t> flags;
-    nav::DetourTileSource src;
-    const nav::Status st = nav::detour_tile_source(pm, dm, params, tx, ty, flags, src);
-    REQUIRE_MESSAGE(st, st.message);
+// Our bytes == Detour's for one source; returns the tile's size.
+size_t check_source(const nav::DetourTileSource& src) {
     std::vector<uint8_t> ours, theirs;
     const nav::Status ws = nav::write_detour_tile(src, ours);
     REQUIRE_MESSAGE(ws, ws.message);
     REQUIRE(navdiff::detour_tile_bytes(src, theirs));
-    INFO("tile " << tx << "," << ty << ": ours " << ours.size() << " bytes, Detour's " << theirs.size());
+    INFO("tile " << src.tile_x << "," << src.tile_y << ": ours " << ours.size() << " bytes, Detour's " << theirs.size());
     size_t first = 0;
     while (first < ours.size() && first < theirs.size() && ours[first] == theirs[first]) ++first;
     if (first < ours.size() || ours.size() != theirs.size()) {
@@ -60,6 +57,15 @@ size_t check_tile(const nav::PolyMesh& pm, const nav::PolyMeshDetail& dm, const 
                                                      << (first < theirs.size() ? int(theirs[first]) : -1));
     }
     return ours.size();
+}
+
+// Our bytes == Detour's for one tile of a bake; returns the tile's size.
+size_t check_tile(const nav::PolyMesh& pm, const nav::PolyMeshDetail& dm, const nav::Params& params, int tx, int ty) {
+    std::vector<uint16_t> flags;
+    nav::DetourTileSource src;
+    const nav::Status st = nav::detour_tile_source(pm, dm, params, tx, ty, flags, src);
+    REQUIRE_MESSAGE(st, st.message);
+    return check_source(src);
 }
 
 std::shared_ptr<const nav::Bake> bake(const std::string& path, int tile_size) {
@@ -99,9 +105,11 @@ void diff_detour_write(const char* file, int tile_size) {
     const nav::Status st = nav::make_detour_mesh(*b, f);
     REQUIRE_MESSAGE(st, st.message);
     CHECK(static_cast<int>(f.tiles.size()) == tiles);
+    std::vector<uint8_t> mset;
+    nav::write_mset(f, mset);
     navdiff::DetourMesh dt;
     std::string err;
-    REQUIRE_MESSAGE(navdiff::load_detour_mset(f, dt, err), err);
+    REQUIRE_MESSAGE(navdiff::load_detour_mset(mset, dt, err), err);
     const nav::NavMesh& ours = *b->navmesh;
     int dt_polys = 0;
     for (int i = 0; i < dt.mesh->getMaxTiles(); ++i) {
@@ -159,3 +167,29 @@ TEST_CASE("detour write: nav_test solo") { diff_detour_write("nav_test.obj", 0);
 TEST_CASE("detour write: nav_test tile_size 32") { diff_detour_write("nav_test.obj", 32); }
 TEST_CASE("detour write: undulating solo") { diff_detour_write("undulating.obj", 0); }
 TEST_CASE("detour write: undulating tile_size 64") { diff_detour_write("undulating.obj", 64); }
+
+// What the bake never makes: no detail mesh (Detour's fan), off-mesh connections (stored, dropped,
+// with and without a detail mesh for the height range), no BV tree, a y range wider than x and z
+// (the BV split axis), polygons without a detail mesh (BV bounds from the voxel vertices).
+TEST_CASE("detour write: hand-made tiles, every variant, bytes == dtCreateNavMeshData") {
+    for (int variant = 0; variant < 8; ++variant) {
+        INFO("variant " << variant);
+        navtest::TwoQuads q;
+        navtest::TwoConnections con;
+        if (variant & 1) {
+            q.src.detail_meshes = nullptr;
+            q.src.detail_verts = nullptr;
+            q.src.detail_tris = nullptr;
+        }
+        if (variant & 2) con.attach(q.src);
+        if (variant & 4) q.src.build_bv_tree = false;
+        check_source(q.src);
+    }
+    // a tall tile: polygon 1 lifted 40 cells, so y is the longest axis of the root's bounds
+    navtest::TwoQuads t;
+    for (int v : {4, 5}) t.verts[static_cast<size_t>(v) * 3 + 1] = 43;
+    t.src.detail_meshes = nullptr;
+    t.src.detail_verts = nullptr;
+    t.src.detail_tris = nullptr;
+    check_source(t.src);
+}
