@@ -19,6 +19,8 @@ PACKAGES=(
   # fuzzing: clang with libFuzzer and the sanitizer runtimes (tests/fuzz, the fuzz preset), and
   # llvm for llvm-symbolizer, so a finding comes with a readable stack
   clang libclang-rt-14-dev llvm
+  # the split bake's test and benchmark: a private single-node Slurm cluster (scripts/slurm_cluster.sh)
+  slurm-wlm munge
 )
 
 missing=()
