@@ -204,7 +204,8 @@ std::string split_grid_text(const SplitGrid& g) {
     // Written by hand, not json::dump: fixed key order and float text, so every job writes the
     // same bytes and a job can compare grid.json with its own.
     std::string s = "{\n  \"format\": \"" + std::string(kFormat) + "\",\n  \"version\": " + std::to_string(kFormatVersion) +
-                    ",\n  \"cols\": " + std::to_string(g.cols) + ",\n  \"rows\": " + std::to_string(g.rows) + ",\n  \"triangles\": " + std::to_string(g.triangles) +
+                    ",\n  \"cols\": " + std::to_string(g.cols) + ",\n  \"rows\": " + std::to_string(g.rows) +
+                    ",\n  \"triangles\": " + std::to_string(g.triangles) +
                     ",\n  \"orig\": [" + float_text(g.orig[0]) + ", " + float_text(g.orig[1]) + ", " +
                     float_text(g.orig[2]) + "],\n  \"tile_width\": " + float_text(g.tile_width) +
                     ",\n  \"tile_height\": " + float_text(g.tile_height) + ",\n  \"config\": " + g.config + "\n}\n";
