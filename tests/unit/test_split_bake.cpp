@@ -181,6 +181,7 @@ TEST_CASE("split bake: flags --tiles, --merge and --tile-grid need and refuse") 
         {obj + " --set tile_size=32 --tiles 0,0:1,1", "--tiles needs --tile-out DIR"},
         {obj + " --set tile_size=32 --tiles 0,0:1,1 --tile 0,0 --tile-out /tmp/x", "not with --tile"},
         {obj + " --set tile_size=32 --tiles 0,0:1,1 --paths 3 --tile-out /tmp/x", "not with --paths"},
+        {obj + " --set tile_size=32 --tiles 0,0:1,1 --navmesh-out /tmp/y --tile-out /tmp/x", "not with --navmesh-out"},
         {obj + " --set tile_size=32 --tiles 0,0:9,1 --tile-out /tmp/x", "outside the tile grid of 5 x 4 tiles"},
         {obj + " --set tile_size=32 --tiles 1,1:0,0 --tile-out /tmp/x", "X0 <= X1 and Y0 <= Y1"},
         {obj + " --tile-grid", "--tile-grid: needs --set tile_size=N"},
@@ -309,4 +310,43 @@ TEST_CASE("split bake: the merge refuses a set of tiles that is not one whole ba
         CHECK(r.code == 2);
         CHECK(has(r.out, "not a directory"));
     }
+}
+
+TEST_CASE("split bake: Pipeline::set_only_tiles bakes exactly its rectangle, each tile as the whole bake does") {
+    nav::Params p;
+    REQUIRE(nav::apply_assignments("--set", {"tile_size=32"}, p).is_ok());
+    nav::Pipeline whole;
+    REQUIRE(whole.set_mesh(navtest::tile_scene()).is_ok());
+    whole.set_params(p);
+    REQUIRE(whole.run().is_ok());
+    const auto all = whole.snapshot();
+    REQUIRE(all->layout.cols == 5);
+    REQUIRE(all->layout.rows == 4);
+
+    nav::Pipeline part;
+    REQUIRE(part.set_mesh(navtest::tile_scene()).is_ok());
+    part.set_params(p);
+    part.set_only_tiles(1, 2, 3, 3);
+    REQUIRE(part.run().is_ok());
+    const auto some = part.snapshot();
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 5; ++x) {
+            CAPTURE(x);
+            CAPTURE(y);
+            const size_t i = static_cast<size_t>(x + y * 5);
+            const nav::TileBake* t = some->tiles[i].get();
+            const bool inside = x >= 1 && x <= 3 && y >= 2 && y <= 3;
+            CHECK((t != nullptr && t->polymesh != nullptr) == inside);
+            if (!inside || !t || !t->polymesh) continue;
+            const nav::TileBake* w = all->tiles[i].get();
+            CHECK(t->polymesh->verts == w->polymesh->verts);
+            CHECK(t->polymesh->polys == w->polymesh->polys);
+            CHECK(t->detail->verts == w->detail->verts);
+            CHECK(t->detail->tris == w->detail->tris);
+        }
+
+    part.set_only_tiles(2, 0, 5, 1);  // column 5 is past the grid
+    const nav::Status st = part.run();
+    CHECK(st.code == nav::Status::Code::BadInput);
+    CHECK_MESSAGE(has(st.message, "tiles 2,0:5,1 is outside the tile grid of 5 x 4 tiles"), st.message);
 }
