@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/navbake_args.h"
+#include "app/navbake_farm.h"
 #include "core/bake/config_json.h"
 #include "core/bake/detour_export.h"
 #include "core/bake/diagnose.h"
@@ -1070,6 +1071,21 @@ int check_stdout(int code) {
     return code;
 }
 
+// A bake split over machines (navbake_farm.h): --merge (no mesh), --tiles, --tile-grid; nullopt
+// for every other run.
+std::optional<int> run_split(const Args& a) {
+    if (!a.merge_given && !a.tiles_given && !a.tile_grid) return std::nullopt;
+    Job job;
+    if (a.merge_given) {
+        if (nav::Status st = navbake::apply_args(a, job); !st) return fail(st);
+        if (nav::Status st = navbake::run_merge(a, job); !st) return fail(st);
+        return 0;
+    }
+    if (nav::Status st = prepare_job(a, job); !st) return fail(st);
+    const nav::Status st = a.tile_grid ? navbake::run_tile_grid(a, job) : navbake::run_tiles_job(a, job);
+    return st ? 0 : fail(st);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1077,6 +1093,7 @@ int main(int argc, char** argv) {
     if (const std::optional<int> code = navbake::parse_args(argc, argv, args, std::cout, std::cerr)) return check_stdout(*code);
     bool tiled = false;  // the out-of-memory advice differs: a tiled bake is told nothing about tiles
     try {
+        if (const std::optional<int> code = run_split(args)) return check_stdout(*code);
         Job job;
         if (nav::Status st = prepare_job(args, job); !st) return fail(st);
         tiled = !job.map2d && job.params.i(nav::ParamId::tile_size) > 0;

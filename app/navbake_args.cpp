@@ -70,9 +70,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::ostream& out, std::ostream& err) {
     CLI::App app{"navbake: bake a navigation mesh from a triangle mesh, headless"};
+    // required unless --merge (checked below: CLI11 cannot make a positional conditional)
     app.add_option("mesh", a.mesh_path,
-                   "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh")
-        ->required();
+                   "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh");
     app.add_option("--config", a.config_path, "JSON config: parameter names as keys, optional \"volumes\"");
     app.add_option("--set", a.sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
     app.add_flag("--json", a.as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
@@ -124,6 +124,17 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
                    "is created if its parent exists")
         ->type_name("DIR");
     // ---- end of the Detour files
+    // A bake split over machines (navbake_farm.h, README "Baking on a farm").
+    auto* tiles_opt = app.add_option("--tiles", a.tiles_text,
+                                     "With tile_size > 0: bake only the tiles in columns X0..X1, rows Y0..Y1 (one job of a "
+                                     "split bake) into --tile-out DIR, with DIR/grid.json and the job's manifest")
+                          ->type_name("X0,Y0:X1,Y1");
+    auto* merge_opt = app.add_option("--merge", a.merge_dir,
+                                     "Assemble the tiles the --tiles jobs wrote into DIR (checked: every tile once) into "
+                                     "--navmesh-out FILE, the file a one-process bake writes; no mesh argument")
+                          ->type_name("DIR");
+    app.add_flag("--tile-grid", a.tile_grid,
+                 "With tile_size > 0: print the tile grid, \"COLS ROWS\", and exit (no bake; for a split bake's submitter)");
     app.footer([] { return nav::params_help(); });  // built only for --help
     try {
         app.parse(argc, argv);
@@ -144,6 +155,13 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     a.why_path_given = why_path_opt->count() > 0;
     a.navmesh_out_given = app.count("--navmesh-out") > 0;  // Detour files (issue 20)
     a.tile_out_given = app.count("--tile-out") > 0;
+    a.tiles_given = tiles_opt->count() > 0;
+    a.merge_given = merge_opt->count() > 0;
+    if (a.mesh_path.empty() && !a.merge_given) {
+        err << "navbake: error: mesh is required (an OBJ or 2D map to bake; only --merge DIR takes none)\n"
+               "(run navbake --help for usage)\n";
+        return 2;
+    }
     return std::nullopt;
 }
 
@@ -159,6 +177,21 @@ nav::Status parse_tile(std::string_view text, int& x, int& y) {
         !parse_whole(text.substr(comma + 1), std::numeric_limits<int>::max(), ty))
         return bad();
     x = tx, y = ty;
+    return nav::Status::ok();
+}
+
+nav::Status parse_tile_rect(std::string_view text, int* rect) {
+    const auto bad = [&](const std::string& why) {
+        return nav::Status::bad_input("--tiles " + shown(text) + ": expected X0,Y0:X1,Y1, the first and last column and "
+                                      "row of the rectangle, whole numbers in [0, " +
+                                      std::to_string(std::numeric_limits<int>::max()) + "]" + why);
+    };
+    const size_t colon = text.find(':');
+    if (colon == std::string_view::npos) return bad("");
+    int r[4];
+    if (!parse_tile(text.substr(0, colon), r[0], r[1]) || !parse_tile(text.substr(colon + 1), r[2], r[3])) return bad("");
+    if (r[0] > r[2] || r[1] > r[3]) return bad(" with X0 <= X1 and Y0 <= Y1");
+    for (int k = 0; k < 4; ++k) rect[k] = r[k];
     return nav::Status::ok();
 }
 
@@ -268,6 +301,49 @@ nav::Status refuse_for_map2d(const Args& a, const Job& job) {
 
 }  // namespace
 
+namespace {
+
+// --tiles, --merge, --tile-grid (a bake split over machines): what they need and what they do
+// not combine with.
+nav::Status apply_split_args(const Args& a, Job& job) {
+    if (a.merge_given) {
+        if (a.merge_dir.empty()) return nav::Status::bad_input("--merge: empty path (expected the --tile-out DIR of the --tiles jobs)");
+        // the merge reads only DIR: a flag of the bake would be ignored, so it is refused
+        const std::pair<const char*, bool> bake_flags[] = {
+            {"a mesh argument", !a.mesh_path.empty()}, {"--config", !a.config_path.empty()}, {"--set", !a.sets.empty()},
+            {"--tiles", a.tiles_given}, {"--tile", a.tile_given}, {"--tile-grid", a.tile_grid},
+            {"--incremental", a.incremental_given}, {"--reps", a.reps_given}, {"--paths", a.npaths > 0},
+            {"--pairs", !a.pairs_path.empty()}, {"--obj-out", a.obj_out_given}, {"--mesh-out", a.mesh_out_given},
+            {"--why", a.why_given}, {"--why-path", a.why_path_given}, {"--keep-intermediates", a.keep_intermediates},
+            {"--max-memory", a.max_memory_given}, {"--json", a.as_json}};
+        for (const auto& [flag, given] : bake_flags)
+            if (given)
+                return nav::Status::bad_input(std::string("--merge assembles tiles baked already: not with ") + flag +
+                                              " (give the bake's mesh and parameters to the --tiles jobs)");
+        return nav::Status::ok();
+    }
+    if (!a.tiles_given && !a.tile_grid) return nav::Status::ok();
+    const char* flag = a.tiles_given ? "--tiles" : "--tile-grid";
+    if (a.tiles_given && a.tile_grid) return nav::Status::bad_input("--tile-grid prints the grid and bakes nothing: not with --tiles");
+    if (job.map2d) return nav::Status::bad_input(std::string(flag) + " does not apply to a 2D map (" + a.mesh_path + "): it is not baked in tiles");
+    if (a.tiles_given)
+        if (nav::Status st = parse_tile_rect(a.tiles_text, job.tiles); !st) return st;
+    if (job.params.i(nav::ParamId::tile_size) == 0)
+        return nav::Status::bad_input(std::string(flag) + ": needs --set tile_size=N (N > 0)");
+    const std::pair<const char*, bool> others[] = {
+        {"--tile", a.tile_given}, {"--incremental", a.incremental_given}, {"--paths", a.npaths > 0},
+        {"--pairs", !a.pairs_path.empty()}, {"--why", a.why_given}, {"--why-path", a.why_path_given},
+        {"--reps", a.reps_given}, {"--navmesh-out (navbake --merge writes it)", a.navmesh_out_given}};
+    for (const auto& [other, given] : others)
+        if (given)
+            return nav::Status::bad_input(std::string(flag) + (a.tiles_given ? " bakes one job's tiles of a split bake"
+                                                                              : " prints the tile grid") +
+                                          ": not with " + other);
+    return nav::Status::ok();
+}
+
+}  // namespace
+
 nav::Status apply_args(const Args& a, Job& job) {
     if (nav::Status st = nav::apply_assignments("--set", a.sets, job.params); !st) return st;
     if (a.incremental_given) {
@@ -291,6 +367,7 @@ nav::Status apply_args(const Args& a, Job& job) {
         job.why_path = true;
     }
     if (nav::Status st = apply_detour_args(a, job); !st) return st;
+    if (nav::Status st = apply_split_args(a, job); !st) return st;
     if (job.map2d) return refuse_for_map2d(a, job);
     const std::pair<const char*, bool> whys[] = {{"--why", a.why_given}, {"--why-path", a.why_path_given}};
     for (const auto& [flag, given] : whys) {

@@ -34,6 +34,9 @@ struct Args {
     // --gltf-out FILE (.glb binary, else glTF JSON): the bake's layers as named glTF nodes
     std::string gltf_out;
     bool gltf_out_given = false;
+    // A bake split over machines (navbake_farm.h): --tiles X0,Y0:X1,Y1, --merge DIR, --tile-grid.
+    std::string tiles_text, merge_dir;
+    bool tiles_given = false, merge_given = false, tile_grid = false;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
@@ -52,10 +55,13 @@ struct Job {
     bool why = false, why_path = false;  // --why, --why-path given (points below)
     float why_point[3] = {0, 0, 0};      // --why
     float why_start[3] = {0, 0, 0}, why_end[3] = {0, 0, 0};  // --why-path
+    int tiles[4] = {-1, -1, -1, -1};  // --tiles: x0, y0, x1, y1 (inclusive columns and rows)
 };
 
 // "X,Y": two whole decimal numbers in [0, 2^31), nothing else (no sign, space or trailing text).
 nav::Status parse_tile(std::string_view text, int& x, int& y);
+// "X0,Y0:X1,Y1" (--tiles): two corners as parse_tile reads them, X0 <= X1 and Y0 <= Y1.
+nav::Status parse_tile_rect(std::string_view text, int* rect);
 // A whole decimal number in [0, 2^64), nothing else.
 nav::Status parse_seed(std::string_view text, uint64_t& seed);
 

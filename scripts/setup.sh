@@ -21,6 +21,8 @@ PACKAGES=(
   # fuzzing: clang with libFuzzer and the sanitizer runtimes (tests/fuzz, the fuzz preset), and
   # llvm for llvm-symbolizer, so a finding comes with a readable stack
   clang libclang-rt-14-dev llvm
+  # the split bake's test and benchmark: a private single-node Slurm cluster (scripts/slurm_cluster.sh)
+  slurm-wlm munge
 )
 # Not installed here: node and npm for the gltf_validator ctest (tests/check_gltf.sh installs the
 # npm package gltf-validator into the build tree). This machine's nodejs 20 (with npm) comes from

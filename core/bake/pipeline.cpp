@@ -550,7 +550,7 @@ struct Pipeline::Impl {
 
     // Parts of Pipeline::run_tiles (below it).
     void lay_out_tiles(const BakeConfig& c, const TileLayout& L, int& first);
-    std::vector<int> bake_order(const BakeConfig& c, const TileLayout& L, int last, bool only_one, const int* only,
+    std::vector<int> bake_order(const BakeConfig& c, const TileLayout& L, int last, bool only_some, const int* only,
                                 const float* focus) const;
     Status collect_tile_results(int last, int& error_stage, int& error_tile);
 };
@@ -1205,14 +1205,15 @@ void Pipeline::Impl::lay_out_tiles(const BakeConfig& c, const TileLayout& L, int
     }
 }
 
-// The tiles to bake through stage `last` (only (only[0], only[1]) when only_one), nearest the focus
-// first (ties in tile order).
-std::vector<int> Pipeline::Impl::bake_order(const BakeConfig& c, const TileLayout& L, int last, bool only_one,
+// The tiles to bake through stage `last` (only those in the rectangle only[0..3] = x0, z0, x1, z1
+// when only_some), nearest the focus first (ties in tile order).
+std::vector<int> Pipeline::Impl::bake_order(const BakeConfig& c, const TileLayout& L, int last, bool only_some,
                                             const int* only, const float* focus) const {
     std::vector<int> order;
     for (size_t i = 0; i < tiles.size(); ++i)
         if (tiles[i]->dirty_from <= last &&
-            (!only_one || (tiles[i]->tx == only[0] && tiles[i]->tz == only[1])))
+            (!only_some || (tiles[i]->tx >= only[0] && tiles[i]->tx <= only[2] && tiles[i]->tz >= only[1] &&
+                            tiles[i]->tz <= only[3])))
             order.push_back(static_cast<int>(i));
     std::vector<float> dist(tiles.size(), 0.0f);
     for (int i : order) {
@@ -1285,16 +1286,20 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         }
     }
     const int last = std::min(static_cast<int>(to), kLastTileStage);
-    const bool only_one = only_tile_[0] >= 0 || only_tile_[1] >= 0;
-    if (only_one && (only_tile_[0] < 0 || only_tile_[0] >= L.cols || only_tile_[1] < 0 || only_tile_[1] >= L.rows)) {
+    const int* R = only_tiles_;
+    const bool only_some = R[0] >= 0 || R[1] >= 0 || R[2] >= 0 || R[3] >= 0;
+    if (only_some && (R[0] < 0 || R[1] < 0 || R[2] >= L.cols || R[3] >= L.rows || R[0] > R[2] || R[1] > R[3])) {
         error_stage = static_cast<int>(Stage::Rasterize);
-        return Status::bad_input("tile " + std::to_string(only_tile_[0]) + "," + std::to_string(only_tile_[1]) +
+        const bool one = R[0] == R[2] && R[1] == R[3];
+        return Status::bad_input((one ? "tile " + std::to_string(R[0]) + "," + std::to_string(R[1])
+                                      : "tiles " + std::to_string(R[0]) + "," + std::to_string(R[1]) + ":" +
+                                            std::to_string(R[2]) + "," + std::to_string(R[3])) +
                                  " is outside the tile grid of " + std::to_string(L.cols) + " x " +
                                  std::to_string(L.rows) + " tiles (x in 0.." + std::to_string(L.cols - 1) +
                                  ", z in 0.." + std::to_string(L.rows - 1) + ")");
     }
 
-    const std::vector<int> order = I.bake_order(c, L, last, only_one, only_tile_, focus_);
+    const std::vector<int> order = I.bake_order(c, L, last, only_some, only_tiles_, focus_);
     for (auto& t : I.tiles) {
         t->ran = false;
         t->error = Status::ok();

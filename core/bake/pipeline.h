@@ -202,7 +202,13 @@ public:
     // calling thread of run() is not changed (lower_thread_priority).
     void set_background_threads(bool on) { background_threads_ = on; }
     // Tiled bakes: bake only tile (tx, tz) (navbake --tile); the others stay unbaked. -1: all.
-    void set_only_tile(int tx, int tz) { only_tile_[0] = tx; only_tile_[1] = tz; }
+    void set_only_tile(int tx, int tz) { set_only_tiles(tx, tz, tx, tz); }
+    // Tiled bakes: bake only the tiles with x0 <= tx <= x1 and z0 <= tz <= z1 (navbake --tiles, one
+    // job of a split bake); the others stay unbaked. A tile bakes the same whichever others do
+    // (each reads only its own bordered box of the mesh). All -1: every tile.
+    void set_only_tiles(int x0, int z0, int x1, int z1) {
+        only_tiles_[0] = x0, only_tiles_[1] = z0, only_tiles_[2] = x1, only_tiles_[3] = z1;
+    }
     // Tiled bakes: run the bake workers on the caller's job system (TaskHook) instead of oneTBB.
     // Background priority (set_background_threads) is not applied to the job system's threads.
     void set_task_hook(const TaskHook& hook) { task_hook_ = hook; }
@@ -229,7 +235,7 @@ private:
     std::function<void(std::shared_ptr<const Bake>)> on_tile_;
     std::mutex on_tile_mutex_;  // one on_tile_ call at a time
     bool keep_intermediates_ = true;
-    int only_tile_[2] = {-1, -1};
+    int only_tiles_[4] = {-1, -1, -1, -1};  // x0, z0, x1, z1
     TaskHook task_hook_;
 };
 
