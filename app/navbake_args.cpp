@@ -69,9 +69,8 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::ostream& out, std::ostream& err) {
     CLI::App app{"navbake: bake a navigation mesh from a triangle mesh, headless"};
-    app.add_option("mesh", a.mesh_path,
-                   "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh")
-        ->required();
+    auto* mesh_opt = app.add_option("mesh", a.mesh_path,
+                                    "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh");
     app.add_option("--config", a.config_path, "JSON config: parameter names as keys, optional \"volumes\"");
     app.add_option("--set", a.sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
     app.add_flag("--json", a.as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
@@ -107,6 +106,13 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
         ->check(mib_range(1.0, 1048576.0));
     app.add_option("--max-input", a.max_input_mb, "Refuse input files (mesh, 2D map, --pairs) larger than this many MiB (default 1024)")
         ->check(mib_range(1e-6, 1048576.0));
+    // ---- Detour navmesh in (issue 20) ----
+    auto* navmesh_in_opt =
+        app.add_option("--navmesh-in", a.navmesh_in,
+                       "Load a Detour navmesh (RecastDemo's MSET file or one tile's data) instead of baking a mesh: "
+                       "prints its counts; --paths / --pairs / --json work on it")
+            ->excludes(mesh_opt);
+    // ---- end Detour navmesh in ----
     app.footer([] { return nav::params_help(); });  // built only for --help
     try {
         app.parse(argc, argv);
@@ -125,6 +131,11 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     a.incremental_given = app.count("--incremental") > 0;
     a.why_given = why_opt->count() > 0;
     a.why_path_given = why_path_opt->count() > 0;
+    a.navmesh_in_given = navmesh_in_opt->count() > 0;
+    if (!a.navmesh_in_given && mesh_opt->count() == 0) {  // the mesh is required unless --navmesh-in replaces it
+        err << "navbake: error: mesh is required (or --navmesh-in FILE)\n(run navbake --help for usage)\n";
+        return 2;
+    }
     return std::nullopt;
 }
 
@@ -271,6 +282,7 @@ nav::Status apply_args(const Args& a, Job& job) {
         if (nav::Status st = parse_point_pair(a.why_path_text, job.why_start, job.why_end); !st) return st;
         job.why_path = true;
     }
+    if (a.navmesh_in_given) return refuse_for_navmesh_in(a, job);
     if (job.map2d) return refuse_for_map2d(a, job);
     const std::pair<const char*, bool> whys[] = {{"--why", a.why_given}, {"--why-path", a.why_path_given}};
     for (const auto& [flag, given] : whys) {
@@ -286,6 +298,24 @@ nav::Status apply_args(const Args& a, Job& job) {
         return nav::Status::bad_input("--tile " + shown(a.only_tile) + ": needs --set tile_size=N (N > 0)");
     if (job.tile_x >= 0 && (a.npaths > 0 || !a.pairs_path.empty()))
         return nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile");
+    return nav::Status::ok();
+}
+
+nav::Status refuse_for_navmesh_in(const Args& a, const Job& job) {
+    if (a.navmesh_in.empty()) return nav::Status::bad_input("--navmesh-in: empty path (expected a Detour navmesh file)");
+    const std::string what = "does not apply to --navmesh-in (a navmesh loaded, not baked)";
+    const std::pair<const char*, bool> flags[] = {
+        {"--incremental", a.incremental_given}, {"--tile", a.tile_given},      {"--keep-intermediates", a.keep_intermediates},
+        {"--reps", a.reps_given},               {"--why", a.why_given},        {"--why-path", a.why_path_given},
+        {"--max-memory", a.max_memory_given},   {"--obj-out", a.obj_out_given}, {"--mesh-out", a.mesh_out_given}};
+    for (const auto& [flag, given] : flags)
+        if (given) return nav::Status::bad_input(std::string(flag) + " " + what);
+    const nav::Params defaults;
+    for (const nav::ParamDef& d : nav::param_table())
+        if (!nav::is_query_param(d.id) && job.params.to_string(d.id) != defaults.to_string(d.id))
+            return nav::Status::bad_input(std::string(d.name) + "=" + job.params.to_string(d.id) + " " + what +
+                                          ": only the query parameters apply");
+    if (!job.volumes.empty()) return nav::Status::bad_input("--config " + a.config_path + ": \"volumes\" " + what);
     return nav::Status::ok();
 }
 

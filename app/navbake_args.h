@@ -27,6 +27,9 @@ struct Args {
     bool why_given = false, why_path_given = false;
     int reps = 1, npaths = 0;
     double max_memory_mb = 4096, max_input_mb = 1024;
+    // --navmesh-in FILE: a Detour navmesh (MSET or one tile) loaded instead of a bake
+    std::string navmesh_in;
+    bool navmesh_in_given = false;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
@@ -64,6 +67,9 @@ nav::Status parse_point_pair(std::string_view text, float* start, float* end);
 // and parameters a 2D map would ignore (refused: nothing is silently ignored). Bad input names
 // the flag and what was expected.
 nav::Status apply_args(const Args& a, Job& job);
+// --navmesh-in: no mesh, no bake; the flags and parameters only a bake uses are refused (the query
+// parameters and --paths / --pairs / --seed / --compare-optimal / --json / --max-input apply).
+nav::Status refuse_for_navmesh_in(const Args& a, const Job& job);
 
 bool ends_with(std::string_view s, std::string_view suffix);
 
