@@ -86,17 +86,19 @@ Status check_coords(const uint8_t* data, size_t off, size_t count, const Where& 
 Status read_detour_file(const uint8_t* data, size_t size, const std::string& what, DetourMeshFile& out) {
     out = DetourMeshFile{};
     const Where w{what, 0};
-    if (size < 4) return Status::bad_input(what + ": " + std::to_string(size) + " bytes, too short for a Detour navmesh file");
+    if (size < 4)
+        return Status::bad_input(w.at(size, "magic") + ": the file ends after " + std::to_string(size) +
+                                 " bytes, too short for a Detour navmesh file");
     const uint32_t magic = load<uint32_t>(data);
     if (magic == kDnavMagic) {
         // A single tile: its header gives the grid the one tile spans.
         if (size < kHeaderSize)
-            return Status::bad_input(what + ": " + std::to_string(size) + " bytes, shorter than a Detour tile header (" +
-                                     std::to_string(kHeaderSize) + ")");
+            return Status::bad_input(w.at(size, "tile header") + ": the file ends after " + std::to_string(size) +
+                                     " bytes, inside a Detour tile header (" + std::to_string(kHeaderSize) + " bytes)");
         DetourMeshParams& p = out.params;
-        for (int k = 0; k < 3; ++k) p.orig[k] = load<float>(data + 76 + k * 4);
-        p.tile_width = load<float>(data + 88) - p.orig[0];
-        p.tile_height = load<float>(data + 96) - p.orig[2];
+        for (int k = 0; k < 3; ++k) p.orig[k] = load<float>(data + 72 + k * 4);  // bmin
+        p.tile_width = load<float>(data + 84) - p.orig[0];                          // bmax x
+        p.tile_height = load<float>(data + 92) - p.orig[2];                         // bmax z
         p.max_tiles = 1;
         p.max_polys = load<int32_t>(data + 24);
         out.tiles.resize(1);
@@ -107,8 +109,8 @@ Status read_detour_file(const uint8_t* data, size_t size, const std::string& wha
     if (magic != kMsetMagic)
         return Status::bad_input(w.at(0, "magic") + ": not a Detour navmesh file (expected 'MSET', RecastDemo's all-tiles file, or 'DNAV', one tile's data)");
     if (size < kMsetHeaderSize)
-        return Status::bad_input(what + ": " + std::to_string(size) + " bytes, shorter than an MSET header (" +
-                                 std::to_string(kMsetHeaderSize) + ")");
+        return Status::bad_input(w.at(size, "MSET header") + ": the file ends after " + std::to_string(size) +
+                                 " bytes, inside the MSET header (" + std::to_string(kMsetHeaderSize) + " bytes)");
     const int32_t version = load<int32_t>(data + 4);
     if (version != kMsetVersion)
         return Status::bad_input(w.at(4, "MSET version") + ": " + std::to_string(version) + " (expected " + std::to_string(kMsetVersion) + ")");
@@ -320,7 +322,7 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
             }
     }
     if (listed > dtri_count)
-        return Status::bad_input(w.at(40, "tile header detailTriCount") + ": " + std::to_string(dtri_count) +
+        return Status::bad_input(w.at(44, "tile header detailTriCount") + ": " + std::to_string(dtri_count) +
                                  ", fewer than the detail meshes' " + std::to_string(listed) + " triangles (their ranges overlap)");
     out.detail_first.reserve(off_base + 1);
     out.detail_tris.reserve(listed * 9);

@@ -22,6 +22,7 @@
 #include "core/bake/pipeline.h"
 #include "core/runtime/detour_format.h"
 #include "core/runtime/detour_load.h"
+#include "diff/detour_mset.h"
 #include "diff/detour_ref.h"
 #include "diff/detour_tiled.h"
 #include "diff/recast_ref.h"
@@ -29,37 +30,7 @@
 
 namespace {
 
-void put32(std::vector<uint8_t>& out, uint32_t v) {
-    const size_t at = out.size();
-    out.resize(at + 4);
-    std::memcpy(&out[at], &v, 4);
-}
-
-// RecastDemo's Sample_TileMesh::saveAll: the header (magic, version, tile count, dtNavMeshParams),
-// then per tile with data its reference and size, then the data.
-std::vector<uint8_t> save_mset(const dtNavMesh& mesh) {
-    std::vector<uint8_t> out;
-    int count = 0;
-    for (int i = 0; i < mesh.getMaxTiles(); ++i) {
-        const dtMeshTile* t = mesh.getTile(i);
-        if (t && t->header && t->dataSize) ++count;
-    }
-    put32(out, 'M' << 24 | 'S' << 16 | 'E' << 8 | 'T');
-    put32(out, 1);
-    put32(out, static_cast<uint32_t>(count));
-    const dtNavMeshParams* p = mesh.getParams();
-    const size_t at = out.size();
-    out.resize(at + sizeof(dtNavMeshParams));
-    std::memcpy(&out[at], p, sizeof(dtNavMeshParams));
-    for (int i = 0; i < mesh.getMaxTiles(); ++i) {
-        const dtMeshTile* t = mesh.getTile(i);
-        if (!t || !t->header || !t->dataSize) continue;
-        put32(out, static_cast<uint32_t>(mesh.getTileRef(t)));
-        put32(out, static_cast<uint32_t>(t->dataSize));
-        out.insert(out.end(), t->data, t->data + t->dataSize);
-    }
-    return out;
-}
+using navdiff::save_mset;
 
 struct Loaded {
     std::vector<std::shared_ptr<const nav::NavTile>> tiles;
