@@ -161,6 +161,13 @@ void load_into_detour(const std::vector<uint8_t>& mset, navdiff::DetourMesh& dt)
 
 void diff_read(navdiff::DetourMesh& built, const std::string& what, bool tiled) {
     const std::vector<uint8_t> mset = save_mset(*built.mesh);
+    if (const char* dir = std::getenv("NAVKIT_WRITE_DETOUR_MSETS")) {  // the files, for navbake / navdebug by hand
+        std::string name = what;
+        for (char& ch : name)
+            if (ch == ' ' || ch == '.') ch = '_';
+        std::ofstream f(std::string(dir) + "/" + name + ".bin", std::ios::binary);
+        f.write(reinterpret_cast<const char*>(mset.data()), static_cast<std::streamsize>(mset.size()));
+    }
     Loaded l;
     load(mset, l);
     check_same_geometry(*built.mesh, l);
