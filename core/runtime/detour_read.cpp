@@ -38,6 +38,7 @@ constexpr size_t kHeaderSize = 100, kVertSize = 12, kPolySize = 32, kLinkSize = 
 constexpr uint16_t kExtLink = 0x8000;  // DT_EXT_LINK
 constexpr uint8_t kPolyTypeGround = 0, kPolyTypeOffMesh = 1;
 constexpr uint8_t kOffMeshBidir = 1;  // DT_OFFMESH_CON_BIDIR
+constexpr int32_t kMaxTileCoord = 1 << 24;
 
 template <typename T>
 T load(const uint8_t* p) {
@@ -212,6 +213,15 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
         return Status::bad_input(w.at(56, "tile header offMeshBase") + ": " + std::to_string(off_base) + " ground polygons, more than " +
                                  std::to_string(kMaxTilePolys));
 
+    // Tile coordinates: the NavMesh looks at x +- 1 and z +- 1 for neighbours; a grid beyond
+    // kMaxTileCoord tiles from the origin is no level (1e6 m of world at the smallest tile, 8 cells of 1 cm).
+    static const char* const kGridNames[3] = {"x", "y", "layer"};
+    for (int k = 0; k < 3; ++k) {
+        const int32_t v = load<int32_t>(data + 8 + k * 4);
+        if (v < -kMaxTileCoord || v > kMaxTileCoord)
+            return Status::bad_input(w.at(8 + static_cast<size_t>(k) * 4, std::string("tile header ") + kGridNames[k]) + ": " +
+                                     std::to_string(v) + " (expected -" + std::to_string(kMaxTileCoord) + ".." + std::to_string(kMaxTileCoord) + ")");
+    }
     out.x = load<int32_t>(data + 8);
     out.z = load<int32_t>(data + 12);  // Detour's tile y is our z
     out.layer = load<int32_t>(data + 16);

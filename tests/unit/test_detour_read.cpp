@@ -196,3 +196,14 @@ TEST_CASE("detour read: navbake --navmesh-in prints the counts, exits 2 on a bad
     CHECK(set.code == 2);
     CHECK_MESSAGE(set.out.find("only the query parameters apply") != std::string::npos, set.out);
 }
+
+TEST_CASE("detour read: tile coordinates at the ends of int are bad input (fuzz_navmesh found the overflow)") {
+    const std::vector<uint8_t> m = corpus("tiny_tile.bin");
+    expect_bad(with<int32_t>(m, 8, std::numeric_limits<int32_t>::min()), "x = INT_MIN");
+    expect_bad(with<int32_t>(m, 12, std::numeric_limits<int32_t>::max()), "y = INT_MAX");
+    expect_bad(with<int32_t>(m, 16, -(1 << 25)), "layer far out");
+    // and any producer's tile, at the NavMesh
+    nav::NavTile t;
+    t.x = std::numeric_limits<int32_t>::min();
+    CHECK(nav::validate_tile(t).code == nav::Status::Code::BadInput);
+}
