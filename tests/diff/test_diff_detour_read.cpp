@@ -183,9 +183,11 @@ void diff_read(navdiff::DetourMesh& built, const std::string& what, bool tiled) 
     CHECK(g.verdict_differs <= g.compared / 100);   // test_diff_paths' same-mesh tolerance: 99%
     CHECK(g.same_corridor >= g.both_reached / 2);
     // Solo, the same corridor gives the same funnel to rounding. Tiled, a few pairs (3 of 1823 over
-    // the three meshes, measured) take the same polygons yet our path is longer by a corner: the
-    // portal our build_navmesh stitches at a tile border is narrower there than Detour's link (the
-    // geometry read is Detour's to the bit: check_same_geometry). Listed above as "differs".
+    // the three meshes, measured) take the same polygons yet our straight path has one corner more
+    // (dungeon, 22.55,15.34,-64.60 -> 22.98,17.05,-80.59: ours reaches the vertex 15 cm from the
+    // end, turns back out to 24.48,15.20,-75.64, then ends; Detour's goes on to the end): our funnel
+    // on a corridor through four tiles, not the reader (the geometry is Detour's to the bit:
+    // check_same_geometry). Listed above as "differs".
     if (tiled) CHECK(g.length_differs <= g.same_corridor / 200);
     else CHECK(g.length_differs == 0);
 }
