@@ -31,6 +31,7 @@
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"
 #include "core/map2d/mesh_file.h"
+#include "core/runtime/detour_load.h"
 #include "core/runtime/query.h"
 
 namespace {
@@ -549,7 +550,7 @@ struct NamedPath {
 
 nav::Status check_files(const Args& a, const Job& job) {
     std::vector<NamedPath> inputs, outputs;
-    inputs.push_back({"", job.map2d ? "the input map" : "the input level", a.mesh_path});
+    inputs.push_back({"", job.map2d ? "the input map" : "the input level", a.navmesh_in_given ? a.navmesh_in : a.mesh_path});
     if (!a.config_path.empty()) inputs.push_back({"--config", "the --config file", a.config_path});
     if (!a.pairs_path.empty()) inputs.push_back({"--pairs", "the --pairs file", a.pairs_path});
     if (a.obj_out_given) outputs.push_back({"--obj-out", "", a.obj_out});
@@ -1059,6 +1060,44 @@ int run_map2d(const Args& a, const Job& job) {
     return 0;
 }
 
+// --navmesh-in: a Detour navmesh file (MSET or one tile) read into our NavMesh, no bake; its counts,
+// then the same path queries as for a bake (reading --pairs), then the report.
+int run_navmesh_in(const Args& a, const Job& job) {
+    const std::string& path = a.navmesh_in;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::shared_ptr<const nav::NavTile>> tiles;
+    nav::NavMesh nm;
+    if (nav::Status st = nav::load_detour_navmesh(path, job.max_input, tiles, nm); !st) return fail(st);
+    const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    size_t links = 0;
+    for (const auto& t : tiles) links += t->links.size();
+    const json counts = {{"tiles", nm.ntiles}, {"polys", nm.npolys}, {"verts", nm.nverts},
+                         {"islands", nm.nislands}, {"offmesh_links", links}, {"split_edges", nm.split_edges}};
+    std::optional<JsonReport> report;
+    if (a.as_json) {
+        json out;
+        out["mesh"] = {{"path", path}, {"kind", "detour"},
+                       {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
+        out["config"] = json(nav::config_json(job.params));
+        out["counts"] = counts;
+        out["timings_ms"] = {{"total", load_ms}};
+        report.emplace(std::move(out));
+    }
+    PathsResult paths;
+    if (nav::Status st = run_paths(nm, a, job, job.params.path_mode(), job.params.max_nodes(), report ? &*report : nullptr, paths); !st)
+        return fail(st);
+    if (report) {
+        if (report->begun()) report->finish(paths.summary);
+        else report->print_whole();
+    } else {
+        std::printf("Detour navmesh %s: %d tiles, %d polygons, %d vertices, %d islands, %zu off-mesh links (not linked into "
+                    "the graph), loaded in %.3f ms\n",
+                    path.c_str(), nm.ntiles, nm.npolys, nm.nverts, nm.nislands, links, load_ms);
+        print_paths_text(paths, false);
+    }
+    return 0;
+}
+
 // The report goes to stdout: a write error there (a full disk, /dev/full) is an error too.
 int check_stdout(int code) {
     std::cout.flush();
@@ -1097,7 +1136,7 @@ int main(int argc, char** argv) {
         Job job;
         if (nav::Status st = prepare_job(args, job); !st) return fail(st);
         tiled = !job.map2d && job.params.i(nav::ParamId::tile_size) > 0;
-        return check_stdout(job.map2d ? run_map2d(args, job) : run_obj(args, job));
+        return check_stdout(args.navmesh_in_given ? run_navmesh_in(args, job) : job.map2d ? run_map2d(args, job) : run_obj(args, job));
     } catch (const std::bad_alloc&) {  // outside a stage (the stages report it themselves): the same contract
         return fail(nav::out_of_memory("navbake", tiled));
     } catch (const std::exception& e) {

@@ -70,9 +70,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::ostream& out, std::ostream& err) {
     CLI::App app{"navbake: bake a navigation mesh from a triangle mesh, headless"};
-    // required unless --merge (checked below: CLI11 cannot make a positional conditional)
-    app.add_option("mesh", a.mesh_path,
-                   "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh");
+    // required unless --merge or --navmesh-in (checked below: CLI11 cannot make a positional conditional)
+    auto* mesh_opt = app.add_option("mesh", a.mesh_path,
+                                    "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh");
     app.add_option("--config", a.config_path, "JSON config: parameter names as keys, optional \"volumes\"");
     app.add_option("--set", a.sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
     app.add_flag("--json", a.as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");
@@ -135,6 +135,13 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
                           ->type_name("DIR");
     app.add_flag("--tile-grid", a.tile_grid,
                  "With tile_size > 0: print the tile grid, \"COLS ROWS\", and exit (no bake; for a split bake's submitter)");
+    // ---- Detour navmesh in (issue 20) ----
+    auto* navmesh_in_opt =
+        app.add_option("--navmesh-in", a.navmesh_in,
+                       "Load a Detour navmesh (RecastDemo's MSET file or one tile's data) instead of baking a mesh: "
+                       "prints its counts; --paths / --pairs / --json work on it")
+            ->excludes(mesh_opt);
+    // ---- end Detour navmesh in ----
     app.footer([] { return nav::params_help(); });  // built only for --help
     try {
         app.parse(argc, argv);
@@ -157,9 +164,10 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     a.tile_out_given = app.count("--tile-out") > 0;
     a.tiles_given = tiles_opt->count() > 0;
     a.merge_given = merge_opt->count() > 0;
-    if (a.mesh_path.empty() && !a.merge_given) {
-        err << "navbake: error: mesh is required (an OBJ or 2D map to bake; only --merge DIR takes none)\n"
-               "(run navbake --help for usage)\n";
+    a.navmesh_in_given = navmesh_in_opt->count() > 0;
+    if (a.mesh_path.empty() && !a.merge_given && !a.navmesh_in_given) {
+        err << "navbake: error: mesh is required (an OBJ or 2D map to bake; only --merge DIR and --navmesh-in FILE take "
+               "none)\n(run navbake --help for usage)\n";
         return 2;
     }
     return std::nullopt;
@@ -366,6 +374,7 @@ nav::Status apply_args(const Args& a, Job& job) {
         if (nav::Status st = parse_point_pair(a.why_path_text, job.why_start, job.why_end); !st) return st;
         job.why_path = true;
     }
+    if (a.navmesh_in_given) return refuse_for_navmesh_in(a, job);
     if (nav::Status st = apply_detour_args(a, job); !st) return st;
     if (nav::Status st = apply_split_args(a, job); !st) return st;
     if (job.map2d) return refuse_for_map2d(a, job);
@@ -413,6 +422,27 @@ std::string tile_out_path(const std::string& dir, int x, int y) {
     std::string p = dir;
     if (!p.empty() && p.back() != '/') p += '/';
     return p + "tile_" + std::to_string(x) + "_" + std::to_string(y) + ".bin";
+}
+
+
+nav::Status refuse_for_navmesh_in(const Args& a, const Job& job) {
+    if (a.navmesh_in.empty()) return nav::Status::bad_input("--navmesh-in: empty path (expected a Detour navmesh file)");
+    const std::string what = "does not apply to --navmesh-in (a navmesh loaded, not baked)";
+    const std::pair<const char*, bool> flags[] = {
+        {"--incremental", a.incremental_given}, {"--tile", a.tile_given},      {"--keep-intermediates", a.keep_intermediates},
+        {"--reps", a.reps_given},               {"--why", a.why_given},        {"--why-path", a.why_path_given},
+        {"--max-memory", a.max_memory_given},   {"--obj-out", a.obj_out_given}, {"--mesh-out", a.mesh_out_given},
+        {"--navmesh-out", a.navmesh_out_given}, {"--tile-out", a.tile_out_given}, {"--gltf-out", a.gltf_out_given},
+        {"--tiles", a.tiles_given},             {"--merge", a.merge_given},    {"--tile-grid", a.tile_grid}};
+    for (const auto& [flag, given] : flags)
+        if (given) return nav::Status::bad_input(std::string(flag) + " " + what);
+    const nav::Params defaults;
+    for (const nav::ParamDef& d : nav::param_table())
+        if (!nav::is_query_param(d.id) && job.params.to_string(d.id) != defaults.to_string(d.id))
+            return nav::Status::bad_input(std::string(d.name) + "=" + job.params.to_string(d.id) + " " + what +
+                                          ": only the query parameters apply");
+    if (!job.volumes.empty()) return nav::Status::bad_input("--config " + a.config_path + ": \"volumes\" " + what);
+    return nav::Status::ok();
 }
 
 }  // namespace navbake

@@ -37,6 +37,9 @@ struct Args {
     // A bake split over machines (navbake_farm.h): --tiles X0,Y0:X1,Y1, --merge DIR, --tile-grid.
     std::string tiles_text, merge_dir;
     bool tiles_given = false, merge_given = false, tile_grid = false;
+    // --navmesh-in FILE: a Detour navmesh (MSET or one tile) loaded instead of a bake
+    std::string navmesh_in;
+    bool navmesh_in_given = false;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
@@ -77,6 +80,9 @@ nav::Status parse_point_pair(std::string_view text, float* start, float* end);
 // and parameters a 2D map would ignore (refused: nothing is silently ignored). Bad input names
 // the flag and what was expected.
 nav::Status apply_args(const Args& a, Job& job);
+// --navmesh-in: no mesh, no bake; the flags and parameters only a bake uses are refused (the query
+// parameters and --paths / --pairs / --seed / --compare-optimal / --json / --max-input apply).
+nav::Status refuse_for_navmesh_in(const Args& a, const Job& job);
 
 bool ends_with(std::string_view s, std::string_view suffix);
 

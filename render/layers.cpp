@@ -569,6 +569,24 @@ uint32_t lerp_color(uint32_t a, uint32_t b, float k) {
 void build_tiles_layer(const Bake& b, DrawList& out) {
     out.clear();
     out.depth_test = false;  // an overlay over the level: the squares lie in the bounds' top plane
+    if (!b.tiled() && b.navmesh && b.navmesh->ntiles > 1) {
+        // a navmesh loaded, not baked (a Detour file): each tile's own bounds, no bake times
+        const NavMesh& m = *b.navmesh;
+        const float y = m.bmax[1] + 0.02f * std::max(1.0f, m.bmax[1] - m.bmin[1]);
+        for (const TileSlot& slot : m.slots) {
+            if (!slot.tile) continue;
+            const NavTile& t = *slot.tile;
+            const float box[4] = {t.bmin[0], t.bmin[2], t.bmax[0], t.bmax[2]};
+            const float gap = 0.04f * (box[2] - box[0]);
+            out.add_floor_quad(box[0] + gap, box[1] + gap, box[2] - gap, box[3] - gap, y,
+                               t.npolys() ? colors::kTileFast : colors::kTileEmpty);
+            out.add_line(box[0], y, box[1], box[2], y, box[1], colors::kTileEdge);
+            out.add_line(box[2], y, box[1], box[2], y, box[3], colors::kTileEdge);
+            out.add_line(box[2], y, box[3], box[0], y, box[3], colors::kTileEdge);
+            out.add_line(box[0], y, box[3], box[0], y, box[1], colors::kTileEdge);
+        }
+        return;
+    }
     if (!b.tiled() || b.tiles.empty()) return;
     const BakeConfig& c = b.config;
     const float y = c.bmax[1] + 0.02f * std::max(1.0f, c.bmax[1] - c.bmin[1]);
@@ -816,11 +834,12 @@ constexpr LayerInfo kLayerTable[] = {
      legend_islands},
     // drawn over the whole bake, from every tile: its sources are the tiles as a set
     {Layer::Tiles,
-     "Tiles (tile_size > 0): each tile's square filled by its bake time, green fastest to red slowest; "
+     "Tiles (tile_size > 0, or a Detour navmesh file of several tiles: their bounds): each tile's square filled by its bake time, green fastest to red slowest; "
      "dark: not baked yet, grey: no polygons; a failed tile outlined red.",
      false, false,
-     [](const Bake& b) -> LayerSources { return b.tiled() ? tiles_fingerprint(b) : LayerSources{}; },
-     [](const Bake& b) { return b.tiled() && !b.tiles.empty(); },
+     [](const Bake& b) -> LayerSources { return b.tiled() ? tiles_fingerprint(b) : navmesh_sources(b); },
+     // a baked tiled navmesh, or a loaded one of several tiles (a Detour file: the tiles' bounds)
+     [](const Bake& b) { return (b.tiled() && !b.tiles.empty()) || (b.navmesh && b.navmesh->ntiles > 1); },
      [](const Bake& b, DrawList& out, DrawList&) { build_tiles_layer(b, out); }, legend_tiles},
     // the app runs the query and draws it with build_path (render/path_draw.h)
     {Layer::Path,

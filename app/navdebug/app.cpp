@@ -112,15 +112,15 @@ void App::open_mesh(const std::string& path, bool own_settings) {
     if (path.empty()) return;
     edit_.own_settings_for = own_settings && !edit_.keep_settings ? path : std::string();
     panels_.mesh_field = path;
-    if (is_map2d_path(path)) {  // built here at once: no bake stages to run
+    if (opens_without_bake(path)) {  // built here at once: no bake stages to run
         auto scene = std::make_shared<Map2DScene>();
         if (const nav::Status st = load_map2d_scene(path, edit_.desired, *scene); !st) {
             log_.error(st.message);
             set_error(st.message);
             return;
         }
-        log_.info("opened 2D " + std::string(scene->is_map ? "map " : "mesh ") + path + " (" +
-                  std::to_string(scene->mesh.npolys()) + " polygons)");
+        log_.info("opened " + std::string(scene->detour ? "Detour navmesh " : scene->is_map ? "2D map " : "2D mesh ") + path + " (" +
+                  std::to_string(scene->bake->navmesh->npolys) + " polygons)");
         panels_.banner.clear();
         map2d_.set_scene(std::move(scene));
         return;

@@ -194,12 +194,12 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
         else
             log.warn("no mesh: " + def + " does not exist; open one with the Files panel or drop it on the window");
     }
-    if (navdebug::is_map2d_path(mesh_path)) {  // a 2D map: built here, no bake worker run
+    if (navdebug::opens_without_bake(mesh_path)) {  // a 2D map or a Detour file: built here, no bake worker run
         auto scene = std::make_shared<navdebug::Map2DScene>();
         if (const nav::Status st = navdebug::load_map2d_scene(mesh_path, in.params, *scene); !st)
             return fail(st.code == nav::Status::Code::BadInput ? kExitBadInput : 1, st.message);
-        log.info("opened 2D " + std::string(scene->is_map ? "map " : "mesh ") + mesh_path + " (" +
-                 std::to_string(scene->mesh.npolys()) + " polygons)");
+        log.info("opened " + std::string(scene->detour ? "Detour navmesh " : scene->is_map ? "2D map " : "2D mesh ") + mesh_path + " (" +
+                 std::to_string(scene->bake->navmesh->npolys) + " polygons)");
         opts.map2d = std::move(scene);
     } else if (!mesh_path.empty()) {
         const nav::Status st = in.pipeline->load_mesh(mesh_path);

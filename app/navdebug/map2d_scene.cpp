@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/map2d/map2d_tile.h"
+#include "core/runtime/detour_load.h"
 
 namespace navdebug {
 
@@ -26,6 +27,40 @@ bool ends_with_ci(const std::string& s, const std::string& suffix) {
 
 bool is_map2d_path(const std::string& path) { return ends_with_ci(path, ".json") || ends_with_ci(path, ".mesh"); }
 
+bool is_detour_path(const std::string& path) { return ends_with_ci(path, ".bin"); }
+
+namespace {
+
+// A Detour file: the navmesh as loaded, and as the input layer its detail triangles (the surface
+// the navmesh stands on; also what frames the camera), every stage before navmesh empty.
+nav::Status load_detour_scene(const std::string& path, const nav::Params& params, Map2DScene& out) {
+    Map2DScene s;
+    s.path = path;
+    s.detour = true;
+    std::vector<std::shared_ptr<const nav::NavTile>> tiles;
+    auto nm = std::make_shared<nav::NavMesh>();
+    if (nav::Status st = nav::load_detour_navmesh(path, uint64_t(1) << 30, tiles, *nm); !st) return st;
+    s.detour_tiles = nm->ntiles;
+    auto in = std::make_shared<nav::InputMesh>();
+    in->path = path;
+    in->verts.assign(nm->dtris.begin(), nm->dtris.end());
+    in->tris.resize(nm->dtris.size() / 3);
+    for (size_t i = 0; i < in->tris.size(); ++i) in->tris[i] = static_cast<int>(i);
+    in->compute_bounds();
+    auto b = std::make_shared<nav::Bake>();
+    b->params = params;
+    b->mesh = in;
+    b->tri_areas = std::make_shared<const std::vector<uint8_t>>(in->tri_count(), nav::kWalkableArea);
+    b->navmesh = std::move(nm);
+    b->generation = 1;
+    b->built_through = static_cast<int>(nav::Stage::Navmesh);
+    s.bake = std::move(b);
+    out = std::move(s);
+    return nav::Status::ok();
+}
+
+}  // namespace
+
 bool json_is_map2d(const std::string& path) {
     // read as every input is (no directory, device or unbounded pipe); a file that cannot be read
     // is not a map, and the config reader then says why
@@ -36,6 +71,7 @@ bool json_is_map2d(const std::string& path) {
 }
 
 nav::Status load_map2d_scene(const std::string& path, const nav::Params& params, Map2DScene& out) {
+    if (is_detour_path(path)) return load_detour_scene(path, params, out);
     namespace m2 = nav::map2d;
     Map2DScene s;
     s.path = path;

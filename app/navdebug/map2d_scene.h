@@ -13,9 +13,13 @@
 
 namespace navdebug {
 
+// A Detour navmesh file (.bin: RecastDemo's MSET or one tile) rides the same way: loaded, not
+// baked (detour set, `mesh` empty, the input layer is the navmesh's own detail triangles).
 struct Map2DScene {
     std::string path;
     bool is_map = false;  // a .json map (traces and rings below); false: a .mesh file (mesh only)
+    bool detour = false;  // a Detour navmesh file (.bin): bake->navmesh only, in 3D
+    int detour_tiles = 0;
     nav::map2d::Map2D map;
     nav::map2d::Map2DResult result;  // recorded traces, the free rings, the CDT (is_map only)
     nav::map2d::PolyMesh2D mesh;     // the polygons the navmesh is built from
@@ -24,10 +28,14 @@ struct Map2DScene {
 
 // True for the file names the debugger opens as 2D maps: *.json maps and *.mesh files (any case).
 bool is_map2d_path(const std::string& path);
+// True for Detour navmesh files (*.bin, any case): opened as a finished navmesh, no bake stages.
+bool is_detour_path(const std::string& path);
+// What the debugger opens without a bake: 2D maps, .mesh files and Detour navmeshes.
+inline bool opens_without_bake(const std::string& path) { return is_map2d_path(path) || is_detour_path(path); }
 // A dropped .json is a 2D map when it is an object with an "outline" key (else a config).
 bool json_is_map2d(const std::string& path);
 
-// Loads and builds; `max_verts` as navbake's verts_per_poly. Errors name the file (BadInput for
+// Loads and builds (a Detour file: load_detour_navmesh); `max_verts` as navbake's verts_per_poly. Errors name the file (BadInput for
 // anything in the file).
 nav::Status load_map2d_scene(const std::string& path, const nav::Params& params, Map2DScene& out);
 

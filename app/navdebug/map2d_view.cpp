@@ -30,8 +30,8 @@ void take_map2d_layers(std::string& list, Map2DLayerMask& out) {
 }
 
 void Map2DView::set_scene(std::shared_ptr<const Map2DScene> scene) {
+    top_view_ = !(scene && scene->detour);  // a Detour navmesh is 3D: the perspective view
     scene_ = std::move(scene);
-    top_view_ = true;
     framed_ = false;
     dirty_ = true;
 }
@@ -86,6 +86,12 @@ void Map2DView::ui() {
         ImGui::SetTooltip("Orthographic view from straight above (on by itself for .json maps and .mesh files); "
                           "wheel / W,S zoom, drag pans");
     if (!scene_) return;
+    if (scene_->detour) {
+        const nav::NavMesh& m = *scene_->bake->navmesh;
+        ImGui::Text("Detour navmesh: %d tiles, %d polygons, %d islands", m.ntiles, m.npolys, m.nislands);
+        ImGui::TextDisabled("Loaded, not baked: the bake stages are not available and the parameters do not re-bake it.");
+        return;
+    }
     ImGui::Text("%s: %u polygons", scene_->is_map ? "2D map" : ".mesh file", scene_->mesh.npolys());
     if (!scene_->is_map) return;
     static constexpr const char* kHelp[kMap2DLayerCount] = {

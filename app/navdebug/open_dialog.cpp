@@ -60,9 +60,9 @@ void OpenDialog::open(const std::string& start_dir) {
     if (thread_.joinable()) thread_.join();
     const std::string dir = start_dir.empty() ? std::filesystem::current_path().string() : start_dir;
     const std::string cmd = tool == "zenity"
-                                ? "zenity --file-selection --title='Open a mesh' --file-filter='OBJ meshes | *.obj *.OBJ' "
+                                ? "zenity --file-selection --title='Open a mesh' --file-filter='OBJ meshes, Detour navmeshes | *.obj *.OBJ *.bin *.BIN' "
                                   "--filename=" + quoted(dir + "/") + " 2>/dev/null"
-                                : "kdialog --getopenfilename " + quoted(dir) + " 'OBJ meshes (*.obj *.OBJ)' 2>/dev/null";
+                                : "kdialog --getopenfilename " + quoted(dir) + " 'OBJ meshes, Detour navmeshes (*.obj *.OBJ *.bin *.BIN)' 2>/dev/null";
     thread_ = std::thread([this, cmd] {
         std::string out;
         if (FILE* f = popen(cmd.c_str(), "r")) {
@@ -97,7 +97,7 @@ void OpenDialog::browse(const std::filesystem::path& dir) {
         } else {
             std::string ext = p.extension().string();
             std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (ext == ".obj") files_.push_back(p);
+            if (ext == ".obj" || ext == ".bin") files_.push_back(p);  // .bin: a Detour navmesh (loaded, not baked)
         }
     }
     if (ec) error_ = "cannot list " + d.string() + ": " + ec.message();
@@ -134,11 +134,11 @@ std::optional<std::string> OpenDialog::poll() {
                 ImGui::IsMouseDoubleClicked(0)) {
                 chosen = f.string();
             }
-        if (dirs_.empty() && files_.empty()) ImGui::TextDisabled("no folders or .obj files here");
+        if (dirs_.empty() && files_.empty()) ImGui::TextDisabled("no folders, .obj or .bin files here");
         ImGui::EndChild();
         if (ImGui::Button("Cancel")) browser_open_ = false;
         ImGui::SameLine();
-        ImGui::TextDisabled("double-click an .obj to open it");
+        ImGui::TextDisabled("double-click an .obj (or a Detour navmesh .bin) to open it");
         if (go) browse(*go);
         if (chosen) browser_open_ = false;
         if (!browser_open_) ImGui::CloseCurrentPopup();

@@ -51,6 +51,9 @@ void App::ui_right_panel(float W, float H) {
         in.busy = worker_.busy();
         in.building = worker_.building_stage();
         in.target = edit_.run_to;
+        if (map2d_.scene() && map2d_.scene()->detour)
+            in.unavailable = "Not available: a Detour navmesh is loaded, not baked (no input mesh to run the stages "
+                             "on; the parameters do not re-bake it).";
         ui_bake_status(true);
         ImGui::PushID("timeline");
         panels_.timeline.panel(in, edit_.run_to);

@@ -71,6 +71,11 @@ void Timeline::panel(const TimelineInput& in, nav::Stage& target) {
     const auto states = stage_states(in);
     const int t = static_cast<int>(target);
     const nav::Bake* b = in.bake;
+    if (in.unavailable) ImGui::TextWrapped("%s", in.unavailable);
+    ImGui::BeginDisabled(in.unavailable != nullptr);  // greyed: nothing to step through or build
+    struct EndDisabled {
+        ~EndDisabled() { ImGui::EndDisabled(); }
+    } end_disabled;
 
     ImGui::BeginDisabled(t == 0);
     if (ImGui::Button("< Prev")) target = static_cast<nav::Stage>(t - 1);

@@ -25,6 +25,7 @@ struct TimelineInput {
     bool busy = false;                      // the worker has work
     int building = -1;                      // BakeWorker::building_stage()
     nav::Stage target = nav::kLastStage;    // the stage the UI bakes through
+    const char* unavailable = nullptr;      // why no stage can be built (a navmesh loaded, not baked)
 };
 
 std::array<StageState, nav::kStageCount> stage_states(const TimelineInput& in);

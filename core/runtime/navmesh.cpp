@@ -1174,6 +1174,9 @@ Status validate_tile(const NavTile& t) {
     const uint32_t nv = static_cast<uint32_t>(t.nverts());
     if (t.verts.size() % 3) return Status::bad_input(name + ": vertex array is not x, y, z triples");
     if (np > kMaxTilePolys) return Status::bad_input(name + ": " + std::to_string(np) + " polygons, more than " + std::to_string(kMaxTilePolys));
+    // the stitching looks at x +- 1 and z +- 1: no overflow at the ends of int (a Detour file's tile header says any)
+    if (t.x <= INT32_MIN || t.x >= INT32_MAX || t.z <= INT32_MIN || t.z >= INT32_MAX)
+        return Status::bad_input(name + ": tile coordinates at the ends of the integer range");
     for (size_t i = 0; i < t.links.size(); ++i) {
         const OffMeshLink& l = t.links[i];
         const std::string link = name + " off-mesh link " + std::to_string(i);

@@ -25,11 +25,16 @@
 //
 // Also: polyanya_find_path (the exact Euclidean-shortest path), island_stats and
 // prune_unreachable (connected components), read_input_file (the checked file reader).
+//
+// Detour's files (detour_format.h): read_detour_file parses RecastDemo's MSET file or one tile's data,
+// read_detour_tile turns a tile into a NavTile (every count, index and coordinate checked);
+// load_detour_navmesh (detour_load.h) reads a file into a NavMesh.
 #pragma once
 
 #include "core/common.h"
 #include "core/io/file.h"
 #include "core/runtime/detour_format.h"
+#include "core/runtime/detour_load.h"
 #include "core/runtime/islands.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/polyanya.h"

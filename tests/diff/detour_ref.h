@@ -222,6 +222,8 @@ public:
         for (int i = 0; i < n; ++i) out.push_back(dt_.poly_index(corridor_[static_cast<size_t>(i)]));
     }
     const float* last_straight() const { return straight_.data(); }
+    // The last corridor's references (RouteOutcome::corridor of them).
+    const dtPolyRef* last_refs() const { return corridor_.data(); }
 
 private:
     DetourMesh& dt_;
