@@ -70,7 +70,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::ostream& out, std::ostream& err) {
     CLI::App app{"navbake: bake a navigation mesh from a triangle mesh, headless"};
     app.add_option("mesh", a.mesh_path,
-                   "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh")
+                   "Level mesh: Wavefront OBJ (Y up, metres) or, through assimp, .gltf .glb .fbx .dae .ply .stl .3ds "
+                   "(unit and up axis from the file where it states them); or a 2D map: .json (outline + "
+                   "obstacles) or Polyanya .mesh")
         ->required();
     app.add_option("--config", a.config_path, "JSON config: parameter names as keys, optional \"volumes\"");
     app.add_option("--set", a.sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
