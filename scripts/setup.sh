@@ -8,6 +8,8 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config python3
   # core
   nlohmann-json3-dev libcli11-dev
+  # level formats other than OBJ (glTF/GLB, FBX, Collada, PLY, STL, 3DS): assimp, private to navkit_bake
+  libassimp-dev
   # tiled bakes on every core: oneTBB
   libtbb-dev
   # debugger: GLFW, glad 2 generator, Dear ImGui 1.86 (with GLFW/OpenGL3 backends), glm, stb

@@ -88,7 +88,7 @@ fuzz() {
   # Every target gets FUZZ_SECONDS of its own; $jobs targets run side by side (each libFuzzer run
   # is one thread), so the phase takes about targets / jobs x FUZZ_SECONDS.
   local secs=${FUZZ_SECONDS:-30} t failed=0 pids=() names=() i
-  local targets=(obj config pairs pipeline session map2d args)
+  local targets=(obj level config pairs pipeline session map2d args)
   cmake --preset fuzz >/dev/null
   cmake --build --preset fuzz -j "$jobs" --target "${targets[@]/#/fuzz_}"
   for t in "${targets[@]}"; do

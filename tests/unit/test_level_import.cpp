@@ -22,6 +22,10 @@
 #include "core/bake/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
+#ifdef NAV_HAVE_RENDER
+#include "render/inspect.h"
+#include "render/pick.h"
+#endif
 
 using namespace nav;
 using navtest::TempFile;
@@ -309,6 +313,31 @@ TEST_CASE("level import: each triangle keeps its mesh name") {
     REQUIRE(parse_obj(level_obj(), "level.obj", obj));
     CHECK(obj.tri_mesh_name(0) == nullptr);
 }
+
+#ifdef NAV_HAVE_RENDER
+TEST_CASE("level import: the inspector names a picked input triangle's mesh") {
+    TempDir dir;
+    const std::string path = dir.file("names.gltf");  // .gltf: its buffer is a .bin beside it
+    export_level("gltf2", path);
+    Pipeline p;
+    REQUIRE(p.load_mesh(path));
+    REQUIRE(p.run());
+    const auto b = p.snapshot();
+    // straight down onto the second step of the stairs (x 12..16, z 10.6..11.2, top y 0.4)
+    const float o[3] = {14.0f, 20.0f, 10.9f}, d[3] = {0.0f, -1.0f, 0.0f};
+    const render::Element e = render::pick_ray(*b, render::Layer::Input, o, d);
+    REQUIRE(e.kind == render::ElementKind::InputTri);
+    const render::ElementText t = render::describe_element(*b, e);
+    int in_mesh = -1;
+    REQUIRE(b->mesh->tri_mesh_name(static_cast<int>(e.index), &in_mesh));
+    CHECK(*b->mesh->tri_mesh_name(static_cast<int>(e.index)) == "stairs");
+    CHECK(in_mesh >= 12);  // not the first step's box
+    CHECK(in_mesh < 24);
+    bool named = false;
+    for (const std::string& l : t.lines) named |= l == "triangle " + std::to_string(in_mesh) + " of mesh `stairs`";
+    CHECK_MESSAGE(named, render::element_text(t));
+}
+#endif
 
 TEST_CASE("level import: hostile files give a message naming the file, navbake exits 2") {
     TempDir dir;
