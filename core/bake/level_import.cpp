@@ -141,6 +141,15 @@ bool is_assimp_level_path(std::string_view path) {
 Status parse_level(std::string_view bytes, std::string_view format, const std::string& path, InputMesh& out,
                    uint64_t max_bytes) {
     if (bytes.empty()) return Status::bad_input(path + ": the file is empty (expected a " + std::string(format) + " level)");
+    if (format == "ply") {
+        // assimp 5.2.5's PLY reader never returns on a header without its end_header line (found
+        // by fuzz_level): the header is checked here first.
+        const size_t end = bytes.find("end_header");
+        if (bytes.substr(0, 3) != "ply" || end == std::string_view::npos ||
+            (bytes[end - 1] != '\n' && bytes[end - 1] != '\r'))
+            return Status::bad_input(path + ": not a PLY file (expected 'ply' at byte 0 and a header ending in an "
+                                     "'end_header' line)");
+    }
     Assimp::Importer imp;
     imp.SetIOHandler(new LimitedIOSystem(std::filesystem::path(path).parent_path(), max_bytes));  // the importer owns it
     // Only positions matter: dropping the rest lets JoinIdenticalVertices merge by position; point
