@@ -380,6 +380,10 @@ TEST_CASE("level import: hostile files give a message naming the file, navbake e
             "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
             "element face 1\nproperty list uchar int vertex_indices\n#end_header\n0 0 0\n1 0 0\n0 0 1\n3 0 1 2\n",
             "end_header");
+    refused("hang2.ply",
+            "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+            "element face 1\nproperty list uchar int vertex_indices\nend_headerxyz\n0 0 0\n1 0 0\n0 0 1\n3 0 1 2\n",
+            "end_header");
     refused("lines.ply",
             "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
             "element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 0 1\n2 0 1\n",
