@@ -23,6 +23,7 @@
 #include "core/bake/detour_export.h"
 #include "core/bake/diagnose.h"
 #include "core/bake/gltf_export.h"
+#include "core/bake/level_import.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"
@@ -952,7 +953,7 @@ int run_obj(const Args& a, const Job& job) {
         nav::ObjReadOptions ropt;
         ropt.max_bytes = job.max_input;
         nav::InputMesh mesh;
-        if (nav::Status st = nav::load_obj(a.mesh_path, mesh, ropt); !st) return fail(st);
+        if (nav::Status st = nav::load_level(a.mesh_path, mesh, ropt); !st) return fail(st);
         for (const std::string& w : mesh.warnings) std::cerr << "navbake: warning: " << w << "\n";
         if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return fail(st);
     }

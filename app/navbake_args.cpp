@@ -72,7 +72,9 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     CLI::App app{"navbake: bake a navigation mesh from a triangle mesh, headless"};
     // required unless --merge or --navmesh-in (checked below: CLI11 cannot make a positional conditional)
     auto* mesh_opt = app.add_option("mesh", a.mesh_path,
-                                    "Wavefront OBJ mesh (Y up, metres), or a 2D map: .json (outline + obstacles) or Polyanya .mesh");
+                                    "Level mesh: Wavefront OBJ (Y up, metres) or, through assimp, .gltf .glb .fbx .dae .ply "
+                                    ".stl .3ds (unit and up axis from the file where it states them); or a 2D map: .json "
+                                    "(outline + obstacles) or Polyanya .mesh");
     app.add_option("--config", a.config_path, "JSON config: parameter names as keys, optional \"volumes\"");
     app.add_option("--set", a.sets, "Set a parameter, NAME=VALUE (repeatable; applied after --config)");
     app.add_flag("--json", a.as_json, "Print one JSON object (mesh, config, grid, counts, timings_ms)");

@@ -206,6 +206,9 @@ void describe_input(const Bake& b, const Element& e, ElementText& out) {
     const float nrm[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
     const float len = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
     out.title = fmt("input triangle %u", e.index);
+    int in_mesh = 0;  // the level's own mesh name (assimp formats): find the wall in the editor
+    if (const std::string* name = m.tri_mesh_name(static_cast<int>(e.index), &in_mesh))
+        out.lines.push_back(fmt("triangle %d of mesh `%s`", in_mesh, name->c_str()));
     for (int k = 0; k < 3; ++k)
         out.lines.push_back(fmt("vertex %d: (%.2f, %.2f, %.2f)", tri[k], v[k][0], v[k][1], v[k][2]));
     if (len > 0.0f) {

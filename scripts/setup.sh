@@ -10,6 +10,8 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev
   # glTF export (core/bake/gltf_export.cpp, navbake --gltf-out): tinygltf, used header-only
   libtinygltf-dev
+  # level formats other than OBJ (glTF/GLB, FBX, Collada, PLY, STL, 3DS): assimp, private to navkit_bake
+  libassimp-dev
   # tiled bakes on every core: oneTBB
   libtbb-dev
   # debugger: GLFW, glad 2 generator, Dear ImGui 1.86 (with GLFW/OpenGL3 backends), glm, stb

@@ -74,7 +74,9 @@ fuzz_one() {  # fuzz_one TARGET SECONDS: one libFuzzer target; non-zero with its
   work="build/fuzz/corpus_$t"  # what the run finds stays out of the tree; the seeds are in it
   mkdir -p "$work"
   log="build/fuzz/fuzz_$t.log"
-  if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  local lsan=""  # fuzz_level: assimp's own leaks on malformed files are suppressed (tests/fuzz/lsan_assimp.supp)
+  [ "$t" = level ] && lsan="suppressions=$PWD/tests/fuzz/lsan_assimp.supp"
+  if ! ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="$lsan" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
        "build/fuzz/tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
        -artifact_prefix="build/fuzz/$t-" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
     echo "fuzz_$t: FOUND A PROBLEM (build/fuzz/$t-* holds the input; the stack is in $log):"
@@ -88,6 +90,8 @@ fuzz() {
   # Every target gets FUZZ_SECONDS of its own; $jobs targets run side by side (each libFuzzer run
   # is one thread), so the phase takes about targets / jobs x FUZZ_SECONDS.
   local secs=${FUZZ_SECONDS:-30} t failed=0 pids=() names=() i
+  # fuzz_level (assimp's formats) is built and run by hand only: libassimp 5.2.5 itself has heap
+  # faults on hostile PLY and GLB files that no check of ours can prevent (README, "Level formats").
   local targets=(obj config pairs pipeline session map2d args navmesh)
   cmake --preset fuzz >/dev/null
   cmake --build --preset fuzz -j "$jobs" --target "${targets[@]/#/fuzz_}"

@@ -19,6 +19,7 @@
 #include "core/bake/gltf_export.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/why.h"
+#include "core/bake/level_import.h"
 #include "core/io/file.h"
 #include "session.h"
 
@@ -50,7 +51,9 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     std::error_code ec;
     const std::filesystem::path assets = std::filesystem::path(assets_dir());
     for (const auto& e : std::filesystem::directory_iterator(assets, ec))
-        if (e.is_regular_file() && ends_with_ci(e.path().string(), ".obj")) panels_.asset_files.push_back(e.path().string());
+        if (e.is_regular_file())
+            for (std::string_view ext : nav::level_extensions())
+                if (ends_with_ci(e.path().string(), ext)) panels_.asset_files.push_back(e.path().string());
     std::sort(panels_.asset_files.begin(), panels_.asset_files.end());
     if (opts_.path) {
         sel_.path.set_start(opts_.path->first);

@@ -23,7 +23,7 @@ namespace {
 // The mesh, the parameters, the layers, the screenshot and the path tool. Returns --screenshot
 // (other flags need it).
 CLI::Option* add_scene_flags(CLI::App& cli, CliOptions& o) {
-    cli.add_option("mesh", o.mesh_path, "OBJ mesh, .json 2D map, Polyanya .mesh file or Detour navmesh .bin (MSET or one tile) to open (default: assets/demo.obj with assets/demo.json, as scripts/run.sh)");
+    cli.add_option("mesh", o.mesh_path, "Level mesh (.obj, or .gltf .glb .fbx .dae .ply .stl .3ds through assimp), .json 2D map, Polyanya .mesh file or Detour navmesh .bin (MSET or one tile) to open (default: assets/demo.obj with assets/demo.json, as scripts/run.sh)");
     cli.add_option("--config", o.config_path, "JSON config: parameters by name and convex volumes");
     cli.add_option("--set", o.sets, "NAME=VALUE parameter override, repeatable (see below)");
     cli.add_option("--draw", o.draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,islands,path")

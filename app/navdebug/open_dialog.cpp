@@ -2,7 +2,10 @@
 
 #include <imgui.h>
 
+#include "core/bake/level_import.h"
+
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
@@ -33,6 +36,27 @@ std::string quoted(const std::string& s) {
     return out + "'";
 }
 
+// "*.obj *.OBJ *.gltf *.GLTF ...": every extension load_level reads, both cases (the desktop
+// choosers match case-sensitively).
+std::string level_patterns() {
+    std::string out;
+    for (std::string_view e : nav::level_extensions()) {
+        std::string up(e);
+        std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        out += (out.empty() ? "*" : " *") + std::string(e) + " *" + up;
+    }
+    out += " *.bin *.BIN";  // a Detour navmesh (MSET or one tile): loaded, not baked
+    return out;
+}
+
+bool is_level_file(const std::filesystem::path& p) {
+    std::string ext = p.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (std::string_view e : nav::level_extensions())
+        if (ext == e) return true;
+    return ext == ".bin";  // a Detour navmesh
+}
+
 }  // namespace
 
 OpenDialog::~OpenDialog() {
@@ -59,10 +83,12 @@ void OpenDialog::open(const std::string& start_dir) {
     }
     if (thread_.joinable()) thread_.join();
     const std::string dir = start_dir.empty() ? std::filesystem::current_path().string() : start_dir;
+    const std::string pats = level_patterns();
     const std::string cmd = tool == "zenity"
-                                ? "zenity --file-selection --title='Open a mesh' --file-filter='OBJ meshes, Detour navmeshes | *.obj *.OBJ *.bin *.BIN' "
-                                  "--filename=" + quoted(dir + "/") + " 2>/dev/null"
-                                : "kdialog --getopenfilename " + quoted(dir) + " 'OBJ meshes, Detour navmeshes (*.obj *.OBJ *.bin *.BIN)' 2>/dev/null";
+                                ? "zenity --file-selection --title='Open a mesh' --file-filter=" +
+                                      quoted("Level meshes, Detour navmeshes | " + pats) + " --filename=" + quoted(dir + "/") + " 2>/dev/null"
+                                : "kdialog --getopenfilename " + quoted(dir) + " " + quoted("Level meshes, Detour navmeshes (" + pats + ")") +
+                                      " 2>/dev/null";
     thread_ = std::thread([this, cmd] {
         std::string out;
         if (FILE* f = popen(cmd.c_str(), "r")) {
@@ -95,9 +121,7 @@ void OpenDialog::browse(const std::filesystem::path& dir) {
         if (it->is_directory(e2)) {
             dirs_.push_back(p);
         } else {
-            std::string ext = p.extension().string();
-            std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (ext == ".obj" || ext == ".bin") files_.push_back(p);  // .bin: a Detour navmesh (loaded, not baked)
+            if (is_level_file(p)) files_.push_back(p);
         }
     }
     if (ec) error_ = "cannot list " + d.string() + ": " + ec.message();
@@ -134,11 +158,11 @@ std::optional<std::string> OpenDialog::poll() {
                 ImGui::IsMouseDoubleClicked(0)) {
                 chosen = f.string();
             }
-        if (dirs_.empty() && files_.empty()) ImGui::TextDisabled("no folders, .obj or .bin files here");
+        if (dirs_.empty() && files_.empty()) ImGui::TextDisabled("no folders or level meshes or Detour navmeshes (%s) here", level_patterns().c_str());
         ImGui::EndChild();
         if (ImGui::Button("Cancel")) browser_open_ = false;
         ImGui::SameLine();
-        ImGui::TextDisabled("double-click an .obj (or a Detour navmesh .bin) to open it");
+        ImGui::TextDisabled("double-click a mesh or a Detour navmesh (.bin) to open it");
         if (go) browse(*go);
         if (chosen) browser_open_ = false;
         if (!browser_open_) ImGui::CloseCurrentPopup();

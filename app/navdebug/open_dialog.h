@@ -1,6 +1,6 @@
 // The Open dialog: the desktop's own file chooser through zenity or kdialog when one is installed
 // (run on a thread, so the window keeps drawing while it is open), else an ImGui file browser
-// listing folders and .obj files.
+// listing folders and level meshes (every extension nav::load_level reads).
 #pragma once
 #include <filesystem>
 #include <mutex>

@@ -60,8 +60,8 @@ void App::ui_left_panel(float, float H) {
         }
         if (ImGui::IsItemHovered()) {
             const std::string tool = OpenDialog::desktop_tool();
-            ImGui::SetTooltip("%s", tool.empty() ? "Choose an .obj in a file browser (install zenity or kdialog for the desktop's own)"
-                                                 : ("Choose an .obj with " + tool).c_str());
+            ImGui::SetTooltip("%s", tool.empty() ? "Choose a level mesh in a file browser (install zenity or kdialog for the desktop's own)"
+                                                 : ("Choose a level mesh with " + tool).c_str());
         }
         if (const auto chosen = panels_.open_dialog.poll()) open_mesh(*chosen);
         if (ImGui::IsItemHovered())

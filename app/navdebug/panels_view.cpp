@@ -92,7 +92,7 @@ void App::ui_overlays(float W, float H) {
                                                      : "LMB path end  Shift+LMB start  drag markers";
     std::vector<std::string> lines;
     if (!have) {
-        lines = {"Open a mesh: type a path and press Open, or drop an .obj on the window"};
+        lines = {"Open a mesh: type a path and press Open, or drop a level (.obj .gltf .glb .fbx .dae .ply .stl .3ds) on the window"};
     } else {
         // as many "  "-separated items per line as fit between the panels
         const std::string all = camera + "  " + click;

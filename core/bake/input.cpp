@@ -41,6 +41,14 @@ void InputMesh::compute_bounds() {
         for (int k = 0; k < 3; ++k) bmin[k] = bmax[k] = 0;
 }
 
+const std::string* InputMesh::tri_mesh_name(int t, int* index_in_mesh) const {
+    if (t < 0 || static_cast<size_t>(t) >= tri_mesh.size() || tri_mesh[static_cast<size_t>(t)] >= mesh_names.size())
+        return nullptr;
+    const uint32_t m = tri_mesh[static_cast<size_t>(t)];
+    if (index_in_mesh) *index_in_mesh = static_cast<int>(std::count(tri_mesh.begin(), tri_mesh.begin() + t, m));
+    return &mesh_names[m];
+}
+
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
@@ -403,6 +411,14 @@ Status validate_mesh(const InputMesh& m, const std::string& what) {
     if (m.verts.size() % 3 != 0) return Status::bad_input(what + ": vertex array length is not a multiple of 3");
     if (m.tris.size() % 3 != 0) return Status::bad_input(what + ": index array length is not a multiple of 3");
     if (m.tris.empty()) return Status::bad_input(what + ": the mesh has no triangles");
+    if (!m.tri_mesh.empty() && m.tri_mesh.size() != m.tris.size() / 3)
+        return Status::bad_input(what + ": " + std::to_string(m.tri_mesh.size()) + " per-triangle mesh indices for " +
+                                 std::to_string(m.tris.size() / 3) + " triangles");
+    for (size_t t = 0; t < m.tri_mesh.size(); ++t)
+        if (m.tri_mesh[t] >= m.mesh_names.size())
+            return Status::bad_input(what + ": triangle " + std::to_string(t + 1) + " names mesh " +
+                                     std::to_string(m.tri_mesh[t]) + ", expected 0.." +
+                                     std::to_string(static_cast<int64_t>(m.mesh_names.size()) - 1));
     if (m.verts.size() / 3 > static_cast<size_t>(std::numeric_limits<int>::max()) ||
         m.tris.size() / 3 > static_cast<size_t>(std::numeric_limits<int>::max()))
         return Status::bad_input(what + ": more than 2^31 vertices or triangles");
@@ -456,6 +472,8 @@ Status check_fixed_mesh(const InputMesh& fixed, float scale) {
 
 void apply_mesh_fix(const InputMesh& in, const MeshFix& fix, InputMesh& out) {
     out.path = in.path;
+    out.tri_mesh = in.tri_mesh;  // triangles keep their order: the names still apply
+    out.mesh_names = in.mesh_names;
     out.verts.resize(in.verts.size());
     out.tris.assign(in.tris.begin(), in.tris.end());
     for (size_t v = 0; v + 2 < in.verts.size(); v += 3) {

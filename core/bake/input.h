@@ -16,12 +16,20 @@ struct InputMesh {
     std::vector<int> tris;     // 3 vertex indices per triangle
     float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
     std::vector<std::string> warnings;  // what the reader noticed and left out (unused far vertices)
+    // Which mesh of the file each triangle came from, for the inspector: tri_mesh[t] indexes
+    // mesh_names. Both empty when the reader keeps no names (OBJ, meshes built in memory); else
+    // tri_mesh has one entry a triangle.
+    std::vector<uint32_t> tri_mesh;
+    std::vector<std::string> mesh_names;
 
     int vert_count() const { return static_cast<int>(verts.size() / 3); }
     int tri_count() const { return static_cast<int>(tris.size() / 3); }
     // Bounds of the vertices the triangles use (all vertices when there is no triangle): a stray
     // vertex no face references must not stretch the grid.
     void compute_bounds();
+    // The name of triangle t's mesh and t's number within that mesh (counted in file order), or
+    // nullptr when the mesh keeps no names.
+    const std::string* tri_mesh_name(int t, int* index_in_mesh = nullptr) const;
 };
 
 // Faces with more vertices are refused (ear clipping is quadratic in the face size).

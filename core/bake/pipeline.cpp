@@ -1,5 +1,7 @@
 #include "core/bake/pipeline.h"
 
+#include "core/bake/level_import.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -637,7 +639,7 @@ bool Pipeline::has_mesh() const { return impl_->mesh != nullptr; }
 
 Status Pipeline::load_mesh(const std::string& path) {
     InputMesh m;
-    if (Status st = load_obj(path, m); !st) return st;
+    if (Status st = load_level(path, m); !st) return st;  // OBJ, or a format assimp reads
     return set_mesh(std::move(m));
 }
 

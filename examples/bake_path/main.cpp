@@ -9,7 +9,7 @@
 
 int main(int argc, char** argv) {
     if (argc != 8 && argc != 9) {
-        std::fprintf(stderr, "usage: bake_path LEVEL.obj SX SY SZ EX EY EZ [CONFIG.json]\n");
+        std::fprintf(stderr, "usage: bake_path LEVEL (.obj .gltf .glb .fbx .dae .ply .stl .3ds) SX SY SZ EX EY EZ [CONFIG.json]\n");
         return 2;
     }
     float start[3], end[3];
