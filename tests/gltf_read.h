@@ -1,6 +1,6 @@
-// Reading back the glTF files core/bake/gltf_export writes, with tinygltf (its implementation is
-// compiled into the bake library, core/bake/gltf_export.cpp): the same macros as there, since the
-// class's inline defaults depend on them. Per node: its name, primitive mode, vertex and index
+// Reading back the glTF files core/bake/gltf_export writes, with the tests' own tinygltf (the bake
+// library's is private to it, in a namespace of its own): the reader is independent of the writer
+// it checks. Include in one translation unit only (it compiles tinygltf's implementation). Per node: its name, primitive mode, vertex and index
 // counts, and whether its COLOR_0 has one colour per vertex.
 #pragma once
 #include <doctest/doctest.h>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#define TINYGLTF_IMPLEMENTATION
 #define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE
 #define TINYGLTF_NO_EXTERNAL_IMAGE

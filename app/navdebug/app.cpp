@@ -220,7 +220,8 @@ bool App::export_gltf(const std::string& path) {
     nav::GltfBakeLayers which;
     which.input = on(r::Layer::Input);
     which.regions = on(r::Layer::Regions);
-    which.contours = on(r::Layer::Contours) || on(r::Layer::RawContours);
+    which.contours = on(r::Layer::Contours);
+    which.raw_contours = on(r::Layer::RawContours);
     which.polymesh = on(r::Layer::Polymesh);
     which.detail = on(r::Layer::Detail);
     which.palette = {r::region_color, r::area_color, r::hash_color};
@@ -230,21 +231,29 @@ bool App::export_gltf(const std::string& path) {
     out.replace_extension(".navmesh.glb");
     if (!path.empty()) out = path;
     std::vector<nav::GltfLayer> layers;
-    if (const nav::Status st = nav::gltf_bake_layers(*b, which, layers); !st) {
-        log_.error("export glTF: " + out.string() + ": " + st.message);
-        set_error("export glTF: " + out.string() + ": " + st.message);
-        return false;
-    }
-    if (layers.empty()) {
-        const std::string msg = "export glTF: nothing to write (turn on a layer the bake has: input, regions, contours, "
-                                "polymesh, detail or path)";
+    // On the UI thread: a level too large for memory must cost the export, not the session.
+    try {
+        if (const nav::Status st = nav::gltf_bake_layers(*b, which, layers); !st) {
+            log_.error("export glTF: " + out.string() + ": " + st.message);
+            set_error("export glTF: " + out.string() + ": " + st.message);
+            return false;
+        }
+        if (layers.empty()) {
+            const std::string msg = "export glTF: nothing to write (turn on a layer the bake has: input, regions, contours, "
+                                    "polymesh, detail or path)";
+            log_.error(msg);
+            set_error(msg);
+            return false;
+        }
+        if (const nav::Status st = nav::write_gltf(out.string(), layers); !st) {
+            log_.error("export glTF: " + st.message);
+            set_error("export glTF: " + st.message);
+            return false;
+        }
+    } catch (const std::bad_alloc&) {
+        const std::string msg = "export glTF: " + out.string() + ": out of memory (export fewer layers)";
         log_.error(msg);
         set_error(msg);
-        return false;
-    }
-    if (const nav::Status st = nav::write_gltf(out.string(), layers); !st) {
-        log_.error("export glTF: " + st.message);
-        set_error("export glTF: " + st.message);
         return false;
     }
     std::string names;

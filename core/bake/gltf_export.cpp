@@ -13,14 +13,30 @@
 
 // tinygltf's implementation lives in this file only. No image codecs (we write no textures: the
 // layers are coloured per vertex) and no file system: it encodes to a stream and decodes from
-// memory, and the file is written by OutputFile. tests/gltf_read.h includes it with the same
-// macros (the class's inline defaults depend on them).
+// memory, and the file is written by OutputFile.
+// It is compiled inside a namespace of ours (its standard and JSON headers included first, so
+// their guards keep them global): the installed bake library then defines no tinygltf::
+// symbol, and a game that builds its own tinygltf, with other macros, links beside it without
+// duplicate or mismatched definitions. The tests read files back with their own copy.
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 #define TINYGLTF_IMPLEMENTATION
 #define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE
 #define TINYGLTF_NO_EXTERNAL_IMAGE
 #define TINYGLTF_NO_FS
+namespace navkit_private {
 #include <tiny_gltf.h>
+}  // namespace navkit_private
+namespace tinygltf = navkit_private::tinygltf;
 
 namespace nav {
 
@@ -172,17 +188,20 @@ void append_gltf_regions(const CompactHeightfield& chf, const Regions& regions, 
     }
 }
 
-void append_gltf_contours(const ContourSet& cset, const GltfPalette& pal, GltfLayer& out) {
+void append_gltf_contours(const ContourSet& cset, const GltfPalette& pal, GltfLayer& out, bool raw) {
     out.lines = true;
+    const std::vector<int32_t>& verts = raw ? cset.raw_verts : cset.verts;
     for (const Contour& c : cset.contours) {
-        if (c.nverts == 0) continue;  // a hole merged into its outline
+        const uint32_t n = raw ? c.nraw : c.nverts;
+        if (n < 2) continue;  // a hole merged into its outline (simplified), or no segment at all
+        const uint32_t start = raw ? c.raw_start : c.vert_start;
         const uint32_t color = pal.region(c.reg), first = next_index(out);
-        for (uint32_t k = 0; k < c.nverts; ++k) {
-            const int32_t* v = &cset.verts[(static_cast<size_t>(c.vert_start) + k) * 4];
+        for (uint32_t k = 0; k < n; ++k) {
+            const int32_t* v = &verts[(static_cast<size_t>(start) + k) * 4];
             add_vertex(out, cset.bmin[0] + static_cast<float>(v[0]) * cset.cs, cset.bmin[1] + static_cast<float>(v[1]) * cset.ch,
                        cset.bmin[2] + static_cast<float>(v[2]) * cset.cs, color);
             out.indices.push_back(first + k);
-            out.indices.push_back(first + (k + 1) % c.nverts);
+            out.indices.push_back(first + (k + 1) % n);
         }
     }
 }
@@ -258,6 +277,8 @@ uint64_t gltf_bake_bytes(const Bake& bake, const GltfBakeLayers& which) {
         }
         if (which.contours && r.contours)
             for (const Contour& c : r.contours->contours) bytes += uint64_t(c.nverts) * (kVertexBytes + 2 * kIndexBytes);
+        if (which.raw_contours && r.contours)
+            for (const Contour& c : r.contours->contours) bytes += uint64_t(c.nraw) * (kVertexBytes + 2 * kIndexBytes);
         if (which.polymesh && r.polymesh)
             bytes += uint64_t(r.polymesh->npolys) * uint64_t(r.polymesh->nvp) * (kVertexBytes + 3 * kIndexBytes);  // at most
         if (which.detail && r.detail)
@@ -280,18 +301,20 @@ Status gltf_bake_layers(const Bake& bake, const GltfBakeLayers& which, std::vect
         return l;
     };
     GltfLayer input = named("input", false), regions = named("regions", false), contours = named("contours", true),
+              raw_contours = named("raw_contours", true),
               polymesh = named("polymesh", false), detail = named("detail", false), path = named("path", true);
     if (which.input && bake.mesh) append_gltf_input(*bake.mesh, bake.tri_areas.get(), pal, input);
     // One grid's results: the solo bake's, or each tile's in turn.
     auto grid = [&](const StageResults<true>& r) {
         if (which.regions && r.compact && r.regions) append_gltf_regions(*r.compact, *r.regions, pal, regions);
         if (which.contours && r.contours) append_gltf_contours(*r.contours, pal, contours);
+        if (which.raw_contours && r.contours) append_gltf_contours(*r.contours, pal, raw_contours, true);
         if (which.polymesh && r.polymesh) append_gltf_polymesh(*r.polymesh, pal, polymesh);
         if (which.detail && r.detail) append_gltf_detail(*r.detail, pal, detail);
     };
     for_each_grid(bake, grid);
     if (which.path) append_gltf_path(*which.path, path);
-    for (GltfLayer* l : {&input, &regions, &contours, &polymesh, &detail, &path})
+    for (GltfLayer* l : {&input, &regions, &contours, &raw_contours, &polymesh, &detail, &path})
         if (!l->empty()) out.push_back(std::move(*l));
     return Status::ok();
 }

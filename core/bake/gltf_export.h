@@ -57,9 +57,11 @@ void append_gltf_input(const InputMesh& mesh, const std::vector<uint8_t>* tri_ar
 // Regions: the floor of every span in a region (id != 0, not in a tile border) as a cell-sized
 // quad (4 vertices, 2 triangles) in the region's colour.
 void append_gltf_regions(const CompactHeightfield& chf, const Regions& regions, const GltfPalette& pal, GltfLayer& out);
-// Simplified contours (those with vertices), each a closed loop of LINES in the region's colour,
-// at the floor height.
-void append_gltf_contours(const ContourSet& cset, const GltfPalette& pal, GltfLayer& out);
+// Contours, each a closed loop of LINES in the region's colour, at the floor height: the
+// simplified ones, or with `raw` the raw boundaries (the debugger's raw-contour layer; a hole
+// merged into its outline has only those). A loop of fewer than 2 vertices is left out, as the
+// debugger's drawing leaves it.
+void append_gltf_contours(const ContourSet& cset, const GltfPalette& pal, GltfLayer& out, bool raw = false);
 // Polygons as triangle fans (n vertices, n - 2 triangles each, vertices unshared: the colour is
 // the polygon's area colour), at the floor height, in stored order.
 void append_gltf_polymesh(const PolyMesh& pm, const GltfPalette& pal, GltfLayer& out);
@@ -71,6 +73,7 @@ void append_gltf_path(const std::vector<float>& points, GltfLayer& out);
 // Which layers gltf_bake_layers takes (each only when the bake holds its stage's result).
 struct GltfBakeLayers {
     bool input = true, regions = true, contours = true, polymesh = true, detail = true;
+    bool raw_contours = false;  // node "raw_contours": the raw boundaries (the debugger's raw-contour layer)
     const std::vector<float>* path = nullptr;  // the path's points, x, y, z each; null: no path node
     GltfPalette palette = gltf_default_palette();
 };
@@ -81,7 +84,7 @@ constexpr uint64_t kGltfMaxBuffer = 0xffffffffull - (uint64_t(1) << 20);
 // The buffer bytes gltf_bake_layers would fill for `which` (counted from the bake's sizes, nothing
 // built): what the size check reads before anything is allocated.
 uint64_t gltf_bake_bytes(const Bake& bake, const GltfBakeLayers& which);
-// The layers of a bake in the order input, regions, contours, polymesh, detail, path, the empty
+// The layers of a bake in the order input, regions, contours, raw_contours, polymesh, detail, path, the empty
 // ones left out. A solo bake gives its own results; a tiled bake the results its tiles still hold,
 // every tile's into one layer (regions and contours: each tile's own grid, border spans left out).
 // Refused (BadInput, nothing built) when gltf_bake_bytes passes kGltfMaxBuffer.

@@ -32,7 +32,7 @@ export_case() {  # name, expected node names, navdebug arguments...
 export_case visible "regions,polymesh,path" --draw regions,polymesh,path --path 0,0.2,0:10.2,0.2,-12
 # the path layer on without a path (--path turns the layer on itself): no path node
 export_case no_path "input,contours,detail" --draw input,contours,detail,path
-export_case raw_contours "contours" --draw raw_contours
+export_case raw_contours "raw_contours" --draw raw_contours
 export_case tiled "regions,polymesh,detail" --draw regions,polymesh,detail --set tile_size=48
 # nothing exportable visible: exit 1, the reason logged, no file
 rm -f "$out/none.glb"

@@ -34,7 +34,7 @@ void add_grid(const nav::StageResults<true>& r, std::map<std::string, Expect>& e
     }
     if (r.contours)
         for (const nav::Contour& c : r.contours->contours)
-            e["contours"].vertices += c.nverts, e["contours"].indices += 2 * size_t(c.nverts);
+            if (c.nverts >= 2) e["contours"].vertices += c.nverts, e["contours"].indices += 2 * size_t(c.nverts);
     if (r.polymesh)
         for (int i = 0; i < r.polymesh->npolys; ++i) {
             const int n = r.polymesh->poly_vert_count(i);
@@ -144,6 +144,19 @@ TEST_CASE("gltf export: a solo bake's layers read back as named nodes with the b
     REQUIRE(nav::gltf_bake_layers(*b, which, layers));
     for (const nav::GltfLayer& l : layers) names.push_back(l.name);
     CHECK(names == std::vector<std::string>{"regions", "polymesh", "detail"});
+
+    // the raw contours (the debugger's raw-contour layer) are their own node, from raw_verts
+    which = nav::GltfBakeLayers{};
+    which.input = which.regions = which.contours = which.polymesh = which.detail = false;
+    which.raw_contours = true;
+    REQUIRE(nav::gltf_bake_layers(*b, which, layers));
+    REQUIRE(layers.size() == 1);
+    CHECK(layers[0].name == "raw_contours");
+    CHECK(layers[0].lines);
+    size_t raw = 0;
+    for (const nav::Contour& c : b->contours->contours) raw += c.nraw >= 2 ? c.nraw : 0;
+    CHECK(raw > 0);
+    CHECK(layers[0].indices.size() == 2 * raw);
 }
 
 TEST_CASE("gltf export: a tiled bake gives every tile's results in one node per layer") {
