@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/bake/palette.h"
 #include "core/bake/pipeline.h"
 #include "render/draw_list.h"
 #include "render/layer_names.h"
@@ -61,11 +62,11 @@ constexpr uint32_t kFilterLedge = rgba(240, 152, 30);
 constexpr uint32_t kFilterLowHeight = rgba(224, 52, 70);
 constexpr uint32_t kFilterRescued = rgba(64, 204, 232);  // made walkable by the low-hanging filter
 constexpr uint32_t kFilterBlocked = rgba(124, 124, 130);
-constexpr uint32_t kCompactWalkable = rgba(0, 192, 255);
-constexpr uint32_t kCompactNull = rgba(72, 72, 80);
+constexpr uint32_t kCompactWalkable = kPaletteWalkable;
+constexpr uint32_t kCompactNull = kPaletteNullArea;
 constexpr uint32_t kErodeKept = rgba(64, 160, 236);
 constexpr uint32_t kErodeRemoved = rgba(236, 74, 58);
-constexpr uint32_t kRegionNone = rgba(52, 52, 58);
+constexpr uint32_t kRegionNone = kPaletteRegionNone;
 constexpr uint32_t kRegionEdge = rgba(16, 16, 20, 210);
 constexpr uint32_t kBounds = rgba(170, 176, 190, 160);
 // contours: per-region colours (region_color); these are the fixed parts
@@ -108,12 +109,11 @@ constexpr uint32_t kFunnelRight = rgba(255, 130, 230);        // funnel right si
 constexpr uint32_t kFunnelPortal = rgba(200, 200, 255);       // portal being visited, lavender
 }  // namespace colors
 
-// Area ids: ground 63 light blue, water blue, road brown, door yellow, grass green, jump purple,
-// other user ids a stable hash colour, null dark grey.
-uint32_t area_color(uint8_t area);
-// A stable, well-spread colour per region id (0 and the border flag handled).
-uint32_t region_color(uint16_t id);
-uint32_t hash_color(uint32_t id);
+// Area, region and id colours: the bake's one palette (core/bake/palette.h), which the glTF
+// export uses too.
+using nav::area_color;
+using nav::hash_color;
+using nav::region_color;
 // Grey level for a distance value in [0, max_dist].
 uint32_t distance_color(uint16_t d, uint16_t max_dist);
 

@@ -224,7 +224,6 @@ bool App::export_gltf(const std::string& path) {
     which.raw_contours = on(r::Layer::RawContours);
     which.polymesh = on(r::Layer::Polymesh);
     which.detail = on(r::Layer::Detail);
-    which.palette = {r::region_color, r::area_color, r::hash_color};
     const std::vector<float> route = path_on() ? sel_.path.path_points() : std::vector<float>{};
     if (!route.empty()) which.path = &route;
     std::filesystem::path out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);

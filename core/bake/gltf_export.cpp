@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/bake/palette.h"
 #include "core/bake/pipeline.h"
 #include "core/io/file.h"
 
@@ -41,49 +42,6 @@ namespace tinygltf = navkit_private::tinygltf;
 namespace nav {
 
 namespace {
-
-constexpr uint32_t rgba8(int r, int g, int b) {
-    return static_cast<uint32_t>(r) | (static_cast<uint32_t>(g) << 8) | (static_cast<uint32_t>(b) << 16) | 0xff000000u;
-}
-
-uint32_t mix32(uint32_t x) {  // an integer hash (lowbias32): nearby ids get unrelated bits
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
-uint32_t hsv8(float h, float s, float v) {
-    const float i = std::floor(h * 6.0f), f = h * 6.0f - i;
-    const float p = v * (1 - s), q = v * (1 - f * s), t = v * (1 - (1 - f) * s);
-    float r = v, g = t, b = p;
-    switch (static_cast<int>(i) % 6) {
-        case 0: r = v, g = t, b = p; break;
-        case 1: r = q, g = v, b = p; break;
-        case 2: r = p, g = v, b = t; break;
-        case 3: r = p, g = q, b = v; break;
-        case 4: r = t, g = p, b = v; break;
-        default: r = v, g = p, b = q; break;
-    }
-    auto byte = [](float c) { return std::clamp(static_cast<int>(c * 255.0f + 0.5f), 0, 255); };
-    return rgba8(byte(r), byte(g), byte(b));
-}
-
-uint32_t hashed(uint32_t id) {
-    const uint32_t h = mix32(id + 0x9e3779b9u);
-    const float hue = std::fmod(static_cast<float>(id) * 0.61803398875f + static_cast<float>(h & 63) / 640.0f, 1.0f);
-    const float sat = 0.50f + static_cast<float>((h >> 8) & 255) / 255.0f * 0.35f;
-    const float val = 0.72f + static_cast<float>((h >> 16) & 255) / 255.0f * 0.26f;
-    return hsv8(hue, sat, val);
-}
-
-uint32_t half_bright(uint32_t c) {
-    uint32_t out = 0xff000000u;
-    for (int k = 0; k < 3; ++k) out |= (((c >> (8 * k)) & 255u) / 2u) << (8 * k);
-    return out;
-}
 
 void add_vertex(GltfLayer& out, float x, float y, float z, uint32_t color) {
     out.positions.insert(out.positions.end(), {x, y, z});
@@ -135,20 +93,8 @@ bool ends_with_glb(const std::string& path) {
 
 }  // namespace
 
-uint32_t gltf_region_color(uint16_t id) {
-    const uint16_t r = static_cast<uint16_t>(id & ~kBorderRegion);
-    if (r == 0) return rgba8(52, 52, 58);
-    const uint32_t c = hashed(r);
-    return (id & kBorderRegion) ? half_bright(c) : c;
-}
+GltfPalette gltf_default_palette() { return {region_color, area_color, hash_color}; }
 
-uint32_t gltf_area_color(uint8_t area) {
-    if (area == kNullArea) return rgba8(72, 72, 80);
-    if (area == kWalkableArea) return rgba8(0, 192, 255);
-    return hashed(area * 7919u);
-}
-
-uint32_t gltf_polygon_color(uint32_t index) { return hashed(index); }
 
 void append_gltf_input(const InputMesh& mesh, const std::vector<uint8_t>* tri_areas, const GltfPalette& pal, GltfLayer& out) {
     const size_t ntris = static_cast<size_t>(mesh.tri_count());
@@ -241,7 +187,7 @@ void append_gltf_path(const std::vector<float>& points, GltfLayer& out) {
     const size_t n = points.size() / 3;
     if (n < 2) return;
     const uint32_t first = next_index(out);
-    for (size_t k = 0; k < n; ++k) add_vertex(out, points[k * 3], points[k * 3 + 1], points[k * 3 + 2], rgba8(255, 50, 190));
+    for (size_t k = 0; k < n; ++k) add_vertex(out, points[k * 3], points[k * 3 + 1], points[k * 3 + 2], palette_rgba(255, 50, 190));
     for (size_t k = 0; k + 1 < n; ++k) {
         out.indices.push_back(first + static_cast<uint32_t>(k));
         out.indices.push_back(first + static_cast<uint32_t>(k + 1));

@@ -34,21 +34,14 @@ struct GltfLayer {
     bool empty() const { return indices.empty(); }
 };
 
-// Colours by region id, by area id and by polygon index. navbake uses the default (gltf_*_color
-// below); the debugger passes its own palette so the file looks as its view does.
+// Colours by region id, by area id and by polygon index. The default is the bake's one palette
+// (core/bake/palette.h), the debugger's too, so a file looks as the debugger's view does.
 struct GltfPalette {
     uint32_t (*region)(uint16_t id);
     uint32_t (*area)(uint8_t area);
     uint32_t (*polygon)(uint32_t index);
 };
-// The default palette: a hue per id stepped by the golden ratio (neighbouring ids far apart), with
-// saturation and value varied by an integer hash of the id; region 0 (none) dark grey, the tile
-// border flag at half brightness. Areas: ground (63) light blue, kNullArea dark grey, other ids
-// hashed. Polygons (the detail mesh's tint): hashed by index.
-uint32_t gltf_region_color(uint16_t id);
-uint32_t gltf_area_color(uint8_t area);
-uint32_t gltf_polygon_color(uint32_t index);
-inline GltfPalette gltf_default_palette() { return {gltf_region_color, gltf_area_color, gltf_polygon_color}; }
+GltfPalette gltf_default_palette();
 
 // The layer builders append to `out` (so a tiled bake's tiles go into one node each layer).
 // Input triangles, 3 vertices each (unshared: the colour is per triangle): area colour of the

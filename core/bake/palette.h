@@ -1,0 +1,30 @@
+// The colours of the bake's results, written once for every view of them: the debugger's layers
+// (render/layers.cpp) and the glTF export (core/bake/gltf_export.cpp) colour regions, areas and
+// polygons with these functions, so a file opened in Blender shows what the debugger showed.
+// RGBA8 packed in memory order r, g, b, a. No OpenGL here: render uses it, not the reverse.
+#pragma once
+#include <cstdint>
+
+namespace nav {
+
+constexpr uint32_t palette_rgba(int r, int g, int b, int a = 255) {
+    return static_cast<uint32_t>(r & 255) | (static_cast<uint32_t>(g & 255) << 8) |
+           (static_cast<uint32_t>(b & 255) << 16) | (static_cast<uint32_t>(a & 255) << 24);
+}
+
+constexpr uint32_t kPaletteWalkable = palette_rgba(0, 192, 255);    // ground area (kWalkableArea)
+constexpr uint32_t kPaletteNullArea = palette_rgba(72, 72, 80);     // not walkable (kNullArea)
+constexpr uint32_t kPaletteRegionNone = palette_rgba(52, 52, 58);   // region 0
+
+// A stable, well-spread colour per id: golden-ratio hue steps keep neighbouring ids apart, an
+// integer hash varies saturation and value.
+uint32_t hash_color(uint32_t id);
+// Area ids: ground light blue, water blue, road brown, door yellow, grass green, jump purple,
+// other user ids a stable hash colour, null dark grey.
+uint32_t area_color(uint8_t area);
+// Per region id: 0 dark grey, tile-border regions (kBorderRegion) at half brightness.
+uint32_t region_color(uint16_t id);
+// r, g, b times k (rounded, clamped), alpha kept.
+uint32_t palette_scale(uint32_t c, float k);
+
+}  // namespace nav
