@@ -581,6 +581,16 @@ nav::Status check_files(const Args& a, const Job& job) {
                 return nav::Status::bad_input(o.flag + " " + o.path + ": is the same file as " + outputs[j].flag + " " +
                                               outputs[j].path + "; one would overwrite the other");
     }
+    // --tile-out DIR owns DIR's tile_X_Y.bin files (and a split job's manifests): another output
+    // there could be one of them and be overwritten by it, or be taken for a tile by --merge.
+    if (a.tile_out_given && !a.tile_out.empty())
+        for (const NamedPath& o : outputs) {
+            std::string dir = std::filesystem::path(o.path).parent_path().string();
+            if (dir.empty()) dir = ".";
+            if (nav::same_file(dir, a.tile_out))
+                return nav::Status::bad_input(o.flag + " " + o.path + ": is inside the --tile-out directory " + a.tile_out +
+                                              ", where the tile files go; write it elsewhere");
+        }
     if (!a.pairs_path.empty())
         if (nav::Status st = nav::check_input_file(a.pairs_path, "pairs file"); !st) return st;
     return check_tile_out_dir(a);

@@ -354,6 +354,13 @@ TEST_CASE("detour write: navbake --navmesh-out and --tile-out write the files; b
     CHECK(r.out.find("not a directory") != std::string::npos);
     r = navtest::run_cmd(base + " --navmesh-out /dev/full");
     CHECK(r.code == 2);
+    // another output inside the tile directory could be a tile file, or be taken for one
+    std::filesystem::create_directory(dir.path());
+    r = navtest::run_cmd(base + " --navmesh-out '" + dir.path() + "/tile_0_0.bin' --tile-out '" + dir.path() + "'");
+    CHECK(r.code == 2);
+    CHECK(r.out.find("inside the --tile-out directory") != std::string::npos);
+    CHECK(std::filesystem::is_empty(dir.path()));
+    std::filesystem::remove_all(dir.path());
     r = navtest::run_cmd(base + " --set verts_per_poly=8 --navmesh-out '" + mset.path() + "'");
     CHECK(r.code == 2);
     CHECK(r.out.find("verts_per_poly is 8") != std::string::npos);
