@@ -17,6 +17,7 @@
 #include "core/bake/config_json.h"
 #include "core/bake/detour_export.h"
 #include "core/bake/input.h"
+#include "core/bake/level_import.h"
 #include "core/bake/pipeline.h"
 #include "core/bake/tiling.h"
 #include "core/io/file.h"
@@ -200,6 +201,12 @@ nav::Status read_tile_file(const std::string& path, int x, int y, uint64_t max_b
 
 }  // namespace
 
+// A job's manifest: tiles_X0_Y0_X1_Y1.json.
+static std::string manifest_name(const int* r) {
+    return "tiles_" + std::to_string(r[0]) + "_" + std::to_string(r[1]) + "_" + std::to_string(r[2]) + "_" +
+           std::to_string(r[3]) + ".json";
+}
+
 std::string split_grid_text(const SplitGrid& g) {
     // Written by hand, not json::dump: fixed key order and float text, so every job writes the
     // same bytes and a job can compare grid.json with its own.
@@ -222,7 +229,7 @@ nav::Status write_split_grid(const std::string& dir, const SplitGrid& g) {
         if (have == text) return nav::Status::ok();
         SplitGrid other;
         const nav::Status parsed = read_grid(path, other);
-        std::string what = "its configuration";
+        std::string what = "its configuration (the parameters or the mesh's contents)";
         if (!parsed) what = "its contents (" + parsed.message + ")";
         else if (other.cols != g.cols || other.rows != g.rows)
             what = "its grid (" + std::to_string(other.cols) + " x " + std::to_string(other.rows) + " tiles, this bake " +
@@ -242,9 +249,7 @@ nav::Status write_split_manifest(const std::string& dir, const int* r, const std
     for (size_t i = 0; i < empty.size(); ++i)
         s += (i ? ", [" : "[") + std::to_string(empty[i].first) + ", " + std::to_string(empty[i].second) + "]";
     s += "]\n}\n";
-    const std::string name = "tiles_" + std::to_string(r[0]) + "_" + std::to_string(r[1]) + "_" + std::to_string(r[2]) +
-                             "_" + std::to_string(r[3]) + ".json";
-    return nav::write_output_file(dir + "/" + name, s);
+    return nav::write_output_file(dir + "/" + manifest_name(r), s);
 }
 
 nav::Status merge_split(const std::string& dir, uint64_t max_bytes, nav::DetourMeshFile& out) {
@@ -347,7 +352,8 @@ nav::Status load_pipeline(const Args& a, const Job& job, nav::Pipeline& pipe) {
     nav::ObjReadOptions ropt;
     ropt.max_bytes = job.max_input;
     nav::InputMesh mesh;
-    if (nav::Status st = nav::load_obj(a.mesh_path, mesh, ropt); !st) return st;
+    // every level format the one-process bake reads (OBJ, and glTF, FBX, ... through assimp)
+    if (nav::Status st = nav::load_level(a.mesh_path, mesh, ropt); !st) return st;
     for (const std::string& w : mesh.warnings) std::fprintf(stderr, "navbake: warning: %s\n", w.c_str());
     if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return st;
     pipe.set_params(job.params);
@@ -418,9 +424,27 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
     // has its own core count, and the tiles are the same on any), and the mesh's triangle count.
     nlohmann::ordered_json config = nav::config_json(job.params, job.volumes);
     config.erase("threads");
+    // The mesh's contents, not only its triangle count and bounds: a level edited between two
+    // jobs (a wall moved) must not merge with the other job's tiles.
+    if (const auto snap = pipe.snapshot(); snap->mesh) {
+        uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the vertex and index bytes
+        auto mix = [&h](const void* p, size_t n) {
+            for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const uint8_t*>(p)[i]) * 0x100000001b3ull;
+        };
+        mix(snap->mesh->verts.data(), snap->mesh->verts.size() * sizeof(float));
+        mix(snap->mesh->tris.data(), snap->mesh->tris.size() * sizeof(snap->mesh->tris[0]));
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+        config["mesh_fnv1a"] = hex;
+    }
     g.config = config.dump();
     g.triangles = pipe.snapshot()->mesh ? pipe.snapshot()->mesh->tri_count() : 0;
     if (nav::Status st = write_split_grid(dir, g); !st) return st;
+    // A rerun of this rectangle first takes back its manifest: if it dies halfway, the merge sees
+    // the rectangle missing rather than the old manifest over a mix of old and new tiles.
+    fs::remove(dir + "/" + manifest_name(r), ec);
+    if (ec) return nav::Status::bad_input("--tile-out " + dir + ": cannot remove the old manifest " + manifest_name(r) +
+                                          " (" + ec.message() + ")");
 
     pipe.set_keep_intermediates(false);  // only each tile's polygons and detail are written
     pipe.set_only_tiles(r[0], r[1], r[2], r[3]);

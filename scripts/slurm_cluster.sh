@@ -56,9 +56,9 @@ port_in_use() { grep -qi ":$(printf '%04X' "$1") " /proc/net/tcp /proc/net/tcp6 
 free_port() {
   local p tries=0
   while :; do
-    p=$((20000 + (RANDOM * 32768 + RANDOM) % 30000))
+    p=$((20000 + (RANDOM * 32768 + RANDOM) % 12000))  # below Linux's ephemeral ports (32768 up)
     port_in_use "$p" || { echo "$p"; return; }
-    tries=$((tries + 1)); [ $tries -lt 100 ] || die "no free TCP port found in 20000..49999"
+    tries=$((tries + 1)); [ $tries -lt 100 ] || die "no free TCP port found in 20000..31999"
   done
 }
 
@@ -76,7 +76,7 @@ start() {
   # the key in a private directory.
   dd if=/dev/urandom of="$dir/munge/munge.key" bs=1 count=1024 status=none
   chmod 400 "$dir/munge/munge.key"
-  local host; host=$(hostname -s)
+  local host; host=$(uname -n); host=${host%%.*}  # the short name, without a DNS look-up
   local ctld_port slurmd_port
   ctld_port=$(free_port)
   slurmd_port=$(free_port)
@@ -145,7 +145,16 @@ EOF
 }
 
 stop() {
-  # the controller first (no new job starts), slurmd (kills its jobs), munge last (they talk to it)
+  # Jobs first, while the controller is up: a job step (slurmstepd) outlives slurmd, so stopping
+  # the daemons alone would leave navbake running. Then the controller (no new job starts),
+  # slurmd, and munge last (they talk to it).
+  if alive slurmctld && [ -f "$dir/slurm.conf" ]; then
+    SLURM_CONF="$dir/slurm.conf" timeout 10 scancel --full --quiet --user=root 2>/dev/null || true
+    local t=0
+    while [ $t -lt 20 ] && [ -n "$(SLURM_CONF="$dir/slurm.conf" timeout 5 squeue -h -t running,pending,completing 2>/dev/null)" ]; do
+      sleep 0.5; t=$((t + 1))
+    done
+  fi
   stop_pid slurmctld 15
   stop_pid slurmd 20
   stop_pid munged 10

@@ -158,9 +158,21 @@ bool is_assimp_level_path(std::string_view path) {
 Status parse_level(std::string_view bytes, std::string_view format, const std::string& path, InputMesh& out,
                    uint64_t max_bytes) {
     if (bytes.empty()) return Status::bad_input(path + ": the file is empty (expected a " + std::string(format) + " level)");
-    if (format == "ply" && !ply_header_ends(bytes))
+    // assimp falls back to guessing the format from the bytes when the named one's reader turns a
+    // file down, so a ".glb" holding PLY text would reach the PLY reader: the PLY guard runs on
+    // whatever starts like PLY, and the formats with a signature must have it.
+    if ((format == "ply" || bytes.substr(0, 3) == "ply") && !ply_header_ends(bytes))
         return Status::bad_input(path + ": not a PLY file (expected 'ply' at byte 0 and a header ending in a line "
                                  "'end_header')");
+    const size_t text_start = bytes.find_first_not_of(" \t\r\n\xef\xbb\xbf");  // whitespace, a UTF-8 byte order mark
+    const char first = text_start == std::string_view::npos ? '\0' : bytes[text_start];
+    const char* expected = nullptr;
+    if (format == "glb" && bytes.substr(0, 4) != "glTF") expected = "'glTF' at byte 0 (a binary glTF)";
+    else if (format == "gltf" && first != '{') expected = "a JSON object ('{' first)";
+    else if (format == "dae" && first != '<') expected = "XML ('<' first)";
+    else if (format == "3ds" && (bytes.size() < 2 || bytes[0] != '\x4d' || bytes[1] != '\x4d'))
+        expected = "the 3DS main chunk 0x4d4d at byte 0";
+    if (expected) return Status::bad_input(path + ": not a " + std::string(format) + " file (expected " + expected + ")");
     Assimp::Importer imp;
     imp.SetIOHandler(new LimitedIOSystem(std::filesystem::path(path).parent_path(), max_bytes));  // the importer owns it
     // Only positions matter: dropping the rest lets JoinIdenticalVertices merge by position; point

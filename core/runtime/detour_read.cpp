@@ -274,6 +274,13 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
             if (v >= limit)
                 return Status::bad_input(w.at(at + 4 + j * 2, poly + " vertex " + std::to_string(j)) + ": index " + std::to_string(v) +
                                          " (expected below " + std::to_string(limit) + (ground ? ", the ground vertices)" : ", the vertices)"));
+            // Detour never names a vertex twice in a polygon; a file that does can stack any number
+            // of zero-area border edges on one line (the stitch compares them pairwise).
+            for (size_t i = 0; i < j; ++i)
+                if (load<uint16_t>(data + at + 4 + i * 2) == v)
+                    return Status::bad_input(w.at(at + 4 + j * 2, poly + " vertex " + std::to_string(j)) + ": index " +
+                                             std::to_string(v) + " is also its vertex " + std::to_string(i) +
+                                             " (expected distinct vertices)");
         }
         if (!ground) continue;
         for (size_t j = 0; j < nv; ++j) {
@@ -291,6 +298,9 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
                     return Status::bad_input(w.at(at + 16 + j * 2, poly + " neighbour " + std::to_string(j)) + ": " + std::to_string(n) +
                                              " names polygon " + std::to_string(n - 1) + " (expected 0 or 1.." + std::to_string(off_base) +
                                              ", a ground polygon + 1)");
+                if (static_cast<size_t>(n - 1) == p)
+                    return Status::bad_input(w.at(at + 16 + j * 2, poly + " neighbour " + std::to_string(j)) +
+                                             ": names the polygon itself (expected another polygon, a portal or 0)");
                 nei = static_cast<uint32_t>(n - 1);
             }
             out.edge_vert.push_back(load<uint16_t>(data + at + 4 + j * 2));

@@ -6,8 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
-#include <unordered_set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -527,12 +528,19 @@ struct GraphBuild {
     std::vector<Piece> pieces;
 };
 
+// A tile's portal edges on one side are each compared with every portal edge on the facing side
+// of the tile next to it. A bake's tiles have at most a few thousand a side; a file (a Detour
+// navmesh from anywhere) could hold hundreds of thousands stacked on one line, and the stitch
+// would take hours. More comparisons than this for one pair of sides is refused.
+constexpr uint64_t kMaxSidePairs = uint64_t(1) << 26;
+
 // Tile-border portal edge e of polygon p: the overlapping edges of the tiles next to it on its
 // side (within the climb in height), as sub-edges from t = 0 to 1; gaps are walls.
-void stitch_border_edge(GraphBuild& b, uint32_t p, uint32_t e, TileGraph& g) {
+Status stitch_border_edge(GraphBuild& b, uint32_t p, uint32_t e, TileGraph& g) {
     const NavTile& t = b.t;
     const uint32_t nb = t.edge_nei[e];
     const int side = static_cast<int>(nb & 3), opp = (side + 2) & 3;
+    const uint64_t own_side = sides_of(b.slots, b.side_edges, b.self)[side].size();
     const int ax = along_axis(side), cx = across_axis(side);
     const float* va = tile_vert(t, e);
     const float* vb = tile_vert(t, next_in_poly(t, p, e));
@@ -544,6 +552,11 @@ void stitch_border_edge(GraphBuild& b, uint32_t p, uint32_t e, TileGraph& g) {
     for (size_t k = 0; k < next.size() && du != 0; ++k) {
         const uint32_t o = next[k].second;
         const NavTile& u = *b.slots[o].tile;
+        if (const uint64_t facing = sides_of(b.slots, b.side_edges, o)[opp].size(); own_side * facing > kMaxSidePairs)
+            return Status::bad_input("navmesh: " + tile_name(t) + " has " + std::to_string(own_side) +
+                                     " portal edges on one side and " + tile_name(u) + " " + std::to_string(facing) +
+                                     " facing them: more than a navmesh's tiles have (at most " +
+                                     std::to_string(kMaxSidePairs) + " pairs to compare)");
         const float climb = std::max(t.walkable_climb, u.walkable_climb);
         for (const SideEdge& se : sides_of(b.slots, b.side_edges, o)[opp]) {
             const float* c = tile_vert(u, se.edge);
@@ -588,6 +601,7 @@ void stitch_border_edge(GraphBuild& b, uint32_t p, uint32_t e, TileGraph& g) {
     }
     if (cur < 1 - kMinPiece) emit(cur, kNoPoly, kNoPoly);
     if (emitted > 1) ++g.split_edges;
+    return Status::ok();
 }
 
 // The tile's edges as stitched: its own edges, with each tile-border portal replaced by its pieces.
@@ -611,7 +625,7 @@ Status stitch_edges(GraphBuild& b, TileGraph& g) {
                 g.nei_poly.push_back(nb);
                 continue;
             }
-            stitch_border_edge(b, p, e, g);
+            if (Status st = stitch_border_edge(b, p, e, g); !st) return st;
         }
         g.poly_first.push_back(static_cast<uint32_t>(g.edge_vert.size()));
         if (g.poly_first[p + 1] - g.poly_first[p] > static_cast<uint32_t>(kMaxPolyEdges))
@@ -827,9 +841,9 @@ Status assign_slots(std::span<const std::shared_ptr<const NavTile>> tiles, const
     for (size_t s = 0; s < slots.size(); ++s)
         if (!taken[s] && slots[s].tile) slots[s].tile.reset(), slots[s].graph.reset(), slots[s].salt = (slots[s].salt + 1) & kSaltMask;
     size_t next_free = 0;
-    std::unordered_set<uint64_t> fresh;  // (x, z, layer) of the new tiles, for duplicates
+    std::set<std::tuple<int32_t, int32_t, int32_t>> fresh;  // (x, z, layer) of the new tiles, for duplicates
     for (const auto& tp : pending) {
-        if (!fresh.insert(cell_key(tp->x, tp->z) * 31 + static_cast<uint64_t>(static_cast<uint32_t>(tp->layer))).second)
+        if (!fresh.insert({tp->x, tp->z, tp->layer}).second)
             return Status::bad_input("navmesh: two tiles at " + tile_name(*tp));
         while (next_free < slots.size() && slots[next_free].tile) ++next_free;
         if (next_free == slots.size()) {

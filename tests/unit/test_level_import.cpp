@@ -360,6 +360,13 @@ TEST_CASE("level import: hostile files give a message naming the file, navbake e
     refused("garbage.fbx", std::string(4096, '\x5a') + "not an fbx", "cannot read it as fbx");
     refused("garbage.glb", "glTF\x02\0\0\0garbage", "cannot read it as glb");
     refused("empty.dae", "", "empty");
+    // assimp guesses the format from the bytes when the named reader turns a file down: a ".glb"
+    // holding a PLY header without end_header would reach the PLY reader's endless loop
+    refused("ply_inside.glb", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n", "not a PLY file");
+    refused("text.glb", "solid x\nendsolid x\n", "not a glb file");
+    refused("text.gltf", "ply\nformat ascii 1.0\nend_header\n", "not a gltf file");
+    refused("text.dae", "solid x\nendsolid x\n", "not a dae file");
+    refused("text.3ds", "solid x\nendsolid x\n", "not a 3ds file");
     {  // a NaN in a binary PLY (the ASCII reader reads "nan" as 0)
         std::string ply = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
                           "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n";

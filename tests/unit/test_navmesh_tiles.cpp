@@ -517,3 +517,25 @@ TEST_CASE("tiles: bad tiles and bad sets are refused with the tile named") {
     CHECK(nav::build_navmesh(std::vector<TilePtr>{}, nullptr, m).is_ok());
     CHECK(m.empty());
 }
+
+TEST_CASE("tiles: more portal edges facing each other than a bake's tiles have is bad input, not hours of stitching") {
+    // Each portal edge is compared with every one on the facing side. A Detour file from anywhere
+    // can hold hundreds of thousands on one line; past 2^26 pairs for two sides build_navmesh refuses.
+    std::vector<Rect> ra, rb;
+    const int n = 8200;  // 8200^2 > 2^26
+    const float s = 4.0f / static_cast<float>(n);
+    for (int i = 0; i < n; ++i) {
+        const float z0 = static_cast<float>(i) * s, z1 = static_cast<float>(i + 1) * s;
+        ra.push_back({3, z0, 4, z1});
+        rb.push_back({4, z0, 5, z1});
+    }
+    const std::vector<std::shared_ptr<const nav::NavTile>> tiles = {make_tile(0, 0, kBoxA, ra), make_tile(1, 0, kBoxB, rb)};
+    nav::NavMesh m;
+    const nav::Status st = nav::build_navmesh(tiles, nullptr, m);
+    CHECK(st.code == nav::Status::Code::BadInput);
+    CHECK_MESSAGE(st.message.find("portal edges on one side") != std::string::npos, st.message);
+    // half as many on each side (2^24 pairs) still stitches
+    ra.resize(n / 2), rb.resize(n / 2);
+    const std::vector<std::shared_ptr<const nav::NavTile>> fewer = {make_tile(0, 0, kBoxA, ra), make_tile(1, 0, kBoxB, rb)};
+    CHECK(nav::build_navmesh(fewer, nullptr, m));
+}
