@@ -325,7 +325,8 @@ nav::Status apply_split_args(const Args& a, Job& job) {
             {"--incremental", a.incremental_given}, {"--reps", a.reps_given}, {"--paths", a.npaths > 0},
             {"--pairs", !a.pairs_path.empty()}, {"--obj-out", a.obj_out_given}, {"--mesh-out", a.mesh_out_given},
             {"--why", a.why_given}, {"--why-path", a.why_path_given}, {"--keep-intermediates", a.keep_intermediates},
-            {"--max-memory", a.max_memory_given}, {"--json", a.as_json}};
+            {"--max-memory", a.max_memory_given}, {"--json", a.as_json}, {"--gltf-out", a.gltf_out_given},
+            {"--tile-out", a.tile_out_given}, {"--compare-optimal", a.compare_optimal}};
         for (const auto& [flag, given] : bake_flags)
             if (given)
                 return nav::Status::bad_input(std::string("--merge assembles tiles baked already: not with ") + flag +
@@ -343,7 +344,10 @@ nav::Status apply_split_args(const Args& a, Job& job) {
     const std::pair<const char*, bool> others[] = {
         {"--tile", a.tile_given}, {"--incremental", a.incremental_given}, {"--paths", a.npaths > 0},
         {"--pairs", !a.pairs_path.empty()}, {"--why", a.why_given}, {"--why-path", a.why_path_given},
-        {"--reps", a.reps_given}, {"--navmesh-out (navbake --merge writes it)", a.navmesh_out_given}};
+        {"--reps", a.reps_given}, {"--navmesh-out (navbake --merge writes it)", a.navmesh_out_given},
+        {"--gltf-out", a.gltf_out_given}, {"--json", a.as_json}, {"--keep-intermediates", a.keep_intermediates},
+        {"--compare-optimal", a.compare_optimal}, {"--obj-out", a.obj_out_given},
+        {"--tile-out (--tile-grid writes nothing)", a.tile_grid && a.tile_out_given}};
     for (const auto& [other, given] : others)
         if (given)
             return nav::Status::bad_input(std::string(flag) + (a.tiles_given ? " bakes one job's tiles of a split bake"
@@ -379,6 +383,8 @@ nav::Status apply_args(const Args& a, Job& job) {
     if (a.navmesh_in_given) return refuse_for_navmesh_in(a, job);
     if (nav::Status st = apply_detour_args(a, job); !st) return st;
     if (nav::Status st = apply_split_args(a, job); !st) return st;
+    if (a.gltf_out_given && a.tile_given)
+        return nav::Status::bad_input("--gltf-out writes the whole bake's layers: not with --tile");
     if (job.map2d) return refuse_for_map2d(a, job);
     const std::pair<const char*, bool> whys[] = {{"--why", a.why_given}, {"--why-path", a.why_path_given}};
     for (const auto& [flag, given] : whys) {

@@ -487,6 +487,13 @@ nav::Status run_merge(const Args& a, const Job& job) {
     if (!a.navmesh_out_given || a.navmesh_out.empty())
         return nav::Status::bad_input("--merge needs --navmesh-out FILE (the merged navmesh to write)");
     if (nav::Status st = nav::check_output_path(a.navmesh_out); !st) return nav::Status::bad_input("--navmesh-out " + st.message);
+    {  // the merged file inside DIR would overwrite a tile, or make every later merge of DIR refuse it
+        std::string parent = fs::path(a.navmesh_out).parent_path().string();
+        if (parent.empty()) parent = ".";
+        if (nav::same_file(parent, a.merge_dir))
+            return nav::Status::bad_input("--navmesh-out " + a.navmesh_out + ": is inside the --merge directory " + a.merge_dir +
+                                          ", which holds only the jobs' tiles and manifests; write it elsewhere");
+    }
     nav::DetourMeshFile file;
     if (nav::Status st = merge_split(a.merge_dir, job.max_input, file); !st) return st;
     if (file.tiles.empty()) return nav::Status::bad_input("--merge " + a.merge_dir + ": detour export: the navmesh has no polygons");

@@ -6,7 +6,7 @@
 # for byte.
 #
 # Usage: farm_bake.sh [options] MESH OUT_DIR [-- NAVBAKE_BAKE_ARGS...]
-#   MESH           the OBJ mesh (every node must see it at this path: a shared file system)
+#   MESH           the level (OBJ, glTF, FBX, ...; every node must see it at this path: a shared file system)
 #   OUT_DIR        OUT_DIR/tiles (the split directory), OUT_DIR/logs (Slurm's output),
 #                  OUT_DIR/navmesh.bin (the merged MSET); every node must see it
 #   NAVBAKE_BAKE_ARGS  --config FILE / --set NAME=VALUE ... (tile_size > 0 required)

@@ -23,7 +23,7 @@ gl='GL/|GLFW/|glad/|imgui|backends/imgui|render/|app/'
 check "core/runtime and core/io include a bake or map2d header" 'core/bake/|core/map2d/|navkit/bake\.h|navkit/map2d\.h' core/runtime core/io
 check "core/map2d includes a bake header" 'core/bake/|navkit/bake\.h' core/map2d
 check "core or include/navkit includes OpenGL, ImGui, render or app" "$gl" core include
-check "core/runtime, core/io or core/map2d include tinygltf (the glTF writer is the bake's)" 'tiny_gltf' core/runtime core/io core/map2d
+check "core/runtime, core/io or core/map2d include tinygltf or assimp (the glTF writer and the level reader are the bake's)" 'tiny_gltf|assimp/' core/runtime core/io core/map2d
 check "render includes ImGui or app" 'imgui|backends/imgui|app/' render
 check "include/navkit/runtime.h includes a bake or map2d header" 'core/bake/|core/map2d/' include/navkit/runtime.h
 # The public headers, with everything they include: the runtime's pulls no oneTBB and no JSON, and
@@ -31,9 +31,9 @@ check "include/navkit/runtime.h includes a bake or map2d header" 'core/bake/|cor
 if command -v g++ >/dev/null 2>&1; then
   for h in runtime bake map2d; do
     deps=$(g++ -std=c++20 -M -I include -I . "include/navkit/$h.h" 2>&1) || { echo "layers: include/navkit/$h.h does not compile alone:"; echo "$deps" | head -5; fail=1; continue; }
-    bad=$(echo "$deps" | tr ' \\' '\n\n' | grep -E 'nlohmann|tiny_gltf|/tbb/|oneapi|GL/|GLFW|imgui' | sort -u)
+    bad=$(echo "$deps" | tr ' \\' '\n\n' | grep -E 'nlohmann|tiny_gltf|assimp/|/tbb/|oneapi|GL/|GLFW|imgui' | sort -u)
     if [ -n "$bad" ]; then
-      echo "layers: include/navkit/$h.h pulls in (JSON, tinygltf, oneTBB, GL or ImGui):"
+      echo "layers: include/navkit/$h.h pulls in (JSON, tinygltf, assimp, oneTBB, GL or ImGui):"
       echo "$bad" | sed 's/^/  /'
       fail=1
     fi

@@ -184,25 +184,31 @@ void App::export_obj() {
               (dm ? ", " + std::to_string(dm->ntris) + " detail triangles)" : ", no detail mesh)"));
 }
 
-void App::save_navmesh() {
+bool App::save_navmesh(const std::string& path) {
     const nav::Bake* b = bake_.get();
     nav::DetourMeshFile f;
-    nav::Status st = b && b->mesh ? nav::make_detour_mesh(*b, f) : nav::Status::bad_input("no bake yet");
+    nav::Status st = map2d_.scene() ? nav::Status::bad_input(kNotABake)
+                     : b && b->mesh ? nav::make_detour_mesh(*b, f)
+                                    : nav::Status::bad_input("no bake yet");
     std::filesystem::path out;
     std::vector<uint8_t> bytes;
     if (st) {
         out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
         out.replace_extension(".navmesh.bin");
-        nav::write_mset(f, bytes);
-        st = nav::write_output_file(out.string(), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        if (!path.empty()) out = path;
+        if (nav::same_file(out.string(), b->mesh->path))
+            st = nav::Status::bad_input(out.string() + ": is the level being viewed; refusing to overwrite it");
+        if (st) nav::write_mset(f, bytes);
+        if (st) st = nav::write_output_file(out.string(), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
     }
     if (!st) {
         log_.error("save navmesh: " + st.message);
         set_error("save navmesh: " + st.message);
-        return;
+        return false;
     }
     log_.info("saved " + out.string() + " (Detour navmesh, " + std::to_string(f.tiles.size()) + " tile" +
               (f.tiles.size() == 1 ? "" : "s") + ", " + std::to_string(bytes.size()) + " bytes)");
+    return true;
 }
 
 // The visible layers of the bake (input, regions, contours raw or simplified, polygon mesh,
@@ -210,8 +216,9 @@ void App::save_navmesh() {
 // NAME.navmesh.glb next to the mesh (or `path`: navdebug --export-gltf).
 bool App::export_gltf(const std::string& path) {
     const nav::Bake* b = bake_.get();
-    if (!b || !b->mesh) {
-        const std::string msg = "export glTF: no bake yet (open a mesh first)";
+    if (!b || !b->mesh || map2d_.scene()) {
+        const std::string msg = map2d_.scene() ? std::string("export glTF: ") + kNotABake
+                                               : "export glTF: no bake yet (open a mesh first)";
         log_.error(msg);
         set_error(msg);
         return false;
@@ -229,6 +236,12 @@ bool App::export_gltf(const std::string& path) {
     std::filesystem::path out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
     out.replace_extension(".navmesh.glb");
     if (!path.empty()) out = path;
+    if (nav::same_file(out.string(), b->mesh->path)) {
+        const std::string msg = "export glTF: " + out.string() + ": is the level being viewed; refusing to overwrite it";
+        log_.error(msg);
+        set_error(msg);
+        return false;
+    }
     std::vector<nav::GltfLayer> layers;
     // On the UI thread: a level too large for memory must cost the export, not the session.
     try {

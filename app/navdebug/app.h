@@ -33,6 +33,10 @@ struct ImDrawList;
 
 namespace navdebug {
 
+// Why the bake's exports are greyed out while a Detour navmesh or a 2D map is open.
+inline constexpr const char* kNotABake =
+    "A loaded navmesh or 2D map is shown, not a bake: it has no bake to save or export (open a level to bake one).";
+
 struct AppOptions {
     nav::render::LayerMask layers{};
     std::string mesh_path;
@@ -82,6 +86,7 @@ public:
     // The visible layers as glTF to `path` (empty: NAME.navmesh.glb next to the mesh); false with
     // the reason logged and shown when nothing could be written.
     bool export_gltf(const std::string& path = {});
+    bool save_navmesh(const std::string& path = {});  // NAME.navmesh.bin next to the mesh, or `path`
     void load_session(const std::string& path);
     // True while something moves (flying, dragging, a bake running): keep frames coming.
     bool animating() const { return view_.animating; }
@@ -145,7 +150,6 @@ private:
     void export_obj();
     // Writes the current bake (solo or tiled) as Detour data in RecastDemo's all-tiles file (MSET),
     // NAME.navmesh.bin next to the mesh.
-    void save_navmesh();
     void set_error(std::string msg);
 
     // ---- input in the 3D view (camera_input.cpp) ----

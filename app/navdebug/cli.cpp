@@ -53,6 +53,9 @@ void add_session_and_draw_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_
                    "open a session JSON (mesh, config, volumes, path, camera, layers); other flags override it");
     cli.add_option("--save-session", o.save_session_path, "after the screenshot, write the session as it is to this file")
         ->needs(shot_opt);
+    cli.add_option("--save-navmesh", o.save_navmesh_path,
+                   "after the screenshot, write the bake as a Detour navmesh, RecastDemo's MSET (Files > Save navmesh), to this file")
+        ->needs(shot_opt);
     cli.add_option("--export-gltf", o.export_gltf_path,
                    "after the screenshot, write the visible layers as glTF (Files > Export glTF) to this file (.glb binary, else JSON)")
         ->needs(shot_opt);

@@ -47,6 +47,7 @@ struct CliOptions {
     int wa_step = 0, cdt_step = 0;
     // session, stage, replay, picks
     std::string session_path, save_session_path, stage_text, replay_text, select_text, prune_text;
+    std::string save_navmesh_path;  // --save-navmesh: after the screenshot, the bake as Detour's MSET (Files > Save navmesh)
     std::string export_gltf_path;  // --export-gltf: after the screenshot, the visible layers as glTF
     std::string why_text, why_path_text;  // --why x,y,z, --why-path s:e
     bool no_ui = false;

@@ -373,6 +373,10 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
             std::fprintf(stderr, "navdebug: %s\n", err.c_str());
         }
     }
+    if (!cli.save_navmesh_path.empty()) {
+        if (app.save_navmesh(cli.save_navmesh_path)) std::printf("navdebug: wrote %s\n", cli.save_navmesh_path.c_str());
+        else exit_code = 1;  // the reason is in the log (stderr)
+    }
     if (!cli.export_gltf_path.empty()) {
         if (app.export_gltf(cli.export_gltf_path)) std::printf("navdebug: wrote %s\n", cli.export_gltf_path.c_str());
         else exit_code = 1;  // the reason is in the log (stderr)

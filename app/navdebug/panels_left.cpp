@@ -112,9 +112,10 @@ void App::ui_left_panel(float, float H) {
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip(can_export ? "Write the polygon mesh (group polymesh) and detail mesh (group detail)\n"
                                            "as NAME.navmesh.obj next to the mesh."
-                                         : "Bake through the polymesh stage to export.");
+                                         : map2d_.scene() ? kNotABake : "Bake through the polymesh stage to export.");
         // Detour's navmesh file of the whole bake: solo, or tiled once every tile is baked
-        const bool can_save = bake_ && bake_->mesh &&
+        const bool can_save = bake_ && bake_->mesh && !map2d_.scene() &&
+                              bake_->built_through >= static_cast<int>(nav::Stage::Detail) &&
                               (bake_->tiled() ? bake_->tiles_done == bake_->layout.count() && !bake_->partial
                                               : bake_->polymesh && bake_->detail);
         ImGui::SameLine();
@@ -125,12 +126,15 @@ void App::ui_left_panel(float, float H) {
             ImGui::SetTooltip(can_save ? "Write the navmesh as Detour 1.5.1 tile data in RecastDemo's all-tiles file\n"
                                          "(MSET) as NAME.navmesh.bin next to the mesh (verts_per_poly at most 6).\n"
                                          "The bake's polygons: the Islands prune is this view's, not in the file."
-                                       : "Bake through the detail stage (every tile) to save.");
+                                       : map2d_.scene() ? kNotABake : "Bake through the detail stage (every tile) to save.");
         ImGui::SameLine();
-        ImGui::BeginDisabled(!(bake_ && bake_->mesh));
+        const bool can_gltf = bake_ && bake_->mesh && !map2d_.scene();
+        ImGui::BeginDisabled(!can_gltf);
         if (ImGui::Button("Export glTF")) export_gltf();
         ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && !can_gltf && map2d_.scene())
+            ImGui::SetTooltip("%s", kNotABake);
+        else if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("Write the visible layers (input, regions, contours, polymesh, detail, path) as\n"
                               "named glTF nodes with vertex colours: NAME.navmesh.glb next to the mesh (opens in Blender).");
         if (bake_ && bake_->mesh) {

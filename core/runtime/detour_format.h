@@ -101,7 +101,8 @@ void write_mset(const DetourMeshFile& file, std::vector<uint8_t>& out);
 Status read_detour_file(const uint8_t* data, size_t size, const std::string& what, DetourMeshFile& out);
 
 // One tile's data into our tile type: polygons, neighbours and portals, areas and flags, detail
-// triangles in world coordinates, the BV tree, off-mesh connections as links. Every count and
+// triangles in world coordinates, off-mesh connections as links (the BV tree is checked, then left
+// out: Detour's is quantized and padded; the NavMesh builds an exact one). Every count and
 // index checked; messages say what and at which byte offset (`what` names the source, and
 // `base_offset` is where the tile starts in its file).
 Status read_detour_tile(const uint8_t* data, size_t size, const std::string& what, size_t base_offset,

@@ -1,5 +1,5 @@
 // navkit bake: baking a navmesh from triangle soup (navkit::bake, pkg-config navkit). Links the
-// runtime (include <navkit/runtime.h> for the queries) and oneTBB; everything is in namespace nav.
+// runtime (include <navkit/runtime.h> for the queries), oneTBB and assimp; everything is in namespace nav.
 //
 //   Pipeline         owns the mesh, the parameters and every stage's result. load_mesh(path) or
 //                    set_mesh(InputMesh), set_param("cell_size", "0.2") or set_params(Params),
@@ -13,8 +13,11 @@
 //                    build_compact_heightfield, erode_walkable_area, build_distance_field,
 //                    build_regions_watershed, build_contours, build_poly_mesh,
 //                    build_poly_mesh_detail, make_nav_tile...), for a game's own pipeline.
-//   InputMesh        triangle soup; load_obj reads Wavefront OBJ with checked limits.
+//   InputMesh        triangle soup; load_level reads OBJ (our reader, load_obj) or glTF/GLB, FBX,
+//                    Collada, PLY, STL, 3DS (assimp), with checked limits (core/bake/level_import.h).
 //   write_navmesh_obj, write_tile_obj   the polygon mesh or one tile as OBJ.
+//   make_detour_mesh a finished bake as Detour's MSET file (core/bake/detour_export.h; write it
+//                    with write_mset); gltf_bake_layers / write_gltf: the layers as glTF.
 //   Why              explain_point(bake, point): the story of a world point through every stage
 //                    and the first stage that lost it; find_fix: the smallest change of the
 //                    deciding parameter, verified by a bake; explain_path: why A cannot reach B
@@ -23,7 +26,9 @@
 
 #include <navkit/runtime.h>
 
+#include "core/bake/detour_export.h"
 #include "core/bake/gltf_export.h"
+#include "core/bake/level_import.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
 #include "core/bake/pipeline.h"

@@ -18,17 +18,14 @@
 //   find_route              all of the above in one call; RouteOptions::optimal = Polyanya instead
 //   raycast, find_distance_to_wall, find_polys_around_circle, random_point, query_polygons
 //
-// Files
+// Detour's files (core/runtime/detour_format.h, detour_load.h)
 //   write_detour_tile, write_mset   Detour 1.5.1's tile data (dtCreateNavMeshData's exact bytes) and
 //                    RecastDemo's all-tiles MSET file; detour_tile_ref, detour_mesh_params
-//                    (core/runtime/detour_format.h)
+//   read_detour_file, read_detour_tile   an MSET file or one tile's data into NavTiles (every
+//                    count, index and coordinate checked); load_detour_navmesh: a file into a NavMesh
 //
 // Also: polyanya_find_path (the exact Euclidean-shortest path), island_stats and
 // prune_unreachable (connected components), read_input_file (the checked file reader).
-//
-// Detour's files (detour_format.h): read_detour_file parses RecastDemo's MSET file or one tile's data,
-// read_detour_tile turns a tile into a NavTile (every count, index and coordinate checked);
-// load_detour_navmesh (detour_load.h) reads a file into a NavMesh.
 #pragma once
 
 #include "core/common.h"

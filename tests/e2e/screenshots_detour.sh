@@ -23,6 +23,34 @@ shot detour_tiles tiles $above -- --hue 130:0.05 --color 235,235,245:0.002
 shot detour_path navmesh,path $above --path 1,0,1:19,0,9 -- --color 255,50,190:0.001
 unset SHOT_MESH
 
+# Files > Save navmesh (navdebug --save-navmesh, the button's code) writes the bytes navbake
+# --navmesh-out writes for the same mesh and parameters, solo and tiled; the file opens again.
+navbake="$(dirname "$exe")/navbake"  # built beside navdebug (app/)
+for ts in 0 48; do
+  rm -f "$out/saved_$ts.bin" "$out/baked_$ts.bin"
+  if timeout 120 xvfb-run -a -s "-screen 0 640x480x24" "$exe" "$src/assets/demo.obj" --config "$src/assets/demo.json" \
+       --set tile_size=$ts --screenshot "$out/saved_$ts.png" --size 640x480 --save-navmesh "$out/saved_$ts.bin" \
+       > "$out/saved_$ts.log" 2>&1 &&
+     "$navbake" "$src/assets/demo.obj" --config "$src/assets/demo.json" --set tile_size=$ts \
+       --navmesh-out "$out/baked_$ts.bin" > /dev/null 2>&1 &&
+     cmp -s "$out/saved_$ts.bin" "$out/baked_$ts.bin" &&
+     "$navbake" --navmesh-in "$out/saved_$ts.bin" > /dev/null 2>&1; then
+    ok "Save navmesh (tile_size $ts): the bytes navbake --navmesh-out writes, and they load"
+  else
+    bad "Save navmesh (tile_size $ts): $(tail -2 "$out/saved_$ts.log")"
+  fi
+done
+
+# with a Detour navmesh open there is no bake: Save navmesh and Export glTF refuse, saying so
+rm -f "$out/resaved.bin"
+if ! timeout 120 xvfb-run -a -s "-screen 0 640x480x24" "$exe" "$bin" --screenshot "$out/resaved.png" --size 640x480 \
+     --save-navmesh "$out/resaved.bin" > "$out/resaved.log" 2>&1 && [ ! -e "$out/resaved.bin" ] &&
+   grep -q "not a bake" "$out/resaved.log"; then
+  ok "Save navmesh with a Detour navmesh open: refused, the reason logged"
+else
+  bad "Save navmesh with a Detour navmesh open: $(tail -2 "$out/resaved.log")"
+fi
+
 bad_bin="$out/bad.bin"
 python3 - "$bin" "$bad_bin" <<'PY'
 import sys

@@ -190,6 +190,13 @@ TEST_CASE("split bake: flags --tiles, --merge and --tile-grid need and refuse") 
         {"--merge /tmp/x", "--merge needs --navmesh-out FILE"},
         {"--merge '' --navmesh-out /tmp/y", "--merge: empty path"},
         {"--navmesh-out /tmp/y", "mesh is required"},
+        // flags the split modes would ignore are refused, not dropped
+        {obj + " --set tile_size=32 --tiles 0,0:1,1 --json --tile-out /tmp/x", "not with --json"},
+        {obj + " --set tile_size=32 --tiles 0,0:1,1 --gltf-out /tmp/y.glb --tile-out /tmp/x", "not with --gltf-out"},
+        {obj + " --set tile_size=32 --tile-grid --tile-out /tmp/x", "not with --tile-out"},
+        {"--merge /tmp/x --navmesh-out /tmp/y --gltf-out /tmp/z.glb", "not with --gltf-out"},
+        {"--merge /tmp/x --navmesh-out /tmp/y --tile-out /tmp/z", "not with --tile-out"},
+        {obj + " --set tile_size=32 --tile 0,0 --gltf-out /tmp/y.glb", "not with --tile"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.args);
@@ -241,6 +248,12 @@ TEST_CASE("split bake: the merge refuses a set of tiles that is not one whole ba
         const auto r = merge(s.dir, mset);
         CHECK(r.code == 0);
         CHECK(fs::exists(mset));
+    }
+    SUBCASE("the merged file inside the directory it merges: refused, nothing written") {
+        const auto r = merge(s.dir, s.dir + "/navmesh.bin");
+        CHECK(r.code == 2);
+        CHECK_MESSAGE(has(r.out, "inside the --merge directory"), r.out);
+        CHECK(!fs::exists(s.dir + "/navmesh.bin"));
     }
     SUBCASE("missing tile: a job that did not finish (no manifest)") {
         fs::remove(first_manifest);
