@@ -23,6 +23,7 @@
 #include "core/bake/detour_export.h"
 #include "core/bake/diagnose.h"
 #include "core/bake/gltf_export.h"
+#include "core/runtime/detour_layout.h"
 #include "core/bake/level_import.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
@@ -532,8 +533,8 @@ nav::Status write_detour_outputs(const Args& a, const nav::Bake& bake) {
         std::error_code ec;
         std::filesystem::create_directory(a.tile_out, ec);  // check_tile_out_dir allowed it; a failure shows below
         for (const nav::DetourTileBytes& t : f.tiles) {
-            int32_t xy[2];  // the tile header's x and y (bytes 8..15, written by write_detour_tile)
-            std::memcpy(xy, t.data.data() + 8, sizeof xy);
+            int32_t xy[2];  // the tile header's x and y, as write_detour_tile wrote them
+            std::memcpy(xy, t.data.data() + nav::detour_layout::kHeaderX, sizeof xy);
             const std::string_view view(reinterpret_cast<const char*>(t.data.data()), t.data.size());
             if (nav::Status st = nav::write_output_file(navbake::tile_out_path(a.tile_out, xy[0], xy[1]), view); !st)
                 return nav::Status{st.code, "--tile-out " + st.message};

@@ -21,6 +21,7 @@
 #include "core/bake/pipeline.h"
 #include "core/bake/tiling.h"
 #include "core/io/file.h"
+#include "core/runtime/detour_layout.h"
 
 namespace navbake {
 
@@ -164,8 +165,9 @@ nav::Status read_manifest(const std::string& dir, const std::string& name, const
 
 // The Detour tile header fields the merge needs (dtMeshHeader: magic, version, x, y, layer,
 // userId, polyCount, ... as 32-bit little-endian words), checked against the file's name.
-constexpr int32_t kDetourMagic = 'D' << 24 | 'N' << 16 | 'A' << 8 | 'V';
 constexpr size_t kHeaderWords = 7;
+
+namespace L = nav::detour_layout;
 
 int32_t word_at(const std::vector<uint8_t>& d, size_t i) {
     uint32_t v = 0;
@@ -182,17 +184,17 @@ nav::Status read_tile_file(const std::string& path, int x, int y, uint64_t max_b
                                       " bytes: too short for a Detour tile header (expected at least " +
                                       std::to_string(kHeaderWords * 4) + ")");
     data.assign(bytes.begin(), bytes.end());
-    if (word_at(data, 0) != kDetourMagic)
+    if (static_cast<uint32_t>(word_at(data, 0)) != L::kTileMagic)
         return nav::Status::bad_input(path + ": not a Detour tile (byte 0: expected the magic 'DNAV')");
     if (word_at(data, 1) != nav::kDetourVersion)
         return nav::Status::bad_input(path + ": byte 4: Detour version " + std::to_string(word_at(data, 1)) +
                                       ", expected " + std::to_string(nav::kDetourVersion));
-    if (word_at(data, 2) != x || word_at(data, 3) != y)
-        return nav::Status::bad_input(path + ": bytes 8-15: the header says tile " + xy(word_at(data, 2), word_at(data, 3)) +
+    if (word_at(data, L::kHeaderX / 4) != x || word_at(data, L::kHeaderY / 4) != y)
+        return nav::Status::bad_input(path + ": bytes 8-15: the header says tile " + xy(word_at(data, L::kHeaderX / 4), word_at(data, L::kHeaderY / 4)) +
                                       ", the file name tile " + xy(x, y) + " (a renamed or foreign file)");
-    if (word_at(data, 4) != 0)
-        return nav::Status::bad_input(path + ": byte 16: layer " + std::to_string(word_at(data, 4)) + ", expected 0");
-    poly_count = word_at(data, 6);
+    if (word_at(data, L::kHeaderLayer / 4) != 0)
+        return nav::Status::bad_input(path + ": byte 16: layer " + std::to_string(word_at(data, L::kHeaderLayer / 4)) + ", expected 0");
+    poly_count = word_at(data, L::kHeaderPolyCount / 4);
     if (poly_count <= 0)
         return nav::Status::bad_input(path + ": byte 24: polygon count " + std::to_string(poly_count) +
                                       ", expected above 0 (an empty tile has no file)");
@@ -382,23 +384,6 @@ nav::Status run_tile_grid(const Args& a, const Job& job) {
     return nav::Status::ok();
 }
 
-namespace {
-
-// dtNavMesh::init refuses parameters that leave fewer than 10 bits of a 32-bit reference for the
-// salt: the one-process export (make_detour_mesh) refuses them with the same words.
-nav::Status check_reference_bits(const nav::DetourMeshParams& p) {
-    int tb = 0, pb = 0;
-    while ((1 << tb) < p.max_tiles) ++tb;
-    while ((1 << pb) < p.max_polys) ++pb;
-    if (tb + pb > 22)
-        return nav::Status::bad_input("detour export: " + std::to_string(p.max_tiles) + " tiles of up to " +
-                                      std::to_string(p.max_polys) + " polygons need " + std::to_string(tb + pb) +
-                                      " bits of Detour's 32-bit polygon reference; at most 22 are left beside the salt");
-    return nav::Status::ok();
-}
-
-}  // namespace
-
 nav::Status run_tiles_job(const Args& a, const Job& job) {
     const int* r = job.tiles;
     const std::string& dir = a.tile_out;
@@ -464,12 +449,9 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
                 empty.emplace_back(x, y);
                 continue;
             }
-            std::vector<uint16_t> flags;
-            nav::DetourTileSource src;
             std::vector<uint8_t> data;
-            nav::Status st = nav::detour_tile_source(*tb->polymesh, *tb->detail, bake->params, x, y, flags, src);
-            if (st) st = nav::write_detour_tile(src, data);
-            if (!st) return nav::Status{st.code, "tile " + xy(x, y) + ": " + st.message};
+            nav::Status st = nav::write_detour_bake_tile(*tb->polymesh, *tb->detail, bake->params, x, y, data);
+            if (!st) return st;
             const std::string path = tile_out_path(dir, x, y);  // the names a whole bake's --tile-out writes
             st = nav::write_output_file(path, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
             if (!st) return nav::Status{st.code, "--tile-out " + st.message};
@@ -497,7 +479,7 @@ nav::Status run_merge(const Args& a, const Job& job) {
     nav::DetourMeshFile file;
     if (nav::Status st = merge_split(a.merge_dir, job.max_input, file); !st) return st;
     if (file.tiles.empty()) return nav::Status::bad_input("--merge " + a.merge_dir + ": detour export: the navmesh has no polygons");
-    if (nav::Status st = check_reference_bits(file.params); !st) return st;
+    if (nav::Status st = nav::check_detour_mesh_params(file.params); !st) return st;
     std::vector<uint8_t> bytes;
     nav::write_mset(file, bytes);
     if (nav::Status st = nav::write_output_file(a.navmesh_out, std::string_view(reinterpret_cast<const char*>(bytes.data()),

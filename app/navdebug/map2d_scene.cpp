@@ -31,6 +31,21 @@ bool is_detour_path(const std::string& path) { return ends_with_ci(path, ".bin")
 
 namespace {
 
+// What a loaded scene (2D map or Detour file) shows as its bake: the input layer, the navmesh,
+// nothing of the stages between (built through navmesh, every triangle walkable).
+std::shared_ptr<const nav::Bake> loaded_bake(const nav::Params& params, std::shared_ptr<nav::InputMesh> in,
+                                             std::shared_ptr<nav::NavMesh> nm) {
+    in->compute_bounds();
+    auto b = std::make_shared<nav::Bake>();
+    b->params = params;
+    b->tri_areas = std::make_shared<const std::vector<uint8_t>>(in->tri_count(), nav::kWalkableArea);
+    b->mesh = std::move(in);
+    b->navmesh = std::move(nm);
+    b->generation = 1;
+    b->built_through = static_cast<int>(nav::Stage::Navmesh);
+    return b;
+}
+
 // A Detour file: the navmesh as loaded, and as the input layer its detail triangles (the surface
 // the navmesh stands on; also what frames the camera), every stage before navmesh empty.
 nav::Status load_detour_scene(const std::string& path, const nav::Params& params, Map2DScene& out) {
@@ -40,21 +55,12 @@ nav::Status load_detour_scene(const std::string& path, const nav::Params& params
     std::vector<std::shared_ptr<const nav::NavTile>> tiles;
     auto nm = std::make_shared<nav::NavMesh>();
     if (nav::Status st = nav::load_detour_navmesh(path, uint64_t(1) << 30, tiles, *nm); !st) return st;
-    s.detour_tiles = nm->ntiles;
     auto in = std::make_shared<nav::InputMesh>();
     in->path = path;
     in->verts.assign(nm->dtris.begin(), nm->dtris.end());
     in->tris.resize(nm->dtris.size() / 3);
     for (size_t i = 0; i < in->tris.size(); ++i) in->tris[i] = static_cast<int>(i);
-    in->compute_bounds();
-    auto b = std::make_shared<nav::Bake>();
-    b->params = params;
-    b->mesh = in;
-    b->tri_areas = std::make_shared<const std::vector<uint8_t>>(in->tri_count(), nav::kWalkableArea);
-    b->navmesh = std::move(nm);
-    b->generation = 1;
-    b->built_through = static_cast<int>(nav::Stage::Navmesh);
-    s.bake = std::move(b);
+    s.bake = loaded_bake(params, std::move(in), std::move(nm));
     out = std::move(s);
     return nav::Status::ok();
 }
@@ -108,15 +114,7 @@ nav::Status load_map2d_scene(const std::string& path, const nav::Params& params,
             in->tris.push_back(static_cast<int>(s.mesh.poly_verts[f + k]));
         }
     }
-    in->compute_bounds();
-    auto b = std::make_shared<nav::Bake>();
-    b->params = params;
-    b->mesh = in;
-    b->tri_areas = std::make_shared<const std::vector<uint8_t>>(in->tri_count(), nav::kWalkableArea);
-    b->navmesh = std::move(nm);
-    b->generation = 1;
-    b->built_through = static_cast<int>(nav::Stage::Navmesh);
-    s.bake = std::move(b);
+    s.bake = loaded_bake(params, std::move(in), std::move(nm));
     out = std::move(s);
     return nav::Status::ok();
 }

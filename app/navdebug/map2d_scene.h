@@ -19,7 +19,6 @@ struct Map2DScene {
     std::string path;
     bool is_map = false;  // a .json map (traces and rings below); false: a .mesh file (mesh only)
     bool detour = false;  // a Detour navmesh file (.bin): bake->navmesh only, in 3D
-    int detour_tiles = 0;
     nav::map2d::Map2D map;
     nav::map2d::Map2DResult result;  // recorded traces, the free rings, the CDT (is_map only)
     nav::map2d::PolyMesh2D mesh;     // the polygons the navmesh is built from

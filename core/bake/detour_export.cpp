@@ -61,10 +61,8 @@ Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, co
     return Status::ok();
 }
 
-namespace {
-
-Status write_tile(const PolyMesh& pm, const PolyMeshDetail& dm, const Params& params, int tx, int ty,
-                  std::vector<uint8_t>& data) {
+Status write_detour_bake_tile(const PolyMesh& pm, const PolyMeshDetail& dm, const Params& params, int tx, int ty,
+                              std::vector<uint8_t>& data) {
     std::vector<uint16_t> flags;
     DetourTileSource src;
     Status st = detour_tile_source(pm, dm, params, tx, ty, flags, src);
@@ -72,20 +70,6 @@ Status write_tile(const PolyMesh& pm, const PolyMeshDetail& dm, const Params& pa
     if (!st) st.message = "tile " + std::to_string(tx) + "," + std::to_string(ty) + ": " + st.message;
     return st;
 }
-
-Status check_bits(const DetourMeshParams& p) {
-    // dtNavMesh::init refuses parameters that leave fewer than 10 bits of a 32-bit reference for the salt.
-    int tb = 0, pb = 0;
-    while ((1 << tb) < p.max_tiles) ++tb;
-    while ((1 << pb) < p.max_polys) ++pb;
-    if (tb + pb > 22)
-        return Status::bad_input("detour export: " + std::to_string(p.max_tiles) + " tiles of up to " +
-                                 std::to_string(p.max_polys) + " polygons need " + std::to_string(tb + pb) +
-                                 " bits of Detour's 32-bit polygon reference; at most 22 are left beside the salt");
-    return Status::ok();
-}
-
-}  // namespace
 
 Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
     out = DetourMeshFile{};
@@ -96,7 +80,7 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
         const PolyMesh& pm = *b.polymesh;
         if (pm.npolys == 0) return Status::bad_input("detour export: the navmesh has no polygons");
         DetourTileBytes t;
-        Status st = write_tile(pm, *b.detail, b.params, 0, 0, t.data);
+        Status st = write_detour_bake_tile(pm, *b.detail, b.params, 0, 0, t.data);
         if (!st) return st;
         // dtNavMesh::init(data, ...): the tile's own box is the grid, one tile of its polygons.
         DetourMeshParams& p = out.params;
@@ -107,7 +91,7 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
         p.max_polys = pm.npolys;
         t.ref = detour_tile_ref(p, 0);
         out.tiles.push_back(std::move(t));
-        return check_bits(p);
+        return check_detour_mesh_params(p);
     }
     const TileLayout& L = b.layout;
     if (b.tiles.size() != static_cast<size_t>(L.count()))
@@ -124,13 +108,13 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
     }
     const float tile_metres = static_cast<float>(L.tile_size) * b.config.cs;
     out.params = detour_mesh_params(b.config.bmin, tile_metres, tile_metres, L.count(), max_polys);
-    Status st = check_bits(out.params);
+    Status st = check_detour_mesh_params(out.params);
     if (!st) return st;
     // Sample_TileMesh adds only tiles with polygons, in build order: they take slots 0, 1, 2, ...
     for (const auto& tp : b.tiles) {
         if (tp->polymesh->npolys == 0) continue;
         DetourTileBytes t;
-        st = write_tile(*tp->polymesh, *tp->detail, b.params, tp->tx, tp->tz, t.data);
+        st = write_detour_bake_tile(*tp->polymesh, *tp->detail, b.params, tp->tx, tp->tz, t.data);
         if (!st) return st;
         t.ref = detour_tile_ref(out.params, static_cast<int>(out.tiles.size()));
         out.tiles.push_back(std::move(t));

@@ -24,6 +24,10 @@ struct Bake;
 Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
                           std::vector<uint16_t>& flags, DetourTileSource& out);
 
+// detour_tile_source then write_detour_tile: one tile's bytes; messages start "tile X,Y: ".
+Status write_detour_bake_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
+                              std::vector<uint8_t>& data);
+
 // The whole bake as RecastDemo's MSET: a solo bake is one tile at (0, 0) with the parameters
 // dtNavMesh::init(data) derives from it (origin its bmin, tile size its extent, one tile, as many
 // polygons as it has); a tiled bake has every tile with polygons in the bake's tile order (x

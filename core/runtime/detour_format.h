@@ -88,6 +88,9 @@ struct DetourMeshFile {
 // The reference dtNavMesh::addTile gives the i-th tile added to a fresh navmesh with these
 // parameters (salt 1, tile index i): what RecastDemo's save writes for a mesh built in one go.
 uint32_t detour_tile_ref(const DetourMeshParams& params, int i);
+// bad_input when max_tiles and max_polys need more than the 22 bits of a 32-bit reference that
+// dtNavMesh::init leaves beside a salt of at least 10 bits (it would refuse the navmesh).
+Status check_detour_mesh_params(const DetourMeshParams& params);
 // The navmesh parameters RecastDemo uses for tiles of `tile_width` x `tile_height` metres from
 // `orig`: max_tiles and max_polys from the tile count and the largest tile's polygon count.
 DetourMeshParams detour_mesh_params(const float orig[3], float tile_width, float tile_height, int tile_count,

@@ -23,21 +23,14 @@
 
 #include "core/io/file.h"
 #include "core/runtime/detour_format.h"
+#include "core/runtime/detour_layout.h"
 #include "core/runtime/detour_load.h"
 
 namespace nav {
 
 namespace {
 
-constexpr uint32_t kMsetMagic = 'M' << 24 | 'S' << 16 | 'E' << 8 | 'T';
-constexpr uint32_t kDnavMagic = 'D' << 24 | 'N' << 16 | 'A' << 8 | 'V';
-constexpr size_t kMsetHeaderSize = 40;  // magic, version, numTiles, dtNavMeshParams (28)
-constexpr size_t kMsetTileHeaderSize = 8;  // tileRef (32-bit), dataSize
-constexpr size_t kHeaderSize = 100, kVertSize = 12, kPolySize = 32, kLinkSize = 12, kDetailMeshSize = 12,
-                 kDetailTriSize = 4, kBVNodeSize = 16, kOffMeshSize = 36;
-constexpr uint16_t kExtLink = 0x8000;  // DT_EXT_LINK
-constexpr uint8_t kPolyTypeGround = 0, kPolyTypeOffMesh = 1;
-constexpr uint8_t kOffMeshBidir = 1;  // DT_OFFMESH_CON_BIDIR
+using namespace detour_layout;
 constexpr int32_t kMaxTileCoord = 1 << 24;
 
 template <typename T>
@@ -91,7 +84,7 @@ Status read_detour_file(const uint8_t* data, size_t size, const std::string& wha
         return Status::bad_input(w.at(size, "magic") + ": the file ends after " + std::to_string(size) +
                                  " bytes, too short for a Detour navmesh file");
     const uint32_t magic = load<uint32_t>(data);
-    if (magic == kDnavMagic) {
+    if (magic == kTileMagic) {
         // A single tile: its header gives the grid the one tile spans.
         if (size < kHeaderSize)
             return Status::bad_input(w.at(size, "tile header") + ": the file ends after " + std::to_string(size) +
@@ -170,7 +163,7 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
         return Status::bad_input(w.at(0, "tile header") + ": the tile has " + std::to_string(size) + " bytes, fewer than its " +
                                  std::to_string(kHeaderSize) + "-byte header");
     const uint32_t magic = load<uint32_t>(data);
-    if (magic != kDnavMagic) return Status::bad_input(w.at(0, "tile magic") + ": not a Detour tile (expected 'DNAV')");
+    if (magic != kTileMagic) return Status::bad_input(w.at(0, "tile magic") + ": not a Detour tile (expected 'DNAV')");
     const int32_t version = load<int32_t>(data + 4);
     if (version != kDetourVersion)
         return Status::bad_input(w.at(4, "tile version") + ": " + std::to_string(version) + " (expected " + std::to_string(kDetourVersion) +
@@ -195,7 +188,7 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
     const size_t dverts_at = dmesh_at + dmesh_count * kDetailMeshSize;
     const size_t dtris_at = dverts_at + dvert_count * kVertSize;
     const size_t bv_at = dtris_at + dtri_count * kDetailTriSize;
-    const size_t off_at = bv_at + bv_count * kBVNodeSize;
+    const size_t off_at = bv_at + bv_count * kBvNodeSize;
     const size_t end = off_at + off_count * kOffMeshSize;  // counts < 2^31 each: no overflow in 64 bits
     if (end != size)
         return Status::bad_input(w.at(24, "tile header counts") + ": they make the tile " + std::to_string(end) + " bytes, it has " +
@@ -372,7 +365,7 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
     // corner); our tree is exact floats over the polygon and detail bounds, which the NavMesh builds
     // from the polygons in O(n log n) when the tile comes without one.
     for (size_t i = 0; i < bv_count; ++i) {
-        const size_t at = bv_at + i * kBVNodeSize;
+        const size_t at = bv_at + i * kBvNodeSize;
         const int32_t idx = load<int32_t>(data + at + 12);
         if (idx >= 0 ? static_cast<size_t>(idx) >= std::max<size_t>(off_base, 1)
                      : (idx == INT32_MIN || i + static_cast<size_t>(-static_cast<int64_t>(idx)) > bv_count))
@@ -422,10 +415,10 @@ Status read_detour_tiles(const uint8_t* data, size_t size, const std::string& wh
     DetourMeshFile file;
     if (Status s = read_detour_file(data, size, what, file); !s) return s;
     const bool mset = file.tiles.size() != 1 || file.tiles[0].ref != 0;
-    size_t at = mset ? 40 : 0;  // the MSET header, then per tile 8 bytes and its data
+    size_t at = mset ? kMsetHeaderSize : 0;  // the MSET header, then per tile its header and data
     tiles.reserve(file.tiles.size());
     for (size_t i = 0; i < file.tiles.size(); ++i) {
-        if (mset) at += 8;
+        if (mset) at += kMsetTileHeaderSize;
         auto tile = std::make_shared<NavTile>();
         const std::vector<uint8_t>& d = file.tiles[i].data;
         if (Status s = read_detour_tile(d.data(), d.size(), mset ? what + " tile " + std::to_string(i) : what, at, *tile); !s) return s;

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "core/runtime/detour_format.h"
+#include "core/runtime/detour_layout.h"
 
 #include <bit>
 
@@ -25,23 +26,7 @@ namespace nav {
 
 namespace {
 
-constexpr uint16_t kNullIdx = 0xffff;     // MESH_NULL_IDX
-constexpr uint16_t kExtLink = 0x8000;     // DT_EXT_LINK
-constexpr uint8_t kPolyTypeGround = 0;    // DT_POLYTYPE_GROUND
-constexpr uint8_t kPolyTypeOffMesh = 1;   // DT_POLYTYPE_OFFMESH_CONNECTION
-constexpr uint8_t kOffMeshBidir = 1;      // DT_OFFMESH_CON_BIDIR
-constexpr int32_t kTileMagic = 'D' << 24 | 'N' << 16 | 'A' << 8 | 'V';  // DT_NAVMESH_MAGIC
-constexpr int32_t kMsetMagic = 'M' << 24 | 'S' << 16 | 'E' << 8 | 'T';  // NAVMESHSET_MAGIC
-
-// Section record sizes (sizeof on x86-64).
-constexpr size_t kHeaderSize = 100;   // dtMeshHeader: 25 four-byte fields
-constexpr size_t kPolySize = 32;      // dtPoly
-constexpr size_t kLinkSize = 12;      // dtLink
-constexpr size_t kDetailSize = 12;    // dtPolyDetail: 2 uint32, 2 uint8, 2 bytes padding
-constexpr size_t kBvNodeSize = 16;    // dtBVNode
-constexpr size_t kOffMeshSize = 36;   // dtOffMeshConnection
-constexpr size_t kMsetHeaderSize = 40;      // NavMeshSetHeader: magic, version, numTiles, dtNavMeshParams (28)
-constexpr size_t kMsetTileHeaderSize = 8;   // NavMeshTileHeader: tileRef (32-bit), dataSize
+using namespace detour_layout;
 
 size_t align4(size_t n) { return (n + 3) & ~size_t(3); }
 
@@ -309,7 +294,7 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
     const size_t vert_bytes = align4(12 * size_t(tot_verts));
     const size_t poly_bytes = align4(kPolySize * size_t(tot_polys));
     const size_t link_bytes = align4(kLinkSize * size_t(max_links));
-    const size_t dmesh_bytes = align4(kDetailSize * np);
+    const size_t dmesh_bytes = align4(kDetailMeshSize * np);
     const size_t dvert_bytes = align4(12 * size_t(unique_detail_verts));
     const size_t dtri_bytes = align4(4 * size_t(detail_tri_count));
     const size_t bv_bytes = src.build_bv_tree ? align4(kBvNodeSize * np * 2) : 0;
@@ -330,7 +315,7 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
     uint8_t* const offcons = bvtree + bv_bytes;
 
     // Header (dtMeshHeader field order).
-    put<int32_t>(hdr + 0, kTileMagic);
+    put<int32_t>(hdr + 0, static_cast<int32_t>(kTileMagic));
     put<int32_t>(hdr + 4, kDetourVersion);
     put<int32_t>(hdr + 8, src.tile_x);
     put<int32_t>(hdr + 12, src.tile_y);
@@ -412,7 +397,7 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
             const uint32_t* m = &src.detail_meshes[i * 4];
             const uint32_t nv = polys[i * kPolySize + 30];
             const uint32_t extra = m[1] - nv;
-            uint8_t* d = dmeshes + i * kDetailSize;
+            uint8_t* d = dmeshes + i * kDetailMeshSize;
             put<uint32_t>(d + 0, vbase);
             put<uint32_t>(d + 4, m[2]);
             d[8] = static_cast<uint8_t>(extra);
@@ -427,7 +412,7 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
         uint32_t tbase = 0;
         for (size_t i = 0; i < np; ++i) {
             const int nv = polys[i * kPolySize + 30];
-            uint8_t* d = dmeshes + i * kDetailSize;
+            uint8_t* d = dmeshes + i * kDetailMeshSize;
             put<uint32_t>(d + 4, tbase);
             d[9] = static_cast<uint8_t>(nv - 2);
             for (int j = 2; j < nv; ++j, ++tbase) {
@@ -531,6 +516,16 @@ uint32_t detour_tile_ref(const DetourMeshParams& params, int i) {
     return (salt << (poly_bits + tile_bits)) | (static_cast<uint32_t>(i) << poly_bits);
 }
 
+Status check_detour_mesh_params(const DetourMeshParams& p) {
+    const int tb = ilog2(next_pow2(static_cast<uint32_t>(std::max(p.max_tiles, 1))));
+    const int pb = ilog2(next_pow2(static_cast<uint32_t>(std::max(p.max_polys, 1))));
+    if (tb + pb > 22)
+        return Status::bad_input("detour export: " + std::to_string(p.max_tiles) + " tiles of up to " +
+                                 std::to_string(p.max_polys) + " polygons need " + std::to_string(tb + pb) +
+                                 " bits of Detour's 32-bit polygon reference; at most 22 are left beside the salt");
+    return Status::ok();
+}
+
 DetourMeshParams detour_mesh_params(const float orig[3], float tile_width, float tile_height, int tile_count,
                                     int max_polys_per_tile) {
     // Sample_TileMesh: tile bits for the tile count (at most 14), the remaining 22 - tile bits
@@ -556,7 +551,7 @@ void write_mset(const DetourMeshFile& file, std::vector<uint8_t>& out) {
     for (const DetourTileBytes& t : file.tiles) total += kMsetTileHeaderSize + t.data.size();
     out.assign(total, 0);
     uint8_t* h = out.data();
-    put<int32_t>(h + 0, kMsetMagic);
+    put<int32_t>(h + 0, static_cast<int32_t>(kMsetMagic));
     put<int32_t>(h + 4, kMsetVersion);
     put<int32_t>(h + 8, static_cast<int32_t>(file.tiles.size()));
     for (int k = 0; k < 3; ++k) put<float>(h + 12 + 4 * k, file.params.orig[k]);
