@@ -220,7 +220,10 @@ void App::ui_params() {
             case nav::ParamKind::Int: {
                 int v = static_cast<int>(value);
                 const std::string fmt = "%d" + escape_percent(unit) + (hint.empty() ? "" : "  " + escape_percent(hint));
-                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(d.min), static_cast<int>(d.max),
+                // tile_size's top follows the grid (nav::slider_range)
+                const nav::ParamRange r = nav::slider_range(d.id, edit_.desired, mesh ? mesh->bmin : nullptr,
+                                                            mesh ? mesh->bmax : nullptr);
+                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(r.min), static_cast<int>(r.max),
                                            fmt.c_str(), ImGuiSliderFlags_AlwaysClamp);
                 value = v;
                 break;

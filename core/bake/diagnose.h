@@ -42,6 +42,9 @@ struct Diagnostic {
     std::string reason;             // why it goes wrong here, with the numbers
     std::vector<ParamChange> fix;   // empty: no automatic fix (the reason says what to do)
     std::string fix_text;           // "cell_size 0.3 -> 0.25 m"
+    // Offered instead of `fix` when `fix` would raise another warning (diagnose's no-ping-pong
+    // pass): a huge grid's cell_size raise puts the agent radius under two cells, tiles do not.
+    std::vector<ParamChange> fallback;
 };
 
 // What diagnose reads of a mesh's shape, computed once per mesh in O(triangles). Facing uses the
@@ -59,7 +62,9 @@ MeshShape analyze_mesh(const InputMesh& m);
 // Warnings for parameters `p` (the values the fixes change: the debugger's desired ones) and,
 // when given, a bake (its mesh is the one the stages read, mesh_* fixes applied) with `shape` =
 // analyze_mesh(*bake->mesh). Mesh warnings are left out while p asks for other mesh fixes than
-// the bake was made with (their result is not known yet).
+// the bake was made with (their result is not known yet). A fix is offered only when the
+// warnings on the fixed parameters (the same bake) lose its own and gain none not listed now:
+// applying offered fixes one after another never brings back a warning an earlier one cleared.
 std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshShape* shape);
 
 // Whether the change `fix` to `p` changes the bake: a parameter the stages read only through its
