@@ -63,9 +63,54 @@ std::string_view warning_name(WarningKind k) {
     static constexpr std::array<std::string_view, static_cast<size_t>(WarningKind::Count)> names = {
         "radius_under_two_cells", "cell_size_over_radius", "cell_height_over_half_climb", "huge_grid", "mesh_z_up",
         "mesh_centimetres",       "mesh_wound_wrong",      "no_walkable_triangles",       "no_polygons",
-        "grid_refused"};
+        "grid_refused",           "regions_lost"};
     const auto i = static_cast<size_t>(k);
     return i < names.size() ? names[i] : std::string_view("unknown");
+}
+
+RegionLoss region_loss(const Regions& regions, const ContourSet& contours, const PolyMesh* polymesh) {
+    RegionLoss l;
+    l.grids = 1;
+    const size_t n = regions.region_count;
+    l.regions = static_cast<int64_t>(n);
+    // per region id: 1 an outline contour, 2 a polygon
+    std::vector<uint8_t> seen(n + 1, 0);
+    for (const Contour& k : contours.contours)
+        if (k.nverts > 0 && k.reg <= n) seen[k.reg] |= 1;
+    if (polymesh)
+        for (int i = 0; i < polymesh->npolys && static_cast<size_t>(i) < polymesh->regs.size(); ++i)
+            if (polymesh->regs[static_cast<size_t>(i)] <= n) seen[polymesh->regs[static_cast<size_t>(i)]] |= 2;
+    for (size_t r = 1; r <= n; ++r) {
+        if ((seen[r] & 1) == 0) {
+            const bool warned = std::find(contours.warnings.begin(), contours.warnings.end(), static_cast<int>(r)) !=
+                                contours.warnings.end();
+            ++(warned ? l.sliver : l.single_cell);
+        } else if (polymesh && (seen[r] & 2) == 0) {
+            ++l.no_polygon;
+        }
+    }
+    return l;
+}
+
+RegionLoss region_loss(const Bake& bake) {
+    RegionLoss total;
+    const auto add = [&total](const auto& g) {
+        if (!g.regions || !g.contours) {
+            ++total.grids_without;
+            return;
+        }
+        const RegionLoss l = region_loss(*g.regions, *g.contours, g.polymesh.get());
+        total.regions += l.regions;
+        total.sliver += l.sliver;
+        total.single_cell += l.single_cell;
+        total.no_polygon += l.no_polygon;
+        total.grids += l.grids;
+    };
+    if (!bake.tiled()) add(bake);
+    else
+        for (const auto& t : bake.tiles)
+            if (t) add(*t);
+    return total;
 }
 
 MeshShape analyze_mesh(const InputMesh& m) {
@@ -383,12 +428,42 @@ void diagnose_result(const Params& p, const Bake& bake, std::vector<Diagnostic>&
     }
 }
 
+// Regions that reached no polygon: counted per grid, explained, no fix offered (each cause has its
+// own trade-off, the reason names the parameters).
+void diagnose_region_loss(const Params& p, const Bake& bake, std::vector<Diagnostic>& out) {
+    if (!bake.error.is_ok() || !(bake.params == p) || bake.built_through < static_cast<int>(Stage::Contours)) return;
+    const RegionLoss l = region_loss(bake);
+    if (l.lost() == 0) return;
+    std::string why = std::to_string(l.regions) + " regions, " + std::to_string(l.regions - l.lost()) +
+                      " reach a polygon (the Stages table's region and contour counts differ by these).";
+    if (l.sliver > 0)
+        why += " " + std::to_string(l.sliver) + (l.sliver == 1 ? " region is a sliver" : " regions are slivers") +
+               ": the boundary simplified to fewer than 3 vertices at edge_max_error " +
+               p.to_string(ParamId::edge_max_error) +
+               " cells, so its contour is dropped (as in Recast). Its spans are not in the navmesh; a lower "
+               "edge_max_error keeps more of them, a larger region_min_size / region_merge_size folds them into "
+               "their neighbours before.";
+    if (l.no_polygon > 0)
+        why += " " + std::to_string(l.no_polygon) + (l.no_polygon == 1 ? " region has" : " regions have") +
+               " a contour but no polygon: its triangulation failed (the bake warnings in the log name the region).";
+    if (l.single_cell > 0)
+        why += " " + std::to_string(l.single_cell) + (l.single_cell == 1 ? " region is" : " regions are") +
+               " made of single cells walled off on all four sides, where no contour walk starts (as in Recast); "
+               "tiles keep small regions that touch their border, so a larger region_min_size does not remove them.";
+    if (l.grids_without > 0)
+        why += " (" + std::to_string(l.grids_without) + " tiles' regions were not kept and are not counted.)";
+    out.push_back(make(WarningKind::RegionsLost,
+                       std::to_string(l.lost()) + " of " + std::to_string(l.regions) + " regions made no polygon",
+                       std::move(why), p, {}));
+}
+
 std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const MeshShape* shape) {
     std::vector<Diagnostic> out;
     diagnose_params(p, out);
     if (!bake || !bake->mesh || !shape) return out;
     if (!diagnose_mesh(p, *bake, *shape, out)) return out;
     diagnose_result(p, *bake, out);
+    diagnose_region_loss(p, *bake, out);
     return out;
 }
 }  // namespace

@@ -14,6 +14,9 @@
 namespace nav {
 
 struct Bake;
+struct Regions;
+struct ContourSet;
+struct PolyMesh;
 
 enum class WarningKind : uint8_t {
     RadiusUnderTwoCells,      // erosion rounds to whole cells: 1.x cells cuts corners coarsely
@@ -26,6 +29,7 @@ enum class WarningKind : uint8_t {
     NoWalkableTriangles,      // nothing flatter than agent_max_slope
     NoPolygons,               // the bake went through and made no polygon
     GridRefused,              // check_grid refuses the grid: the bake stops before rasterizing
+    RegionsLost,              // regions that made no contour or no polygon (the counts differ between stages)
     Count
 };
 // Stable snake_case name ("radius_under_two_cells"), for logs and tests.
@@ -46,6 +50,23 @@ struct Diagnostic {
     // pass): a huge grid's cell_size raise puts the agent radius under two cells, tiles do not.
     std::vector<ParamChange> fallback;
 };
+
+// Regions lost between stages, over every grid whose results are held (the solo grid, or each
+// tile's): the Stages table's region count is the partition's, its contour count the outlines
+// that survived simplification, and the two differ by what is counted here.
+struct RegionLoss {
+    int64_t regions = 0;     // regions the partition made
+    int64_t sliver = 0;      // no contour: the boundary simplified to fewer than 3 vertices (dropped, as Recast does)
+    int64_t single_cell = 0; // no contour: single cells walled off on all four sides, where no walk starts (as in
+                             // Recast; tiles keep small regions that touch their border, so they occur there)
+    int64_t no_polygon = 0;  // a contour but no polygon: triangulation failed (the polymesh warnings say where)
+    int grids = 0;           // grids counted
+    int grids_without = 0;   // grids whose regions or contours were dropped (navbake's lean tiles)
+    int64_t lost() const { return sliver + single_cell + no_polygon; }
+};
+// One grid: `polymesh` may be null (the bake stopped before it: no_polygon stays 0).
+RegionLoss region_loss(const Regions& regions, const ContourSet& contours, const PolyMesh* polymesh);
+RegionLoss region_loss(const Bake& bake);  // every grid of the bake
 
 // What diagnose reads of a mesh's shape, computed once per mesh in O(triangles). Facing uses the
 // normal of Recast's winding (cross(v1 - v0, v2 - v0)); |n.y| >= 0.7 is "horizontal".
