@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app.h"
+#include "panel_fit.h"
 #include "ui_common.h"
 
 namespace navdebug {
@@ -79,19 +80,17 @@ void App::ui_right_panel(float W, float H) {
 
     {
         int t = static_cast<int>(sel_.tool);
-        ImGui::TextUnformatted("Click:");
-        ImGui::SameLine();
+        // three short rows under their label: at 1280 x 800 one row with the label ran past the panel
+        ImGui::TextUnformatted("Click in the view:");
         ImGui::RadioButton("path", &t, static_cast<int>(Selection::Tool::Path));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click sets the path end, Shift+click the start.");
         ImGui::SameLine();
         ImGui::RadioButton("inspect", &t, static_cast<int>(Selection::Tool::Inspect));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click pins the element under the cursor in the inspector.");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover shows the element's tooltip; left click pins it in the inspector.");
         ImGui::SameLine();
         ImGui::RadioButton("prune", &t, static_cast<int>(Selection::Tool::Prune));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Left click keeps only the navmesh reachable from there; the rest is disabled.");
-        ImGui::TextUnformatted("      ");
-        ImGui::SameLine();
         ImGui::RadioButton("clip to floor", &t, static_cast<int>(Selection::Tool::ClipFloor));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Clip to this floor: left click on a floor keeps only the heights from %.1f m below it\n"
@@ -101,8 +100,6 @@ void App::ui_right_panel(float W, float H) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Left click puts a section plane through the surface there, facing you: what is in\n"
                               "front of it is cut away. Drag up / down to move it away / closer.");
-        ImGui::TextUnformatted("      ");
-        ImGui::SameLine();
         ImGui::RadioButton("tile", &t, static_cast<int>(Selection::Tool::Tile));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Tiled bakes: left click selects the tile under the cursor (Tile panel).");
@@ -177,6 +174,7 @@ void App::ui_right_panel(float W, float H) {
         panels_.log_scroll = false;
     }
     ImGui::EndChild();
+    if (opts_.headless) report_overflow(log_, "right", window_overflow());  // panel_fit.h
     ImGui::End();
 }
 
@@ -192,6 +190,7 @@ void App::ui_why_window(float W, float H) {
         const WhyTool::Action act = sel_.why.panel();
         if (act.show_stage) show_stage(*act.show_stage);
         if (act.apply) apply_fix(*act.apply);
+        if (opts_.headless) report_overflow(log_, "Why?", window_overflow());  // panel_fit.h
     }
     ImGui::End();
 }

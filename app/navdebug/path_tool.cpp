@@ -211,10 +211,7 @@ void PathTool::ui_points() {
     if (ImGui::Button("Random end")) random_point(false);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Clear")) {
-        has_start_ = has_end_ = false;
-        dirty_ = true;
-    }
+    if (ImGui::Button("Clear")) clear_points();
 }
 
 // What the last query found (or why there is none).
