@@ -323,7 +323,12 @@ void App::ui_layers() {
         ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
         int n = 0;
         for (const r::LegendEntry& e : layers_.legend(l)) {  // only what the layer draws now
-            if (n++ % 2) ImGui::SameLine(160.0f);
+            // two entries a row where the second fits (a long label gets a row of its own at 1280 x 800)
+            const float entry_w = 16.0f + ImGui::CalcTextSize(std::string(e.label).c_str()).x;
+            if (n++ % 2) {
+                if (160.0f + entry_w <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(160.0f);
+                else n = 1;
+            }
             ImGui::ColorButton(("##lg" + std::to_string(i) + "_" + std::to_string(n)).c_str(), to_imvec(e.color),
                                ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
             ImGui::SameLine();

@@ -63,9 +63,12 @@ void App::ui_right_panel(float W, float H) {
             const TileTimes tt = tile_times(*raw_bake_);
             if (tt.count > 0) {
                 ImGui::Text("per tile (%d / %d tiles):", tt.count, raw_bake_->layout.count());
-                ImGui::Text("  min %.2f  median %.2f  max %.2f ms", tt.min_ms, tt.median_ms, tt.max_ms);
-                ImGui::TextColored(kDimColor, "slowest tile %d,%d; sum of tile times %.1f ms", tt.slowest.first,
-                                   tt.slowest.second, tt.sum_ms);
+                // wrapped: wider than the panel at 1280 x 800 with times of 100 ms and more
+                ImGui::TextWrapped("  min %.2f  median %.2f  max %.2f ms", tt.min_ms, tt.median_ms, tt.max_ms);
+                ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+                ImGui::TextWrapped("slowest tile %d,%d; sum of tile times %.1f ms", tt.slowest.first, tt.slowest.second,
+                                   tt.sum_ms);
+                ImGui::PopStyleColor();
                 if (ImGui::IsItemHovered())
                     ImGui::SetTooltip("Each tile's wall time for the stages it ran in its last bake; tiles bake in\n"
                                       "parallel (threads), so the sum exceeds the bake's wall time.");
@@ -213,8 +216,9 @@ void App::ui_tile_panel() {
     ImGui::Text("tile %d,%d  (index %d of %d x %d)", sel_.tile->first, sel_.tile->second, idx, b.layout.cols, b.layout.rows);
     float box[4];
     nav::tile_box(b.config, b.layout, sel_.tile->first, sel_.tile->second, box);
-    ImGui::TextColored(kDimColor, "box x %.1f..%.1f  z %.1f..%.1f m, border %d cells", box[0], box[2], box[1], box[3],
-                       b.layout.border);
+    ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);  // wrapped: these lines are wider than a 1280 x 800 panel
+    ImGui::TextWrapped("box x %.1f..%.1f  z %.1f..%.1f m, border %d cells", box[0], box[2], box[1], box[3], b.layout.border);
+    ImGui::PopStyleColor();
     const bool busy = worker_.busy();
     if (ImGui::Button("Rebuild tile")) {
         worker_.rebuild_tile(*sel_.tile);
@@ -227,11 +231,12 @@ void App::ui_tile_panel() {
     }
     ImGui::SameLine();
     ImGui::Text("last bake %.2f ms", t->ms);
-    ImGui::Text("spans %lld  regions %lld  polys %lld", static_cast<long long>(t->count("solid_spans")),
+    ImGui::TextWrapped("spans %lld  regions %lld  polys %lld", static_cast<long long>(t->count("solid_spans")),
                 static_cast<long long>(t->count("regions")), static_cast<long long>(t->count("polys")));
-    ImGui::TextColored(kDimColor, "compact spans %lld  contours %lld  detail tris %lld",
-                       static_cast<long long>(t->count("compact_spans")), static_cast<long long>(t->count("contours")),
-                       static_cast<long long>(t->count("detail_tris")));
+    ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+    ImGui::TextWrapped("compact spans %lld  contours %lld  detail tris %lld", static_cast<long long>(t->count("compact_spans")),
+                       static_cast<long long>(t->count("contours")), static_cast<long long>(t->count("detail_tris")));
+    ImGui::PopStyleColor();
     if (b.error_tile == idx) ImGui::TextColored(kErrorColor, "this tile failed: %s", b.error.message.c_str());
     if (ImGui::BeginTable("tile_stages", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
         for (int s = static_cast<int>(nav::Stage::Rasterize); s <= static_cast<int>(nav::kLastStage); ++s) {
