@@ -125,13 +125,27 @@ void App::open_mesh(const std::string& path, bool own_settings) {
         log_.info("opened " + std::string(scene->detour ? "Detour navmesh " : scene->is_map ? "2D map " : "2D mesh ") + path + " (" +
                   std::to_string(scene->bake->navmesh->npolys) + " polygons)");
         panels_.banner.clear();
+        // a session sets its own picks (load_session forgets the old ones before it sets them)
+        if (own_settings) forget_level_picks();
         map2d_.set_scene(std::move(scene));
         return;
     }
+    if (own_settings) forget_level_picks();  // a level the worker loads: its picks go with the request
     map2d_.clear_scene();
     mesh_pending_ = true;
     log_.info("opening " + path);
     worker_.request_mesh(path);
+}
+
+void App::forget_level_picks() {
+    sel_.path.clear_points();
+    sel_.inspector.clear_pin();
+    sel_.why.clear();
+    sel_.tile.reset();
+    sel_.tile_only = false;
+    sel_.node_tip.clear();
+    view_.see.clip.reset();
+    view_.see.section.reset();
 }
 
 void App::load_config(const std::string& path) {

@@ -144,6 +144,9 @@ private:
     // else the defaults; no volumes, mesh fixes or prune carried over.
     void open_mesh(const std::string& path, bool own_settings = true);
     void apply_own_settings(const std::string& mesh_path);
+    // A new level: forgets what was picked at the old level's coordinates (path points, the
+    // inspector's pin, the Why tool's point, the selected tile, the clip and the section).
+    void forget_level_picks();
     void load_config(const std::string& path);
     void save_config(const std::string& path);
     // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
@@ -154,7 +157,7 @@ private:
 
     // ---- input in the 3D view (camera_input.cpp) ----
     void handle_camera_input(GLFWwindow* window, float W, float H, float dt);
-    // The point of the input mesh under the cursor, if any.
+    // The point under the cursor of what the shown layers draw (not hidden ones), if any.
     bool pick_under_cursor(float W, float H, glm::vec3& hit) const;
     void start_camera_drag(float W, float H);
     void click_tools(float W, float H);

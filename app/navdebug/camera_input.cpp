@@ -23,13 +23,14 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
 }
 
 bool App::pick_under_cursor(float W, float H, glm::vec3& hit) const {
-    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
-    if (!mesh) return false;
+    // what the layers draw (draw_bake_): a hidden layer is not hit (render/pick.h raycast_drawn)
+    const nav::Bake* drawn = draw_bake_ ? draw_bake_.get() : bake_.get();
+    if (!drawn) return false;
     const ImGuiIO& io = ImGui::GetIO();
     glm::vec3 o, d;
     view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
     float t = 0;
-    if (!r::raycast_mesh(*mesh, &o.x, &d.x, t, view_.pick_visibility(opts_.layers))) return false;
+    if (!r::raycast_drawn(*drawn, opts_.layers, &o.x, &d.x, t, view_.pick_visibility(opts_.layers))) return false;
     hit = o + d * t;
     return true;
 }
@@ -221,10 +222,8 @@ void App::update_hover(float W, float H) {
     const ImGuiIO& io = ImGui::GetIO();
     if (path_on() && sel_.path.show_nodes() && !io.WantCaptureMouse && view_.drag == ViewState::Drag::None && !sel_.path.dragging() && bake_ && bake_->mesh &&
         io.MousePos.x >= 0 && io.MousePos.y >= 0) {
-        glm::vec3 o, d;
-        view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
-        float t = 0;
-        if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t, view_.pick_visibility(opts_.layers))) sel_.node_tip = sel_.path.node_tooltip(o + d * t);
+        glm::vec3 hit;
+        if (pick_under_cursor(W, H, hit)) sel_.node_tip = sel_.path.node_tooltip(hit);
         if (!sel_.node_tip.empty()) {
             sel_.inspector.update(draw_bake_, opts_.layers, nullptr, false);
             return;

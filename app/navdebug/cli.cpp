@@ -115,6 +115,11 @@ void add_view_and_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt
                    "it waits (the bake half done, its progress shown)")
         ->check(CLI::Range(1, 1000000))
         ->needs(shot_opt);
+    cli.add_option("--then-open", o.then_open,
+                   "test only: once the first level's bake is done, open LEVEL as a drop on the window does, and "
+                   "take the screenshot (and --save-session) of it")
+        ->check(CLI::ExistingFile)
+        ->needs(shot_opt);
     auto* stress_opt = cli.add_option("--stress-sliders", o.stress.moves,
                                       "test mode: move N random sliders (1..100000), one per frame, then write "
                                       "--stress-report and exit")

@@ -12,7 +12,7 @@
 //            [--stress-sliders N [--seed S] [--stress-per-frame K] [--stress-late | --stress-params A,B,...]
 //             [--stress-every-ms T] --stress-report OUT.json]
 //            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
-//            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)]
+//            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)] [--then-open LEVEL (test only)]
 #pragma once
 #include <cstddef>
 #include <optional>
@@ -66,6 +66,7 @@ struct CliOptions {
     bool tile_only = false;
     // test only
     int hold_bake = 0, hold_tiles = 0;
+    std::string then_open;  // --then-open FILE: a second level dropped on the window after the first bake
     StressOptions stress;
     std::string stress_params;
     // flags whose absence differs from their default

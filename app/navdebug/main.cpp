@@ -336,6 +336,18 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
         settle(worker, cli);
         exit_code = bake_exit_code(worker.latest());  // the screenshot shows the final bake: its failure counts
     }
+    if (!cli.then_open.empty()) {
+        // --then-open: the app takes the first bake (and the picks made on it), then the second
+        // level is dropped on the window; frames until its own settings' bake is drawn
+        offscreen_frame();
+        const char* drop[1] = {cli.then_open.c_str()};
+        app.on_drop(1, drop);
+        for (int f = 0; f < 20 && (f == 0 || !app.settled()); ++f) {
+            offscreen_frame();
+            settle(worker, cli);
+        }
+        exit_code = bake_exit_code(worker.latest());
+    }
     // --why / --why-path: a frame tells the story on the bake and asks the worker for the fix (or
     // the path's explanation); the frames saved show its answer
     if (opts.why || opts.why_path) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app.h"
+#include "panel_fit.h"
 #include "ui_common.h"
 
 namespace navdebug {
@@ -166,6 +167,7 @@ void App::ui_left_panel(float, float H) {
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) ui_params();
+    if (opts_.headless) report_overflow(log_, "left", window_overflow());  // panel_fit.h
     ImGui::End();
 }
 
@@ -181,7 +183,13 @@ void App::ui_params() {
     if (ImGui::SmallButton(("Redo (" + std::to_string(edit_.undo.redo_steps()) + ")").c_str())) apply_edit(edit_.undo.redo(), "redo");
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y: forward one edit");
-    const float slider_w = ImGui::GetContentRegionAvail().x * 0.60f;
+    // the sliders leave room for the longest label beside them (a fixed 60% cut the longer labels off
+    // at the panel's edge at 1280 x 800), but keep at least 45% of the width for their values
+    float label_w = 0.0f;
+    for (const nav::ParamDef& d : nav::param_table())
+        if (d.kind != nav::ParamKind::Bool) label_w = std::max(label_w, ImGui::CalcTextSize(std::string(d.label).c_str()).x);
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float slider_w = std::max(avail * 0.45f, avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x - 1.0f);
     // once per stage, in pipeline order, whatever the order of the parameter table
     std::vector<const nav::ParamDef*> ordered;
     for (const nav::ParamDef& d : nav::param_table()) ordered.push_back(&d);
@@ -306,7 +314,8 @@ void App::ui_layers() {
     ImGui::Checkbox("ground grid", &view_.show_ground);
     ImGui::SameLine(150.0f);
     ImGui::Checkbox("inspect spans", &view_.inspect);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover a span (with a floor layer shown) to see its links and values.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover highlights the element under the cursor; its values show in a tooltip with the inspect "
+                                                      "tool or while Alt is held.");
     ui_readability();
     ui_see_inside();
 
@@ -317,7 +326,12 @@ void App::ui_layers() {
         ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
         int n = 0;
         for (const r::LegendEntry& e : layers_.legend(l)) {  // only what the layer draws now
-            if (n++ % 2) ImGui::SameLine(160.0f);
+            // two entries a row where the second fits (a long label gets a row of its own at 1280 x 800)
+            const float entry_w = 16.0f + ImGui::CalcTextSize(std::string(e.label).c_str()).x;
+            if (n++ % 2) {
+                if (160.0f + entry_w <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(160.0f);
+                else n = 1;
+            }
             ImGui::ColorButton(("##lg" + std::to_string(i) + "_" + std::to_string(n)).c_str(), to_imvec(e.color),
                                ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
             ImGui::SameLine();

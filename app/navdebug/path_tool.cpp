@@ -211,10 +211,7 @@ void PathTool::ui_points() {
     if (ImGui::Button("Random end")) random_point(false);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Clear")) {
-        has_start_ = has_end_ = false;
-        dirty_ = true;
-    }
+    if (ImGui::Button("Clear")) clear_points();
 }
 
 // What the last query found (or why there is none).
@@ -223,11 +220,15 @@ void PathTool::ui_readouts() {
     // state and read-outs
     const bool need_end = mode_ != Mode::Wall;
     if (!have_mesh) {
-        ImGui::TextColored(kDimColor, "no navmesh: bake through the navmesh stage");
+        ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);  // wrapped: wider than a 1280 x 800 panel
+        ImGui::TextWrapped("no navmesh: bake through the navmesh stage");
+        ImGui::PopStyleColor();
     } else if (!has_start_ || (need_end && !has_end_)) {
         ImGui::TextColored(kDimColor, need_end ? "set both points to query" : "set the start to query");
     } else if (!status_) {
-        ImGui::TextColored(kErrorColor, "query failed: %s", status_.message.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);  // a message of any length
+        ImGui::TextWrapped("query failed: %s", status_.message.c_str());
+        ImGui::PopStyleColor();
     } else if (mode_ != Mode::Path) {
         if (start_np_.poly == nav::kNoRef) {
             ImGui::TextColored(kErrorColor, "start off the mesh");

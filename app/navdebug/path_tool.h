@@ -29,6 +29,8 @@ public:
 
     void set_start(const glm::vec3& p);
     void set_end(const glm::vec3& p);
+    // No start, no end (Clear; a new level: the old points are off it).
+    void clear_points() { has_start_ = has_end_ = false, drag_ = 0, dirty_ = true; }
     bool has_start() const { return has_start_; }
     bool has_end() const { return has_end_; }
     const glm::vec3& start() const { return start_; }
