@@ -13,7 +13,7 @@ source "$src/tests/e2e/shot_lib.sh"
 # in colors::kNavDisabled and hatched in kNavDisabledHatch. They used to be near-black, the colour
 # of the walls (kNavBoundary) and all but invisible on the background: the share of dark in the
 # view must not grow when the platform is pruned.
-isl0=103,78,204 isl1=150,225,88 isl2=220,68,124 isl3=54,229,249 isl4=189,132,49 isl5=195,52,235
+isl0=78,142,204 isl1=185,225,88 isl2=173,68,220 isl3=54,249,169 isl4=189,119,49 isl5=52,55,235
 disabled=140,128,76 hatch=240,232,196
 dark=22,22,26
 # dark is counted in the 3D view above the help line, whose translucent black box also matches it

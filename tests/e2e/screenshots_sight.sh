@@ -52,9 +52,9 @@ shot regions_no_path_hue input,regions -- --hues 6 --max-hue $path_hue:0.0005
 # tint off, as its green band would match the marker's green) ----
 start_green=40,220,90
 run marker_far "$indoor" --draw input,navmesh,path --floor-tint-auto off $ground_path --camera -10,40,10,-10,0.1,-6 -- \
-  --color $start_green:0.0002 --max-color $start_green:0.0015
+  --color $start_green:0.0003 --max-color $start_green:0.0008
 run marker_near "$indoor" --draw input,navmesh,path --floor-tint-auto off $ground_path --camera -10,6,-3,-10,0.1,-6 -- \
-  --color $start_green:0.0002 --max-color $start_green:0.0015
+  --color $start_green:0.0003 --max-color $start_green:0.0008
 
 # ---- a house's default view shows the navmesh ----
 mkdir -p "$out/bench"
