@@ -104,7 +104,11 @@ void ViewState::update_floors(const nav::NavMesh* navmesh, const nav::InputMesh*
         bands.push_back(k);
         const uint64_t bit = uint64_t(1) << std::min(k, 63);
         auto cell = [](float v, float l, float s) { return std::clamp(static_cast<int>((v - l) / s), 0, kGrid - 1); };
-        const int x0 = cell(b[0], lo[0], sx), x1 = cell(b[3], lo[0], sx), z0 = cell(b[2], lo[1], sz), z1 = cell(b[5], lo[1], sz);
+        // the middle half of its bounds: neighbours on a slope (a hillside crossing a band) touch
+        // at their edges and must not count as two floors
+        const float qx = (b[3] - b[0]) * 0.25f, qz = (b[5] - b[2]) * 0.25f;
+        const int x0 = cell(b[0] + qx, lo[0], sx), x1 = cell(b[3] - qx, lo[0], sx);
+        const int z0 = cell(b[2] + qz, lo[1], sz), z1 = cell(b[5] - qz, lo[1], sz);
         for (int z = z0; z <= z1; ++z)
             for (int x = x0; x <= x1; ++x) cells[static_cast<size_t>(z * kGrid + x)] |= bit;
     }

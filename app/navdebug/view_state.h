@@ -35,7 +35,8 @@ struct ViewState {
 
     // The navmesh's floors, by tint band (band k: heights tint_origin + k * floor_height and up):
     // the bands its polygons stand in, and whether it has several floors (two bands over the same
-    // ground over a tenth of its area or more; a hillside crossing bands is one floor).
+    // ground on a tenth of its area or more, each polygon counted over the middle half of its
+    // bounds; a hillside crossing bands is one floor).
     struct Floors {
         const void* navmesh = nullptr;  // what they were counted on (identity)
         float origin = 0.0f, band = 0.0f;
