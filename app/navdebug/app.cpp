@@ -61,6 +61,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     }
     sel_.path.set_mode(opts_.path_mode);
     if (opts_.path_nodes) sel_.path.set_show_nodes(true);
+    sel_.path.set_on_top(opts_.path_on_top);
     if (opts_.funnel_step >= 0) sel_.path.set_funnel_step(opts_.funnel_step);
     if (opts_.camera) {
         view_.cam.look_at(opts_.camera->first, opts_.camera->second);
@@ -411,8 +412,10 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     if (mesh && bake_->mesh != view_.framed_mesh) {
         const glm::vec3 bmin(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]);
         const glm::vec3 bmax(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]);
+        glm::vec3 wmin = bmin, wmax = bmax;  // the walkable part, framed by default
+        ViewState::walkable_bounds(*mesh, bake_->tri_areas.get(), wmin, wmax);
         if (view_.camera_placed && !view_.framed_mesh) view_.cam.set_scene_scale(glm::length(bmax - bmin));  // keep --camera
-        else view_.cam.frame_default(bmin, bmax, view_.rect);
+        else view_.cam.frame_default(wmin, wmax, view_.rect);
         view_.framed_mesh = bake_->mesh;
         view_.camera_placed = true;
     }
@@ -562,6 +565,7 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.light_dir[2] = 0.40f;
     fp.viewport_w = fb_w;
     fp.viewport_h = fb_h;
+    view_.update_floors(bake_ ? bake_->navmesh.get() : nullptr, bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
     fp.cut = view_.view_cut(bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
     view_.draw_opts.cull_input = view_.see.cull;
     view_.draw_opts.hide_ceilings = view_.see.hide_ceilings;

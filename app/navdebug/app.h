@@ -44,6 +44,7 @@ struct AppOptions {
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target from --camera
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end from --path
     bool path_nodes = false;                                // --path-nodes: colour A* open / closed polygons
+    bool path_on_top = true;                                // --path-on-top on|off
     int funnel_step = -1;                                   // --funnel-step N: show the funnel stepper at N
     PathTool::Mode path_mode = PathTool::Mode::Path;        // --path-mode path|raycast|wall
     bool headless = false;  // screenshot run: no input handling, no hover
@@ -173,6 +174,8 @@ private:
     // The level-of-detail statement when the last frame drew some span layer merged (empty when not).
     std::string lod_text(bool brief) const;
     void ui_see_inside();
+    void ui_floor_tint();  // floor tint: the checkbox, the band height, the bands' legend
+    void ui_regions_legend();  // every region drawn: a count and a swatch each
     void ui_tile_panel();
     void ui_why_window(float W, float H);  // the Why panel, over the view's lower left
     void ui_overlays(float W, float H);

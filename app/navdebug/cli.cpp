@@ -100,6 +100,10 @@ void add_view_and_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt
     cli.add_option("--section", o.section_text,
                    "section plane through PX,PY,PZ with normal NX,NY,NZ: the side the normal points to is cut away");
     cli.add_flag("--floor-tint", o.floor_tint, "tint every layer by height band (one colour per floor)");
+    cli.add_option("--floor-tint-auto", o.floor_tint_auto_text,
+                   "floor tint on by itself where the navmesh has several floors: on (default) or off (then only --floor-tint tints)");
+    cli.add_option("--path-on-top", o.path_on_top_text,
+                   "path tool: the path, its markers and the A* nodes drawn over every layer, on (default) or off");
     cli.add_option("--floor-height", o.floor_height, "floor tint: height of one band in metres (0.5..100)")
         ->capture_default_str();
     cli.add_option("--hold-bake", o.hold_bake,
@@ -291,7 +295,15 @@ nav::Status resolve_view(const CliOptions& o, const Session& session, AppOptions
         if (glm::length(n) < 1e-6f) return nav::Status::bad_input("--section: the normal must not be zero");
         opts.view.section = std::make_pair(glm::vec3(v[0], v[1], v[2]), n);
     }
-    if (o.floor_tint) opts.view.floor_tint = true;
+    if (o.floor_tint) opts.view.floor_tint = true, opts.view.floor_tint_auto = false;
+    if (!o.floor_tint_auto_text.empty()) {
+        if (o.floor_tint_auto_text != "on" && o.floor_tint_auto_text != "off")
+            return nav::Status::bad_input("--floor-tint-auto: expected on or off, got '" + o.floor_tint_auto_text + "'");
+        if (o.floor_tint && o.floor_tint_auto_text == "on")
+            return nav::Status::bad_input("--floor-tint sets the tint on: give --floor-tint-auto on without it");
+        if (o.floor_tint_auto_text == "off") opts.view.floor_tint_auto = false;
+        else opts.view.floor_tint_auto = true;
+    }
     if (o.floor_height_given) {
         if (!std::isfinite(o.floor_height) || o.floor_height < 0.5f || o.floor_height > 100.0f)
             return nav::Status::bad_input("--floor-height: expected metres between 0.5 and 100, got " + std::to_string(o.floor_height));
@@ -355,6 +367,11 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
     else if (o.path_mode == "optimal") opts.optimal = true;  // the path with Polyanya's beside it
     else return nav::Status::bad_input("--path-mode: expected path, optimal, raycast or wall, got '" + o.path_mode + "'");
     opts.path_nodes = o.path_nodes;
+    if (!o.path_on_top_text.empty()) {
+        if (o.path_on_top_text != "on" && o.path_on_top_text != "off")
+            return nav::Status::bad_input("--path-on-top: expected on or off, got '" + o.path_on_top_text + "'");
+        opts.path_on_top = o.path_on_top_text == "on";
+    }
     opts.funnel_step = o.funnel_step;
     opts.top_view = o.top_view;
     opts.polyanya_step = o.polyanya_step;

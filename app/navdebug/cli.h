@@ -36,7 +36,7 @@ struct CliOptions {
     std::string mesh_path, config_path;
     std::vector<std::string> sets;       // --set NAME=VALUE
     std::vector<std::string> diff_sets;  // --diff-from-set NAME=VALUE
-    std::string draw = "input,regions";
+    std::string draw = "input,navmesh";
     std::string shot_path, size_text = "1280x800", camera_text;
     // path tool
     std::string path_text, path_mode = "path";
@@ -60,6 +60,7 @@ struct CliOptions {
     // seeing inside
     std::string cull_text, ceilings_text, clip_text, clip_floor_text, section_text;
     bool floor_tint = false;
+    std::string floor_tint_auto_text, path_on_top_text;  // --floor-tint-auto, --path-on-top: on | off
     float floor_height = 3.0f;
     // tiles
     std::string tile_select_text;

@@ -324,6 +324,7 @@ void App::ui_layers() {
         if (!opts_.layers[static_cast<size_t>(i)]) continue;
         const auto l = static_cast<r::Layer>(i);
         ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
+        if (l == r::Layer::Regions) ui_regions_legend();
         int n = 0;
         for (const r::LegendEntry& e : layers_.legend(l)) {  // only what the layer draws now
             // two entries a row where the second fits (a long label gets a row of its own at 1280 x 800)
@@ -338,6 +339,35 @@ void App::ui_layers() {
             ImGui::TextUnformatted(std::string(e.label).c_str());
         }
     }
+}
+
+void App::ui_regions_legend() {
+    // every region drawn, by its colour: a count, then the swatches in a scrolled box
+    const nav::Bake* b = draw_bake_.get();
+    const nav::Regions* reg = b && b->regions ? b->regions.get() : nullptr;
+    if (!reg) {
+        if (b && b->tiled())
+            ImGui::Text("%lld regions over %d tiles, one colour each", static_cast<long long>(b->count("regions")),
+                        b->tiles_done);
+        return;
+    }
+    ImGui::Text("%d regions, one colour each", reg->region_count);
+    if (reg->max_region_id <= 1) return;
+    // which ids the spans use (ids can have gaps after merging)
+    std::vector<uint8_t> used(reg->max_region_id, 0);
+    for (const uint16_t id : reg->reg)
+        if (const uint16_t rid = static_cast<uint16_t>(id & ~nav::kBorderRegion); rid != 0 && rid < used.size()) used[rid] = 1;
+    const float rows = std::min(6.0f, std::ceil(static_cast<float>(reg->region_count) / 6.0f));
+    ImGui::BeginChild("##regions_legend", ImVec2(0.0f, rows * (ImGui::GetFrameHeight() + 2.0f) + 6.0f), true);
+    int n = 0;
+    for (uint16_t id = 1; id < reg->max_region_id; ++id) {
+        if (!used[id]) continue;
+        if (n++ % 6) ImGui::SameLine();
+        ImGui::ColorButton(("##rg" + std::to_string(id)).c_str(), to_imvec(r::region_color(id)),
+                           ImGuiColorEditFlags_NoPicker, ImVec2(ImGui::GetFrameHeight() * 1.6f, ImGui::GetFrameHeight()));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("region %u", id);
+    }
+    ImGui::EndChild();
 }
 
 void App::ui_readability() {
@@ -464,16 +494,40 @@ void App::ui_see_inside() {
         glm::vec3 n = view_.see.section->second;
         if (ImGui::DragFloat3("normal", &n.x, 0.01f, -1.0f, 1.0f) && glm::length(n) > 1e-3f) view_.see.section->second = n;
     }
-    ImGui::Checkbox("floor tint", &view_.see.floor_tint);
+    ui_floor_tint();
+    ImGui::TreePop();
+}
+
+void App::ui_floor_tint() {
+    bool tint = view_.floor_tint_on();
+    if (ImGui::Checkbox("floor tint", &tint)) {  // the user's choice from now on
+        view_.see.floor_tint = tint;
+        view_.see.floor_tint_auto = false;
+    }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Tint every layer by height band so stacked floors read apart: one colour per band of\n"
-                          "the given height from the bottom of the mesh (--floor-tint, --floor-height M).");
-    if (view_.see.floor_tint) {
+                          "the given height from the bottom of the mesh; walls keep their colour. On by itself\n"
+                          "where the navmesh has several floors, until set here (--floor-tint, --floor-tint-auto\n"
+                          "on|off, --floor-height M).");
+    if (view_.see.floor_tint_auto) {
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
-        ImGui::SliderFloat("##band", &view_.see.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::TextColored(kDimColor, view_.floors.several ? "(auto: several floors)" : "(auto: one floor)");
     }
-    ImGui::TreePop();
+    if (!tint) return;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
+    ImGui::SliderFloat("##band", &view_.see.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    // legend: the bands the navmesh stands in, with their height ranges
+    const auto& f = view_.floors;
+    if (f.bands.empty()) ImGui::TextColored(kDimColor, "no navmesh yet: bands from %.2f m", f.origin);
+    for (const int k : f.bands) {
+        float rgb[3];
+        r::floor_tint_color(k, rgb);
+        ImGui::ColorButton(("##band" + std::to_string(k)).c_str(), ImVec4(rgb[0], rgb[1], rgb[2], 1.0f),
+                           ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
+        ImGui::SameLine();
+        ImGui::Text("floor band %d: %.2f .. %.2f m", k, f.origin + static_cast<float>(k) * f.band,
+                    f.origin + static_cast<float>(k + 1) * f.band);
+    }
 }
 
 std::string App::lod_text(bool brief) const {
