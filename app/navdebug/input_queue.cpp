@@ -12,26 +12,33 @@ namespace {
 InputQueue* g_queue = nullptr;
 
 // The double-click window and radius, as ImGui's defaults (io.MouseDoubleClickTime, ..MaxDist);
-// measured between the events' own times, not the frames'.
+// measured between the events' times (as near as the polls tell them), not the frames'.
 constexpr double kDoubleClickSeconds = 0.30;
 constexpr float kDoubleClickPixels = 6.0f;
 
 InputQueue* queue_of(GLFWwindow*) { return g_queue; }
 
+// An event as GLFW reports it: now, and when it could have happened at the earliest.
+InputQueue::Event stamped(InputQueue* q, InputQueue::Event e) {
+    e.time = glfwGetTime();
+    e.earliest = q->earliest_now() < 0.0 ? e.time : q->earliest_now();
+    return e;
+}
+
 void key_cb(GLFWwindow* w, int key, int, int action, int mods) {
-    if (InputQueue* q = queue_of(w)) q->push({InputQueue::Kind::Key, key, action, mods, 0, 0, glfwGetTime()});
+    if (InputQueue* q = queue_of(w)) q->push(stamped(q, {InputQueue::Kind::Key, key, action, mods, 0, 0, 0, 0}));
 }
 void char_cb(GLFWwindow* w, unsigned int c) {
-    if (InputQueue* q = queue_of(w)) q->push({InputQueue::Kind::Char, static_cast<int>(c), 0, 0, 0, 0, glfwGetTime()});
+    if (InputQueue* q = queue_of(w)) q->push(stamped(q, {InputQueue::Kind::Char, static_cast<int>(c), 0, 0, 0, 0, 0, 0}));
 }
 void button_cb(GLFWwindow* w, int button, int action, int mods) {
-    if (InputQueue* q = queue_of(w)) q->push({InputQueue::Kind::Button, button, action, mods, 0, 0, glfwGetTime()});
+    if (InputQueue* q = queue_of(w)) q->push(stamped(q, {InputQueue::Kind::Button, button, action, mods, 0, 0, 0, 0}));
 }
 void cursor_cb(GLFWwindow* w, double x, double y) {
-    if (InputQueue* q = queue_of(w)) q->push({InputQueue::Kind::Cursor, 0, 0, 0, x, y, glfwGetTime()});
+    if (InputQueue* q = queue_of(w)) q->push(stamped(q, {InputQueue::Kind::Cursor, 0, 0, 0, x, y, 0, 0}));
 }
 void scroll_cb(GLFWwindow* w, double dx, double dy) {
-    if (InputQueue* q = queue_of(w)) q->push({InputQueue::Kind::Scroll, 0, 0, 0, dx, dy, glfwGetTime()});
+    if (InputQueue* q = queue_of(w)) q->push(stamped(q, {InputQueue::Kind::Scroll, 0, 0, 0, dx, dy, 0, 0}));
 }
 
 }  // namespace
@@ -118,7 +125,7 @@ void InputQueue::apply_events(ImGuiIO& io) {
             if (down) {
                 frame_.click_mods |= e.mods;
                 // a double-click: the second press soon after the first, near it, by the events' times
-                const bool dbl = has_last_press_[b] && e.time - last_press_time_[b] < kDoubleClickSeconds &&
+                const bool dbl = has_last_press_[b] && e.earliest - last_press_time_[b] < kDoubleClickSeconds &&
                                  std::hypot(mouse_x_ - last_press_x_[b], mouse_y_ - last_press_y_[b]) < kDoubleClickPixels;
                 frame_.double_click[b] = dbl;
                 has_last_press_[b] = !dbl;  // a third click starts a new pair

@@ -58,8 +58,15 @@ public:
         int action = 0;  // GLFW_PRESS / GLFW_RELEASE / GLFW_REPEAT
         int mods = 0;
         double x = 0, y = 0;  // cursor position or wheel offsets
-        double time = 0;      // glfwGetTime() when GLFW reported it
+        double time = 0;      // glfwGetTime() when GLFW reported it: at the poll, not when it happened
+        double earliest = 0;  // when it could have happened at the earliest (see before_poll)
     };
+    // Around glfwPollEvents / glfwWaitEvents*: GLFW reports events only there, so their times are
+    // the poll's. An event a poll reports happened after the previous poll ended (waiting: at
+    // once, the wait returns when it comes); a double-click is two presses that may have been
+    // within the double-click time, the second's earliest moment against the first's report.
+    void before_poll(bool waiting) { earliest_ = waiting ? -1.0 : last_poll_end_; }
+    void after_poll() { last_poll_end_ = glfwGetTime(); }
     // The callbacks' entry (public for tests): queue one event.
     void push(const Event& e) { events_.push_back(e); }
     // apply() without GLFW or ImGui's backend: for unit tests. `io` is updated as by apply().
@@ -74,6 +81,10 @@ private:
     float last_press_x_[GLFW_MOUSE_BUTTON_LAST + 1] = {}, last_press_y_[GLFW_MOUSE_BUTTON_LAST + 1] = {};
     bool has_last_press_[GLFW_MOUSE_BUTTON_LAST + 1] = {};
     bool cursor_seen_ = false;
+    double last_poll_end_ = 0.0, earliest_ = -1.0;
+
+public:
+    double earliest_now() const { return earliest_; }  // for the callbacks' stamps
 };
 
 // The queue of the window (nullptr without a window: screenshots read no input).

@@ -424,8 +424,11 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
     double last = glfwGetTime();
     while (!glfwWindowShouldClose(win)) {
         const double frame_start = glfwGetTime();
-        if (stress || app.animating() || queue.pending()) glfwPollEvents();
+        const bool poll = stress || app.animating() || queue.pending();
+        queue.before_poll(!poll);
+        if (poll) glfwPollEvents();
         else glfwWaitEventsTimeout(0.25);
+        queue.after_poll();
         if (stress && stress->before_frame(app)) return stress->exit_code();
         const double now = glfwGetTime();
         const float dt = static_cast<float>(now - last);
