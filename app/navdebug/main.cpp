@@ -424,7 +424,8 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
     double last = glfwGetTime();
     while (!glfwWindowShouldClose(win)) {
         const double frame_start = glfwGetTime();
-        const bool poll = stress || app.animating() || queue.pending();
+        // --test-frame-ms: frames one after another, as while a slow level's view moves
+        const bool poll = stress || app.animating() || queue.pending() || cli.test_frame_ms > 0;
         queue.before_poll(!poll);
         if (poll) glfwPollEvents();
         else glfwWaitEventsTimeout(0.25);
