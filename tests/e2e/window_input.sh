@@ -3,7 +3,7 @@
 # each check asserted from the window's --state-dump (test only). Frames are slowed to 300 ms
 # (--test-frame-ms, test only) so a 20 ms key tap falls inside one frame, as on a big level under
 # software OpenGL.
-#   a key tap of 20 ms toggles its layer; a double-click on a file in the Open dialog opens it;
+#   a key tap of 20 ms toggles its layer (F1 and ? the shortcut list); a double-click on a file in the Open dialog opens it;
 #   the wheel over the Parameters panel scrolls it and leaves the camera; shift+click then click
 #   set the path's start, then its end.
 # usage: window_input.sh NAVDEBUG OUTDIR SRC_DIR [FRAME_MS]
@@ -92,6 +92,12 @@ wait_for '"input" not in s["layers"]' 10
 xdotool keydown 1 sleep 0.02 keyup 1
 wait_for '"input" in s["layers"]' 10
 echo "window_input: ok: a 20 ms tap toggles the input layer at $frame_ms ms frames"
+# the shortcut list: F1 shows it, ? (Shift+/) hides it
+xdotool keydown F1 sleep 0.02 keyup F1
+wait_for 's["shortcuts_shown"]' 10
+xdotool key question
+wait_for 'not s["shortcuts_shown"]' 10
+echo "window_input: ok: F1 shows the shortcut list, ? hides it"
 
 # 2. the wheel over the left panel scrolls it and leaves the camera where it was
 cam=$(state 's["camera"]')
