@@ -27,6 +27,8 @@ PACKAGES=(
   slurm-wlm munge
   # the memory estimate's test (tests/e2e/memory_estimate.sh): peak RSS from GNU time's -v
   time
+  # the debugger driven by hand in a real window under Xvfb (tests/e2e/window_input.sh)
+  xdotool
 )
 # Not installed here: node and npm for the gltf_validator ctest (tests/check_gltf.sh installs the
 # npm package gltf-validator into the build tree). This machine's nodejs 20 (with npm) comes from

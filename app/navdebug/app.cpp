@@ -47,6 +47,8 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     edit_.mark_requested();
     worker_.init_layers(opts_.layers);  // the worker builds these layers' draw lists with its bakes
     panels_.mesh_field = opts_.mesh_path;
+    if (opts_.keep_recent && !OpenDialog::config_dir().empty())
+        panels_.open_dialog.set_recent_file(OpenDialog::config_dir() / "recent.txt");
     panels_.config_field = opts_.config_path;
     std::error_code ec;
     const std::filesystem::path assets = std::filesystem::path(assets_dir());
@@ -116,6 +118,7 @@ void App::open_mesh(const std::string& path, bool own_settings) {
     if (path.empty()) return;
     edit_.own_settings_for = own_settings && !edit_.keep_settings ? path : std::string();
     panels_.mesh_field = path;
+    panels_.open_dialog.add_recent(path);
     if (opens_without_bake(path)) {  // built here at once: no bake stages to run
         auto scene = std::make_shared<Map2DScene>();
         if (const nav::Status st = load_map2d_scene(path, edit_.desired, *scene); !st) {
@@ -439,6 +442,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     if (!opts_.headless) handle_shortcuts();
     undo_keys_and_commit();
     ui_overlays(W, H);
+    if (show_shortcuts_) ui_shortcuts_overlay(W, H);
 }
 
 void App::apply_own_settings(const std::string& mesh_path) {
@@ -468,36 +472,9 @@ void App::apply_edit(const EditSnapshot& st, const char* what) {
 }
 
 void App::undo_keys_and_commit() {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput && io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
-        if (io.KeyShift) {
-            if (edit_.undo.can_redo()) apply_edit(edit_.undo.redo(), "redo");
-        } else if (edit_.undo.can_undo()) {
-            apply_edit(edit_.undo.undo(), "undo");
-        }
-    } else if (!io.WantTextInput && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y, false) && edit_.undo.can_redo()) {
-        apply_edit(edit_.undo.redo(), "redo");
-    }
+    // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y are in the shortcut table (handle_shortcuts)
     // an edit is one step once it has settled: no slider or field held, no button down
     if (!ImGui::IsAnyItemActive() && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) edit_.undo.commit(edit_.snapshot());
-}
-
-void App::handle_shortcuts() {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard || io.KeyCtrl) return;
-    // number keys: 1..9, 0 toggle the first ten layers in panel order, Shift+1..5 the next five
-    // (ImGui 1.86 with the GLFW backend: key indices are GLFW key codes)
-    static const int digits[10] = {GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4, GLFW_KEY_5,
-                                   GLFW_KEY_6, GLFW_KEY_7, GLFW_KEY_8, GLFW_KEY_9, GLFW_KEY_0};
-    for (int k = 0; k < 10; ++k) {
-        if (!ImGui::IsKeyPressed(digits[k], false)) continue;
-        const int li = io.KeyShift ? 10 + k : k;
-        if (li < r::kLayerCount) opts_.layers[static_cast<size_t>(li)] = !opts_.layers[static_cast<size_t>(li)];
-    }
-    // PgUp / PgDn: the stage driver one stage back / forward
-    const int t = static_cast<int>(edit_.run_to);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp)) && t > 0) edit_.run_to = static_cast<nav::Stage>(t - 1);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown)) && t + 1 < nav::kStageCount) edit_.run_to = static_cast<nav::Stage>(t + 1);
 }
 
 void App::track_worker_state() {

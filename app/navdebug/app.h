@@ -32,6 +32,10 @@
 struct ImDrawList;
 
 namespace navdebug {
+struct Shortcut;
+}
+
+namespace navdebug {
 
 // Why the bake's exports are greyed out while a Detour navmesh or a 2D map is open.
 inline constexpr const char* kNotABake =
@@ -69,6 +73,7 @@ struct AppOptions {
     bool tile_only = false;             // --tile-only: per-grid layers for the selected tile only
     std::optional<glm::vec3> why;       // --why x,y,z: the Why tool explains the point there
     std::optional<std::pair<glm::vec3, glm::vec3>> why_path;  // --why-path s:e: ... why s cannot reach e
+    bool keep_recent = false;  // the Open dialog's recent files kept (interactive runs; not screenshots, stress)
 };
 
 class App {
@@ -116,6 +121,11 @@ public:
     void set_layer_upload_budget(double ms) { layer_upload_budget_ms_ = ms; }
     static constexpr double kLayerUploadBudgetMs = 12.0;
 
+    // ---- test hooks (state_dump.cpp; test only: --state-dump) ----
+    // A small JSON of what the window shows: visible layers, camera, path ends, the mesh, the left
+    // panel's scroll, the Open dialog and the shortcut list; the window tests assert on it.
+    std::string state_json() const;
+
 private:
     // ---- the frame (app.cpp) ----
     void poll_worker();
@@ -139,7 +149,11 @@ private:
     // ---- edits: files, settings, undo / redo (app.cpp) ----
     void apply_edit(const EditSnapshot& s, const char* what);
     void undo_keys_and_commit();
+    // ---- keys (shortcut_keys.cpp): the shortcut table (shortcuts.h) on this frame's key presses ----
     void handle_shortcuts();
+    void run_shortcut(const Shortcut& s);
+    void ui_shortcuts_overlay(float W, float H);  // the F1 / ? list
+    bool show_shortcuts_ = false;
     // Opens a mesh. With own_settings (a mesh the user opens, not a session's) and "keep settings"
     // off, the loaded mesh starts from its own settings: MESH.json next to it when there is one,
     // else the defaults; no volumes, mesh fixes or prune carried over.

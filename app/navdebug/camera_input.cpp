@@ -10,6 +10,8 @@
 #include <string>
 
 #include "app.h"
+#include "input_queue.h"
+#include "shortcuts.h"
 #include "ui_common.h"
 
 namespace navdebug {
@@ -150,10 +152,9 @@ void App::click_tools(float W, float H) {
 }
 
 // Ends drags, moves the camera by the drag, the wheel and the fly keys (and Tab, F).
-void App::move_camera(GLFWwindow* window, float W, float H, float dt) {
+void App::move_camera(GLFWwindow*, float W, float H, float dt) {
     ImGuiIO& io = ImGui::GetIO();
     const bool mouse_free = !io.WantCaptureMouse;
-    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
     auto pick = [&](glm::vec3& hit) { return pick_under_cursor(W, H, hit); };
 
     if (view_.drag == ViewState::Drag::Look && !io.MouseDown[ImGuiMouseButton_Right]) view_.drag = ViewState::Drag::None;
@@ -185,33 +186,21 @@ void App::move_camera(GLFWwindow* window, float W, float H, float dt) {
         }
     }
 
-    // keys: fly
+    // keys: fly while held (the shortcut table's Fly keys, as the input queue has them down);
+    // F and Tab are shortcuts of their own (handle_shortcuts)
     bool flying = false;
-    if (!io.WantCaptureKeyboard) {
+    const InputQueue* queue = input_queue();
+    if (!io.WantCaptureKeyboard && queue) {
+        static const glm::vec3 dirs[6] = {{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
         glm::vec3 m(0.0f);
-        if (glfwGetKey(window, GLFW_KEY_W) == GLFW_PRESS) m.z += 1;
-        if (glfwGetKey(window, GLFW_KEY_S) == GLFW_PRESS) m.z -= 1;
-        if (glfwGetKey(window, GLFW_KEY_D) == GLFW_PRESS) m.x += 1;
-        if (glfwGetKey(window, GLFW_KEY_A) == GLFW_PRESS) m.x -= 1;
-        if (glfwGetKey(window, GLFW_KEY_E) == GLFW_PRESS) m.y += 1;
-        if (glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) m.y -= 1;
+        for (const Shortcut& s : shortcuts())
+            if (s.action == ShortcutAction::Fly && queue->frame().key_down(s.key)) m += dirs[s.arg];
         if (m != glm::vec3(0.0f)) {
             float k = view_.cam.speed * std::min(dt, 0.1f);
             if (io.KeyShift) k *= 4.0f;
             if (io.KeyCtrl) k *= 0.25f;
             view_.cam.fly(m * k);
             flying = true;
-        }
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab), false)) view_.show_ui = !view_.show_ui;
-        if (glfwGetKey(window, GLFW_KEY_F) == GLFW_PRESS && mesh) {
-            if (const auto& pin = sel_.inspector.pin_point()) {
-                // the selection: a box of a few metres around the pinned element
-                const glm::vec3 half(3.0f);
-                view_.cam.frame(*pin - half, *pin + half, view_.rect);
-            } else {
-                view_.cam.frame(glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
-                           glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_.rect);
-            }
         }
     }
     view_.animating = view_.animating || flying || view_.drag != ViewState::Drag::None || sel_.path.dragging();

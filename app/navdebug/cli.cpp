@@ -383,6 +383,22 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
     return nav::Status::ok();
 }
 
+// The window tests' hooks (tests/e2e/window_input.sh) and the key map: test only, except
+// --print-shortcuts.
+void add_window_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt) {
+    cli.add_option("--test-frame-ms", o.test_frame_ms,
+                   "test only: every frame of the window takes at least N ms (0..10000; it sleeps the rest), to "
+                   "drive the window as a slow level would")
+        ->check(CLI::Range(0, 10000))
+        ->excludes(shot_opt);
+    cli.add_option("--state-dump", o.state_dump_path,
+                   "test only: after each frame in which it changed, write what the window shows (layers, camera, "
+                   "path ends, mesh, the left panel's scroll, the Open dialog) as JSON to FILE (replaced whole)")
+        ->excludes(shot_opt);
+    cli.add_flag("--print-shortcuts", o.print_shortcuts,
+                 "print the keyboard shortcuts (the README's key map, the F1 list) as Markdown and exit");
+}
+
 }  // namespace
 
 CliParse parse_cli(int argc, char** argv) {
@@ -391,6 +407,7 @@ CliParse parse_cli(int argc, char** argv) {
     CLI::Option* shot_opt = add_scene_flags(cli, o);
     add_session_and_draw_flags(cli, o, shot_opt);
     add_view_and_test_flags(cli, o, shot_opt);
+    add_window_test_flags(cli, o, shot_opt);
     cli.footer(nav::params_help());
     try {
         cli.parse(argc, argv);

@@ -13,6 +13,7 @@
 //             [--stress-every-ms T] --stress-report OUT.json]
 //            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
 //            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)] [--then-open LEVEL (test only)]
+//            [--test-frame-ms N (test only)] [--state-dump FILE (test only)] [--print-shortcuts]
 #pragma once
 #include <cstddef>
 #include <optional>
@@ -68,6 +69,11 @@ struct CliOptions {
     // test only
     int hold_bake = 0, hold_tiles = 0;
     std::string then_open;  // --then-open FILE: a second level dropped on the window after the first bake
+    // test only (tests/e2e/window_input.sh): each frame takes at least test_frame_ms; the window's
+    // state (App::state_json) written to state_dump_path after each frame that changed it
+    int test_frame_ms = 0;
+    std::string state_dump_path;
+    bool print_shortcuts = false;  // --print-shortcuts: the key map as Markdown, then exit
     StressOptions stress;
     std::string stress_params;
     // flags whose absence differs from their default
