@@ -4,6 +4,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <climits>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -231,8 +232,13 @@ void App::ui_params() {
                 // tile_size's top follows the grid (nav::slider_range)
                 const nav::ParamRange r = nav::slider_range(d.id, edit_.desired, mesh ? mesh->bmin : nullptr,
                                                             mesh ? mesh->bmax : nullptr);
-                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(r.min), static_cast<int>(r.max),
-                                           fmt.c_str(), ImGuiSliderFlags_AlwaysClamp);
+                // ImGui's int sliders assert on a bound beyond INT_MAX / 2 (max_nodes' 2^30 crashed the
+                // panel once scrolled into view); a range that wide is dragged on a log scale
+                const double top = std::min(r.max, static_cast<double>(INT_MAX / 2));
+                const ImGuiSliderFlags flags =
+                    ImGuiSliderFlags_AlwaysClamp | (top - r.min > 100000.0 ? ImGuiSliderFlags_Logarithmic : 0);
+                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(r.min), static_cast<int>(top),
+                                           fmt.c_str(), flags);
                 value = v;
                 break;
             }
