@@ -20,9 +20,20 @@ float window_overflow() {
 }
 
 void report_overflow(Log& log, const char* panel, float overflow_px) {
-    static std::map<std::string, int> last;  // per panel, whole pixels last reported
-    const int px = static_cast<int>(std::ceil(overflow_px));
-    int& seen = last[panel];
+    // Per panel: whole pixels last reported, and the value of the last frames with how many in a
+    // row. A value is reported once it held for kSettle frames: in the frame a scrollbar appears,
+    // ImGui lays items out at the width of the frame before (26 px past the edge for one frame on
+    // the Bake panel), which is not a cut a user sees.
+    constexpr int kSettle = 3;
+    struct Seen { int reported = 0, value = 0, frames = 0; };
+    static std::map<std::string, Seen> last;
+    const int now = static_cast<int>(std::ceil(overflow_px));
+    Seen& st = last[panel];
+    st.frames = now == st.value ? st.frames + 1 : 1;
+    st.value = now;
+    if (st.frames < kSettle) return;
+    const int px = now;
+    int& seen = st.reported;
     if (px == seen) return;
     const int was = seen;
     seen = px;

@@ -13,8 +13,9 @@ namespace navdebug {
 float window_overflow();
 
 // Logs a warning "panel fit: PANEL: ..." when `panel`'s overflow this frame differs from the last
-// one reported for it (once per change, not once per frame), "panel fit: PANEL: fits again" when
-// it fits after that; nothing while it fits.
+// one reported for it (once per change, not once per frame, and only once the new value held for
+// three frames in a row), "panel fit: PANEL: fits again" when it fits after that; nothing while
+// it fits.
 void report_overflow(Log& log, const char* panel, float overflow_px);
 
 // `text` whole when it fits `width` pixels of the current font, else cut at a character with ".."

@@ -130,7 +130,10 @@ void App::ui_right_panel(float W, float H) {
         ImGui::PushID("islands");
         edit_.islands.panel(bake_.get(), prune_.get());
         ImGui::PopID();
+        // a new prune's result (kept, disabled, or a point off the navmesh) scrolls into sight once
+        if (prune_ && prune_.get() != panels_.prune_shown.get()) ImGui::SetScrollHereY(1.0f);
     }
+    panels_.prune_shown = prune_;
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
         if (sel_.path.failed(nav::WhyPath::kDetourRatio) && !map2d_.scene()) {

@@ -45,7 +45,7 @@ sys.path.insert(0, sys.argv[1])
 from check_png import read_png
 w, h, bpp, rows = read_png(sys.argv[2])
 c = tuple(int(v) for v in sys.argv[3].split(","))
-x0, x1, y0, y1 = int(w * 0.75), w, int(h * 0.70), int(h * 0.95)
+x0, x1, y0, y1 = int(w * 0.75), w, int(h * 0.70), h
 print(sum(1 for y in range(y0, y1) for x in range(x0, x1)
           if all(abs(rows[y][x * bpp + k] - c[k]) <= 24 for k in range(3))))
 PY

@@ -89,7 +89,7 @@ PY
   ); then ok "$name: $msg"; else bad "$name: $msg"; fi
 }
 
-stress stress_seed1 1 ok      # the final parameters bake
+stress stress_seed2 2 ok      # the final parameters bake (a tile_size above the grid: one tile)
 stress stress_seed7 7 fails   # the final grid is over the memory limit: refused, by navbake too
 
 bad_flags() {  # name, expected text, navdebug arguments... (no --screenshot: stress mode excludes it)
