@@ -301,13 +301,13 @@ void PathTool::ui_options() {
     ImGui::SetNextItemWidth(150.0f);
     if (ImGui::Combo("crossing vertices", &crossings_, crossings, 3)) dirty_ = true;
     if (ImGui::Checkbox("show A* nodes", &show_nodes_)) redraw_ = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Polygons closed (orange) and still open (violet) when the search ended; hover one for g and f.");
     ImGui::SameLine();
     if (ImGui::Checkbox("on top", &on_top_)) redraw_ = true;
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Path on top: the path, its markers and the A* nodes drawn over every layer, walls and\n"
                           "upper floors included. Off: hidden by what stands in front of them.");
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Polygons closed (orange) and still open (cyan) when the search ended; hover one for g and f.");
     if (show_nodes_ && !astar_.steps.empty()) {
         ImGui::SameLine();
         ImGui::TextColored(kDimColor, "%d closed", static_cast<int>(astar_.steps.back().closed_count));
