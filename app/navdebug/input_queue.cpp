@@ -18,6 +18,24 @@ constexpr float kDoubleClickPixels = 6.0f;
 
 InputQueue* queue_of(GLFWwindow*) { return g_queue; }
 
+// Keys that edit a text field: ImGui 1.86 reads them from the key state and the characters from
+// its own queue, so within one frame it would apply every character before every such key.
+bool edits_text(int key) {
+    switch (key) {
+    case GLFW_KEY_BACKSPACE: case GLFW_KEY_DELETE: case GLFW_KEY_LEFT: case GLFW_KEY_RIGHT: case GLFW_KEY_UP:
+    case GLFW_KEY_DOWN: case GLFW_KEY_HOME: case GLFW_KEY_END: case GLFW_KEY_ENTER: case GLFW_KEY_KP_ENTER:
+    case GLFW_KEY_TAB: case GLFW_KEY_ESCAPE: case GLFW_KEY_PAGE_UP: case GLFW_KEY_PAGE_DOWN: case GLFW_KEY_INSERT:
+        return true;
+    default:
+        return false;
+    }
+}
+bool is_modifier(int key) {
+    return key == GLFW_KEY_LEFT_SHIFT || key == GLFW_KEY_RIGHT_SHIFT || key == GLFW_KEY_LEFT_CONTROL ||
+           key == GLFW_KEY_RIGHT_CONTROL || key == GLFW_KEY_LEFT_ALT || key == GLFW_KEY_RIGHT_ALT ||
+           key == GLFW_KEY_LEFT_SUPER || key == GLFW_KEY_RIGHT_SUPER;
+}
+
 // An event as GLFW reports it: now, and when it could have happened at the earliest.
 InputQueue::Event stamped(InputQueue* q, InputQueue::Event e) {
     e.time = glfwGetTime();
@@ -79,6 +97,11 @@ void InputQueue::apply_events(ImGuiIO& io) {
     std::bitset<GLFW_KEY_LAST + 1> key_changed;
     bool button_changed[GLFW_MOUSE_BUTTON_LAST + 1] = {};
     bool pos_locked = false;  // a click or a wheel step happened at the current position
+    // Order kept where ImGui 1.86 would lose it: a character and an editing key (Backspace after
+    // typed text, text after an arrow) go to separate frames; a key pressed after a click waits for
+    // the next frame, when the click has moved the focus (a click on a text field, then a letter:
+    // the letter is typed, not taken as a shortcut).
+    bool chars_added = false, editing_key = false, clicked = false;
     float wheel_x = 0.0f, wheel_y = 0.0f;
     while (!events_.empty()) {
         const Event& e = events_.front();
@@ -94,12 +117,13 @@ void InputQueue::apply_events(ImGuiIO& io) {
                 }
                 break;
             }
-            if (key_changed[k]) {
+            const bool down = e.action == GLFW_PRESS;
+            if (key_changed[k] || (down && clicked && !is_modifier(e.code)) || (chars_added && edits_text(e.code))) {
                 stop = true;
                 break;
             }
             key_changed[k] = true;
-            const bool down = e.action == GLFW_PRESS;
+            editing_key = editing_key || edits_text(e.code);
             frame_.down[k] = down;
             if (down) {
                 frame_.pressed[k] = true;
@@ -109,7 +133,12 @@ void InputQueue::apply_events(ImGuiIO& io) {
             break;
         }
         case Kind::Char:
+            if (editing_key) {
+                stop = true;
+                break;
+            }
             if (e.code > 0 && e.code <= 0x10FFFF) io.AddInputCharacter(static_cast<unsigned int>(e.code));
+            chars_added = true;
             break;
         case Kind::Button: {
             if (e.code < 0 || e.code > GLFW_MOUSE_BUTTON_LAST) break;
@@ -123,6 +152,7 @@ void InputQueue::apply_events(ImGuiIO& io) {
             const bool down = e.action == GLFW_PRESS;
             mouse_down_[b] = down;
             if (down) {
+                clicked = true;
                 frame_.click_mods |= e.mods;
                 // a double-click: the second press soon after the first, near it, by the events' times
                 const bool dbl = has_last_press_[b] && e.earliest - last_press_time_[b] < kDoubleClickSeconds &&

@@ -9,7 +9,9 @@
 // from the events' own times (ImGui's frame-time test would miss them at slow frame rates), and a
 // click carries the modifiers held when it happened (Shift+click works whatever the frame's time).
 // A cursor move after a click or a wheel step waits for the next frame, so the click or the wheel
-// goes to what was under the cursor when it happened.
+// goes to what was under the cursor when it happened. Typed characters and editing keys
+// (Backspace, arrows, Enter) go to separate frames, in order, and a key pressed after a click
+// waits for the frame after it (the click may have focused a text field).
 #pragma once
 #include <GLFW/glfw3.h>
 

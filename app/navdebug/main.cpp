@@ -438,9 +438,16 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
         const double frame_start = glfwGetTime();
         // --test-frame-ms: frames one after another, as while a slow level's view moves
         const bool poll = stress || app.animating() || queue.pending() || cli.test_frame_ms > 0;
-        queue.before_poll(!poll);
-        if (poll) glfwPollEvents();
-        else glfwWaitEventsTimeout(0.25);
+        // Idle, the events that came while the last frame drew are first collected without waiting,
+        // stamped as after that frame's poll; a wait's events are stamped as they come. Waiting at
+        // once stamped the first click of a double-click late, by up to a frame, and the pair was
+        // seen as two clicks.
+        queue.before_poll(false);
+        glfwPollEvents();
+        if (!poll && !queue.pending()) {
+            queue.before_poll(true);
+            glfwWaitEventsTimeout(0.25);
+        }
         queue.after_poll();
         if (stress && stress->before_frame(app)) return stress->exit_code();
         const double now = glfwGetTime();
