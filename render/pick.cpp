@@ -432,12 +432,22 @@ bool raycast_drawn(const Bake& bake, const LayerMask& shown, const float* o, con
             if (bake.mesh && raycast_mesh(*bake.mesh, o, d, t, vis) && t < best) best = t;
             continue;
         }
-        // pick_ray's nearest element of the layer; when the cut hides it the layer counts as unhit
-        // (what the layer draws behind it is not searched)
-        const Element e = pick(bake, l, o, d, nullptr);
-        if (!e.valid() || cut(e.point)) continue;
-        const float t = ((e.point[0] - o[0]) * d[0] + (e.point[1] - o[1]) * d[1] + (e.point[2] - o[2]) * d[2]) / dd;
-        if (t >= 0.0f && t < best) best = t;
+        // pick_ray's nearest element of the layer; when the cut hides it, the ray goes on from just
+        // past it (a clipped upper floor does not hide the lower floor the view shows through it)
+        float from = 0.0f;  // along d, from o: where this search starts
+        const float step = 0.01f / std::sqrt(dd);  // 1 cm past a hidden element
+        for (int hidden = 0; hidden < 64; ++hidden) {
+            const float oo[3] = {o[0] + d[0] * from, o[1] + d[1] * from, o[2] + d[2] * from};
+            const Element e = pick(bake, l, oo, d, nullptr);
+            if (!e.valid()) break;
+            const float t = ((e.point[0] - o[0]) * d[0] + (e.point[1] - o[1]) * d[1] + (e.point[2] - o[2]) * d[2]) / dd;
+            if (!cut(e.point)) {
+                if (t >= 0.0f && t < best) best = t;
+                break;
+            }
+            if (!(t + step > from)) break;  // no progress along the ray: stop
+            from = t + step;
+        }
     }
     if (!std::isfinite(best)) return false;
     t_out = best;

@@ -476,6 +476,17 @@ TEST_CASE("pick: raycast_drawn hits only what the shown layers draw (a hidden in
     clip.clip_min = -1.0f;
     clip.clip_max = 1.0f;
     CHECK(hit_y(nav, 2.0f, 2.0f, clip) == doctest::Approx(floor.point[1]));
+    // a clipped upper floor does not hide the lower one the view shows through it: the deck's
+    // spans (3.4 m) are hit first, cut away by the clip, and the ray goes on to the floor's (the
+    // deck is too small for a navmesh polygon of its own)
+    for (Layer l : {Layer::Compact, Layer::Regions}) {
+        CAPTURE(static_cast<int>(l));
+        const float upper = hit_y(only({l}), 9.5f, 9.5f, vis);
+        CHECK(upper > 3.0f);
+        const float lower = hit_y(only({l}), 9.5f, 9.5f, clip);
+        CHECK(lower > -0.5f);
+        CHECK(lower < 1.0f);
+    }
 }
 
 #endif  // NAV_HAVE_RENDER
