@@ -2,6 +2,7 @@
 // the text fields, the asset list, the log view, the error banner, the panel widths and the
 // panels with their own state (open dialog, warnings, stage timeline, timings).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@ struct Panels {
     std::vector<LogLine> log_lines;
     size_t log_seen = 0;
     bool log_scroll = false;
+    std::shared_ptr<const void> regions_legend_of;   // the regions the legend's ids were read from (held)
+    std::vector<uint16_t> regions_legend_ids;        // the region ids their spans use, ascending
     std::shared_ptr<const void> prune_shown;  // the prune result the Islands panel last showed (held: no reuse of its address)
     std::string banner;  // the error shown over the view
     float left_w = 0, right_w = 0;

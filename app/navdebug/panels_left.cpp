@@ -359,15 +359,21 @@ void App::ui_regions_legend() {
     }
     ImGui::Text("%d regions, one colour each", reg->region_count);
     if (reg->max_region_id <= 1) return;
-    // which ids the spans use (ids can have gaps after merging)
-    std::vector<uint8_t> used(reg->max_region_id, 0);
-    for (const uint16_t id : reg->reg)
-        if (const uint16_t rid = static_cast<uint16_t>(id & ~nav::kBorderRegion); rid != 0 && rid < used.size()) used[rid] = 1;
+    // which ids the spans use (ids can have gaps after merging): read once per bake, not per frame
+    // (a scan of every span each frame on a level of millions)
+    if (panels_.regions_legend_of != b->regions) {
+        std::vector<uint8_t> used(reg->max_region_id, 0);
+        for (const uint16_t id : reg->reg)
+            if (const uint16_t rid = static_cast<uint16_t>(id & ~nav::kBorderRegion); rid != 0 && rid < used.size()) used[rid] = 1;
+        panels_.regions_legend_ids.clear();
+        for (uint16_t id = 1; id < reg->max_region_id; ++id)
+            if (used[id]) panels_.regions_legend_ids.push_back(id);
+        panels_.regions_legend_of = b->regions;
+    }
     const float rows = std::min(6.0f, std::ceil(static_cast<float>(reg->region_count) / 6.0f));
     ImGui::BeginChild("##regions_legend", ImVec2(0.0f, rows * (ImGui::GetFrameHeight() + 2.0f) + 6.0f), true);
     int n = 0;
-    for (uint16_t id = 1; id < reg->max_region_id; ++id) {
-        if (!used[id]) continue;
+    for (const uint16_t id : panels_.regions_legend_ids) {
         if (n++ % 6) ImGui::SameLine();
         ImGui::ColorButton(("##rg" + std::to_string(id)).c_str(), to_imvec(r::region_color(id)),
                            ImGuiColorEditFlags_NoPicker, ImVec2(ImGui::GetFrameHeight() * 1.6f, ImGui::GetFrameHeight()));
