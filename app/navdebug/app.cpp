@@ -542,7 +542,7 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.light_dir[2] = 0.40f;
     fp.viewport_w = fb_w;
     fp.viewport_h = fb_h;
-    view_.update_floors(bake_ ? bake_->navmesh.get() : nullptr, bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
+    view_.update_floors(bake_ ? bake_->navmesh : nullptr, bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
     fp.cut = view_.view_cut(bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
     view_.draw_opts.cull_input = view_.see.cull;
     view_.draw_opts.hide_ceilings = view_.see.hide_ceilings;

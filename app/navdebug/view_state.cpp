@@ -79,7 +79,7 @@ float ViewState::tint_origin(const nav::InputMesh* mesh) {
     return mesh ? mesh->bmin[1] - 0.25f : 0.0f;
 }
 
-void ViewState::update_floors(const nav::NavMesh* navmesh, const nav::InputMesh* mesh) {
+void ViewState::update_floors(const std::shared_ptr<const nav::NavMesh>& navmesh, const nav::InputMesh* mesh) {
     const float origin = tint_origin(mesh), band = std::max(see.floor_height, 0.01f);
     if (navmesh == floors.navmesh && origin == floors.origin && band == floors.band) return;
     floors = Floors{navmesh, origin, band, {}, false};

@@ -38,13 +38,13 @@ struct ViewState {
     // ground on a tenth of its area or more, each polygon counted over the middle half of its
     // bounds; a hillside crossing bands is one floor).
     struct Floors {
-        const void* navmesh = nullptr;  // what they were counted on (identity)
+        std::shared_ptr<const nav::NavMesh> navmesh;  // what they were counted on (held: its address is not reused)
         float origin = 0.0f, band = 0.0f;
         std::vector<int> bands;  // ascending
         bool several = false;
     } floors;
     // Recounts `floors` when the navmesh, the band origin or the band height changed.
-    void update_floors(const nav::NavMesh* navmesh, const nav::InputMesh* mesh);
+    void update_floors(const std::shared_ptr<const nav::NavMesh>& navmesh, const nav::InputMesh* mesh);
     // Floor tint as drawn: the user's setting, or while they have not set it, on for several floors.
     bool floor_tint_on() const { return see.floor_tint_auto ? floors.several : see.floor_tint; }
     // The shaders' view cut for this frame (clip, section, floor tint) from `see`; floor bands
