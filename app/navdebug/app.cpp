@@ -483,10 +483,31 @@ void App::handle_shortcuts() {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown)) && t + 1 < nav::kStageCount) edit_.run_to = static_cast<nav::Stage>(t + 1);
 }
 
+void App::build_overlays() {
+    overlay_cpu_.clear();
+    overlay_cpu_.line_width = 2.5f;
+    overlay_cpu_.point_size = 9.0f;
+    overlay_cpu_.depth_test = false;
+    sel_.inspector.draw_overlay(overlay_cpu_);
+    tile_overlay(overlay_cpu_);
+    why_bold_cpu_.clear();
+    why_bold_cpu_.line_width = 5.0f;
+    why_bold_cpu_.point_size = 15.0f;
+    why_bold_cpu_.depth_test = false;
+    if (!map2d_.scene()) sel_.why.draw_overlay(overlay_cpu_, why_bold_cpu_);
+}
+
 void App::track_worker_state() {
     const bool busy = worker_.busy();
     const int st = worker_.building_stage();
     const Clock::time_point now = Clock::now();
+    // each phase the status line names has its own timer: the layers' build after the stages
+    // (the worker's publish) and the upload of the new layers
+    const bool publishing = busy && st < 0 && worker_.publishing();
+    if (publishing && !was_publishing_) layers_since_ = now;
+    was_publishing_ = publishing;
+    if (layers_.uploading() && !was_uploading_) upload_since_ = now;
+    was_uploading_ = layers_.uploading();
     if (busy && !was_busy_) {
         busy_since_ = now;
         run_first_stage_ = -1;
@@ -515,7 +536,7 @@ void App::render_scene(int fb_w, int fb_h) {
     r::LayerMask shown = opts_.layers;
     if (replay_.active()) shown[static_cast<size_t>(r::Layer::Regions)] = false;
     worker_.set_layers(shown);
-    layers_.update(draw_bake_, shown, raw_layers_.get(), layer_upload_budget_ms_);
+    layers_.update(draw_bake_, shown, raw_layers_.get(), frame_upload_budget());
 
     if (bake_ && bake_->mesh != ground_mesh_) {
         ground_mesh_ = bake_->mesh;
@@ -523,17 +544,7 @@ void App::render_scene(int fb_w, int fb_h) {
         if (ground_mesh_) r::build_ground(ground_mesh_->bmin, ground_mesh_->bmax, ground_cpu_);
         ground_gpu_.upload(ground_cpu_);
     }
-    overlay_cpu_.clear();
-    overlay_cpu_.line_width = 2.5f;
-    overlay_cpu_.point_size = 9.0f;
-    overlay_cpu_.depth_test = false;
-    sel_.inspector.draw_overlay(overlay_cpu_);
-    tile_overlay(overlay_cpu_);
-    why_bold_cpu_.clear();
-    why_bold_cpu_.line_width = 5.0f;
-    why_bold_cpu_.point_size = 15.0f;
-    why_bold_cpu_.depth_test = false;
-    if (!map2d_.scene()) sel_.why.draw_overlay(overlay_cpu_, why_bold_cpu_);
+    build_overlays();
     overlay_gpu_.upload(overlay_cpu_);
     why_bold_gpu_.upload(why_bold_cpu_);
 

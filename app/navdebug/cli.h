@@ -13,6 +13,7 @@
 //             [--stress-every-ms T] --stress-report OUT.json]
 //            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
 //            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)]
+//            [--no-view-cache] [--bench-frames N [--bench-camera still|orbit] --bench-report OUT.json (test only)]
 #pragma once
 #include <cstddef>
 #include <optional>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "app.h"
+#include "bench.h"
 #include "core/common.h"
 #include "render/layers.h"
 #include "session.h"
@@ -68,6 +70,9 @@ struct CliOptions {
     int hold_bake = 0, hold_tiles = 0;
     StressOptions stress;
     std::string stress_params;
+    // the view's framebuffer and the panel benchmark (bench.h)
+    bool no_view_cache = false;
+    BenchOptions bench;
     // flags whose absence differs from their default
     bool draw_given = false, wa_step_given = false, cdt_step_given = false, floor_height_given = false,
          stress_params_given = false;
@@ -89,6 +94,7 @@ struct StartOptions {
     AppOptions app;
     Session session;
     StressOptions stress;  // --stress-*, with --stress-params' list
+    BenchOptions bench;    // --bench-*
     int width = 1280, height = 800;  // --size (screenshots)
 };
 // Checks every flag that needs neither the mesh nor a window, over the --session file's values

@@ -24,6 +24,7 @@
 
 #include "app.h"
 #include "assets_dir.h"
+#include "bench.h"
 #include "cli.h"
 #include "session.h"
 #include "stress.h"
@@ -215,7 +216,10 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
 
 // A display, GLFW, an OpenGL 3.3 core window (hidden for screenshots) and its functions. nullopt
 // when the window is up, else the exit code (the message printed: no display is exit 1).
-std::optional<int> open_window(Window& window, int width, int height, bool screenshot, bool stress, const char* self) {
+// view_cache: the scene is drawn into the view's own multisampled framebuffer and blitted onto
+// the window's, which must then be single sampled.
+std::optional<int> open_window(Window& window, int width, int height, bool screenshot, bool stress, bool view_cache,
+                               const char* self) {
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");
     if ((!display || !*display) && (!wayland || !*wayland)) {
@@ -232,7 +236,7 @@ std::optional<int> open_window(Window& window, int width, int height, bool scree
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     if (screenshot) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-    else glfwWindowHint(GLFW_SAMPLES, 4);
+    else glfwWindowHint(GLFW_SAMPLES, view_cache ? 0 : 4);
     window.win = glfwCreateWindow(width, height, "navdebug", nullptr, nullptr);
     if (!window.win) {
         print_no_display("cannot create an OpenGL 3.3 core window", self);
@@ -385,14 +389,18 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
 }
 
 // The window's loop until it is closed, or until the stress run (--stress-sliders) is done.
-int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& stress_opts) {
+int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& stress_opts,
+                    const navdebug::BenchOptions& bench_opts) {
     std::optional<navdebug::StressRun> stress;
     if (stress_opts.moves > 0) stress.emplace(stress_opts);
+    std::optional<navdebug::BenchRun> bench;
+    if (bench_opts.frames > 0) bench.emplace(bench_opts);
     double last = glfwGetTime();
     while (!glfwWindowShouldClose(win)) {
-        if (stress || app.animating()) glfwPollEvents();
+        if (stress || bench || app.animating()) glfwPollEvents();
         else glfwWaitEventsTimeout(0.25);
         if (stress && stress->before_frame(app)) return stress->exit_code();
+        if (bench && bench->before_frame(app)) return bench->exit_code();
         const double now = glfwGetTime();
         const float dt = static_cast<float>(now - last);
         last = now;
@@ -403,9 +411,10 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
         glfwGetWindowSize(win, &ww, &wh);
         glfwGetFramebufferSize(win, &fw, &fh);
         app.frame(win, static_cast<float>(std::max(ww, 1)), static_cast<float>(std::max(wh, 1)), dt);
+        app.prepare_view(fw, fh);  // the scene drawn this frame or its last image shown (view_cache.cpp)
         ImGui::Render();
         if (fw > 0 && fh > 0) {
-            app.render_scene(fw, fh);
+            app.present_view(fw, fh);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         }
         glfwSwapBuffers(win);
@@ -432,8 +441,9 @@ int run_app(GLFWwindow* win, const navdebug::CliOptions& cli, const navdebug::St
     if (opts.map2d) {}  // nothing to bake
     else if (!cli.diff_sets.empty()) worker.request(in.first_params, in.volumes, opts.stage.value_or(nav::kLastStage));
     else worker.request(in.params, in.volumes, opts.stage.value_or(nav::kLastStage));
+    app.set_view_cache(!cli.no_view_cache);
     const int exit_code = cli.screenshot() ? take_screenshot(app, worker, win, cli, start, in)
-                                           : run_interactive(app, win, start.stress);
+                                           : run_interactive(app, win, start.stress, start.bench);
     glfwSetWindowUserPointer(win, nullptr);
     return exit_code;
 }
@@ -464,8 +474,9 @@ int main(int argc, char** argv) {
 
     // ---- the window ----
     Window window;
-    const bool stress = start.stress.moves > 0;
-    if (const std::optional<int> code = open_window(window, start.width, start.height, cli.screenshot(), stress, argv[0]))
+    const bool stress = start.stress.moves > 0 || start.bench.frames > 0;
+    if (const std::optional<int> code =
+            open_window(window, start.width, start.height, cli.screenshot(), stress, !cli.no_view_cache, argv[0]))
         return *code;
     init_imgui(window.win, !cli.screenshot() && !stress);
     const int exit_code = run_app(window.win, cli, start, in, log);
