@@ -75,7 +75,13 @@ void BenchRun::finish(App& app, bool timed_out) {
     j["scene_ms_p50"] = nearest_rank(s, 0.50);
     j["scene_ms_p99"] = nearest_rank(s, 0.99);
     j["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-    if (const auto& b = app.latest_bake()) j["spans"] = b->count("spans");
+    if (const auto& b = app.latest_bake()) {
+        // the first bake's stage times as the app measured them (compare: navbake MESH --json)
+        nlohmann::ordered_json st;
+        for (size_t i = 0; i < static_cast<size_t>(nav::kStageCount); ++i)
+            if (b->stats[i].ms > 0.0) st[std::string(nav::kStageNames[i])] = b->stats[i].ms;
+        j["stage_ms"] = st;
+    }
     const nav::Status st = nav::write_output_file(o_.report, j.dump(2) + "\n");
     if (!st) {
         std::fprintf(stderr, "navdebug: cannot write %s\n", st.message.c_str());

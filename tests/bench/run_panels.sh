@@ -7,13 +7,13 @@
 # frame time p50 / p99 (frame start to frame start: panels, the scene when drawn, the swap) and
 # the scene draws of the timed frames.
 # Usage: tests/bench/run_panels.sh [FRAMES]   (default 300)
-# Env: NAVDEBUG (default build/release/app/navdebug/navdebug), LARGE (default /tmp/large.obj,
+# Env: NAVDEBUG (default build/release/app/navdebug), LARGE (default /tmp/large.obj,
 #      made with build/release/tools/gen_scenes --large when absent), OUT (reports; default a temp dir),
 #      LAYERS (--draw; default navdebug's).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 FRAMES="${1:-300}"
-NAVDEBUG="${NAVDEBUG:-$ROOT/build/release/app/navdebug/navdebug}"
+NAVDEBUG="${NAVDEBUG:-$ROOT/build/release/app/navdebug}"
 LARGE="${LARGE:-/tmp/large.obj}"
 OUT="${OUT:-$(mktemp -d)}"
 SHARED="$ROOT/../shared/meshes"
