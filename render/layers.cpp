@@ -602,8 +602,8 @@ std::span<const LegendEntry> legend_distance() {
     return e;
 }
 std::span<const LegendEntry> legend_regions() {
-    static const LegendEntry e[] = {{hash_color(1), "region 1"}, {hash_color(2), "region 2"},
-                                    {hash_color(3), "region 3"}, {colors::kRegionNone, "no region"}};
+    // one colour per region: the Layers panel lists them (App::ui_regions_legend), not three samples
+    static const LegendEntry e[] = {{colors::kRegionNone, "no region"}};
     return e;
 }
 std::span<const LegendEntry> legend_raw_contours() {

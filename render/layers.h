@@ -96,16 +96,19 @@ constexpr int kIslandFillAlpha = 210;
 // path tool (render/path_draw.h)
 constexpr uint32_t kPathCorridor = rgba(255, 176, 0, 150);    // corridor polygons, amber
 constexpr uint32_t kPathPortal = rgba(255, 236, 160, 235);    // portals of the corridor, pale yellow
-constexpr uint32_t kPathLine = rgba(255, 50, 190);            // straight path, magenta
+constexpr uint32_t kPathLine = kPalettePath;                 // straight path, magenta (no region has its hue)
 constexpr uint32_t kPathCorner = rgba(255, 255, 255);         // straight-path vertices, white
 constexpr uint32_t kPathStart = rgba(40, 220, 90);            // start marker, green
+constexpr uint32_t kPathMarkerOutline = rgba(8, 8, 12);       // outline of the start / end markers
 constexpr uint32_t kPathEnd = rgba(240, 50, 40);              // end marker, red
 constexpr uint32_t kPathMissing = rgba(240, 50, 40, 170);     // partial path: dashed line to the goal
-constexpr uint32_t kNodeClosed = rgba(235, 110, 30, 140);     // A* closed polygons, orange
+// A* closed polygons: orange-red, nearly opaque. At alpha 140 the old orange over the navmesh's cyan over
+// the grey input came out beige, the input floor's own colour; this one is no floor, band or path colour.
+constexpr uint32_t kNodeClosed = rgba(255, 80, 0, 225);
 constexpr uint32_t kNodeOpen = rgba(150, 90, 255, 150);       // A* open polygons, violet (not the navmesh's cyan)
 constexpr uint32_t kFunnelApex = rgba(255, 255, 80);          // funnel stepper: apex, yellow
 constexpr uint32_t kFunnelLeft = rgba(70, 130, 255);          // funnel left side, blue (not the start marker's green)
-constexpr uint32_t kFunnelRight = rgba(255, 130, 230);        // funnel right side, pink (not the end marker's red)
+constexpr uint32_t kFunnelRight = rgba(255, 150, 40);         // funnel right side, orange (not the path's magenta)
 constexpr uint32_t kFunnelPortal = rgba(200, 200, 255);       // portal being visited, lavender
 }  // namespace colors
 

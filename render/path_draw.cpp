@@ -12,20 +12,17 @@ namespace {
 constexpr float kFillLift = 0.08f;   // above the navmesh layer's fill (0.04)
 constexpr float kPathLift = 0.25f;   // the straight path floats a little over the surface
 constexpr float kMarkerHeight = 1.8f;
-constexpr float kMarkerRadius = 0.45f;
 
-// A standing marker: a vertical pole, a ring of the agent's size on the ground, a dot on top.
-void marker(const float* p, uint32_t color, DrawList& out) {
+// A marker: a thin dark pole (world size: it says where on the floor the point stands) and, at its
+// foot, a round point of a fixed size in pixels over a dark one a little larger (its outline). Only
+// the point has the marker's colour, so the marker covers the same pixels at any zoom.
+void marker(const float* p, uint32_t color, DrawList& outline, DrawList& dot) {
     const float base[3] = {p[0], p[1] + 0.05f, p[2]};
     const float top[3] = {p[0], p[1] + kMarkerHeight, p[2]};
-    out.add_line(base, top, color);
-    constexpr int kSeg = 20;
-    for (int i = 0; i < kSeg; ++i) {
-        const float a0 = static_cast<float>(i) * 6.2831853f / kSeg, a1 = static_cast<float>(i + 1) * 6.2831853f / kSeg;
-        out.add_line(p[0] + std::cos(a0) * kMarkerRadius, base[1], p[2] + std::sin(a0) * kMarkerRadius,
-                     p[0] + std::cos(a1) * kMarkerRadius, base[1], p[2] + std::sin(a1) * kMarkerRadius, color);
-    }
-    out.add_point(top, color);
+    outline.add_line(base, top, colors::kPathMarkerOutline);
+    const float at[3] = {p[0], p[1] + kPathLift, p[2]};
+    outline.add_point(at, colors::kPathMarkerOutline);
+    dot.add_point(at, color);
 }
 
 void dashed(const float* a, const float* b, float on, float off, uint32_t color, DrawList& out) {
@@ -41,10 +38,18 @@ void dashed(const float* a, const float* b, float on, float off, uint32_t color,
 
 }  // namespace
 
-void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawList& funnel) {
+void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawList& funnel, DrawList& markers_outline,
+                DrawList& markers) {
     fill.clear();
     path.clear();
     funnel.clear();
+    markers_outline.clear();
+    markers.clear();
+    fill.depth_test = path.depth_test = !in.on_top;
+    markers_outline.depth_test = markers.depth_test = false;
+    markers_outline.point_size = kMarkerOutlinePixels;
+    markers_outline.line_width = 2.0f;
+    markers.point_size = kMarkerPixels;
     fill.line_width = 2.0f;
     path.line_width = 5.0f;
     path.point_size = 11.0f;
@@ -111,8 +116,8 @@ void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawLis
         last_pt[2] = l[2];
         path_end = last_pt;
     }
-    if (in.has_start) marker(in.start, colors::kPathStart, path);
-    if (in.has_end && in.draw_end) marker(in.end, colors::kPathEnd, path);
+    if (in.has_start) marker(in.start, colors::kPathStart, markers_outline, markers);
+    if (in.has_end && in.draw_end) marker(in.end, colors::kPathEnd, markers_outline, markers);
     // partial path: dashes from where it stops to the goal it could not reach
     if (path_end && in.has_end && in.path && !in.path->reached) {
         const float goal[3] = {in.end[0], in.end[1] + kPathLift, in.end[2]};

@@ -40,11 +40,22 @@ struct PathDrawInput {
     const WallHit* wall = nullptr;
     float wall_center[3] = {0, 0, 0};
     bool draw_end = true;  // false: no end marker (distance-to-wall uses the start only)
+    // Path on top: fill and path drawn without depth test, over every layer and the input's walls
+    // and upper floors (the app draws them after the layers). Off: depth-tested, hidden by what is
+    // in front of them.
+    bool on_top = true;
 };
 
-// Fills three batches (each cleared first):
-//   fill   - depth-tested: corridor (or A* node) polygons over their detail surface, portal lines;
-//   path   - depth-tested, thick: straight path polyline, its corner points, start / end markers;
+// Start / end markers: a thin dark pole 1.8 m high and a round point kMarkerPixels across
+// (screen pixels, the same at any zoom) with the point shader's dark rim, over a dark point a few
+// pixels larger (the outline), at the pole's foot.
+constexpr float kMarkerPixels = 18.0f;
+constexpr float kMarkerOutlinePixels = 24.0f;
+
+// Fills four batches (each cleared first):
+//   fill   - depth-tested unless on_top: corridor (or A* node) polygons over their detail surface,
+//            portal lines;
+//   path   - depth-tested unless on_top, thick: straight path polyline, its corner points;
 //   funnel - drawn without depth test: a dashed line from a partial path's end to the goal (often
 //            inside the geometry that makes it unreachable) and the funnel step (portal, apex,
 //            apex->left, apex->right).
@@ -52,6 +63,9 @@ struct PathDrawInput {
 // funnel the hit point, the blocked rest dashed and the clear part again (thin, so it shows
 // through slopes). Distance to wall: path gets the line to the nearest wall point, funnel the
 // point, the line again and the circle (drawn over the geometry: it spans heights).
-void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawList& funnel);
+//   markers_outline, markers - never depth-tested, drawn last in this order: the markers' dark
+//            poles and outlines (kMarkerOutlinePixels), then the points (kMarkerPixels).
+void build_path(const PathDrawInput& in, DrawList& fill, DrawList& path, DrawList& funnel, DrawList& markers_outline,
+                DrawList& markers);
 
 }  // namespace nav::render

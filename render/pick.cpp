@@ -411,6 +411,39 @@ bool raycast_mesh(const InputMesh& mesh, const float* o, const float* d, float& 
     return true;
 }
 
+bool raycast_drawn(const Bake& bake, const LayerMask& shown, const float* o, const float* d, float& t_out,
+                   const PickVisibility& vis) {
+    float best = kInf;
+    const float dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    if (!(dd > 0.0f)) return false;
+    // clip and section cut every layer the way the shaders do; culling and ceilings are the input's
+    auto cut = [&](const float* p) {
+        if (vis.clip && (p[1] < vis.clip_min || p[1] > vis.clip_max)) return true;
+        if (!vis.section) return false;
+        const float* q = vis.point;
+        const float* m = vis.normal;
+        return m[0] * (p[0] - q[0]) + m[1] * (p[1] - q[1]) + m[2] * (p[2] - q[2]) > 0.0f;
+    };
+    for (int i = 0; i < kLayerCount; ++i) {
+        const auto l = static_cast<Layer>(i);
+        if (!shown[static_cast<size_t>(i)] || l == Layer::Path || l == Layer::Tiles || !layer_available(l, bake)) continue;
+        if (l == Layer::Input) {
+            float t = 0.0f;
+            if (bake.mesh && raycast_mesh(*bake.mesh, o, d, t, vis) && t < best) best = t;
+            continue;
+        }
+        // pick_ray's nearest element of the layer; when the cut hides it the layer counts as unhit
+        // (what the layer draws behind it is not searched)
+        const Element e = pick(bake, l, o, d, nullptr);
+        if (!e.valid() || cut(e.point)) continue;
+        const float t = ((e.point[0] - o[0]) * d[0] + (e.point[1] - o[1]) * d[1] + (e.point[2] - o[2]) * d[2]) / dd;
+        if (t >= 0.0f && t < best) best = t;
+    }
+    if (!std::isfinite(best)) return false;
+    t_out = best;
+    return true;
+}
+
 SpanRef find_compact_span(const CompactHeightfield& chf, const float* p, float max_dy) {
     SpanRef r;
     if (chf.cs <= 0 || chf.width <= 0) return r;

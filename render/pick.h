@@ -29,6 +29,15 @@ struct PickVisibility {
 // The nearest hit the view shows: as raycast_mesh, skipping what `vis` hides.
 bool raycast_mesh(const InputMesh& mesh, const float* orig, const float* dir, float& t, const PickVisibility& vis);
 
+// The nearest hit of the ray with what the view draws of `bake` with the layers `shown` (the
+// click tools, the orbit pivot, the wheel's dolly target): the input triangles (skipping what
+// `vis` hides) only while the input layer is shown, and the elements of every other shown layer
+// the bake holds, as pick_ray hits them (spans, floors, contour vertices, polygons, detail
+// triangles, the navmesh), skipping hits the clip or the section cuts away. `path` and the
+// `tiles` overlay are never hit. False when nothing shown is hit: a hidden layer is not picked.
+bool raycast_drawn(const Bake& bake, const LayerMask& shown, const float* orig, const float* dir, float& t,
+                   const PickVisibility& vis);
+
 // Two-sided ray / triangle test (Moller-Trumbore); t >= 0 in units of |dir|.
 bool ray_triangle(const float* orig, const float* dir, const float* a, const float* b, const float* c, float& t);
 

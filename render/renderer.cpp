@@ -19,7 +19,7 @@ namespace nav::render {
 
 void floor_tint_color(int band, float rgb[3]) {
     // keep in sync with floor_tint() in shaders/cut.glsl
-    static const float pal[4][3] = {{1.00f, 0.95f, 0.15f}, {0.90f, 0.20f, 0.85f}, {0.15f, 0.95f, 0.50f}, {0.20f, 0.45f, 1.00f}};
+    static const float pal[4][3] = {{0.20f, 0.85f, 0.30f}, {0.25f, 0.45f, 1.00f}, {1.00f, 0.90f, 0.10f}, {0.60f, 0.30f, 1.00f}};
     const int i = ((band % 4) + 4) % 4;
     for (int k = 0; k < 3; ++k) rgb[k] = pal[i][k];
 }
@@ -384,7 +384,7 @@ void Renderer::set_cut(const CutLoc& c) const {
     if (v.section && (n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f))
         glUniform4f(c.plane, n[0], n[1], n[2], n[0] * v.point[0] + n[1] * v.point[1] + n[2] * v.point[2]);
     else glUniform4f(c.plane, 0.0f, 0.0f, 0.0f, kFar);
-    glUniform3f(c.tint, v.floor_tint ? 1.0f : 0.0f, v.tint_origin, std::max(v.tint_band, 0.01f));
+    glUniform3f(c.tint, v.floor_tint && !style_.no_tint ? 1.0f : 0.0f, v.tint_origin, std::max(v.tint_band, 0.01f));
     glUniform1f(c.grey, std::clamp(style_.grey, 0.0f, 1.0f));
 }
 

@@ -126,6 +126,7 @@ struct DrawStyle {
     bool cull = false;   // back faces (clockwise seen from the eye) of the triangles are not drawn
     bool hide_ceilings = false;  // triangles facing down (by winding) are not drawn where the eye is above them
     float grey = 0.0f;   // 0..1: colours mixed towards their grey level (the change highlight's base)
+    bool no_tint = false;  // the floor tint leaves this draw's colours alone (the path tool's own colours)
     // Span instances this draw may take at full resolution (0: no limit); beyond it, the farther
     // chunks of a span list are drawn merged (render/span_lod.h).
     size_t span_budget = 0;

@@ -25,6 +25,10 @@ PACKAGES=(
   clang libclang-rt-14-dev llvm
   # the split bake's test and benchmark: a private single-node Slurm cluster (scripts/slurm_cluster.sh)
   slurm-wlm munge
+  # the memory estimate's test (tests/e2e/memory_estimate.sh): peak RSS from GNU time's -v
+  time
+  # the debugger driven by hand in a real window under Xvfb (tests/e2e/window_input.sh)
+  xdotool
 )
 # Not installed here: node and npm for the gltf_validator ctest (tests/check_gltf.sh installs the
 # npm package gltf-validator into the build tree). This machine's nodejs 20 (with npm) comes from

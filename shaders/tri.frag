@@ -38,7 +38,7 @@ void main() {
     float hemi = 0.5 + 0.5 * n.y;
     float light = 0.30 + 0.22 * hemi + 0.55 * key;
 
-    vec3 c = floor_tint(v_color.rgb, v_base.y);
+    vec3 c = floor_tint_n(v_color.rgb, v_base.y, n.y);  // walls untinted
     vec3 an = abs(n);
     if (u_shade == 1) {
         vec2 g = (v_world.xz - u_grid_origin.xz) / u_grid_cell;

@@ -47,6 +47,8 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     edit_.mark_requested();
     worker_.init_layers(opts_.layers);  // the worker builds these layers' draw lists with its bakes
     panels_.mesh_field = opts_.mesh_path;
+    if (opts_.keep_recent && !OpenDialog::config_dir().empty())
+        panels_.open_dialog.set_recent_file(OpenDialog::config_dir() / "recent.txt");
     panels_.config_field = opts_.config_path;
     std::error_code ec;
     const std::filesystem::path assets = std::filesystem::path(assets_dir());
@@ -61,6 +63,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     }
     sel_.path.set_mode(opts_.path_mode);
     if (opts_.path_nodes) sel_.path.set_show_nodes(true);
+    sel_.path.set_on_top(opts_.path_on_top);
     if (opts_.funnel_step >= 0) sel_.path.set_funnel_step(opts_.funnel_step);
     if (opts_.camera) {
         view_.cam.look_at(opts_.camera->first, opts_.camera->second);
@@ -115,6 +118,7 @@ void App::open_mesh(const std::string& path, bool own_settings) {
     if (path.empty()) return;
     edit_.own_settings_for = own_settings && !edit_.keep_settings ? path : std::string();
     panels_.mesh_field = path;
+    panels_.open_dialog.add_recent(path);
     if (opens_without_bake(path)) {  // built here at once: no bake stages to run
         auto scene = std::make_shared<Map2DScene>();
         if (const nav::Status st = load_map2d_scene(path, edit_.desired, *scene); !st) {
@@ -125,13 +129,27 @@ void App::open_mesh(const std::string& path, bool own_settings) {
         log_.info("opened " + std::string(scene->detour ? "Detour navmesh " : scene->is_map ? "2D map " : "2D mesh ") + path + " (" +
                   std::to_string(scene->bake->navmesh->npolys) + " polygons)");
         panels_.banner.clear();
+        // a session sets its own picks (load_session forgets the old ones before it sets them)
+        if (own_settings) forget_level_picks();
         map2d_.set_scene(std::move(scene));
         return;
     }
+    if (own_settings) forget_level_picks();  // a level the worker loads: its picks go with the request
     map2d_.clear_scene();
     mesh_pending_ = true;
     log_.info("opening " + path);
     worker_.request_mesh(path);
+}
+
+void App::forget_level_picks() {
+    sel_.path.clear_points();
+    sel_.inspector.clear_pin();
+    sel_.why.clear();
+    sel_.tile.reset();
+    sel_.tile_only = false;
+    sel_.node_tip.clear();
+    view_.see.clip.reset();
+    view_.see.section.reset();
 }
 
 void App::load_config(const std::string& path) {
@@ -397,8 +415,10 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     if (mesh && bake_->mesh != view_.framed_mesh) {
         const glm::vec3 bmin(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]);
         const glm::vec3 bmax(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]);
+        glm::vec3 wmin = bmin, wmax = bmax;  // the walkable part, framed by default
+        ViewState::walkable_bounds(*mesh, bake_->tri_areas.get(), wmin, wmax);
         if (view_.camera_placed && !view_.framed_mesh) view_.cam.set_scene_scale(glm::length(bmax - bmin));  // keep --camera
-        else view_.cam.frame_default(bmin, bmax, view_.rect);
+        else view_.cam.frame_default(wmin, wmax, view_.rect);
         view_.framed_mesh = bake_->mesh;
         view_.camera_placed = true;
     }
@@ -422,6 +442,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     if (!opts_.headless) handle_shortcuts();
     undo_keys_and_commit();
     ui_overlays(W, H);
+    if (show_shortcuts_) ui_shortcuts_overlay(W, H);
 }
 
 void App::apply_own_settings(const std::string& mesh_path) {
@@ -451,36 +472,9 @@ void App::apply_edit(const EditSnapshot& st, const char* what) {
 }
 
 void App::undo_keys_and_commit() {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput && io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) {
-        if (io.KeyShift) {
-            if (edit_.undo.can_redo()) apply_edit(edit_.undo.redo(), "redo");
-        } else if (edit_.undo.can_undo()) {
-            apply_edit(edit_.undo.undo(), "undo");
-        }
-    } else if (!io.WantTextInput && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y, false) && edit_.undo.can_redo()) {
-        apply_edit(edit_.undo.redo(), "redo");
-    }
+    // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y are in the shortcut table (handle_shortcuts)
     // an edit is one step once it has settled: no slider or field held, no button down
     if (!ImGui::IsAnyItemActive() && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) edit_.undo.commit(edit_.snapshot());
-}
-
-void App::handle_shortcuts() {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard || io.KeyCtrl) return;
-    // number keys: 1..9, 0 toggle the first ten layers in panel order, Shift+1..5 the next five
-    // (ImGui 1.86 with the GLFW backend: key indices are GLFW key codes)
-    static const int digits[10] = {GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4, GLFW_KEY_5,
-                                   GLFW_KEY_6, GLFW_KEY_7, GLFW_KEY_8, GLFW_KEY_9, GLFW_KEY_0};
-    for (int k = 0; k < 10; ++k) {
-        if (!ImGui::IsKeyPressed(digits[k], false)) continue;
-        const int li = io.KeyShift ? 10 + k : k;
-        if (li < r::kLayerCount) opts_.layers[static_cast<size_t>(li)] = !opts_.layers[static_cast<size_t>(li)];
-    }
-    // PgUp / PgDn: the stage driver one stage back / forward
-    const int t = static_cast<int>(edit_.run_to);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp)) && t > 0) edit_.run_to = static_cast<nav::Stage>(t - 1);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown)) && t + 1 < nav::kStageCount) edit_.run_to = static_cast<nav::Stage>(t + 1);
 }
 
 void App::build_overlays() {
@@ -559,6 +553,7 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.light_dir[2] = 0.40f;
     fp.viewport_w = fb_w;
     fp.viewport_h = fb_h;
+    view_.update_floors(bake_ ? bake_->navmesh.get() : nullptr, bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
     fp.cut = view_.view_cut(bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
     view_.draw_opts.cull_input = view_.see.cull;
     view_.draw_opts.hide_ceilings = view_.see.hide_ceilings;

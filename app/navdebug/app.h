@@ -33,6 +33,10 @@
 struct ImDrawList;
 
 namespace navdebug {
+struct Shortcut;
+}
+
+namespace navdebug {
 
 // Why the bake's exports are greyed out while a Detour navmesh or a 2D map is open.
 inline constexpr const char* kNotABake =
@@ -45,6 +49,7 @@ struct AppOptions {
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target from --camera
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end from --path
     bool path_nodes = false;                                // --path-nodes: colour A* open / closed polygons
+    bool path_on_top = true;                                // --path-on-top on|off
     int funnel_step = -1;                                   // --funnel-step N: show the funnel stepper at N
     PathTool::Mode path_mode = PathTool::Mode::Path;        // --path-mode path|raycast|wall
     bool headless = false;  // screenshot run: no input handling, no hover
@@ -69,6 +74,7 @@ struct AppOptions {
     bool tile_only = false;             // --tile-only: per-grid layers for the selected tile only
     std::optional<glm::vec3> why;       // --why x,y,z: the Why tool explains the point there
     std::optional<std::pair<glm::vec3, glm::vec3>> why_path;  // --why-path s:e: ... why s cannot reach e
+    bool keep_recent = false;  // the Open dialog's recent files kept (interactive runs; not screenshots, stress)
 };
 
 class App {
@@ -135,6 +141,11 @@ public:
     static constexpr double kSlowSceneMs = 30.0;    // slower scenes draw a frame after the change
     static constexpr double kTargetSceneMs = 50.0;  // the span budget shrinks while a moving scene is slower
 
+    // ---- test hooks (state_dump.cpp; test only: --state-dump) ----
+    // A small JSON of what the window shows: visible layers, camera, path ends, the mesh, the left
+    // panel's scroll, the Open dialog and the shortcut list; the window tests assert on it.
+    std::string state_json() const;
+
 private:
     // ---- the frame (app.cpp) ----
     void poll_worker();
@@ -158,12 +169,19 @@ private:
     // ---- edits: files, settings, undo / redo (app.cpp) ----
     void apply_edit(const EditSnapshot& s, const char* what);
     void undo_keys_and_commit();
+    // ---- keys (shortcut_keys.cpp): the shortcut table (shortcuts.h) on this frame's key presses ----
     void handle_shortcuts();
+    void run_shortcut(const Shortcut& s);
+    void ui_shortcuts_overlay(float W, float H);  // the F1 / ? list
+    bool show_shortcuts_ = false;
     // Opens a mesh. With own_settings (a mesh the user opens, not a session's) and "keep settings"
     // off, the loaded mesh starts from its own settings: MESH.json next to it when there is one,
     // else the defaults; no volumes, mesh fixes or prune carried over.
     void open_mesh(const std::string& path, bool own_settings = true);
     void apply_own_settings(const std::string& mesh_path);
+    // A new level: forgets what was picked at the old level's coordinates (path points, the
+    // inspector's pin, the Why tool's point, the selected tile, the clip and the section).
+    void forget_level_picks();
     void load_config(const std::string& path);
     void save_config(const std::string& path);
     // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
@@ -174,7 +192,7 @@ private:
 
     // ---- input in the 3D view (camera_input.cpp) ----
     void handle_camera_input(GLFWwindow* window, float W, float H, float dt);
-    // The point of the input mesh under the cursor, if any.
+    // The point under the cursor of what the shown layers draw (not hidden ones), if any.
     bool pick_under_cursor(float W, float H, glm::vec3& hit) const;
     void start_camera_drag(float W, float H);
     void click_tools(float W, float H);
@@ -190,6 +208,8 @@ private:
     // The level-of-detail statement when the last frame drew some span layer merged (empty when not).
     std::string lod_text(bool brief) const;
     void ui_see_inside();
+    void ui_floor_tint();  // floor tint: the checkbox, the band height, the bands' legend
+    void ui_regions_legend();  // every region drawn: a count and a swatch each
     void ui_tile_panel();
     void ui_why_window(float W, float H);  // the Why panel, over the view's lower left
     void ui_overlays(float W, float H);

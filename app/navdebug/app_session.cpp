@@ -42,6 +42,9 @@ void App::load_session(const std::string& path) {
         set_error(st.message);
         return;
     }
+    const bool new_level = s.mesh && (!bake_ || !bake_->mesh || std::filesystem::path(bake_->mesh->path).lexically_normal() !=
+                                                              std::filesystem::path(*s.mesh).lexically_normal());
+    if (new_level) forget_level_picks();  // then the session's own picks below
     if (s.has_config) {
         edit_.desired = s.params;
         edit_.volumes = s.volumes;
@@ -61,8 +64,7 @@ void App::load_session(const std::string& path) {
         view_.cam.look_at(s.camera->first, s.camera->second);
         view_.camera_placed = true;
     }
-    if (s.mesh && (!bake_ || !bake_->mesh || std::filesystem::path(bake_->mesh->path).lexically_normal() !=
-                                                 std::filesystem::path(*s.mesh).lexically_normal())) {
+    if (new_level) {
         // the new mesh is framed only when the session has no camera
         if (s.camera) view_.framed_mesh.reset();
         open_mesh(*s.mesh, false);  // the session's own settings, set above

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "app.h"
+#include "input_queue.h"
+#include "shortcuts.h"
 #include "ui_common.h"
 
 namespace navdebug {
@@ -23,13 +25,14 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
 }
 
 bool App::pick_under_cursor(float W, float H, glm::vec3& hit) const {
-    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
-    if (!mesh) return false;
+    // what the layers draw (draw_bake_): a hidden layer is not hit (render/pick.h raycast_drawn)
+    const nav::Bake* drawn = draw_bake_ ? draw_bake_.get() : bake_.get();
+    if (!drawn) return false;
     const ImGuiIO& io = ImGui::GetIO();
     glm::vec3 o, d;
     view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
     float t = 0;
-    if (!r::raycast_mesh(*mesh, &o.x, &d.x, t, view_.pick_visibility(opts_.layers))) return false;
+    if (!r::raycast_drawn(*drawn, opts_.layers, &o.x, &d.x, t, view_.pick_visibility(opts_.layers))) return false;
     hit = o + d * t;
     return true;
 }
@@ -149,10 +152,9 @@ void App::click_tools(float W, float H) {
 }
 
 // Ends drags, moves the camera by the drag, the wheel and the fly keys (and Tab, F).
-void App::move_camera(GLFWwindow* window, float W, float H, float dt) {
+void App::move_camera(GLFWwindow*, float W, float H, float dt) {
     ImGuiIO& io = ImGui::GetIO();
     const bool mouse_free = !io.WantCaptureMouse;
-    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
     auto pick = [&](glm::vec3& hit) { return pick_under_cursor(W, H, hit); };
 
     if (view_.drag == ViewState::Drag::Look && !io.MouseDown[ImGuiMouseButton_Right]) view_.drag = ViewState::Drag::None;
@@ -184,33 +186,21 @@ void App::move_camera(GLFWwindow* window, float W, float H, float dt) {
         }
     }
 
-    // keys: fly
+    // keys: fly while held (the shortcut table's Fly keys, as the input queue has them down);
+    // F and Tab are shortcuts of their own (handle_shortcuts)
     bool flying = false;
-    if (!io.WantCaptureKeyboard) {
+    const InputQueue* queue = input_queue();
+    if (!io.WantCaptureKeyboard && queue) {
+        static const glm::vec3 dirs[6] = {{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
         glm::vec3 m(0.0f);
-        if (glfwGetKey(window, GLFW_KEY_W) == GLFW_PRESS) m.z += 1;
-        if (glfwGetKey(window, GLFW_KEY_S) == GLFW_PRESS) m.z -= 1;
-        if (glfwGetKey(window, GLFW_KEY_D) == GLFW_PRESS) m.x += 1;
-        if (glfwGetKey(window, GLFW_KEY_A) == GLFW_PRESS) m.x -= 1;
-        if (glfwGetKey(window, GLFW_KEY_E) == GLFW_PRESS) m.y += 1;
-        if (glfwGetKey(window, GLFW_KEY_Q) == GLFW_PRESS) m.y -= 1;
+        for (const Shortcut& s : shortcuts())
+            if (s.action == ShortcutAction::Fly && queue->frame().key_down(s.key)) m += dirs[s.arg];
         if (m != glm::vec3(0.0f)) {
             float k = view_.cam.speed * std::min(dt, 0.1f);
             if (io.KeyShift) k *= 4.0f;
             if (io.KeyCtrl) k *= 0.25f;
             view_.cam.fly(m * k);
             flying = true;
-        }
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab), false)) view_.show_ui = !view_.show_ui;
-        if (glfwGetKey(window, GLFW_KEY_F) == GLFW_PRESS && mesh) {
-            if (const auto& pin = sel_.inspector.pin_point()) {
-                // the selection: a box of a few metres around the pinned element
-                const glm::vec3 half(3.0f);
-                view_.cam.frame(*pin - half, *pin + half, view_.rect);
-            } else {
-                view_.cam.frame(glm::vec3(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]),
-                           glm::vec3(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]), view_.rect);
-            }
         }
     }
     view_.animating = view_.animating || flying || view_.drag != ViewState::Drag::None || sel_.path.dragging();
@@ -221,10 +211,8 @@ void App::update_hover(float W, float H) {
     const ImGuiIO& io = ImGui::GetIO();
     if (path_on() && sel_.path.show_nodes() && !io.WantCaptureMouse && view_.drag == ViewState::Drag::None && !sel_.path.dragging() && bake_ && bake_->mesh &&
         io.MousePos.x >= 0 && io.MousePos.y >= 0) {
-        glm::vec3 o, d;
-        view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
-        float t = 0;
-        if (r::raycast_mesh(*bake_->mesh, &o.x, &d.x, t, view_.pick_visibility(opts_.layers))) sel_.node_tip = sel_.path.node_tooltip(o + d * t);
+        glm::vec3 hit;
+        if (pick_under_cursor(W, H, hit)) sel_.node_tip = sel_.path.node_tooltip(hit);
         if (!sel_.node_tip.empty()) {
             sel_.inspector.update(draw_bake_, opts_.layers, nullptr, false);
             return;

@@ -100,6 +100,10 @@ void add_view_and_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt
     cli.add_option("--section", o.section_text,
                    "section plane through PX,PY,PZ with normal NX,NY,NZ: the side the normal points to is cut away");
     cli.add_flag("--floor-tint", o.floor_tint, "tint every layer by height band (one colour per floor)");
+    cli.add_option("--floor-tint-auto", o.floor_tint_auto_text,
+                   "floor tint on by itself where the navmesh has several floors: on (default) or off (then only --floor-tint tints)");
+    cli.add_option("--path-on-top", o.path_on_top_text,
+                   "path tool: the path, its markers and the A* nodes drawn over every layer, on (default) or off");
     cli.add_option("--floor-height", o.floor_height, "floor tint: height of one band in metres (0.5..100)")
         ->capture_default_str();
     cli.add_option("--hold-bake", o.hold_bake,
@@ -114,6 +118,11 @@ void add_view_and_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt
                    "test only: the first tiled bake stops once N tiles are done, and the screenshot is taken while "
                    "it waits (the bake half done, its progress shown)")
         ->check(CLI::Range(1, 1000000))
+        ->needs(shot_opt);
+    cli.add_option("--then-open", o.then_open,
+                   "test only: once the first level's bake is done, open LEVEL as a drop on the window does, and "
+                   "take the screenshot (and --save-session) of it")
+        ->check(CLI::ExistingFile)
         ->needs(shot_opt);
     auto* stress_opt = cli.add_option("--stress-sliders", o.stress.moves,
                                       "test mode: move N random sliders (1..100000), one per frame, then write "
@@ -303,7 +312,15 @@ nav::Status resolve_view(const CliOptions& o, const Session& session, AppOptions
         if (glm::length(n) < 1e-6f) return nav::Status::bad_input("--section: the normal must not be zero");
         opts.view.section = std::make_pair(glm::vec3(v[0], v[1], v[2]), n);
     }
-    if (o.floor_tint) opts.view.floor_tint = true;
+    if (o.floor_tint) opts.view.floor_tint = true, opts.view.floor_tint_auto = false;
+    if (!o.floor_tint_auto_text.empty()) {
+        if (o.floor_tint_auto_text != "on" && o.floor_tint_auto_text != "off")
+            return nav::Status::bad_input("--floor-tint-auto: expected on or off, got '" + o.floor_tint_auto_text + "'");
+        if (o.floor_tint && o.floor_tint_auto_text == "on")
+            return nav::Status::bad_input("--floor-tint sets the tint on: give --floor-tint-auto on without it");
+        if (o.floor_tint_auto_text == "off") opts.view.floor_tint_auto = false;
+        else opts.view.floor_tint_auto = true;
+    }
     if (o.floor_height_given) {
         if (!std::isfinite(o.floor_height) || o.floor_height < 0.5f || o.floor_height > 100.0f)
             return nav::Status::bad_input("--floor-height: expected metres between 0.5 and 100, got " + std::to_string(o.floor_height));
@@ -367,6 +384,11 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
     else if (o.path_mode == "optimal") opts.optimal = true;  // the path with Polyanya's beside it
     else return nav::Status::bad_input("--path-mode: expected path, optimal, raycast or wall, got '" + o.path_mode + "'");
     opts.path_nodes = o.path_nodes;
+    if (!o.path_on_top_text.empty()) {
+        if (o.path_on_top_text != "on" && o.path_on_top_text != "off")
+            return nav::Status::bad_input("--path-on-top: expected on or off, got '" + o.path_on_top_text + "'");
+        opts.path_on_top = o.path_on_top_text == "on";
+    }
     opts.funnel_step = o.funnel_step;
     opts.top_view = o.top_view;
     opts.polyanya_step = o.polyanya_step;
@@ -378,6 +400,22 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
     return nav::Status::ok();
 }
 
+// The window tests' hooks (tests/e2e/window_input.sh) and the key map: test only, except
+// --print-shortcuts.
+void add_window_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt) {
+    cli.add_option("--test-frame-ms", o.test_frame_ms,
+                   "test only: every frame of the window takes at least N ms (0..10000; it sleeps the rest), to "
+                   "drive the window as a slow level would")
+        ->check(CLI::Range(0, 10000))
+        ->excludes(shot_opt);
+    cli.add_option("--state-dump", o.state_dump_path,
+                   "test only: after each frame in which it changed, write what the window shows (layers, camera, "
+                   "path ends, mesh, the left panel's scroll, the Open dialog) as JSON to FILE (replaced whole)")
+        ->excludes(shot_opt);
+    cli.add_flag("--print-shortcuts", o.print_shortcuts,
+                 "print the keyboard shortcuts (the README's key map, the F1 list) as Markdown and exit");
+}
+
 }  // namespace
 
 CliParse parse_cli(int argc, char** argv) {
@@ -387,6 +425,7 @@ CliParse parse_cli(int argc, char** argv) {
     add_session_and_draw_flags(cli, o, shot_opt);
     add_view_and_test_flags(cli, o, shot_opt);
     add_view_cache_flags(cli, o, shot_opt);
+    add_window_test_flags(cli, o, shot_opt);
     cli.footer(nav::params_help());
     try {
         cli.parse(argc, argv);

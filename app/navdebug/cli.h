@@ -12,7 +12,8 @@
 //            [--stress-sliders N [--seed S] [--stress-per-frame K] [--stress-late | --stress-params A,B,...]
 //             [--stress-every-ms T] --stress-report OUT.json]
 //            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
-//            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)]
+//            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)] [--then-open LEVEL (test only)]
+//            [--test-frame-ms N (test only)] [--state-dump FILE (test only)] [--print-shortcuts]
 //            [--no-view-cache] [--bench-frames N [--bench-camera still|orbit] --bench-report OUT.json (test only)]
 #pragma once
 #include <cstddef>
@@ -38,7 +39,7 @@ struct CliOptions {
     std::string mesh_path, config_path;
     std::vector<std::string> sets;       // --set NAME=VALUE
     std::vector<std::string> diff_sets;  // --diff-from-set NAME=VALUE
-    std::string draw = "input,regions";
+    std::string draw = "input,navmesh";
     std::string shot_path, size_text = "1280x800", camera_text;
     // path tool
     std::string path_text, path_mode = "path";
@@ -62,12 +63,19 @@ struct CliOptions {
     // seeing inside
     std::string cull_text, ceilings_text, clip_text, clip_floor_text, section_text;
     bool floor_tint = false;
+    std::string floor_tint_auto_text, path_on_top_text;  // --floor-tint-auto, --path-on-top: on | off
     float floor_height = 3.0f;
     // tiles
     std::string tile_select_text;
     bool tile_only = false;
     // test only
     int hold_bake = 0, hold_tiles = 0;
+    std::string then_open;  // --then-open FILE: a second level dropped on the window after the first bake
+    // test only (tests/e2e/window_input.sh): each frame takes at least test_frame_ms; the window's
+    // state (App::state_json) written to state_dump_path after each frame that changed it
+    int test_frame_ms = 0;
+    std::string state_dump_path;
+    bool print_shortcuts = false;  // --print-shortcuts: the key map as Markdown, then exit
     StressOptions stress;
     std::string stress_params;
     // the view's framebuffer and the panel benchmark (bench.h)

@@ -82,7 +82,8 @@ void Inspector::panel() {
         ImGui::TextWrapped("Nothing at the pinned point in this layer (it is kept: a later bake or another layer may "
                            "show an element there).");
     } else {
-        ImGui::TextWrapped("Hover the view for a tooltip. With Click: inspect, a click pins the element here.");
+        ImGui::TextWrapped("Hover the view with Click: inspect (or hold Alt with any tool) for a tooltip. With Click: inspect, a "
+                           "click pins the element here.");
     }
 }
 

@@ -20,12 +20,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app.h"
 #include "assets_dir.h"
 #include "bench.h"
 #include "cli.h"
+#include "input_queue.h"
+#include "shortcuts.h"
 #include "session.h"
 #include "stress.h"
 #include "core/bake/params_json.h"
@@ -277,7 +280,8 @@ void init_imgui(GLFWwindow* win, bool keep_layout) {
     style.FrameRounding = 3.0f;
     style.GrabRounding = 3.0f;
     style.WindowBorderSize = 0.0f;
-    ImGui_ImplGlfw_InitForOpenGL(win, true);
+    // no backend callbacks: the input queue (input_queue.h) takes GLFW's events and feeds io
+    ImGui_ImplGlfw_InitForOpenGL(win, false);
     ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
@@ -340,6 +344,18 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
         settle(worker, cli);
         exit_code = bake_exit_code(worker.latest());  // the screenshot shows the final bake: its failure counts
     }
+    if (!cli.then_open.empty()) {
+        // --then-open: the app takes the first bake (and the picks made on it), then the second
+        // level is dropped on the window; frames until its own settings' bake is drawn
+        offscreen_frame();
+        const char* drop[1] = {cli.then_open.c_str()};
+        app.on_drop(1, drop);
+        for (int f = 0; f < 20 && (f == 0 || !app.settled()); ++f) {
+            offscreen_frame();
+            settle(worker, cli);
+        }
+        exit_code = bake_exit_code(worker.latest());
+    }
     // --why / --why-path: a frame tells the story on the bake and asks the worker for the fix (or
     // the path's explanation); the frames saved show its answer
     if (opts.why || opts.why_path) {
@@ -388,17 +404,52 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
     return exit_code;
 }
 
-// The window's loop until it is closed, or until the stress run (--stress-sliders) is done.
+// ---- test hooks (test only: --test-frame-ms, --state-dump; tests/e2e/window_input.sh) ----
+
+// --state-dump: the window's state (App::state_json) written whole after each frame that changed it.
+struct StateDump {
+    std::string path, last;
+    void after_frame(const App& app) {
+        if (path.empty()) return;
+        std::string now = app.state_json();
+        if (now == last) return;
+        if (const nav::Status st = nav::write_output_file(path, now + "\n"); !st) {
+            std::fprintf(stderr, "navdebug: --state-dump: %s\n", st.message.c_str());
+            return;
+        }
+        last = std::move(now);
+    }
+};
+
+// --test-frame-ms: the frame begun at `frame_start` (glfwGetTime) sleeps until it has taken `ms`.
+void pad_frame(double frame_start, int ms) {
+    if (ms <= 0) return;
+    const double left = ms / 1000.0 - (glfwGetTime() - frame_start);
+    if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
+}
+
+// The window's loop until it is closed, or until the stress run (--stress-sliders) or the panel
+// benchmark (--bench-frames) is done.
+// Input goes through the queue: every GLFW event applied in order, at most one change per key and
+// button a frame (input_queue.h); while events wait, the loop does not sleep.
 int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& stress_opts,
-                    const navdebug::BenchOptions& bench_opts) {
+                    const navdebug::BenchOptions& bench_opts, const navdebug::CliOptions& cli) {
     std::optional<navdebug::StressRun> stress;
     if (stress_opts.moves > 0) stress.emplace(stress_opts);
     std::optional<navdebug::BenchRun> bench;
     if (bench_opts.frames > 0) bench.emplace(bench_opts);
+    navdebug::InputQueue queue;
+    queue.install(win);
+    StateDump dump{cli.state_dump_path, {}};
     double last = glfwGetTime();
     while (!glfwWindowShouldClose(win)) {
-        if (stress || bench || app.animating()) glfwPollEvents();
+        const double frame_start = glfwGetTime();
+        // --test-frame-ms: frames one after another, as while a slow level's view moves
+        const bool poll = stress || bench || app.animating() || queue.pending() || cli.test_frame_ms > 0;
+        queue.before_poll(!poll);
+        if (poll) glfwPollEvents();
         else glfwWaitEventsTimeout(0.25);
+        queue.after_poll();
         if (stress && stress->before_frame(app)) return stress->exit_code();
         if (bench && bench->before_frame(app)) return bench->exit_code();
         const double now = glfwGetTime();
@@ -406,6 +457,7 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
         last = now;
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        queue.apply(ImGui::GetIO());
         ImGui::NewFrame();
         int ww = 0, wh = 0, fw = 0, fh = 0;
         glfwGetWindowSize(win, &ww, &wh);
@@ -418,6 +470,8 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         }
         glfwSwapBuffers(win);
+        dump.after_frame(app);
+        pad_frame(frame_start, cli.test_frame_ms);
     }
     return 0;
 }
@@ -443,7 +497,7 @@ int run_app(GLFWwindow* win, const navdebug::CliOptions& cli, const navdebug::St
     else worker.request(in.params, in.volumes, opts.stage.value_or(nav::kLastStage));
     app.set_view_cache(!cli.no_view_cache);
     const int exit_code = cli.screenshot() ? take_screenshot(app, worker, win, cli, start, in)
-                                           : run_interactive(app, win, start.stress, start.bench);
+                                           : run_interactive(app, win, start.stress, start.bench, cli);
     glfwSetWindowUserPointer(win, nullptr);
     return exit_code;
 }
@@ -463,6 +517,10 @@ int main(int argc, char** argv) {
     navdebug::CliParse parsed = navdebug::parse_cli(argc, argv);
     if (!parsed.options) return parsed.exit_code;
     const navdebug::CliOptions& cli = *parsed.options;
+    if (cli.print_shortcuts) {  // the key map: no window, no mesh
+        std::fputs(navdebug::shortcuts_markdown().c_str(), stdout);
+        return 0;
+    }
 
     // ---- everything that can be checked without a window: exit 2 on bad input ----
     navdebug::StartOptions start;
@@ -475,6 +533,7 @@ int main(int argc, char** argv) {
     // ---- the window ----
     Window window;
     const bool stress = start.stress.moves > 0 || start.bench.frames > 0;
+    start.app.keep_recent = !cli.screenshot() && !stress;  // the Open dialog's recent files
     if (const std::optional<int> code =
             open_window(window, start.width, start.height, cli.screenshot(), stress, !cli.no_view_cache, argv[0]))
         return *code;

@@ -3,11 +3,13 @@
 #include <imgui.h>
 
 #include "core/bake/level_import.h"
+#include "core/io/file.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <unistd.h>
 
 namespace navdebug {
@@ -61,6 +63,42 @@ bool is_level_file(const std::filesystem::path& p) {
 
 OpenDialog::~OpenDialog() {
     if (thread_.joinable()) thread_.join();  // the chooser closes with the session; nothing to kill
+}
+
+std::filesystem::path OpenDialog::config_dir() {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const char* home = std::getenv("HOME");
+    if (xdg && *xdg) return std::filesystem::path(xdg) / "navdebug";
+    if (home && *home) return std::filesystem::path(home) / ".config" / "navdebug";
+    return {};
+}
+
+void OpenDialog::set_recent_file(const std::filesystem::path& file) {
+    recent_file_ = file;
+    recent_.clear();
+    std::error_code ec;
+    if (file.empty() || !std::filesystem::exists(file, ec)) return;
+    std::string text;
+    if (!nav::read_input_file(file.string(), "recent files", 1 << 20, text)) return;  // unreadable: start empty
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line) && recent_.size() < kMaxRecent;)
+        if (!line.empty() && std::find(recent_.begin(), recent_.end(), line) == recent_.end()) recent_.push_back(line);
+}
+
+void OpenDialog::add_recent(const std::string& path) {
+    if (path.empty()) return;
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+    const std::string p = ec ? path : abs.lexically_normal().string();
+    recent_.erase(std::remove(recent_.begin(), recent_.end(), p), recent_.end());
+    recent_.insert(recent_.begin(), p);
+    if (recent_.size() > kMaxRecent) recent_.resize(kMaxRecent);
+    if (recent_file_.empty()) return;
+    std::string text;
+    for (const std::string& r : recent_) text += r + "\n";
+    std::filesystem::create_directories(recent_file_.parent_path(), ec);
+    if (const nav::Status st = nav::write_output_file(recent_file_.string(), text); !st)
+        std::fprintf(stderr, "navdebug: cannot keep the recent files: %s\n", st.message.c_str());
 }
 
 std::string OpenDialog::desktop_tool() {
@@ -125,6 +163,7 @@ void OpenDialog::browse(const std::filesystem::path& dir) {
         }
     }
     if (ec) error_ = "cannot list " + d.string() + ": " + ec.message();
+    selected_.clear();
     std::sort(dirs_.begin(), dirs_.end());
     std::sort(files_.begin(), files_.end());
 }
@@ -150,19 +189,39 @@ std::optional<std::string> OpenDialog::poll() {
         if (!error_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.42f, 0.38f, 1.0f), "%s", error_.c_str());
         ImGui::BeginChild("##entries", ImVec2(0, -ImGui::GetFrameHeightWithSpacing()), true);
         std::optional<std::filesystem::path> go;
+        // a click selects a file, a double-click (or Open) opens it; a click on a folder enters it.
+        // The double-click is ImGui's, decided from the events' own times by the input queue
+        // (input_queue.h): it holds at any frame rate.
+        auto file_row = [&](const std::filesystem::path& f, const std::string& label) {
+            if (ImGui::Selectable(label.c_str(), selected_ == f, ImGuiSelectableFlags_AllowDoubleClick)) {
+                selected_ = f;
+                if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) chosen = f.string();
+            }
+        };
+        std::error_code ec;
+        bool any_recent = false;
+        for (const std::string& r : recent_) {
+            if (!std::filesystem::is_regular_file(r, ec)) continue;
+            if (!any_recent) ImGui::TextDisabled("Recent");
+            any_recent = true;
+            ImGui::PushID(r.c_str());
+            file_row(r, std::filesystem::path(r).filename().string() + "  (" + std::filesystem::path(r).parent_path().string() + ")");
+            ImGui::PopID();
+        }
+        if (any_recent) ImGui::Separator();
         if (dir_.has_parent_path() && dir_ != dir_.root_path() && ImGui::Selectable("../")) go = dir_.parent_path();
         for (const auto& d : dirs_)
             if (ImGui::Selectable((d.filename().string() + "/").c_str())) go = d;
-        for (const auto& f : files_)
-            if (ImGui::Selectable(f.filename().string().c_str(), false, ImGuiSelectableFlags_AllowDoubleClick) &&
-                ImGui::IsMouseDoubleClicked(0)) {
-                chosen = f.string();
-            }
+        for (const auto& f : files_) file_row(f, f.filename().string());
         if (dirs_.empty() && files_.empty()) ImGui::TextDisabled("no folders or level meshes or Detour navmeshes (%s) here", level_patterns().c_str());
         ImGui::EndChild();
+        ImGui::BeginDisabled(selected_.empty());
+        if (ImGui::Button("Open")) chosen = selected_.string();
+        ImGui::EndDisabled();
+        ImGui::SameLine();
         if (ImGui::Button("Cancel")) browser_open_ = false;
         ImGui::SameLine();
-        ImGui::TextDisabled("double-click a mesh or a Detour navmesh (.bin) to open it");
+        ImGui::TextDisabled("double-click a file, or select it and Open");
         if (go) browse(*go);
         if (chosen) browser_open_ = false;
         if (!browser_open_) ImGui::CloseCurrentPopup();

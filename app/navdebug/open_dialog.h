@@ -1,6 +1,8 @@
 // The Open dialog: the desktop's own file chooser through zenity or kdialog when one is installed
 // (run on a thread, so the window keeps drawing while it is open), else an ImGui file browser
-// listing folders and level meshes (every extension nav::load_level reads).
+// listing folders and level meshes (every extension nav::load_level reads): a click selects a
+// file, Open or a double-click opens it; the files opened last are listed first (Recent), kept in
+// $XDG_CONFIG_HOME/navdebug/recent.txt (or ~/.config/...) by interactive runs.
 #pragma once
 #include <filesystem>
 #include <mutex>
@@ -21,6 +23,17 @@ public:
     std::optional<std::string> poll();
     // "zenity", "kdialog" or "" (the ImGui browser), found on PATH.
     static std::string desktop_tool();
+    // Keeps the recent files in `file` (read now, rewritten on each add); empty: not kept (the
+    // list lives for the session only: screenshots and stress runs write nothing).
+    void set_recent_file(const std::filesystem::path& file);
+    // A file was opened (by any way): first in the recent list.
+    void add_recent(const std::string& path);
+    const std::vector<std::string>& recent() const { return recent_; }
+    bool browser_open() const { return browser_open_; }
+    // $XDG_CONFIG_HOME/navdebug, else ~/.config/navdebug (empty when neither is set); where
+    // imgui.ini and recent.txt are kept.
+    static std::filesystem::path config_dir();
+    static constexpr size_t kMaxRecent = 10;
 
 private:
     void browse(const std::filesystem::path& dir);
@@ -33,6 +46,9 @@ private:
     std::filesystem::path dir_;
     std::vector<std::filesystem::path> dirs_, files_;
     std::string error_;
+    std::filesystem::path selected_;  // the file a click selected (Open opens it)
+    std::vector<std::string> recent_;
+    std::filesystem::path recent_file_;
 };
 
 }  // namespace navdebug

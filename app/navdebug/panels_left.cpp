@@ -4,6 +4,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <climits>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "app.h"
+#include "panel_fit.h"
 #include "ui_common.h"
 
 namespace navdebug {
@@ -166,6 +168,7 @@ void App::ui_left_panel(float, float H) {
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) ui_params();
+    if (opts_.headless) report_overflow(log_, "left", window_overflow());  // panel_fit.h
     ImGui::End();
 }
 
@@ -181,7 +184,13 @@ void App::ui_params() {
     if (ImGui::SmallButton(("Redo (" + std::to_string(edit_.undo.redo_steps()) + ")").c_str())) apply_edit(edit_.undo.redo(), "redo");
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y: forward one edit");
-    const float slider_w = ImGui::GetContentRegionAvail().x * 0.60f;
+    // the sliders leave room for the longest label beside them (a fixed 60% cut the longer labels off
+    // at the panel's edge at 1280 x 800), but keep at least 45% of the width for their values
+    float label_w = 0.0f;
+    for (const nav::ParamDef& d : nav::param_table())
+        if (d.kind != nav::ParamKind::Bool) label_w = std::max(label_w, ImGui::CalcTextSize(std::string(d.label).c_str()).x);
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float slider_w = std::max(avail * 0.45f, avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x - 1.0f);
     // once per stage, in pipeline order, whatever the order of the parameter table
     std::vector<const nav::ParamDef*> ordered;
     for (const nav::ParamDef& d : nav::param_table()) ordered.push_back(&d);
@@ -220,8 +229,16 @@ void App::ui_params() {
             case nav::ParamKind::Int: {
                 int v = static_cast<int>(value);
                 const std::string fmt = "%d" + escape_percent(unit) + (hint.empty() ? "" : "  " + escape_percent(hint));
-                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(d.min), static_cast<int>(d.max),
-                                           fmt.c_str(), ImGuiSliderFlags_AlwaysClamp);
+                // tile_size's top follows the grid (nav::slider_range)
+                const nav::ParamRange r = nav::slider_range(d.id, edit_.desired, mesh ? mesh->bmin : nullptr,
+                                                            mesh ? mesh->bmax : nullptr);
+                // ImGui's int sliders assert on a bound beyond INT_MAX / 2 (max_nodes' 2^30 crashed the
+                // panel once scrolled into view); a range that wide is dragged on a log scale
+                const double top = std::min(r.max, static_cast<double>(INT_MAX / 2));
+                const ImGuiSliderFlags flags =
+                    ImGuiSliderFlags_AlwaysClamp | (top - r.min > 100000.0 ? ImGuiSliderFlags_Logarithmic : 0);
+                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(r.min), static_cast<int>(top),
+                                           fmt.c_str(), flags);
                 value = v;
                 break;
             }
@@ -303,7 +320,8 @@ void App::ui_layers() {
     ImGui::Checkbox("ground grid", &view_.show_ground);
     ImGui::SameLine(150.0f);
     ImGui::Checkbox("inspect spans", &view_.inspect);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover a span (with a floor layer shown) to see its links and values.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover highlights the element under the cursor; its values show in a tooltip with the inspect "
+                                                      "tool or while Alt is held.");
     ui_readability();
     ui_see_inside();
 
@@ -312,15 +330,50 @@ void App::ui_layers() {
         if (!opts_.layers[static_cast<size_t>(i)]) continue;
         const auto l = static_cast<r::Layer>(i);
         ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
+        if (l == r::Layer::Regions) ui_regions_legend();
         int n = 0;
         for (const r::LegendEntry& e : layers_.legend(l)) {  // only what the layer draws now
-            if (n++ % 2) ImGui::SameLine(160.0f);
+            // two entries a row where the second fits (a long label gets a row of its own at 1280 x 800)
+            const float entry_w = 16.0f + ImGui::CalcTextSize(std::string(e.label).c_str()).x;
+            if (n++ % 2) {
+                if (160.0f + entry_w <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(160.0f);
+                else n = 1;
+            }
             ImGui::ColorButton(("##lg" + std::to_string(i) + "_" + std::to_string(n)).c_str(), to_imvec(e.color),
                                ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
             ImGui::SameLine();
             ImGui::TextUnformatted(std::string(e.label).c_str());
         }
     }
+}
+
+void App::ui_regions_legend() {
+    // every region drawn, by its colour: a count, then the swatches in a scrolled box
+    const nav::Bake* b = draw_bake_.get();
+    const nav::Regions* reg = b && b->regions ? b->regions.get() : nullptr;
+    if (!reg) {
+        if (b && b->tiled())
+            ImGui::Text("%lld regions over %d tiles, one colour each", static_cast<long long>(b->count("regions")),
+                        b->tiles_done);
+        return;
+    }
+    ImGui::Text("%d regions, one colour each", reg->region_count);
+    if (reg->max_region_id <= 1) return;
+    // which ids the spans use (ids can have gaps after merging)
+    std::vector<uint8_t> used(reg->max_region_id, 0);
+    for (const uint16_t id : reg->reg)
+        if (const uint16_t rid = static_cast<uint16_t>(id & ~nav::kBorderRegion); rid != 0 && rid < used.size()) used[rid] = 1;
+    const float rows = std::min(6.0f, std::ceil(static_cast<float>(reg->region_count) / 6.0f));
+    ImGui::BeginChild("##regions_legend", ImVec2(0.0f, rows * (ImGui::GetFrameHeight() + 2.0f) + 6.0f), true);
+    int n = 0;
+    for (uint16_t id = 1; id < reg->max_region_id; ++id) {
+        if (!used[id]) continue;
+        if (n++ % 6) ImGui::SameLine();
+        ImGui::ColorButton(("##rg" + std::to_string(id)).c_str(), to_imvec(r::region_color(id)),
+                           ImGuiColorEditFlags_NoPicker, ImVec2(ImGui::GetFrameHeight() * 1.6f, ImGui::GetFrameHeight()));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("region %u", id);
+    }
+    ImGui::EndChild();
 }
 
 void App::ui_readability() {
@@ -447,16 +500,40 @@ void App::ui_see_inside() {
         glm::vec3 n = view_.see.section->second;
         if (ImGui::DragFloat3("normal", &n.x, 0.01f, -1.0f, 1.0f) && glm::length(n) > 1e-3f) view_.see.section->second = n;
     }
-    ImGui::Checkbox("floor tint", &view_.see.floor_tint);
+    ui_floor_tint();
+    ImGui::TreePop();
+}
+
+void App::ui_floor_tint() {
+    bool tint = view_.floor_tint_on();
+    if (ImGui::Checkbox("floor tint", &tint)) {  // the user's choice from now on
+        view_.see.floor_tint = tint;
+        view_.see.floor_tint_auto = false;
+    }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Tint every layer by height band so stacked floors read apart: one colour per band of\n"
-                          "the given height from the bottom of the mesh (--floor-tint, --floor-height M).");
-    if (view_.see.floor_tint) {
+                          "the given height from the bottom of the mesh; walls keep their colour. On by itself\n"
+                          "where the navmesh has several floors, until set here (--floor-tint, --floor-tint-auto\n"
+                          "on|off, --floor-height M).");
+    if (view_.see.floor_tint_auto) {
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
-        ImGui::SliderFloat("##band", &view_.see.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::TextColored(kDimColor, view_.floors.several ? "(auto: several floors)" : "(auto: one floor)");
     }
-    ImGui::TreePop();
+    if (!tint) return;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
+    ImGui::SliderFloat("##band", &view_.see.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    // legend: the bands the navmesh stands in, with their height ranges
+    const auto& f = view_.floors;
+    if (f.bands.empty()) ImGui::TextColored(kDimColor, "no navmesh yet: bands from %.2f m", f.origin);
+    for (const int k : f.bands) {
+        float rgb[3];
+        r::floor_tint_color(k, rgb);
+        ImGui::ColorButton(("##band" + std::to_string(k)).c_str(), ImVec4(rgb[0], rgb[1], rgb[2], 1.0f),
+                           ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
+        ImGui::SameLine();
+        ImGui::Text("floor band %d: %.2f .. %.2f m", k, f.origin + static_cast<float>(k) * f.band,
+                    f.origin + static_cast<float>(k + 1) * f.band);
+    }
 }
 
 std::string App::lod_text(bool brief) const {

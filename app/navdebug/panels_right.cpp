@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app.h"
+#include "panel_fit.h"
 #include "ui_common.h"
 
 namespace navdebug {
@@ -62,9 +63,12 @@ void App::ui_right_panel(float W, float H) {
             const TileTimes tt = tile_times(*raw_bake_);
             if (tt.count > 0) {
                 ImGui::Text("per tile (%d / %d tiles):", tt.count, raw_bake_->layout.count());
-                ImGui::Text("  min %.2f  median %.2f  max %.2f ms", tt.min_ms, tt.median_ms, tt.max_ms);
-                ImGui::TextColored(kDimColor, "slowest tile %d,%d; sum of tile times %.1f ms", tt.slowest.first,
-                                   tt.slowest.second, tt.sum_ms);
+                // wrapped: wider than the panel at 1280 x 800 with times of 100 ms and more
+                ImGui::TextWrapped("  min %.2f  median %.2f  max %.2f ms", tt.min_ms, tt.median_ms, tt.max_ms);
+                ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+                ImGui::TextWrapped("slowest tile %d,%d; sum of tile times %.1f ms", tt.slowest.first, tt.slowest.second,
+                                   tt.sum_ms);
+                ImGui::PopStyleColor();
                 if (ImGui::IsItemHovered())
                     ImGui::SetTooltip("Each tile's wall time for the stages it ran in its last bake; tiles bake in\n"
                                       "parallel (threads), so the sum exceeds the bake's wall time.");
@@ -79,19 +83,17 @@ void App::ui_right_panel(float W, float H) {
 
     {
         int t = static_cast<int>(sel_.tool);
-        ImGui::TextUnformatted("Click:");
-        ImGui::SameLine();
+        // three short rows under their label: at 1280 x 800 one row with the label ran past the panel
+        ImGui::TextUnformatted("Click in the view:");
         ImGui::RadioButton("path", &t, static_cast<int>(Selection::Tool::Path));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click sets the path end, Shift+click the start.");
         ImGui::SameLine();
         ImGui::RadioButton("inspect", &t, static_cast<int>(Selection::Tool::Inspect));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click pins the element under the cursor in the inspector.");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover shows the element's tooltip; left click pins it in the inspector.");
         ImGui::SameLine();
         ImGui::RadioButton("prune", &t, static_cast<int>(Selection::Tool::Prune));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Left click keeps only the navmesh reachable from there; the rest is disabled.");
-        ImGui::TextUnformatted("      ");
-        ImGui::SameLine();
         ImGui::RadioButton("clip to floor", &t, static_cast<int>(Selection::Tool::ClipFloor));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Clip to this floor: left click on a floor keeps only the heights from %.1f m below it\n"
@@ -101,8 +103,6 @@ void App::ui_right_panel(float W, float H) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Left click puts a section plane through the surface there, facing you: what is in\n"
                               "front of it is cut away. Drag up / down to move it away / closer.");
-        ImGui::TextUnformatted("      ");
-        ImGui::SameLine();
         ImGui::RadioButton("tile", &t, static_cast<int>(Selection::Tool::Tile));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Tiled bakes: left click selects the tile under the cursor (Tile panel).");
@@ -177,6 +177,7 @@ void App::ui_right_panel(float W, float H) {
         panels_.log_scroll = false;
     }
     ImGui::EndChild();
+    if (opts_.headless) report_overflow(log_, "right", window_overflow());  // panel_fit.h
     ImGui::End();
 }
 
@@ -192,6 +193,7 @@ void App::ui_why_window(float W, float H) {
         const WhyTool::Action act = sel_.why.panel();
         if (act.show_stage) show_stage(*act.show_stage);
         if (act.apply) apply_fix(*act.apply);
+        if (opts_.headless) report_overflow(log_, "Why?", window_overflow());  // panel_fit.h
     }
     ImGui::End();
 }
@@ -214,8 +216,9 @@ void App::ui_tile_panel() {
     ImGui::Text("tile %d,%d  (index %d of %d x %d)", sel_.tile->first, sel_.tile->second, idx, b.layout.cols, b.layout.rows);
     float box[4];
     nav::tile_box(b.config, b.layout, sel_.tile->first, sel_.tile->second, box);
-    ImGui::TextColored(kDimColor, "box x %.1f..%.1f  z %.1f..%.1f m, border %d cells", box[0], box[2], box[1], box[3],
-                       b.layout.border);
+    ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);  // wrapped: these lines are wider than a 1280 x 800 panel
+    ImGui::TextWrapped("box x %.1f..%.1f  z %.1f..%.1f m, border %d cells", box[0], box[2], box[1], box[3], b.layout.border);
+    ImGui::PopStyleColor();
     const bool busy = worker_.busy();
     if (ImGui::Button("Rebuild tile")) {
         worker_.rebuild_tile(*sel_.tile);
@@ -228,11 +231,12 @@ void App::ui_tile_panel() {
     }
     ImGui::SameLine();
     ImGui::Text("last bake %.2f ms", t->ms);
-    ImGui::Text("spans %lld  regions %lld  polys %lld", static_cast<long long>(t->count("solid_spans")),
+    ImGui::TextWrapped("spans %lld  regions %lld  polys %lld", static_cast<long long>(t->count("solid_spans")),
                 static_cast<long long>(t->count("regions")), static_cast<long long>(t->count("polys")));
-    ImGui::TextColored(kDimColor, "compact spans %lld  contours %lld  detail tris %lld",
-                       static_cast<long long>(t->count("compact_spans")), static_cast<long long>(t->count("contours")),
-                       static_cast<long long>(t->count("detail_tris")));
+    ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+    ImGui::TextWrapped("compact spans %lld  contours %lld  detail tris %lld", static_cast<long long>(t->count("compact_spans")),
+                       static_cast<long long>(t->count("contours")), static_cast<long long>(t->count("detail_tris")));
+    ImGui::PopStyleColor();
     if (b.error_tile == idx) ImGui::TextColored(kErrorColor, "this tile failed: %s", b.error.message.c_str());
     if (ImGui::BeginTable("tile_stages", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
         for (int s = static_cast<int>(nav::Stage::Rasterize); s <= static_cast<int>(nav::kLastStage); ++s) {

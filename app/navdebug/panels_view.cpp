@@ -67,7 +67,9 @@ void App::ui_overlays(float W, float H) {
         ImGui::BeginTooltip();
         ImGui::TextUnformatted(sel_.node_tip.c_str());
         ImGui::EndTooltip();
-    } else {
+    } else if (sel_.tool == Selection::Tool::Inspect || ImGui::GetIO().KeyAlt) {
+        // the element's tooltip would cover the view at every hover: only with the inspect tool
+        // or while Alt is held (the hover highlight shows either way)
         sel_.inspector.tooltip();
     }
     // orbit pivot marker

@@ -211,10 +211,7 @@ void PathTool::ui_points() {
     if (ImGui::Button("Random end")) random_point(false);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Clear")) {
-        has_start_ = has_end_ = false;
-        dirty_ = true;
-    }
+    if (ImGui::Button("Clear")) clear_points();
 }
 
 // What the last query found (or why there is none).
@@ -223,11 +220,15 @@ void PathTool::ui_readouts() {
     // state and read-outs
     const bool need_end = mode_ != Mode::Wall;
     if (!have_mesh) {
-        ImGui::TextColored(kDimColor, "no navmesh: bake through the navmesh stage");
+        ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);  // wrapped: wider than a 1280 x 800 panel
+        ImGui::TextWrapped("no navmesh: bake through the navmesh stage");
+        ImGui::PopStyleColor();
     } else if (!has_start_ || (need_end && !has_end_)) {
         ImGui::TextColored(kDimColor, need_end ? "set both points to query" : "set the start to query");
     } else if (!status_) {
-        ImGui::TextColored(kErrorColor, "query failed: %s", status_.message.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);  // a message of any length
+        ImGui::TextWrapped("query failed: %s", status_.message.c_str());
+        ImGui::PopStyleColor();
     } else if (mode_ != Mode::Path) {
         if (start_np_.poly == nav::kNoRef) {
             ImGui::TextColored(kErrorColor, "start off the mesh");
@@ -300,6 +301,11 @@ void PathTool::ui_options() {
     ImGui::SetNextItemWidth(150.0f);
     if (ImGui::Combo("crossing vertices", &crossings_, crossings, 3)) dirty_ = true;
     if (ImGui::Checkbox("show A* nodes", &show_nodes_)) redraw_ = true;
+    ImGui::SameLine();
+    if (ImGui::Checkbox("on top", &on_top_)) redraw_ = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Path on top: the path, its markers and the A* nodes drawn over every layer, walls and\n"
+                          "upper floors included. Off: hidden by what stands in front of them.");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Polygons closed (orange) and still open (cyan) when the search ended; hover one for g and f.");
     if (show_nodes_ && !astar_.steps.empty()) {
@@ -372,14 +378,25 @@ void PathTool::draw(r::Renderer& rend) {
             in.wall = &wall_;
             std::copy(start_np_.point, start_np_.point + 3, in.wall_center);
         }
-        r::build_path(in, fill_cpu_, path_cpu_, funnel_cpu_);
+        in.on_top = on_top_;
+        r::build_path(in, fill_cpu_, path_cpu_, funnel_cpu_, outline_cpu_, marker_cpu_);
         fill_gpu_.upload(fill_cpu_);
         path_gpu_.upload(path_cpu_);
         funnel_gpu_.upload(funnel_cpu_);
+        outline_gpu_.upload(outline_cpu_);
+        marker_gpu_.upload(marker_cpu_);
     }
+    // the path keeps its own colours under the floor tint (its magenta is the hue nothing else has)
+    const r::DrawStyle before = rend.style();
+    r::DrawStyle st = before;
+    st.no_tint = true;
+    rend.set_style(st);
     rend.draw(fill_gpu_);
     rend.draw(path_gpu_);
     rend.draw(funnel_gpu_);
+    rend.draw(outline_gpu_);
+    rend.draw(marker_gpu_);
+    rend.set_style(before);
 }
 
 std::string PathTool::node_tooltip(const glm::vec3& p) {

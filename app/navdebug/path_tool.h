@@ -29,6 +29,8 @@ public:
 
     void set_start(const glm::vec3& p);
     void set_end(const glm::vec3& p);
+    // No start, no end (Clear; a new level: the old points are off it).
+    void clear_points() { has_start_ = has_end_ = false, drag_ = 0, dirty_ = true; }
     bool has_start() const { return has_start_; }
     bool has_end() const { return has_end_; }
     const glm::vec3& start() const { return start_; }
@@ -58,6 +60,9 @@ public:
     }
     bool show_nodes() const { return show_nodes_; }
     void set_show_nodes(bool on) { show_nodes_ = on, redraw_ = true; }
+    // Path on top (render/path_draw.h PathDrawInput::on_top): default on.
+    bool on_top() const { return on_top_; }
+    void set_on_top(bool on) { on_top_ = on, redraw_ = true; }
     // Shows the funnel stepper at step `step` (clamped to the steps of the query).
     void set_funnel_step(int step) { stepper_ = true, funnel_step_ = step, redraw_ = true; }
 
@@ -112,14 +117,15 @@ private:
 
     // view options
     bool show_nodes_ = false;
+    bool on_top_ = true;
     bool stepper_ = false;
     int funnel_step_ = 0;
     int crossings_ = 0;
     float shrink_ = 0.0f;
     float wall_radius_ = 10.0f;
 
-    nav::render::DrawList fill_cpu_, path_cpu_, funnel_cpu_;
-    nav::render::GpuDrawList fill_gpu_, path_gpu_, funnel_gpu_;
+    nav::render::DrawList fill_cpu_, path_cpu_, funnel_cpu_, outline_cpu_, marker_cpu_;
+    nav::render::GpuDrawList fill_gpu_, path_gpu_, funnel_gpu_, outline_gpu_, marker_gpu_;
 };
 
 }  // namespace navdebug

@@ -61,6 +61,7 @@ nav::Status parse_view_json(const Json& j, const std::string& where, ViewSetting
         if (k == "cull" || k == "hide_ceilings" || k == "floor_tint") {
             if (!e.is_boolean()) return nav::Status::bad_input(at + ": expected true or false");
             (k == "cull" ? v.cull : k == "hide_ceilings" ? v.hide_ceilings : v.floor_tint) = e.get<bool>();
+            if (k == "floor_tint") v.floor_tint_auto = false;  // set: the user's choice
         } else if (k == "floor_height") {
             if (!e.is_number() || !(e.get<double>() >= 0.5 && e.get<double>() <= 100.0))
                 return nav::Status::bad_input(at + ": expected metres between 0.5 and 100");
@@ -219,7 +220,7 @@ std::string session_to_json(const Session& s) {
         jv["hide_ceilings"] = v.hide_ceilings;
         if (v.clip) jv["clip"] = Json::array({short_decimal(v.clip->first), short_decimal(v.clip->second)});
         if (v.section) jv["section"] = Json{{"point", vec3_json(v.section->first)}, {"normal", vec3_json(v.section->second)}};
-        jv["floor_tint"] = v.floor_tint;
+        if (!v.floor_tint_auto) jv["floor_tint"] = v.floor_tint;  // absent: on where there are several floors
         jv["floor_height"] = short_decimal(v.floor_height);
         j["view"] = jv;
     }

@@ -6,7 +6,7 @@
 //   "camera":  {"eye": [x,y,z], "target": [x,y,z]}
 //   "layers":  ["input", "regions", ...] (names as in --draw)
 //   "view":    {"cull": true, "hide_ceilings": true, "clip": [ymin, ymax], "section": {"point": [x,y,z],
-//               "normal": [x,y,z]}, "floor_tint": false, "floor_height": 3.0} (every key optional;
+//               "normal": [x,y,z]}, "floor_tint": false, "floor_height": 3.0} (every key optional; floor_tint absent: on where the navmesh has several floors;
 //               no "clip" / "section": off)
 //   "tile":    {"select": [x, z], "only": false} (tiled bakes: the selected tile, only it drawn)
 //   "why":     {"point": [x,y,z]} or {"path": {"start": [x,y,z], "end": [x,y,z]}} (the Why tool's
@@ -39,6 +39,9 @@ struct ViewSettings {
     std::optional<std::pair<float, float>> clip;             // kept height range (min, max)
     std::optional<std::pair<glm::vec3, glm::vec3>> section;  // point, normal: the side the normal points to is cut
     bool floor_tint = false;    // every layer tinted by height band
+    // Until the user sets floor tint (floor_tint_auto false), the tint is on where the navmesh has
+    // several floors (ViewState::floors).
+    bool floor_tint_auto = true;
     float floor_height = 3.0f;  // the bands' height, metres (0.5..100)
     bool operator==(const ViewSettings&) const = default;
 };

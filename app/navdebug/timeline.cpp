@@ -1,4 +1,5 @@
 #include "timeline.h"
+#include "panel_fit.h"
 #include "ui_common.h"
 
 #include <imgui.h>
@@ -155,7 +156,12 @@ void Timeline::panel(const TimelineInput& in, nav::Stage& target) {
                     const nav::StageCount* key = &stats->counts.front();
                     for (const nav::StageCount& c : stats->counts)
                         if (c.name == kKeyCount[static_cast<size_t>(s)]) key = &c;
-                    ImGui::Text("%s %s", fmt_count(key->value).c_str(), std::string(key->name).c_str());
+                    // the name shortened to the column (a narrow panel), the count kept whole
+                    const std::string count = fmt_count(key->value);
+                    ImGui::TextUnformatted(
+                        fit_text(count + " " + std::string(key->name),
+                                 ImGui::GetContentRegionAvail().x - 2.0f * ImGui::GetStyle().CellPadding.x, count.size())
+                            .c_str());
                     if (ImGui::IsItemHovered()) {
                         ImGui::BeginTooltip();
                         count_lines(*stats);

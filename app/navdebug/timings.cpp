@@ -69,7 +69,8 @@ void Timings::panel(const nav::Bake* bake) {
     // oldest first: PlotLines reads values_offset as the index of the first value in the ring
     const int offset = count_ < kHistory ? 0 : head_;
     ImGui::PlotLines("##bake_ms", ring_.data(), count_, offset, overlay, 0.0f, std::max(hi * 1.1f, 0.01f), ImVec2(w, 60.0f));
-    ImGui::Text("last %.1f  min %.1f  avg %.1f  max %.1f ms", total_ms(count_ - 1), lo, sum / static_cast<float>(count_), hi);
+    // wrapped: with bakes of 100 ms and more the line is wider than a 1280 x 800 window's panel
+    ImGui::TextWrapped("last %.1f  min %.1f  avg %.1f  max %.1f ms", total_ms(count_ - 1), lo, sum / static_cast<float>(count_), hi);
 }
 
 }  // namespace navdebug

@@ -17,6 +17,11 @@ namespace {
 constexpr double kHugeCells = 2048.0 * 2048.0;
 constexpr uint64_t kHugeBytes = uint64_t(1) << 30;
 constexpr double kTargetCells = kHugeCells / 2.0;
+// A tiled bake's grid is huge only beyond 16 times that (too many cells to draw); the tile side
+// a huge solo grid's fallback fix offers (Recast's demo uses 32 to 128; larger tiles mean fewer
+// portals to stitch).
+constexpr double kTiledHugeCells = 16.0 * kHugeCells;
+constexpr int kHugeFixTileSize = 256;
 constexpr double kRadToDeg = 57.29577951308232;
 
 // Metres rounded to the centimetre, down or up (as decimal values: 0.3, not 0.30000000000000004).
@@ -37,7 +42,7 @@ std::string unit_of(ParamId id) {
 // A diagnostic whose fix is `fix`, described as "name old -> new unit". A value the parameter
 // table refuses is never offered: the fix is dropped and the reason stands alone.
 Diagnostic make(WarningKind k, std::string title, std::string reason, const Params& p, std::vector<ParamChange> fix) {
-    Diagnostic d{k, std::move(title), std::move(reason), {}, {}};
+    Diagnostic d{k, std::move(title), std::move(reason), {}, {}, {}};
     Params q = p;
     std::string text;
     for (const ParamChange& c : fix) {
@@ -58,9 +63,54 @@ std::string_view warning_name(WarningKind k) {
     static constexpr std::array<std::string_view, static_cast<size_t>(WarningKind::Count)> names = {
         "radius_under_two_cells", "cell_size_over_radius", "cell_height_over_half_climb", "huge_grid", "mesh_z_up",
         "mesh_centimetres",       "mesh_wound_wrong",      "no_walkable_triangles",       "no_polygons",
-        "grid_refused"};
+        "grid_refused",           "regions_lost"};
     const auto i = static_cast<size_t>(k);
     return i < names.size() ? names[i] : std::string_view("unknown");
+}
+
+RegionLoss region_loss(const Regions& regions, const ContourSet& contours, const PolyMesh* polymesh) {
+    RegionLoss l;
+    l.grids = 1;
+    const size_t n = regions.region_count;
+    l.regions = static_cast<int64_t>(n);
+    // per region id: 1 an outline contour, 2 a polygon
+    std::vector<uint8_t> seen(n + 1, 0);
+    for (const Contour& k : contours.contours)
+        if (k.nverts > 0 && k.reg <= n) seen[k.reg] |= 1;
+    if (polymesh)
+        for (int i = 0; i < polymesh->npolys && static_cast<size_t>(i) < polymesh->regs.size(); ++i)
+            if (polymesh->regs[static_cast<size_t>(i)] <= n) seen[polymesh->regs[static_cast<size_t>(i)]] |= 2;
+    for (size_t r = 1; r <= n; ++r) {
+        if ((seen[r] & 1) == 0) {
+            const bool warned = std::find(contours.warnings.begin(), contours.warnings.end(), static_cast<int>(r)) !=
+                                contours.warnings.end();
+            ++(warned ? l.sliver : l.single_cell);
+        } else if (polymesh && (seen[r] & 2) == 0) {
+            ++l.no_polygon;
+        }
+    }
+    return l;
+}
+
+RegionLoss region_loss(const Bake& bake) {
+    RegionLoss total;
+    const auto add = [&total](const auto& g) {
+        if (!g.regions || !g.contours) {
+            ++total.grids_without;
+            return;
+        }
+        const RegionLoss l = region_loss(*g.regions, *g.contours, g.polymesh.get());
+        total.regions += l.regions;
+        total.sliver += l.sliver;
+        total.single_cell += l.single_cell;
+        total.no_polygon += l.no_polygon;
+        total.grids += l.grids;
+    };
+    if (!bake.tiled()) add(bake);
+    else
+        for (const auto& t : bake.tiles)
+            if (t) add(*t);
+    return total;
 }
 
 MeshShape analyze_mesh(const InputMesh& m) {
@@ -102,11 +152,42 @@ MeshShape analyze_mesh(const InputMesh& m) {
 namespace {
 // Every warning on its own, each with the fix that clears it; diagnose() reconciles the fixes.
 std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const MeshShape* shape);
+// Drops d's fix; its reason says why.
+void withdraw_fix(Diagnostic& d, const std::string& why);
+// "cell_size 0.3 -> 0.25 m, ..."
+std::string describe_fix(const Params& p, const std::vector<ParamChange>& fix);
 }  // namespace
 
 std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshShape* shape) {
     std::vector<Diagnostic> out = diagnose_each(p, bake, shape);
     reconcile_fixes(out, p);
+    // No ping-pong: a fix is offered only when the warnings on the fixed parameters no longer hold
+    // its own and hold none that is not listed now (cell_size 0.3 -> 0.31 for a huge grid raised
+    // "agent radius under two cells", whose fix went back to 0.3). Applying offered fixes then
+    // only ever removes warnings, so a user clicking every fix in turn stops, with nothing undone.
+    // The empty string: `fix` clears d and raises nothing new; otherwise why not.
+    auto settles = [&](const Diagnostic& d, const std::vector<ParamChange>& fix) -> std::string {
+        Params q = p;
+        for (const ParamChange& c : fix)
+            if (!q.set(c.id, c.value)) return "a value out of range";
+        for (const Diagnostic& a : diagnose_each(q, bake, shape)) {
+            if (a.kind == d.kind) return "the warning would stay";
+            const bool listed = std::any_of(out.begin(), out.end(), [&](const Diagnostic& o) { return o.kind == a.kind; });
+            if (!listed) return "it would raise '" + a.title + "'";
+        }
+        return {};
+    };
+    for (Diagnostic& d : out) {
+        if (d.fix.empty()) continue;
+        const std::string why = settles(d, d.fix);
+        if (why.empty()) continue;
+        if (!d.fallback.empty() && fix_matters(p, d.fallback) && settles(d, d.fallback).empty()) {
+            d.fix = d.fallback;
+            d.fix_text = describe_fix(p, d.fix);
+            continue;
+        }
+        withdraw_fix(d, why);
+    }
     return out;
 }
 
@@ -150,12 +231,42 @@ void diagnose_params(const Params& p, std::vector<Diagnostic>& out) {
 }
 
 // --- the mesh, as the stages read it ---------------------------------------------------------------
+// With only mesh_scale changed since the bake: the grid the new scale makes, refused or huge, named
+// after mesh_scale (a slider move to 1000 makes a 20 km mesh the bake refuses). False when refused.
+bool diagnose_scaled_grid(const Params& p, const Bake& bake, std::vector<Diagnostic>& out) {
+    const MeshFix now = mesh_fix(p), was = mesh_fix(bake.params);
+    if (now.z_up != was.z_up || now.flip_winding != was.flip_winding || !(was.scale > 0.0f)) return true;
+    const float k = now.scale / was.scale;  // both positive: min stays min
+    float bmin[3], bmax[3];
+    for (int i = 0; i < 3; ++i) {
+        bmin[i] = bake.mesh->bmin[i] * k;
+        bmax[i] = bake.mesh->bmax[i] * k;
+    }
+    const BakeConfig c = derive_config(p, bmin, bmax);
+    TileLayout L;
+    const Status grid = c.tile_size > 0 ? check_tile_grid(c, p, L) : check_grid(c, p);
+    const std::string scaled = "mesh_scale " + p.to_string(ParamId::mesh_scale) + " makes the mesh " +
+                               num(bmax[0] - bmin[0], "%.3g") + " x " + num(bmax[2] - bmin[2], "%.3g") + " m: ";
+    if (!grid) {
+        out.push_back(make(WarningKind::GridRefused, "the bake will refuse this grid", scaled + grid.message + ".", p, {}));
+        return false;
+    }
+    const double cells = c.grid_x * c.grid_z;
+    if (c.tile_size > 0 ? cells > kTiledHugeCells : cells > kHugeCells)
+        out.push_back(make(WarningKind::HugeGrid, "the grid will be huge",
+                           scaled + "a grid of " + num(c.grid_x, "%.0f") + " x " + num(c.grid_z, "%.0f") +
+                               " cells: slow to bake and heavy on memory.",
+                           p, {}));
+    return true;
+}
+
 // False when the bake will refuse the grid: it stops before rasterizing, there is no result to diagnose.
 bool diagnose_mesh(const Params& p, const Bake& bake, const MeshShape& shape, std::vector<Diagnostic>& out) {
     using P = ParamId;
     const double cs = p.get(P::cell_size), ch = p.get(P::cell_height);
-    // while p asks for other mesh fixes than the bake's, what they give is not known yet
-    if (mesh_fix(p) != mesh_fix(bake.params)) return true;
+    // while p asks for other mesh fixes than the bake's, what they give is not known yet, but for
+    // a new scale alone: the bounds scale with it, so the grid it makes is known before the bake
+    if (mesh_fix(p) != mesh_fix(bake.params)) return diagnose_scaled_grid(p, bake, out);
     const InputMesh& m = *bake.mesh;
     const MeshShape& s = shape;
     const double horizontal = s.area_up + s.area_down;
@@ -252,19 +363,34 @@ bool diagnose_mesh(const Params& p, const Bake& bake, const MeshShape& shape, st
         // the reason first: the fix is moved into make() (argument order is unspecified)
         std::string reason =
             grid.message + (fix.empty() ? ". No cell size in range fixes it: scale or cut the mesh." : ".");
-        out.push_back(make(WarningKind::GridRefused, "the bake will refuse this grid", std::move(reason), p,
-                           std::move(fix)));
+        Diagnostic d = make(WarningKind::GridRefused, "the bake will refuse this grid", std::move(reason), p, std::move(fix));
+        // a solo grid too wide whose coarser cells would put the radius under two cells: tiles
+        // have no solo grid limit (check_tile_grid), only a tile count
+        if (c.tile_size <= 0) {
+            Params t = p;
+            if (t.set(P::tile_size, kHugeFixTileSize) && grid_check(t)) d.fallback = {{P::tile_size, double(kHugeFixTileSize)}};
+        }
+        out.push_back(std::move(d));
         return false;  // the bake stops before rasterizing: there is no result to diagnose
     }
-    const uint64_t bytes = cells > 0.0 ? estimate_bake_memory(m, c) : 0;
-    if (cells > kHugeCells || bytes > kHugeBytes) {
-        const double k = std::sqrt(cells / kTargetCells);
-        out.push_back(make(WarningKind::HugeGrid, "the grid will be huge",
-                           "cell_size " + num(cs) + " m over " + num(s.extent[0], "%.0f") + " x " +
-                               num(s.extent[2], "%.0f") + " m makes a grid of " + num(c.grid_x, "%.0f") + " x " +
-                               num(c.grid_z, "%.0f") + " cells, about " + std::to_string(bytes >> 20) +
-                               " MiB: slow to bake and heavy to draw.",
-                           p, {{P::cell_size, std::min(5.0, ceil_cm(cs * std::max(k, 1.0)))}}));
+    // A tiled bake holds a few tiles' grids at a time, never the whole one: its grid is huge only
+    // when it is too many cells to draw (kTiledHugeCells), whatever the memory.
+    const bool tiled = c.tile_size > 0;
+    const uint64_t bytes = cells > 0.0 && !tiled ? estimate_bake_memory(m, c) : 0;
+    if (tiled ? cells > kTiledHugeCells : cells > kHugeCells || bytes > kHugeBytes) {
+        const double k = std::sqrt(cells / (tiled ? kTiledHugeCells / 2.0 : kTargetCells));
+        Diagnostic d = make(WarningKind::HugeGrid, "the grid will be huge",
+                            "cell_size " + num(cs) + " m over " + num(s.extent[0], "%.0f") + " x " +
+                                num(s.extent[2], "%.0f") + " m makes a grid of " + num(c.grid_x, "%.0f") + " x " +
+                                num(c.grid_z, "%.0f") + " cells" +
+                                (tiled ? ": heavy to draw."
+                                       : ", about " + std::to_string(bytes >> 20) +
+                                             " MiB in one piece: slow to bake and heavy on memory; tiles bake a few "
+                                             "pieces at a time."),
+                            p, {{P::cell_size, std::min(5.0, ceil_cm(cs * std::max(k, 1.0)))}});
+        // when a coarser grid would put the agent radius under two cells: bake in tiles
+        if (!tiled) d.fallback = {{P::tile_size, double(kHugeFixTileSize)}};
+        out.push_back(std::move(d));
     }
     return true;
 }
@@ -302,12 +428,42 @@ void diagnose_result(const Params& p, const Bake& bake, std::vector<Diagnostic>&
     }
 }
 
+// Regions that reached no polygon: counted per grid, explained, no fix offered (each cause has its
+// own trade-off, the reason names the parameters).
+void diagnose_region_loss(const Params& p, const Bake& bake, std::vector<Diagnostic>& out) {
+    if (!bake.error.is_ok() || !(bake.params == p) || bake.built_through < static_cast<int>(Stage::Contours)) return;
+    const RegionLoss l = region_loss(bake);
+    if (l.lost() == 0) return;
+    std::string why = std::to_string(l.regions) + " regions, " + std::to_string(l.regions - l.lost()) +
+                      " reach a polygon (the Stages table's region and contour counts differ by these).";
+    if (l.sliver > 0)
+        why += " " + std::to_string(l.sliver) + (l.sliver == 1 ? " region is a sliver" : " regions are slivers") +
+               ": the boundary simplified to fewer than 3 vertices at edge_max_error " +
+               p.to_string(ParamId::edge_max_error) +
+               " cells, so its contour is dropped (as in Recast). Its spans are not in the navmesh; a lower "
+               "edge_max_error keeps more of them, a larger region_min_size / region_merge_size folds them into "
+               "their neighbours before.";
+    if (l.no_polygon > 0)
+        why += " " + std::to_string(l.no_polygon) + (l.no_polygon == 1 ? " region has" : " regions have") +
+               " a contour but no polygon: its triangulation failed (the bake warnings in the log name the region).";
+    if (l.single_cell > 0)
+        why += " " + std::to_string(l.single_cell) + (l.single_cell == 1 ? " region is" : " regions are") +
+               " made of single cells walled off on all four sides, where no contour walk starts (as in Recast); "
+               "tiles keep small regions that touch their border, so a larger region_min_size does not remove them.";
+    if (l.grids_without > 0)
+        why += " (" + std::to_string(l.grids_without) + " tiles' regions were not kept and are not counted.)";
+    out.push_back(make(WarningKind::RegionsLost,
+                       std::to_string(l.lost()) + " of " + std::to_string(l.regions) + " regions made no polygon",
+                       std::move(why), p, {}));
+}
+
 std::vector<Diagnostic> diagnose_each(const Params& p, const Bake* bake, const MeshShape* shape) {
     std::vector<Diagnostic> out;
     diagnose_params(p, out);
     if (!bake || !bake->mesh || !shape) return out;
     if (!diagnose_mesh(p, *bake, *shape, out)) return out;
     diagnose_result(p, *bake, out);
+    diagnose_region_loss(p, *bake, out);
     return out;
 }
 }  // namespace

@@ -14,6 +14,9 @@
 namespace nav {
 
 struct Bake;
+struct Regions;
+struct ContourSet;
+struct PolyMesh;
 
 enum class WarningKind : uint8_t {
     RadiusUnderTwoCells,      // erosion rounds to whole cells: 1.x cells cuts corners coarsely
@@ -26,6 +29,7 @@ enum class WarningKind : uint8_t {
     NoWalkableTriangles,      // nothing flatter than agent_max_slope
     NoPolygons,               // the bake went through and made no polygon
     GridRefused,              // check_grid refuses the grid: the bake stops before rasterizing
+    RegionsLost,              // regions that made no contour or no polygon (the counts differ between stages)
     Count
 };
 // Stable snake_case name ("radius_under_two_cells"), for logs and tests.
@@ -42,7 +46,27 @@ struct Diagnostic {
     std::string reason;             // why it goes wrong here, with the numbers
     std::vector<ParamChange> fix;   // empty: no automatic fix (the reason says what to do)
     std::string fix_text;           // "cell_size 0.3 -> 0.25 m"
+    // Offered instead of `fix` when `fix` would raise another warning (diagnose's no-ping-pong
+    // pass): a huge grid's cell_size raise puts the agent radius under two cells, tiles do not.
+    std::vector<ParamChange> fallback;
 };
+
+// Regions lost between stages, over every grid whose results are held (the solo grid, or each
+// tile's): the Stages table's region count is the partition's, its contour count the outlines
+// that survived simplification, and the two differ by what is counted here.
+struct RegionLoss {
+    int64_t regions = 0;     // regions the partition made
+    int64_t sliver = 0;      // no contour: the boundary simplified to fewer than 3 vertices (dropped, as Recast does)
+    int64_t single_cell = 0; // no contour: single cells walled off on all four sides, where no walk starts (as in
+                             // Recast; tiles keep small regions that touch their border, so they occur there)
+    int64_t no_polygon = 0;  // a contour but no polygon: triangulation failed (the polymesh warnings say where)
+    int grids = 0;           // grids counted
+    int grids_without = 0;   // grids whose regions or contours were dropped (navbake's lean tiles)
+    int64_t lost() const { return sliver + single_cell + no_polygon; }
+};
+// One grid: `polymesh` may be null (the bake stopped before it: no_polygon stays 0).
+RegionLoss region_loss(const Regions& regions, const ContourSet& contours, const PolyMesh* polymesh);
+RegionLoss region_loss(const Bake& bake);  // every grid of the bake
 
 // What diagnose reads of a mesh's shape, computed once per mesh in O(triangles). Facing uses the
 // normal of Recast's winding (cross(v1 - v0, v2 - v0)); |n.y| >= 0.7 is "horizontal".
@@ -59,7 +83,9 @@ MeshShape analyze_mesh(const InputMesh& m);
 // Warnings for parameters `p` (the values the fixes change: the debugger's desired ones) and,
 // when given, a bake (its mesh is the one the stages read, mesh_* fixes applied) with `shape` =
 // analyze_mesh(*bake->mesh). Mesh warnings are left out while p asks for other mesh fixes than
-// the bake was made with (their result is not known yet).
+// the bake was made with (their result is not known yet). A fix is offered only when the
+// warnings on the fixed parameters (the same bake) lose its own and gain none not listed now:
+// applying offered fixes one after another never brings back a warning an earlier one cleared.
 std::vector<Diagnostic> diagnose(const Params& p, const Bake* bake, const MeshShape* shape);
 
 // Whether the change `fix` to `p` changes the bake: a parameter the stages read only through its

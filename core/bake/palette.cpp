@@ -47,9 +47,26 @@ uint32_t palette_scale(uint32_t c, float k) {
     return ch(0) | ch(8) | ch(16) | (c & 0xff000000u);
 }
 
+float palette_hue_deg(uint32_t c) {
+    const float r = static_cast<float>(c & 255u), g = static_cast<float>((c >> 8) & 255u),
+                b = static_cast<float>((c >> 16) & 255u);
+    const float mx = std::max({r, g, b}), mn = std::min({r, g, b});
+    if (mx - mn < 1e-3f) return 0.0f;
+    float h;
+    if (mx == r) h = std::fmod((g - b) / (mx - mn) + 6.0f, 6.0f);
+    else if (mx == g) h = (b - r) / (mx - mn) + 2.0f;
+    else h = (r - g) / (mx - mn) + 4.0f;
+    return h * 60.0f;
+}
+
 uint32_t hash_color(uint32_t id) {
     const uint32_t h = mix32(id + 0x9e3779b9u);
-    const float hue = std::fmod(static_cast<float>(id) * 0.61803398875f + static_cast<float>(h & 63) / 640.0f, 1.0f);
+    const float t = std::fmod(static_cast<float>(id) * 0.61803398875f + static_cast<float>(h & 63) / 640.0f, 1.0f);
+    // spread over the circle minus the path's band, then step over that band
+    constexpr float kGapLo = kPathHueDeg - kPathHueGap, kGapWidth = 2.0f * kPathHueGap;
+    float deg = t * (360.0f - kGapWidth);
+    if (deg >= kGapLo) deg += kGapWidth;
+    const float hue = deg / 360.0f;
     const float sat = 0.50f + static_cast<float>((h >> 8) & 255) / 255.0f * 0.35f;
     const float val = 0.72f + static_cast<float>((h >> 16) & 255) / 255.0f * 0.26f;
     return hsv(hue, sat, val);
@@ -63,7 +80,7 @@ uint32_t area_color(uint8_t area) {
         case kAreaRoad: return palette_rgba(156, 122, 88);
         case kAreaDoor: return palette_rgba(236, 206, 48);
         case kAreaGrass: return palette_rgba(72, 190, 60);
-        case kAreaJump: return palette_rgba(188, 78, 222);
+        case kAreaJump: return palette_rgba(160, 80, 230);  // violet, short of the path's magenta
         default: return hash_color(area * 7919u);
     }
 }

@@ -15,9 +15,15 @@ constexpr uint32_t palette_rgba(int r, int g, int b, int a = 255) {
 constexpr uint32_t kPaletteWalkable = palette_rgba(0, 192, 255);    // ground area (kWalkableArea)
 constexpr uint32_t kPaletteNullArea = palette_rgba(72, 72, 80);     // not walkable (kNullArea)
 constexpr uint32_t kPaletteRegionNone = palette_rgba(52, 52, 58);   // region 0
+// The path tool's straight path: a magenta whose hue (about 315 degrees) no region, island, area
+// or polygon colour takes (hash_color leaves kPathHueGap out), so the path never reads as a region.
+constexpr uint32_t kPalettePath = palette_rgba(255, 30, 200);
+constexpr float kPathHueDeg = 315.0f;
+// Hues within this many degrees of kPathHueDeg are never produced by hash_color / area_color.
+constexpr float kPathHueGap = 30.0f;
 
 // A stable, well-spread colour per id: golden-ratio hue steps keep neighbouring ids apart, an
-// integer hash varies saturation and value.
+// integer hash varies saturation and value. The hue skips the path's (kPathHueDeg +- kPathHueGap).
 uint32_t hash_color(uint32_t id);
 // Area ids: ground light blue, water blue, road brown, door yellow, grass green, jump purple,
 // other user ids a stable hash colour, null dark grey.
@@ -26,5 +32,7 @@ uint32_t area_color(uint8_t area);
 uint32_t region_color(uint16_t id);
 // r, g, b times k (rounded, clamped), alpha kept.
 uint32_t palette_scale(uint32_t c, float k);
+// The hue of c in degrees [0, 360) (0 for a grey).
+float palette_hue_deg(uint32_t c);
 
 }  // namespace nav

@@ -235,6 +235,17 @@ std::string voxel_hint(ParamId id, const Params& p, const float* bmin, const flo
     return {};
 }
 
+ParamRange slider_range(ParamId id, const Params& p, const float* bmin, const float* bmax) {
+    const ParamDef& d = param_def(id);
+    ParamRange r{d.min, d.max};
+    if (id == ParamId::tile_size && bmin && bmax) {
+        const BakeConfig c = derive_config(p, bmin, bmax);
+        const double grid = std::max({c.grid_x, c.grid_z, double(c.walkable_radius) + 3.0});  // + 3: tile_border
+        r.max = std::clamp(grid, d.min, d.max);
+    }
+    return r;
+}
+
 std::string params_help() {
     std::string s = "Parameters (--set NAME=VALUE, JSON config keys, debugger sliders):\n";
     for (const ParamDef& d : kTable) {

@@ -122,6 +122,13 @@ private:
 // metres for cells). With the mesh bounds, cell_size and cell_height show the grid they make
 // ("= 135 x 135 cells", "= 36 layers"). Empty when the parameter has no voxel meaning.
 std::string voxel_hint(ParamId id, const Params& p, const float* bmin = nullptr, const float* bmax = nullptr);
+// The range the debugger's slider offers for parameter `id`: the table's, except tile_size with
+// the mesh bounds, whose top is the grid's longer side (at least the tile border): a larger tile is
+// one tile over the grid, the same bake. Without bounds, the table's range.
+struct ParamRange {
+    double min, max;
+};
+ParamRange slider_range(ParamId id, const Params& p, const float* bmin = nullptr, const float* bmax = nullptr);
 // Multi-line help text listing every parameter with unit, default, range and stage.
 std::string params_help();
 

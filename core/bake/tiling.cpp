@@ -18,25 +18,26 @@ Status make_tile_layout(const BakeConfig& c, TileLayout& out) {
     if (c.width < 1 || c.height < 1)
         return Status::bad_input("parameter tile_size: the grid of " + std::to_string(c.width) + " x " +
                                  std::to_string(c.height) + " cells has no cell to tile");
+    // A tile larger than the grid is one tile over the whole grid, as in Recast (its tile count is
+    // ceil(grid / tile_size) = 1). It is laid out at the grid's size (at least the border), not at
+    // tile_size: the cells past the grid are emptied anyway (clip_to_solo_grid), and a 4096-cell
+    // tile over a 60-cell level would allocate a grid 4600 times the level's for nothing.
     const int grid = std::max(c.width, c.height);
-    if (c.tile_size > grid)
-        return Status::bad_input("parameter tile_size: got " + std::to_string(c.tile_size) +
-                                 " cells, expected at most the grid of " + std::to_string(c.width) + " x " +
-                                 std::to_string(c.height) + " cells (0 for one tile over the whole mesh)");
+    const int tile = std::min(c.tile_size, std::max(grid, border));
     // In 64 bits: the grid's sides go up to INT_MAX (derive_config saturates), where
     // width + tile_size - 1 overflowed int into a negative tile count.
-    const int64_t cols = (int64_t(c.width) + c.tile_size - 1) / c.tile_size;
-    const int64_t rows = (int64_t(c.height) + c.tile_size - 1) / c.tile_size;
+    const int64_t cols = (int64_t(c.width) + tile - 1) / tile;
+    const int64_t rows = (int64_t(c.height) + tile - 1) / tile;
     char cs[32];
     std::snprintf(cs, sizeof cs, "%g", static_cast<double>(c.cs));
     if (cols * rows > kMaxTiles)
-        return Status::bad_input("parameter tile_size: " + std::to_string(c.tile_size) + " cells makes " +
+        return Status::bad_input("parameter tile_size: " + std::to_string(tile) + " cells makes " +
                                  std::to_string(cols) + " x " + std::to_string(rows) + " = " +
                                  std::to_string(cols * rows) + " tiles over the grid of " + std::to_string(c.width) +
                                  " x " + std::to_string(c.height) + " cells, more than the " +
                                  std::to_string(kMaxTiles) +
                                  " a navmesh holds; raise tile_size or cell_size (now " + cs + " m)");
-    out.tile_size = c.tile_size;
+    out.tile_size = tile;
     out.border = border;
     out.cols = static_cast<int>(cols);
     out.rows = static_cast<int>(rows);

@@ -35,8 +35,8 @@ constexpr int64_t kMaxTiles = kMaxTileSlots;
 inline int tile_border(const BakeConfig& c) { return c.walkable_radius + 3; }
 
 // The tile grid for config c (c.tile_size, the grid c.width x c.height). Fails (BadInput, naming
-// tile_size) when the tile is smaller than its border or larger than the grid, or when it makes
-// more than kMaxTiles tiles.
+// tile_size) when the tile is smaller than its border or when it makes more than kMaxTiles tiles.
+// A tile_size above the grid lays out one tile of the grid's side (at least the border's).
 Status make_tile_layout(const BakeConfig& c, TileLayout& out);
 
 // The whole grid of a tiled bake (at least one cell, sides below 2^31 cells, a height the 16-bit

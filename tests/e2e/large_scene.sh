@@ -10,11 +10,13 @@ navbake=$1 gen=$2 work=$3
 mkdir -p "$work"
 obj="$work/large.obj"
 "$gen" --large "$obj"
-"$navbake" "$obj" --set tile_size=64 --set threads=0 --json >"$work/tiled.json"
-"$navbake" "$obj" --json >"$work/solo.json"
-python3 - "$work/tiled.json" "$work/solo.json" <<'PY'
-import json, sys
+# GNU time's peak beside each bake (issue 23: the memory estimate within 25% above it)
+/usr/bin/time -v -o "$work/tiled.time" "$navbake" "$obj" --set tile_size=64 --set threads=0 --json >"$work/tiled.json"
+/usr/bin/time -v -o "$work/solo.time" "$navbake" "$obj" --json >"$work/solo.json"
+python3 - "$work/tiled.json" "$work/solo.json" "$work/tiled.time" "$work/solo.time" <<'PY'
+import json, re, sys
 t = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2]))
+def peak(path): return int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(path).read()).group(1)) * 1024
 tiles = t["tiles"]
 spans = s["counts"]["solid_spans"]
 print(f"large level: {s['mesh']['tris']} triangles, {spans} solid spans (solo); "
@@ -31,6 +33,11 @@ if abs(t["walkable_area"] - s["walkable_area"]) > 0.02 * s["walkable_area"]:
     bad.append("tiled and solo walkable areas differ by more than 2%")
 if not tiles["peak_rss_mib"] < s["peak_rss_mib"]:
     bad.append("the tiled bake (no intermediates) does not peak below the solo bake")
+for name, j, tpath in (("tiled", t, sys.argv[3]), ("solo", s, sys.argv[4])):
+    est, pk = j["memory"]["estimate"], peak(tpath)
+    print(f"memory {name}: estimate {est / 2**20:.1f} MiB, GNU time peak {pk / 2**20:.1f} MiB, ratio {est / pk:.2f}")
+    if not (pk <= est <= 1.25 * pk):
+        bad.append(f"the {name} memory estimate {est / 2**20:.1f} MiB is not within 1.00-1.25 of the peak {pk / 2**20:.1f} MiB")
 for b in bad: print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY

@@ -24,11 +24,11 @@ shot several      input,regions,polymesh --hues 8 --color 214,116,46:0.005
 shot navmesh      navmesh      --color 0,192,255:0.03
 # path tool: straight path magenta, start marker green, end marker red (render/path_draw.cpp)
 shot path         navmesh,path --path 0,0.2,0:10.2,0.2,-12 --camera 2,24,14,8,0,-6 -- \
-                  --color 255,50,190:0.001 --color 40,220,90:0.0001 --color 240,50,40:0.0001 --color 0,192,255:0.03
+                  --color 255,30,200:0.001 --color 40,220,90:0.0001 --color 240,50,40:0.0001 --color 0,192,255:0.03
 shot path_partial navmesh,path --path 0,0.2,0:16.5,6.1,16.2 --camera 4,26,30,10,0,7 -- \
-                  --color 255,50,190:0.001 --color 240,50,40:0.0001
+                  --color 255,30,200:0.001 --color 240,50,40:0.0001
 shot path_funnel  navmesh,path --path -17.1,0.9,-2.7:-3.9,4.1,-15.0 --path-nodes --funnel-step 3 \
-                  --camera -8,26,8,-10,0,-10 -- --color 255,50,190:0.0005 --color 255,130,230:0.0003 --color 70,130,255:0.0003
+                  --camera -8,26,8,-10,0,-10 -- --color 255,30,200:0.0005 --color 255,150,40:0.0003 --color 70,130,255:0.0003
 # raycast mode: ray yellow, blocked rest orange, wall normal magenta; wall mode: distance circle violet
 shot path_raycast navmesh,path --path 0,0.2,0:10.2,0.2,-12 --camera 2,24,14,8,0,-6 --path-mode raycast -- \
                   --color 255,220,0:0.001 --color 255,120,0:0.0001 --color 255,70,255:0.0001 --color 40,220,90:0.0001

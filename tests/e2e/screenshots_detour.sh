@@ -14,13 +14,13 @@ cp "$src/tests/fuzz/corpus/navmesh/tiny.mset" "$bin"
 above="--camera 10,30,30,10,0,5"   # both tiles (x 0..20, z 0..10) from above and in front
 export SHOT_MESH=$bin
 # island_color(0) (render/islands_draw.cpp): one island over both tiles
-shot detour_islands islands $above -- --color 103,78,204:0.05 --max-color 150,225,88:0.001
+shot detour_islands islands $above -- --color 78,142,204:0.05 --max-color 185,225,88:0.001
 shot detour_navmesh navmesh $above -- --differs "$out/detour_islands.png:0.05"
 if grep -q "opened Detour navmesh $bin (4 polygons)" "$out/detour_navmesh.log"; then ok "log names the Detour navmesh"
 else bad "log: $(tail -2 "$out/detour_navmesh.log")"; fi
 shot detour_tiles tiles $above -- --hue 130:0.05 --color 235,235,245:0.002
 # a route from tile 0 to tile 1: the straight path (magenta)
-shot detour_path navmesh,path $above --path 1,0,1:19,0,9 -- --color 255,50,190:0.001
+shot detour_path navmesh,path $above --path 1,0,1:19,0,9 -- --color 255,30,200:0.001
 unset SHOT_MESH
 
 # Files > Save navmesh (navdebug --save-navmesh, the button's code) writes the bytes navbake

@@ -13,7 +13,7 @@ source "$src/tests/e2e/shot_lib.sh"
 # render/map2d_draw.h map2d_colors and map2d_optimal.cpp
 constraint=255,210,40 entering=60,230,90 leaving=240,50,60 ring=40,240,250 stepmark=255,60,230
 free_outer=60,220,110 free_hole=240,60,70
-optimal=20,255,120 funnel=255,50,190 interval=250,250,40
+optimal=20,255,120 funnel=255,30,200 interval=250,250,40
 
 SHOT_MESH=$src/assets/map2d_obstacles.json
 shot map_navmesh navmesh

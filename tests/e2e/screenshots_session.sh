@@ -23,7 +23,7 @@ mesh="$src/assets/demo.obj"
 # 1. flags -> save -> load -> save again
 if run flags "$mesh" --config "$src/assets/demo.json" --draw regions,navmesh,path \
      --path 0,0.2,0:10.2,0.2,-12 --camera 2,24,14,8,0,-6 --no-ui --save-session "$out/s1.json"; then
-  if msg=$($check "$out/flags.png" --hues 6 --color 255,50,190:0.0005); then ok "flags: $msg"; else bad "flags: $msg"; fi
+  if msg=$($check "$out/flags.png" --hues 6 --color 255,30,200:0.0005); then ok "flags: $msg"; else bad "flags: $msg"; fi
 fi
 if run session --session "$out/s1.json" --no-ui --save-session "$out/s2.json"; then
   same session_roundtrip "$out/session.png" "$out/flags.png"

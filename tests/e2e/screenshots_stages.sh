@@ -88,11 +88,12 @@ if $check "$out/diff_none.png" --color 60,230,90:0.002 > /dev/null; then bad "di
 else ok "diff_none: no highlight without --diff-from-set"; fi
 if grep -q "changes bake #[0-9]* -> #[0-9]*: .*polygons" "$out/diff_polys.log"; then ok "diff_polys: $(grep -o 'changes bake.*' "$out/diff_polys.log")"
 else bad "diff_polys: no change summary in the log"; fi
-# the highlight's "added" green is a region colour too (hash_color spans every hue: the plain
+# the highlight's "added" green is a region colour too (hash_color spans every hue but the path's
+# magenta, 285..345 degrees: the plain
 # regions match it); under the highlight the layers turn grey, so the one region that
 # region_min_size 20 -> 8 adds is the only colour in the view: no other hue, and far less green
 # than the regions' own
-shot regions_plain regions -- --hues 5 --color 60,230,90:0.005 --hue 240:0.005 --hue 300:0.005
+shot regions_plain regions -- --hues 5 --color 60,230,90:0.005 --hue 240:0.005 --hue 270:0.005 --max-hue 315:0.0005
 shot diff_added    regions --diff-from-set region_min_size=20 -- --color 60,230,90:0.0008 --max-hue 120:0.010 \
   --max-hue 0:0.0005 --max-hue 60:0.0005 --max-hue 180:0.0005 --max-hue 240:0.0005 --max-hue 300:0.0005
 if grep -q "changes bake #[0-9]* -> #[0-9]*: regions +1 ~0 -0" "$out/diff_added.log"; then ok "diff_added: one region added"

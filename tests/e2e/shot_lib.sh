@@ -10,6 +10,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
+# SHOT_ARGS: navdebug arguments every shot of the script takes (word-split), e.g. --floor-tint-auto off
 shot() {  # name, --draw list, [navdebug arguments... --], checker arguments; SHOT_MESH: another mesh
   local name=$1 layers=$2; shift 2
   local extra=()
@@ -20,7 +21,7 @@ shot() {  # name, --draw list, [navdebug arguments... --], checker arguments; SH
   local png="$out/$name.png"
   rm -f "$png"
   if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "${SHOT_MESH:-$src/assets/demo.obj}" \
-       --config "$src/assets/demo.json" --draw "$layers" "${extra[@]}" --screenshot "$png" --size 1280x800 \
+       --config "$src/assets/demo.json" --draw "$layers" ${SHOT_ARGS:-} "${extra[@]}" --screenshot "$png" --size 1280x800 \
        > "$out/$name.log" 2>&1; then
     bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return
   fi

@@ -224,10 +224,16 @@ TEST_CASE("diagnose: cell height above half the climb (stairs merge)") {
 TEST_CASE("diagnose: a grid that will be huge") {
     InputMesh big;
     navtest::add_floor(big, 0, 0, 700, 700, 0);  // 2334 x 2334 cells at 0.3 m
-    // diagnosed after the input stage: the warning is there before the grid is allocated
-    const Params fixed = check_fires_and_fix_clears(big, Params{}, WarningKind::HugeGrid, Stage::Input);
+    // diagnosed after the input stage: the warning is there before the grid is allocated. A coarser
+    // grid would put the default radius (0.6 m) under two cells: the fix bakes in tiles instead
+    const Params tiled = check_fires_and_fix_clears(big, Params{}, WarningKind::HugeGrid, Stage::Input);
+    CHECK(tiled.get(ParamId::cell_size) == 0.3);
+    CHECK(tiled.get(ParamId::tile_size) == 256);
+    // a radius of 1.2 m stays over two cells of a coarser grid: the fix raises cell_size
+    const Params fixed = check_fires_and_fix_clears(big, with({{"agent_radius", "1.2"}}), WarningKind::HugeGrid, Stage::Input);
     CHECK(fixed.get(ParamId::cell_size) > 0.3);
     CHECK(fixed.get(ParamId::cell_size) < 0.6);
+    CHECK(fixed.get(ParamId::tile_size) == 0);
 }
 
 TEST_CASE("diagnose: a grid the bake refuses is a warning naming the limit, with a larger cell_size") {
@@ -245,7 +251,12 @@ TEST_CASE("diagnose: a grid the bake refuses is a warning naming the limit, with
     const Diagnosis full = diagnose_bake(strip, Params{});
     CHECK(full.bake->error.code == Status::Code::BadInput);
     CHECK(w.reason.find(full.bake->error.message) != std::string::npos);
-    const Params fixed = check_fires_and_fix_clears(strip, Params{}, WarningKind::GridRefused, Stage::Input);
+    // 0.39 m cells would put the default radius (0.6 m) under two cells: the fix bakes in tiles
+    const Params tiled = check_fires_and_fix_clears(strip, Params{}, WarningKind::GridRefused, Stage::Input);
+    CHECK(tiled.get(ParamId::cell_size) == 0.3);
+    CHECK(tiled.get(ParamId::tile_size) == 256);
+    // with a radius of 1 m, coarser cells raise nothing: the fix raises cell_size
+    const Params fixed = check_fires_and_fix_clears(strip, with({{"agent_radius", "1"}}), WarningKind::GridRefused, Stage::Input);
     CHECK(fixed.get(ParamId::cell_size) > 0.3);
     CHECK(fixed.get(ParamId::cell_size) <= 0.4);  // 25 000 m / 65 535 cells = 0.38 m
     CHECK(diagnose_bake(strip, fixed).bake->error.is_ok());
@@ -422,7 +433,7 @@ Diagnostic hand_made(WarningKind k, const char* title, const Params& p, std::vec
         REQUIRE(q.set(c.id, c.value));
         text += std::string(param_def(c.id).name) + " " + p.to_string(c.id) + " -> " + q.to_string(c.id);
     }
-    return Diagnostic{k, title, "reason.", std::move(fix), text};
+    return Diagnostic{k, title, "reason.", std::move(fix), text, {}};
 }
 }  // namespace
 

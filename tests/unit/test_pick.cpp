@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
 
 #include "core/bake/filter.h"
@@ -420,6 +421,61 @@ TEST_CASE("pick: clicks go through what the view does not draw (culled, ceilings
     CHECK(hit_y(section) == doctest::Approx(-100.0f));
     section.normal[0] = -1.0f;  // cut away x < 0 instead: the ray keeps its hits
     CHECK(hit_y(section) == doctest::Approx(7.3f));
+}
+
+TEST_CASE("pick: raycast_drawn hits only what the shown layers draw (a hidden input is not hit)") {
+    const auto b = bake_scene();
+    const PickVisibility vis;
+    auto hit_y = [&](const LayerMask& shown, float x, float z, const PickVisibility& v) {
+        const float o[3] = {x, 20.0f, z}, d[3] = {0.0f, -1.0f, 0.0f};
+        float t = 0.0f;
+        return raycast_drawn(*b, shown, o, d, t, v) ? o[1] - t : -100.0f;
+    };
+    auto only = [](std::initializer_list<Layer> ls) {
+        LayerMask m{};
+        for (Layer l : ls) m[static_cast<size_t>(l)] = true;
+        return m;
+    };
+    // the input shown: its triangles, as raycast_mesh hits them (the box top at 3 m, the floor)
+    CHECK(hit_y(only({Layer::Input}), 6.0f, 6.0f, vis) == doctest::Approx(3.0f));
+    CHECK(hit_y(only({Layer::Input}), 2.0f, 2.0f, vis) == doctest::Approx(0.0f));
+    // nothing pickable shown (no layer, or only the path and the tiles overlay): no hit
+    CHECK(hit_y(only({}), 2.0f, 2.0f, vis) == -100.0f);
+    CHECK(hit_y(only({Layer::Path, Layer::Tiles}), 2.0f, 2.0f, vis) == -100.0f);
+    // the input hidden, the navmesh shown: the navmesh's surface, lifted as layers.cpp draws it;
+    // over the box (no navmesh on its top, none under it) the hidden box is not hit
+    const LayerMask nav = only({Layer::Navmesh});
+    const Element floor = down(*b, Layer::Navmesh, 2.0f, 2.0f);
+    REQUIRE(floor.valid());
+    CHECK(hit_y(nav, 2.0f, 2.0f, vis) == doctest::Approx(floor.point[1]));
+    CHECK(floor.point[1] > 0.0f);
+    CHECK(floor.point[1] < 0.5f);
+    const Element top = down(*b, Layer::Navmesh, 6.0f, 6.0f);
+    CHECK_FALSE(top.valid());
+    CHECK(hit_y(nav, 6.0f, 6.0f, vis) == -100.0f);
+    // under the deck: the input hits the deck's top at 3.4 m; with the input hidden the pick goes
+    // through it to the navmesh drawn there (the floor's under the deck, as pick_ray finds it)
+    CHECK(hit_y(only({Layer::Input}), 9.5f, 9.5f, vis) == doctest::Approx(3.4f));
+    const Element under = down(*b, Layer::Navmesh, 9.5f, 9.5f);
+    REQUIRE(under.valid());
+    CHECK(hit_y(nav, 9.5f, 9.5f, vis) == doctest::Approx(under.point[1]));
+    CHECK(under.point[1] < 3.0f);
+    // detail and polygon layers hit at their own heights; the nearest shown layer wins
+    const float detail_y = hit_y(only({Layer::Detail}), 2.0f, 2.0f, vis);
+    CHECK(detail_y > 0.0f);
+    CHECK(detail_y < 0.5f);
+    CHECK(hit_y(only({Layer::Detail, Layer::Input}), 2.0f, 2.0f, vis) == doctest::Approx(detail_y));
+    CHECK(hit_y(only({Layer::Regions}), 2.0f, 2.0f, vis) > 0.0f);
+    // the clip cuts the layers as it cuts the view: between 2 and 5 m the floor's navmesh is gone,
+    // between -1 and 1 m it stays
+    PickVisibility clip;
+    clip.clip = true;
+    clip.clip_min = 2.0f;
+    clip.clip_max = 5.0f;
+    CHECK(hit_y(nav, 2.0f, 2.0f, clip) == -100.0f);
+    clip.clip_min = -1.0f;
+    clip.clip_max = 1.0f;
+    CHECK(hit_y(nav, 2.0f, 2.0f, clip) == doctest::Approx(floor.point[1]));
 }
 
 #endif  // NAV_HAVE_RENDER

@@ -1,0 +1,37 @@
+// App: the window's state as JSON for the window tests (--state-dump, test only;
+// tests/e2e/window_input.sh asserts on it).
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+
+namespace navdebug {
+
+namespace r = nav::render;
+
+std::string App::state_json() const {
+    nlohmann::ordered_json j;
+    auto vec = [](const glm::vec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); };
+    nlohmann::json layers = nlohmann::json::array();
+    for (int i = 0; i < r::kLayerCount; ++i)
+        if (opts_.layers[static_cast<size_t>(i)]) layers.push_back(std::string(r::kLayerNames[static_cast<size_t>(i)]));
+    j["layers"] = layers;
+    j["camera"] = {{"eye", vec(view_.cam.eye)}, {"target", vec(view_.cam.eye + view_.cam.forward())}};
+    j["path"] = {{"start", sel_.path.has_start() ? vec(sel_.path.start()) : nlohmann::json()},
+                 {"end", sel_.path.has_end() ? vec(sel_.path.end()) : nlohmann::json()}};
+    j["mesh"] = panels_.mesh_field;
+    j["mesh_loaded"] = !mesh_pending_ && bake_ && bake_->mesh != nullptr;
+    j["stage"] = std::string(nav::stage_name(edit_.run_to));
+    // the left panel (Files, Layers, Parameters) scrolls as one window
+    const ImGuiWindow* left = ImGui::FindWindowByName("navdebug");
+    j["params_scroll_y"] = left ? left->Scroll.y : 0.0f;
+    j["open_dialog"] = panels_.open_dialog.browser_open();
+    j["shortcuts_shown"] = show_shortcuts_;
+    j["panels_shown"] = view_.show_ui;
+    j["bake_busy"] = worker_.busy();
+    return j.dump();
+}
+
+}  // namespace navdebug

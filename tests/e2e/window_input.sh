@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The debugger by hand: a real navdebug window under Xvfb, driven by xdotool (package xdotool),
+# each check asserted from the window's --state-dump (test only). Frames are slowed to 300 ms
+# (--test-frame-ms, test only) so a 20 ms key tap falls inside one frame, as on a big level under
+# software OpenGL.
+#   a key tap of 20 ms toggles its layer (F1 and ? the shortcut list); a double-click on a file in the Open dialog opens it;
+#   the wheel over the Parameters panel scrolls it and leaves the camera; shift+click then click
+#   set the path's start, then its end.
+# usage: window_input.sh NAVDEBUG OUTDIR SRC_DIR [FRAME_MS]
+set -euo pipefail
+exe=$1 out=$2 src=$3 frame_ms=${4:-300}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
+src=$(cd "$src" && pwd)
+for tool in Xvfb xdotool python3; do
+  command -v "$tool" > /dev/null || { echo "window_input: SKIP: $tool not installed (scripts/setup.sh)"; exit 0; }
+done
+
+# a display of our own (xvfb-run -a would do the same; the test then needs no wrapper)
+disp=""
+for n in $(seq 90 140); do
+  if [ ! -e /tmp/.X$n-lock ]; then disp=":$n"; break; fi
+done
+[ -n "$disp" ] || { echo "window_input: no free X display number"; exit 1; }
+Xvfb "$disp" -screen 0 1280x800x24 -nolisten tcp > "$out/xvfb.log" 2>&1 &
+xvfb_pid=$!
+app_pid=""
+cleanup() {
+  [ -n "$app_pid" ] && kill "$app_pid" 2> /dev/null || true
+  kill "$xvfb_pid" 2> /dev/null || true
+  wait 2> /dev/null || true
+}
+trap cleanup EXIT
+export DISPLAY=$disp
+for _ in $(seq 100); do xdotool getmouselocation > /dev/null 2>&1 && break; sleep 0.05; done
+# the recent files and imgui.ini go to a config dir of the test's own
+export XDG_CONFIG_HOME=$out/config
+rm -rf "$XDG_CONFIG_HOME"
+mkdir -p "$XDG_CONFIG_HOME"
+# the Open dialog lists this folder: one level mesh to open
+levels=$out/levels
+mkdir -p "$levels"
+cp "$src/assets/demo.obj" "$levels/demo.obj"
+cp "$src/assets/stairs.obj" "$levels/stairs.obj"
+
+dump=$out/state.json
+start_app() {
+  rm -f "$dump"
+  # no desktop chooser: the Open dialog is the ImGui browser (PATH without zenity / kdialog)
+  (cd "$levels" && PATH=/usr/bin:/bin exec "$exe" "$@" --test-frame-ms "$frame_ms" --state-dump "$dump" \
+     > "$out/navdebug.log" 2>&1) &
+  app_pid=$!
+  win=$(timeout 20 xdotool search --sync --name '^navdebug$' | head -1 || true)
+  [ -n "$win" ] || { echo "window_input: FAIL: no navdebug window"; cat "$out/navdebug.log"; exit 1; }
+  xdotool windowmove "$win" 0 0 windowsize "$win" 1280 800
+  wait_for 'not s["bake_busy"] and s["mesh_loaded"]' 60
+}
+stop_app() {
+  kill "$app_pid" 2> /dev/null || true
+  wait "$app_pid" 2> /dev/null || true
+  app_pid=""
+}
+# wait_for PYTHON_EXPR TIMEOUT_S: until the state dump (as s) makes the expression true
+wait_for() {
+  python3 - "$dump" "$1" "$2" <<'PY' || { echo "window_input: FAIL: timed out waiting for: $1"; cat "$dump" 2>/dev/null; exit 1; }
+import json, sys, time
+path, expr, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
+end = time.time() + limit
+while time.time() < end:
+    try:
+        with open(path) as f:
+            s = json.load(f)
+        if eval(expr, {}, {"s": s}):
+            sys.exit(0)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    time.sleep(0.02)
+sys.exit(1)
+PY
+}
+state() { python3 -c "import json,sys; s=json.load(open('$dump')); print(eval(sys.argv[1]))" "$1"; }
+
+t0=$(date +%s.%N)
+start_app "$levels/demo.obj"
+
+# 1. a 20 ms tap of 1 toggles the input layer (frames take $frame_ms ms)
+xdotool mousemove 800 400
+wait_for '"input" in s["layers"]' 5
+xdotool keydown 1 sleep 0.02 keyup 1
+wait_for '"input" not in s["layers"]' 10
+xdotool keydown 1 sleep 0.02 keyup 1
+wait_for '"input" in s["layers"]' 10
+echo "window_input: ok: a 20 ms tap toggles the input layer at $frame_ms ms frames"
+# the shortcut list: F1 shows it, ? (Shift+/) hides it
+xdotool keydown F1 sleep 0.02 keyup F1
+wait_for 's["shortcuts_shown"]' 10
+xdotool key question
+wait_for 'not s["shortcuts_shown"]' 10
+echo "window_input: ok: F1 shows the shortcut list, ? hides it"
+
+# 2. the wheel over the left panel scrolls it and leaves the camera where it was
+cam=$(state 's["camera"]')
+xdotool mousemove 150 500
+for _ in 1 2 3; do xdotool click 5; done
+wait_for 's["params_scroll_y"] > 0' 10
+sleep 0.5
+[ "$(state 's["camera"]')" = "$cam" ] || { echo "window_input: FAIL: the wheel over the panel moved the camera"; exit 1; }
+echo "window_input: ok: the wheel over the panel scrolls it ($(state 's["params_scroll_y"]') px), the camera stays"
+
+# 3. the path tool: Shift+click sets the start, a click the end (the path tool is the default click tool)
+xdotool mousemove 700 420
+xdotool keydown shift click 1 keyup shift
+wait_for 's["path"]["start"] is not None' 10
+xdotool mousemove 640 560 click 1
+wait_for 's["path"]["end"] is not None' 10
+echo "window_input: ok: shift+click then click set the path: $(state 's["path"]')"
+
+# 4. the Open dialog (Files > Browse...): a double-click on a file opens it
+# the panel back at its top (the wheel up over it), then Browse... sits under the mesh field at the panel's default width (a fresh config dir); the
+# dialog opens centred (520 x 420) on the mesh's folder: ../, demo.obj, stairs.obj, a row each
+xdotool mousemove 150 500
+for _ in 1 2 3 4 5; do xdotool click 4; done
+wait_for 's["params_scroll_y"] == 0' 10
+xdotool mousemove 165 83 click 1
+wait_for 's["open_dialog"]' 10
+xdotool mousemove 470 "${FILE_Y:-280}" click --repeat 2 --delay 80 1
+wait_for 's["mesh"].endswith("stairs.obj") and not s["open_dialog"]' 10
+wait_for 's["mesh_loaded"] and not s["bake_busy"]' 60
+echo "window_input: ok: a double-click in the Open dialog opened $(state 's["mesh"]')"
+stop_app
+t1=$(date +%s.%N)
+echo "window_input: all checks passed in $(python3 -c "print(round($t1 - $t0, 1))") s"
