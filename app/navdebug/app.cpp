@@ -402,7 +402,12 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     sel_.path.update(bake_ ? bake_->navmesh : nullptr);
     sel_.optimal.update(bake_ && sel_.path.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, sel_.path.has_start(),
                     sel_.path.start(), sel_.path.has_end(), sel_.path.end());
-    view_.animating = worker_.busy();
+    // A running bake needs no frames of its own: the worker wakes the loop when it publishes, and
+    // the status line's timers tick with the loop's idle wait (0.25 s). A loop spinning frames
+    // through a bake took the cores the bake runs on (software GL draws on every core): the app's
+    // stage times were 10x navbake's. Without the view's framebuffer, as before. The new layers'
+    // upload goes on frame after frame.
+    view_.animating = (worker_.busy() && !view_cache_on_) || layers_.uploading();
 
     if (view_.show_ui) {
         ui_left_panel(W, H);

@@ -33,6 +33,9 @@ public:
     // with --bench-camera orbit). True once the report is written (or failed): exit_code().
     bool before_frame(App& app);
     int exit_code() const { return exit_code_; }
+    // Still waiting for the first bake: the loop runs as a user's would (no frames forced), so the
+    // bake's stage times are those of a user's window.
+    bool waiting() const { return phase_ == Phase::Wait; }
 
 private:
     void finish(App& app, bool timed_out);

@@ -445,7 +445,8 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
     while (!glfwWindowShouldClose(win)) {
         const double frame_start = glfwGetTime();
         // --test-frame-ms: frames one after another, as while a slow level's view moves
-        const bool poll = stress || bench || app.animating() || queue.pending() || cli.test_frame_ms > 0;
+        const bool poll =
+            stress || (bench && !bench->waiting()) || app.animating() || queue.pending() || cli.test_frame_ms > 0;
         queue.before_poll(!poll);
         if (poll) glfwPollEvents();
         else glfwWaitEventsTimeout(0.25);
