@@ -402,7 +402,12 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     sel_.path.update(bake_ ? bake_->navmesh : nullptr);
     sel_.optimal.update(bake_ && sel_.path.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, sel_.path.has_start(),
                     sel_.path.start(), sel_.path.has_end(), sel_.path.end());
-    view_.animating = worker_.busy();
+    // A running bake needs no frames of its own: the worker wakes the loop when it publishes, and
+    // the status line's timers tick with the loop's idle wait (0.25 s). A loop spinning frames
+    // through a bake took the cores the bake runs on (software GL draws on every core): the app's
+    // stage times were 10x navbake's. Without the view's framebuffer, as before. The new layers'
+    // upload goes on frame after frame.
+    view_.animating = (worker_.busy() && !view_cache_on_) || layers_.uploading();
 
     if (view_.show_ui) {
         ui_left_panel(W, H);
@@ -477,10 +482,31 @@ void App::undo_keys_and_commit() {
     if (!ImGui::IsAnyItemActive() && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) edit_.undo.commit(edit_.snapshot());
 }
 
+void App::build_overlays() {
+    overlay_cpu_.clear();
+    overlay_cpu_.line_width = 2.5f;
+    overlay_cpu_.point_size = 9.0f;
+    overlay_cpu_.depth_test = false;
+    sel_.inspector.draw_overlay(overlay_cpu_);
+    tile_overlay(overlay_cpu_);
+    why_bold_cpu_.clear();
+    why_bold_cpu_.line_width = 5.0f;
+    why_bold_cpu_.point_size = 15.0f;
+    why_bold_cpu_.depth_test = false;
+    if (!map2d_.scene()) sel_.why.draw_overlay(overlay_cpu_, why_bold_cpu_);
+}
+
 void App::track_worker_state() {
     const bool busy = worker_.busy();
     const int st = worker_.building_stage();
     const Clock::time_point now = Clock::now();
+    // each phase the status line names has its own timer: the layers' build after the stages
+    // (the worker's publish) and the upload of the new layers
+    const bool publishing = busy && st < 0 && worker_.publishing();
+    if (publishing && !was_publishing_) layers_since_ = now;
+    was_publishing_ = publishing;
+    if (layers_.uploading() && !was_uploading_) upload_since_ = now;
+    was_uploading_ = layers_.uploading();
     if (busy && !was_busy_) {
         busy_since_ = now;
         run_first_stage_ = -1;
@@ -509,7 +535,7 @@ void App::render_scene(int fb_w, int fb_h) {
     r::LayerMask shown = opts_.layers;
     if (replay_.active()) shown[static_cast<size_t>(r::Layer::Regions)] = false;
     worker_.set_layers(shown);
-    layers_.update(draw_bake_, shown, raw_layers_.get(), layer_upload_budget_ms_);
+    layers_.update(draw_bake_, shown, raw_layers_.get(), frame_upload_budget());
 
     if (bake_ && bake_->mesh != ground_mesh_) {
         ground_mesh_ = bake_->mesh;
@@ -517,17 +543,7 @@ void App::render_scene(int fb_w, int fb_h) {
         if (ground_mesh_) r::build_ground(ground_mesh_->bmin, ground_mesh_->bmax, ground_cpu_);
         ground_gpu_.upload(ground_cpu_);
     }
-    overlay_cpu_.clear();
-    overlay_cpu_.line_width = 2.5f;
-    overlay_cpu_.point_size = 9.0f;
-    overlay_cpu_.depth_test = false;
-    sel_.inspector.draw_overlay(overlay_cpu_);
-    tile_overlay(overlay_cpu_);
-    why_bold_cpu_.clear();
-    why_bold_cpu_.line_width = 5.0f;
-    why_bold_cpu_.point_size = 15.0f;
-    why_bold_cpu_.depth_test = false;
-    if (!map2d_.scene()) sel_.why.draw_overlay(overlay_cpu_, why_bold_cpu_);
+    build_overlays();
     overlay_gpu_.upload(overlay_cpu_);
     why_bold_gpu_.upload(why_bold_cpu_);
 

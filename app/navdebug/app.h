@@ -26,6 +26,7 @@
 #include "selection.h"
 #include "session.h"
 #include "tile_tool.h"
+#include "view_cache.h"
 #include "view_state.h"
 #include "worker.h"
 
@@ -121,6 +122,25 @@ public:
     void set_layer_upload_budget(double ms) { layer_upload_budget_ms_ = ms; }
     static constexpr double kLayerUploadBudgetMs = 12.0;
 
+    // ---- the view's own framebuffer (view_cache.cpp) ----
+    // Off (--no-view-cache): the scene is drawn on the window every frame, as before issue 23.
+    void set_view_cache(bool on) { view_cache_on_ = on; }
+    bool view_cache() const { return view_cache_on_; }
+    // After frame(), before ImGui::Render: whether the scene is drawn this frame (what it shows
+    // changed) or the last image is shown again. A slow scene (last draw over kSlowSceneMs) that
+    // changed without the camera moving shows "drawing..." over the old image for one frame and is
+    // drawn on the next, so the panels answer first; a moving camera draws every frame.
+    void prepare_view(int fb_w, int fb_h);
+    // After ImGui::Render: the scene into the view's framebuffer when prepare_view said so, then
+    // the image onto the window's framebuffer (the panels are drawn over it next).
+    void present_view(int fb_w, int fb_h);
+    double last_scene_ms() const { return last_scene_ms_; }  // the last scene draw, finished (glFinish)
+    uint64_t scene_draws() const { return scene_draws_; }
+    // The benchmark's orbiting camera: yaw by `radians` around the level's centre.
+    void orbit_level(float radians);
+    static constexpr double kSlowSceneMs = 30.0;    // slower scenes draw a frame after the change
+    static constexpr double kTargetSceneMs = 50.0;  // the span budget shrinks while a moving scene is slower
+
     // ---- test hooks (state_dump.cpp; test only: --state-dump) ----
     // A small JSON of what the window shows: visible layers, camera, path ends, the mesh, the left
     // panel's scroll, the Open dialog and the shortcut list; the window tests assert on it.
@@ -198,6 +218,17 @@ private:
     void ui_bake_status(bool panel);
     void tile_labels(ImDrawList* fg, float W, float H) const;  // tile ids over the tiles layer
 
+    // ---- the view's framebuffer (view_cache.cpp) ----
+    void build_overlays();  // overlay_cpu_ and why_bold_cpu_ (render_scene; the signature)
+    // A hash of everything the scene's picture depends on that can change without an input event.
+    uint64_t scene_signature(int fb_w, int fb_h);
+    // Clicks, key presses and widget edits this frame (a checkbox or slider may change what is drawn).
+    static bool input_touches_scene();
+    // The span budget of this frame's scene draw: the user's, lowered while the camera moves and
+    // the scene is slower than kTargetSceneMs; and the layer upload budget from the scene's time.
+    size_t frame_span_budget() const;
+    double frame_upload_budget() const;
+
     BakeWorker& worker_;
     Log& log_;
     AppOptions opts_;
@@ -229,6 +260,10 @@ private:
     Clock::time_point busy_since_{}, stage_since_{};
     bool was_busy_ = false;
     int seen_stage_ = -1, run_first_stage_ = -1;
+    // the status line's own timers: the worker building the layers after the stages, the new
+    // layers going to the GPU
+    Clock::time_point layers_since_{}, upload_since_{};
+    bool was_publishing_ = false, was_uploading_ = false;
 
     // rendering
     nav::render::Renderer renderer_;
@@ -243,6 +278,20 @@ private:
 
     RegionReplay replay_;
     Map2DView map2d_;  // 2D maps and the top view
+
+    // the view's framebuffer (view_cache.cpp)
+    ViewTarget view_target_;
+    bool view_cache_on_ = true;
+    bool view_draw_now_ = false;  // prepare_view: present_view draws the scene
+    bool view_dirty_ = true;      // a change not drawn yet (a deferred frame)
+    bool view_deferred_ = false;  // the last frame showed "drawing..." over the old image
+    bool view_moving_ = false;    // the camera moved since the last draw
+    uint64_t drawn_sig_ = 0;
+    glm::mat4 drawn_view_proj_{0.0f};
+    double last_scene_ms_ = 0.0;
+    uint64_t scene_draws_ = 0;
+    size_t moving_span_budget_ = 0;  // the span budget while the camera moves (0: not lowered yet)
+    size_t drawn_span_budget_ = 0;   // the budget of the last scene draw (the LOD text names a lowered one)
 };
 
 }  // namespace navdebug

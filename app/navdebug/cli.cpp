@@ -151,6 +151,23 @@ void add_view_and_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt
         ->needs(stress_opt);
 }
 
+// The view's own framebuffer (--no-view-cache) and the panel benchmark (bench.h).
+void add_view_cache_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt) {
+    cli.add_flag("--no-view-cache", o.no_view_cache,
+                 "draw the 3D scene on the window every frame instead of into the view's own framebuffer "
+                 "(redrawn only when it changes); the panel benchmark's \"before\"");
+    auto* bench_opt = cli.add_option("--bench-frames", o.bench.frames,
+                                     "test mode: once the first bake is shown, time N frames (1..100000), write "
+                                     "--bench-report and exit")
+                          ->check(CLI::Range(1, 100000))
+                          ->excludes(shot_opt)
+                          ->excludes("--stress-sliders");
+    cli.add_option("--bench-camera", o.bench.camera, "benchmark: the camera still (default) or orbiting the level")
+        ->needs(bench_opt);
+    cli.add_option("--bench-report", o.bench.report, "benchmark: JSON report (frame time p50 / p99, scene draws)")
+        ->needs(bench_opt);
+}
+
 bool parse_floats(const std::string& s, std::vector<float>& out) {
     out.clear();
     std::stringstream ss(s);
@@ -407,6 +424,7 @@ CliParse parse_cli(int argc, char** argv) {
     CLI::Option* shot_opt = add_scene_flags(cli, o);
     add_session_and_draw_flags(cli, o, shot_opt);
     add_view_and_test_flags(cli, o, shot_opt);
+    add_view_cache_flags(cli, o, shot_opt);
     add_window_test_flags(cli, o, shot_opt);
     cli.footer(nav::params_help());
     try {
@@ -434,6 +452,8 @@ nav::Status resolve_cli(const CliOptions& o, StartOptions& out) {
     if (nav::Status st = resolve_draw(o, out.app); !st) return st;
     if (nav::Status st = resolve_view(o, out.session, out.app); !st) return st;
     if (nav::Status st = resolve_stress(o, out.stress); !st) return st;
+    if (nav::Status st = check_bench_options(o.bench); !st) return st;
+    out.bench = o.bench;
     return resolve_camera_and_path(o, out);
 }
 

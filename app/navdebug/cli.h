@@ -14,6 +14,7 @@
 //            [--top-view] [--wa-step N] [--cdt-step N] (2D maps) [--polyanya-step N]
 //            [--tile-select X,Y [--tile-only]] [--hold-tiles N (test only)] [--then-open LEVEL (test only)]
 //            [--test-frame-ms N (test only)] [--state-dump FILE (test only)] [--print-shortcuts]
+//            [--no-view-cache] [--bench-frames N [--bench-camera still|orbit] --bench-report OUT.json (test only)]
 #pragma once
 #include <cstddef>
 #include <optional>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "app.h"
+#include "bench.h"
 #include "core/common.h"
 #include "render/layers.h"
 #include "session.h"
@@ -76,6 +78,9 @@ struct CliOptions {
     bool print_shortcuts = false;  // --print-shortcuts: the key map as Markdown, then exit
     StressOptions stress;
     std::string stress_params;
+    // the view's framebuffer and the panel benchmark (bench.h)
+    bool no_view_cache = false;
+    BenchOptions bench;
     // flags whose absence differs from their default
     bool draw_given = false, wa_step_given = false, cdt_step_given = false, floor_height_given = false,
          stress_params_given = false;
@@ -97,6 +102,7 @@ struct StartOptions {
     AppOptions app;
     Session session;
     StressOptions stress;  // --stress-*, with --stress-params' list
+    BenchOptions bench;    // --bench-*
     int width = 1280, height = 800;  // --size (screenshots)
 };
 // Checks every flag that needs neither the mesh nor a window, over the --session file's values

@@ -25,6 +25,7 @@
 
 #include "app.h"
 #include "assets_dir.h"
+#include "bench.h"
 #include "cli.h"
 #include "input_queue.h"
 #include "shortcuts.h"
@@ -218,7 +219,10 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
 
 // A display, GLFW, an OpenGL 3.3 core window (hidden for screenshots) and its functions. nullopt
 // when the window is up, else the exit code (the message printed: no display is exit 1).
-std::optional<int> open_window(Window& window, int width, int height, bool screenshot, bool stress, const char* self) {
+// view_cache: the scene is drawn into the view's own multisampled framebuffer and blitted onto
+// the window's, which must then be single sampled.
+std::optional<int> open_window(Window& window, int width, int height, bool screenshot, bool stress, bool view_cache,
+                               const char* self) {
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");
     if ((!display || !*display) && (!wayland || !*wayland)) {
@@ -235,7 +239,7 @@ std::optional<int> open_window(Window& window, int width, int height, bool scree
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     if (screenshot) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-    else glfwWindowHint(GLFW_SAMPLES, 4);
+    else glfwWindowHint(GLFW_SAMPLES, view_cache ? 0 : 4);
     window.win = glfwCreateWindow(width, height, "navdebug", nullptr, nullptr);
     if (!window.win) {
         print_no_display("cannot create an OpenGL 3.3 core window", self);
@@ -424,12 +428,16 @@ void pad_frame(double frame_start, int ms) {
     if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
 }
 
-// The window's loop until it is closed, or until the stress run (--stress-sliders) is done.
+// The window's loop until it is closed, or until the stress run (--stress-sliders) or the panel
+// benchmark (--bench-frames) is done.
 // Input goes through the queue: every GLFW event applied in order, at most one change per key and
 // button a frame (input_queue.h); while events wait, the loop does not sleep.
-int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& stress_opts, const navdebug::CliOptions& cli) {
+int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& stress_opts,
+                    const navdebug::BenchOptions& bench_opts, const navdebug::CliOptions& cli) {
     std::optional<navdebug::StressRun> stress;
     if (stress_opts.moves > 0) stress.emplace(stress_opts);
+    std::optional<navdebug::BenchRun> bench;
+    if (bench_opts.frames > 0) bench.emplace(bench_opts);
     navdebug::InputQueue queue;
     queue.install(win);
     StateDump dump{cli.state_dump_path, {}};
@@ -437,7 +445,8 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
     while (!glfwWindowShouldClose(win)) {
         const double frame_start = glfwGetTime();
         // --test-frame-ms: frames one after another, as while a slow level's view moves
-        const bool poll = stress || app.animating() || queue.pending() || cli.test_frame_ms > 0;
+        const bool poll =
+            stress || (bench && !bench->waiting()) || app.animating() || queue.pending() || cli.test_frame_ms > 0;
         // Idle, the events that came while the last frame drew are first collected without waiting,
         // stamped as after that frame's poll; a wait's events are stamped as they come. Waiting at
         // once stamped the first click of a double-click late, by up to a frame, and the pair was
@@ -450,6 +459,7 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
         }
         queue.after_poll();
         if (stress && stress->before_frame(app)) return stress->exit_code();
+        if (bench && bench->before_frame(app)) return bench->exit_code();
         const double now = glfwGetTime();
         const float dt = static_cast<float>(now - last);
         last = now;
@@ -461,9 +471,10 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
         glfwGetWindowSize(win, &ww, &wh);
         glfwGetFramebufferSize(win, &fw, &fh);
         app.frame(win, static_cast<float>(std::max(ww, 1)), static_cast<float>(std::max(wh, 1)), dt);
+        app.prepare_view(fw, fh);  // the scene drawn this frame or its last image shown (view_cache.cpp)
         ImGui::Render();
         if (fw > 0 && fh > 0) {
-            app.render_scene(fw, fh);
+            app.present_view(fw, fh);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         }
         glfwSwapBuffers(win);
@@ -492,8 +503,9 @@ int run_app(GLFWwindow* win, const navdebug::CliOptions& cli, const navdebug::St
     if (opts.map2d) {}  // nothing to bake
     else if (!cli.diff_sets.empty()) worker.request(in.first_params, in.volumes, opts.stage.value_or(nav::kLastStage));
     else worker.request(in.params, in.volumes, opts.stage.value_or(nav::kLastStage));
+    app.set_view_cache(!cli.no_view_cache);
     const int exit_code = cli.screenshot() ? take_screenshot(app, worker, win, cli, start, in)
-                                           : run_interactive(app, win, start.stress, cli);
+                                           : run_interactive(app, win, start.stress, start.bench, cli);
     glfwSetWindowUserPointer(win, nullptr);
     return exit_code;
 }
@@ -528,9 +540,10 @@ int main(int argc, char** argv) {
 
     // ---- the window ----
     Window window;
-    const bool stress = start.stress.moves > 0;
+    const bool stress = start.stress.moves > 0 || start.bench.frames > 0;
     start.app.keep_recent = !cli.screenshot() && !stress;  // the Open dialog's recent files
-    if (const std::optional<int> code = open_window(window, start.width, start.height, cli.screenshot(), stress, argv[0]))
+    if (const std::optional<int> code =
+            open_window(window, start.width, start.height, cli.screenshot(), stress, !cli.no_view_cache, argv[0]))
         return *code;
     init_imgui(window.win, !cli.screenshot() && !stress);
     const int exit_code = run_app(window.win, cli, start, in, log);

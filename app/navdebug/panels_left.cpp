@@ -559,12 +559,23 @@ std::string App::lod_text(bool brief) const {
         std::snprintf(b, sizeof b, v >= 100000 ? "%.1f M" : "%.0f k", v >= 100000 ? static_cast<double>(v) / 1e6 : static_cast<double>(v) / 1e3);
         return std::string(b);
     };
+    // the view's frame time lowered the budget while the camera moves (view_cache.cpp)
+    const size_t user = view_.draw_opts.span_budget;
+    std::string lowered;
+    if (user > 0 && drawn_span_budget_ > 0 && drawn_span_budget_ < user) {
+        char b[160];
+        std::snprintf(b, sizeof b, "budget lowered to %s of %s while the camera moves (the scene took %.0f ms)",
+                      millions(drawn_span_budget_).c_str(), millions(user).c_str(), last_scene_ms_);
+        lowered = b;
+    }
     if (brief)
         return "level of detail: " + millions(full) + " of " + millions(total) + " spans in view at full detail, the farther merged " +
-               "4 x 4 or 16 x 16 (" + names + "; span budget: Layers > Readability)";
+               "4 x 4 or 16 x 16 (" + names + "; " + (lowered.empty() ? "span budget: Layers > Readability" : lowered) + ")";
     return "Level of detail on " + names + ": " + millions(full) + " of the " + millions(total) +
            " spans in view drawn at full detail (nearest the camera); the farther " + millions(merged) +
-           " drawn merged, 4 x 4 or 16 x 16 cells as one column. Raise the span budget or move closer for full detail.";
+           " drawn merged, 4 x 4 or 16 x 16 cells as one column. " +
+           (lowered.empty() ? "" : "The span " + lowered + "; a still camera draws the whole budget. ") +
+           "Raise the span budget or move closer for full detail.";
 }
 
 }  // namespace navdebug

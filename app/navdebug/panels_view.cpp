@@ -130,8 +130,10 @@ void App::ui_bake_status(bool panel) {
     if (!busy && !stale) {
         // the bake is done and its layers are going to the GPU a few parts a frame
         if (layers_.uploading()) {
-            char line[128];
-            std::snprintf(line, sizeof line, "uploading the new layers: %zu tile parts left", layers_.parts_pending());
+            char line[160];
+            std::snprintf(line, sizeof line, "uploading the new layers: %zu parts left (%.0f ms a frame)  %.1f s",
+                          layers_.parts_pending(), frame_upload_budget(),
+                          std::chrono::duration<double>(Clock::now() - upload_since_).count());
             if (panel) ImGui::TextWrapped("%s", line);
             else ImGui::TextUnformatted(line);
         }
@@ -177,8 +179,17 @@ void App::ui_bake_status(bool panel) {
             std::snprintf(line, sizeof line, "%s: stage %d/%d (%d%% of the stages done)  %.1f s, total %.1f s",
                           std::string(nav::kStageNames[static_cast<size_t>(st)]).c_str(), k, n, (k - 1) * 100 / std::max(n, 1),
                           secs(stage_since_), secs(busy_since_));
+        } else if (worker_.publishing()) {
+            // after the last stage: the worker builds the layers' draw lists (and the prune and
+            // change highlight) before the bake is shown
+            if (run_first_stage_ >= 0)
+                std::snprintf(line, sizeof line, "stages done in %.1f s; building the layers  %.1f s",
+                              std::chrono::duration<double>(layers_since_ - busy_since_).count(), secs(layers_since_));
+            else
+                std::snprintf(line, sizeof line, "building the layers  %.1f s", secs(layers_since_));
         } else {
-            std::snprintf(line, sizeof line, "%s %.1f s", mesh_pending_ ? "loading the mesh" : "preparing the bake",
+            std::snprintf(line, sizeof line, "%s %.1f s",
+                          mesh_pending_ ? "loading the mesh" : run_first_stage_ >= 0 ? "finishing the bake" : "preparing the bake",
                           secs(busy_since_));
         }
         if (panel) ImGui::TextWrapped("%s", line);

@@ -330,6 +330,11 @@ std::shared_ptr<const BakeHighlight> BakeWorker::highlight(const nav::Bake& prev
 }
 
 void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
+    publishing_.store(true, std::memory_order_relaxed);
+    struct Done {
+        std::atomic<bool>& flag;
+        ~Done() { flag.store(false, std::memory_order_relaxed); }
+    } done{publishing_};
     nav::render::LayerMask shown;
     std::shared_ptr<const nav::render::BuiltLayers> prev;
     std::optional<TileXZ> only;

@@ -110,6 +110,9 @@ public:
     bool busy() const;
     // The stage the worker is building right now, -1 when it is idle (the timeline's "building").
     int building_stage() const { return building_.load(std::memory_order_relaxed); }
+    // The worker is deriving what the view draws from a bake (prune, change highlight, the layers'
+    // draw lists): after the last stage this is the "building layers" the status line names.
+    bool publishing() const { return publishing_.load(std::memory_order_relaxed); }
     // Blocks until every request so far has been handled (headless screenshots).
     void wait_idle();
     // Events (mesh loaded or failed, bake done or failed) since the last call.
@@ -154,6 +157,7 @@ private:
     std::thread thread_;
     nav::CancelFlag cancel_{false};
     std::atomic<int> building_{-1};  // set by Pipeline::run through set_progress
+    std::atomic<bool> publishing_{false};  // publish() is running (publishing())
 
     mutable std::mutex m_;
     std::condition_variable cv_, idle_cv_;
