@@ -33,7 +33,13 @@ cleanup() {
 }
 trap cleanup EXIT
 export DISPLAY=$disp
-for _ in $(seq 100); do xdotool getmouselocation > /dev/null 2>&1 && break; sleep 0.05; done
+up=0
+for _ in $(seq 100); do
+  if xdotool getmouselocation > /dev/null 2>&1; then up=1; break; fi
+  kill -0 "$xvfb_pid" 2> /dev/null || break  # Xvfb exited (the display taken meanwhile, say)
+  sleep 0.05
+done
+[ "$up" = 1 ] || { echo "window_input: FAIL: Xvfb on $disp did not start: $(tail -3 "$out/xvfb.log")"; exit 1; }
 # the recent files and imgui.ini go to a config dir of the test's own
 export XDG_CONFIG_HOME=$out/config
 rm -rf "$XDG_CONFIG_HOME"
