@@ -1227,8 +1227,12 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
         if (!enabled[i] || !layer_from_bake(l) || !layer_available(l, bake)) continue;
         // an unchanged layer's entry is shared even when released: the cache that released it
         // holds its picture (and one that does not builds the released parts itself)
+        // (and its parts are this bake's: the same data split into other blocks, as the input's
+        // blocks of cells after a cell_size change, is built again, or the UI thread would)
         const BuiltLayer* p = prev ? prev->layers[i].get() : nullptr;
-        if (p && same_sources(p->sources, layer_sources(l, bake))) {
+        const std::vector<uint64_t> keys = layer_part_keys(l, bake);
+        if (p && same_sources(p->sources, layer_sources(l, bake)) && p->parts.size() == keys.size() &&
+            std::equal(keys.begin(), keys.end(), p->parts.begin(), [](uint64_t k, const auto& q) { return q && q->key == k; })) {
             out->layers[i] = prev->layers[i];
             continue;
         }
@@ -1236,7 +1240,6 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
         auto b = std::make_shared<BuiltLayer>();
         b->sources = layer_sources(l, bake);
         b->ok = true;
-        const std::vector<uint64_t> keys = layer_part_keys(l, bake);
         std::vector<const BuiltPart*> built_now(keys.size(), nullptr);
         // blocks of cells: the layer is built once and split (its parts change together)
         std::vector<std::shared_ptr<BuiltPart>> cell_parts;

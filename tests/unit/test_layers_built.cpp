@@ -177,6 +177,39 @@ TEST_CASE("build_layers: a released part keeps its counts and is still shared") 
     CHECK(again->layers[static_cast<size_t>(Layer::Regions)] == set->layers[static_cast<size_t>(Layer::Regions)]);
 }
 
+TEST_CASE("build_layers: an entry of the same data split into other parts is not shared") {
+    // the input's blocks of cells follow the grid: after a cell_size change the mesh is the same
+    // (the same sources) but its parts' keys are not, and the shared entry had none of them (the UI
+    // thread built them itself: the stress test's 'UI layer builds')
+    Pipeline pipe;
+    InputMesh m;
+    navtest::add_floor(m, 0, 0, 110, 110, 0);  // over 2^20 cells at 0.1 m: the input in blocks of cells
+    navtest::add_box(m, 50, 0, 50, 53, 3, 54);
+    REQUIRE(pipe.set_mesh(std::move(m)));
+    REQUIRE(pipe.set_param(ParamId::cell_size, 0.1f));
+    REQUIRE(pipe.run(kLastStage));
+    const auto b1 = pipe.snapshot();
+    const LayerMask all = mask({Layer::Input, Layer::Navmesh, Layer::Polymesh});
+    const auto set1 = build_layers(*b1, all, nullptr);
+    REQUIRE(pipe.set_param(ParamId::cell_size, 0.09f));
+    REQUIRE(pipe.run(kLastStage));
+    const auto b2 = pipe.snapshot();
+    const auto set2 = build_layers(*b2, all, set1.get());
+    int checked = 0;
+    for (int i = 0; i < kLayerCount; ++i) {
+        const auto l = static_cast<Layer>(i);
+        if (!all[static_cast<size_t>(i)] || !layer_available(l, *b2)) continue;
+        CAPTURE(i);
+        const BuiltLayer* e = set2->find(l, *b2);
+        REQUIRE(e);
+        for (const uint64_t k : layer_part_keys(l, *b2)) CHECK(e->part(k));
+        ++checked;
+    }
+    CHECK(checked == 3);
+    // the input's keys did change with the grid (else this test would prove nothing)
+    CHECK(layer_part_keys(Layer::Input, *b1) != layer_part_keys(Layer::Input, *b2));
+}
+
 TEST_CASE("layer parts: blocks of tiles, at most kMaxLayerParts") {
     TileLayout L;
     CHECK(layer_part_block(L) == 1);  // solo
