@@ -134,7 +134,10 @@ void App::open_mesh(const std::string& path, bool own_settings) {
         map2d_.set_scene(std::move(scene));
         return;
     }
-    if (own_settings) forget_level_picks();  // a level the worker loads: its picks go with the request
+    // a level the worker loads: its picks go with the request, and those made while it loads
+    // (on the old level, still shown) when it has loaded
+    if (own_settings) forget_level_picks();
+    edit_.new_level = own_settings ? path : std::string();
     map2d_.clear_scene();
     mesh_pending_ = true;
     log_.info("opening " + path);
@@ -142,6 +145,7 @@ void App::open_mesh(const std::string& path, bool own_settings) {
 }
 
 void App::forget_level_picks() {
+    edit_.islands.clear();  // the prune point is a pick on the old level too, "keep settings" or not
     sel_.path.clear_points();
     sel_.inspector.clear_pin();
     sel_.why.clear();
@@ -337,6 +341,8 @@ void App::poll_worker() {
                 mesh_pending_ = false;
                 if (!edit_.own_settings_for.empty() && edit_.own_settings_for == e.text) apply_own_settings(e.text);
                 edit_.own_settings_for.clear();
+                if (!edit_.new_level.empty() && edit_.new_level == e.text) forget_level_picks();
+                edit_.new_level.clear();
                 break;
             case WorkerEvent::Kind::MeshFailed:
                 set_error(e.text);

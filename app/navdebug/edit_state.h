@@ -33,6 +33,7 @@ struct EditState {
     UndoStack<EditSnapshot> undo;
     bool keep_settings = false;    // Files panel: a new mesh keeps the current settings
     std::string own_settings_for;  // the mesh whose own settings apply when it has loaded
+    std::string new_level;         // the level being opened: its picks are forgotten again when it has loaded
 
     EditSnapshot snapshot() const { return {desired, volumes, islands.prune_point()}; }
     // Sets the desired state to a step of the history.
