@@ -608,7 +608,7 @@ nav::Status write_output(const std::string& flag, const nav::Status& st) {
 // config file) and what was expected. Nothing is written before every input has been read.
 nav::Status prepare_job(const Args& a, Job& job) {
     if (!a.config_path.empty())
-        if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes); !st) return st;
+        if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes, &job.obstacles); !st) return st;
     if (nav::Status st = navbake::apply_args(a, job); !st) return st;
     return check_files(a, job);
 }
@@ -667,6 +667,7 @@ json json_report_head(const Args& a, const Job& job, const nav::Bake& bake, cons
                    {"bmax", {m.bmax[0], m.bmax[1], m.bmax[2]}}};
     out["config"] = json(nav::config_json(bake.params));
     out["config"]["volumes"] = static_cast<int>(bake.volumes.size());
+    out["config"]["obstacles"] = static_cast<int>(bake.obstacles.size());
     out["grid"] = {{"width", bake.config.width}, {"height", bake.config.height}};
     out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.memory_limit()}, {"peak_rss", peak_rss()}};
     out["counts"] = counts_json(bake);
@@ -970,6 +971,7 @@ int run_obj(const Args& a, const Job& job) {
     }
     pipe.set_params(job.params);
     pipe.set_volumes(job.volumes);
+    pipe.set_obstacles(job.obstacles);
 
     RepTimes times;
     if (nav::Status st = bake_reps(pipe, a.reps, times); !st) return fail(st);

@@ -44,6 +44,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     : worker_(worker), log_(log), opts_(std::move(opts)) {
     edit_.desired = params;
     edit_.volumes = std::move(volumes);
+    edit_.obstacles = worker_.initial_obstacles();
     edit_.mark_requested();
     worker_.init_layers(opts_.layers);  // the worker builds these layers' draw lists with its bakes
     panels_.mesh_field = opts_.mesh_path;
@@ -62,6 +63,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
         sel_.path.set_end(opts_.path->second);
     }
     sel_.path.set_mode(opts_.path_mode);
+    sel_.tool = static_cast<Selection::Tool>(opts_.tool);
     if (opts_.path_nodes) sel_.path.set_show_nodes(true);
     sel_.path.set_on_top(opts_.path_on_top);
     if (opts_.funnel_step >= 0) sel_.path.set_funnel_step(opts_.funnel_step);
@@ -160,7 +162,8 @@ void App::load_config(const std::string& path) {
     if (path.empty()) return;
     nav::Params p = edit_.desired;
     std::vector<nav::ConvexVolume> vols;
-    const nav::Status st = nav::load_config_file(path, p, vols);
+    std::vector<nav::Obstacle> obs;
+    const nav::Status st = nav::load_config_file(path, p, vols, &obs);
     if (!st) {
         log_.error(st.message);
         set_error(st.message);
@@ -168,14 +171,16 @@ void App::load_config(const std::string& path) {
     }
     edit_.desired = p;
     edit_.volumes = std::move(vols);
+    edit_.obstacles = std::move(obs);
     panels_.config_field = path;
-    log_.info("loaded config " + path + " (" + std::to_string(edit_.volumes.size()) + " volumes)");
+    log_.info("loaded config " + path + " (" + std::to_string(edit_.volumes.size()) + " volumes, " +
+              std::to_string(edit_.obstacles.size()) + " obstacles)");
     panels_.banner.clear();
 }
 
 void App::save_config(const std::string& path) {
     if (path.empty()) return;
-    const nlohmann::ordered_json j = config_json(edit_.desired, edit_.volumes);
+    const nlohmann::ordered_json j = config_json(edit_.desired, edit_.volumes, edit_.obstacles);
     if (const nav::Status st = nav::write_output_file(path, j.dump(2) + "\n"); !st) {
         log_.error("cannot write config " + st.message);
         set_error("cannot write config " + st.message);
@@ -394,7 +399,7 @@ void App::poll_worker() {
     // the newest desired state goes to the worker whenever it differs from what was asked last
     if (edit_.unrequested()) {
         cancelled_ = false;
-        worker_.request(edit_.desired, edit_.volumes, edit_.run_to);
+        worker_.request(edit_.desired, edit_.volumes, edit_.run_to, &edit_.obstacles);
         edit_.mark_requested();
     }
 }
@@ -460,18 +465,21 @@ void App::apply_own_settings(const std::string& mesh_path) {
     const std::string cfg = std::filesystem::path(mesh_path).replace_extension(".json").string();
     nav::Params p;
     std::vector<nav::ConvexVolume> vols;
+    std::vector<nav::Obstacle> obs;
     std::error_code ec;
-    if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, p, vols)) {
+    if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, p, vols, &obs)) {
         panels_.config_field = cfg;
         log_.info("settings of " + mesh_path + " from " + cfg + " (" + std::to_string(vols.size()) + " volumes)");
     } else {
         p = nav::Params{};
         vols.clear();
+        obs.clear();
         panels_.config_field.clear();
         log_.info("default settings for " + mesh_path + " (no " + cfg + "; Files: keep settings carries them over)");
     }
     edit_.desired = p;
     edit_.volumes = std::move(vols);
+    edit_.obstacles = std::move(obs);
     edit_.islands.clear();
     edit_.undo.reset(edit_.snapshot());  // a new mesh starts a new history
 }
@@ -495,6 +503,10 @@ void App::build_overlays() {
     overlay_cpu_.depth_test = false;
     sel_.inspector.draw_overlay(overlay_cpu_);
     tile_overlay(overlay_cpu_);
+    sel_.obstacle.clamp(edit_.obstacles);
+    if (!map2d_.scene())
+        draw_obstacles(edit_.obstacles, sel_.tool == Selection::Tool::Obstacle ? sel_.obstacle.selected() : -1,
+                       edit_.desired.f(nav::ParamId::agent_radius), overlay_cpu_);
     why_bold_cpu_.clear();
     why_bold_cpu_.line_width = 5.0f;
     why_bold_cpu_.point_size = 15.0f;

@@ -52,6 +52,7 @@ struct AppOptions {
     bool path_on_top = true;                                // --path-on-top on|off
     int funnel_step = -1;                                   // --funnel-step N: show the funnel stepper at N
     PathTool::Mode path_mode = PathTool::Mode::Path;        // --path-mode path|raycast|wall
+    int tool = 0;                                           // --tool: Selection::Tool's index
     bool headless = false;  // screenshot run: no input handling, no hover
     std::optional<nav::Stage> stage;      // --stage NAME: bake only through this stage
     std::string replay;                   // --replay watershed=LEVEL (checked by RegionReplay::parse_flag)

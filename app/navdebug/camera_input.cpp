@@ -144,6 +144,22 @@ void App::click_tools(float W, float H) {
             opts_.layers[static_cast<size_t>(r::Layer::Path)] = true;
         }
     }
+    // obstacles tool: a press on an obstacle grabs it, elsewhere on the level places one; dragging
+    // moves the grabbed one's base along the level under the cursor
+    if (sel_.tool == Selection::Tool::Obstacle && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit, o, d;
+        const bool got = pick(hit);
+        view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
+        if (sel_.obstacle.press(edit_.obstacles, &o.x, &d.x, got ? &hit.x : nullptr))
+            log_.info("obstacle " + std::to_string(edit_.obstacles.size() - 1) + " placed at (" + std::to_string(hit.x) +
+                      ", " + std::to_string(hit.y) + ", " + std::to_string(hit.z) + ")");
+    }
+    if (sel_.obstacle.dragging()) {
+        glm::vec3 hit;
+        if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.obstacle.release();
+        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.obstacle.drag_to(edit_.obstacles, &hit.x);
+    }
     if (sel_.path.dragging()) {
         glm::vec3 hit;
         if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.path.end_drag();
@@ -203,7 +219,8 @@ void App::move_camera(GLFWwindow*, float W, float H, float dt) {
             flying = true;
         }
     }
-    view_.animating = view_.animating || flying || view_.drag != ViewState::Drag::None || sel_.path.dragging();
+    view_.animating = view_.animating || flying || view_.drag != ViewState::Drag::None || sel_.path.dragging() ||
+                     sel_.obstacle.dragging();
 }
 
 void App::update_hover(float W, float H) {

@@ -34,6 +34,8 @@ CLI::Option* add_scene_flags(CLI::App& cli, CliOptions& o) {
     cli.add_flag("--path-nodes", o.path_nodes, "path tool: colour the polygons A* closed / left open");
     cli.add_option("--funnel-step", o.funnel_step, "path tool: show the funnel stepper at this step (0 = first)")
         ->check(CLI::NonNegativeNumber);
+    cli.add_option("--tool", o.tool, "what a left click in the view does at start: path (default), inspect, prune, clip, section, tile, why or obstacle")
+        ->check(CLI::IsMember({"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle"}));
     cli.add_option("--path-mode", o.path_mode, "path tool mode: path, optimal (the path and Polyanya's optimal path, with their length ratio), raycast (start toward end) or wall (distance to wall around the start)")
         ->capture_default_str();
     cli.add_option("--polyanya-step", o.polyanya_step, "path tool: show Polyanya's search up to this expanded node (turns --path-mode optimal on)")
@@ -377,6 +379,11 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
         opts.why.reset();
         opts.path = opts.why_path;  // the path tool shows the path that failed
         opts.layers[static_cast<size_t>(nav::render::Layer::Path)] = true;
+    }
+    {
+        static const char* const kTools[] = {"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle"};
+        for (int k = 0; k < 8; ++k)
+            if (o.tool == kTools[k]) opts.tool = k;  // Selection::Tool's order
     }
     if (o.path_mode == "path") opts.path_mode = PathTool::Mode::Path;
     else if (o.path_mode == "raycast") opts.path_mode = PathTool::Mode::Raycast;

@@ -43,6 +43,7 @@ struct CliOptions {
     std::string shot_path, size_text = "1280x800", camera_text;
     // path tool
     std::string path_text, path_mode = "path";
+    std::string tool;  // --tool
     bool path_nodes = false;
     int funnel_step = -1, polyanya_step = -1;
     // 2D maps

@@ -5,6 +5,7 @@ namespace navdebug {
 void EditState::restore(const EditSnapshot& s) {
     desired = s.params;
     volumes = s.volumes;
+    obstacles = s.obstacles;
     if (s.prune) islands.prune_at(*s.prune);
     else islands.clear();
 }
@@ -12,6 +13,7 @@ void EditState::restore(const EditSnapshot& s) {
 void EditState::mark_requested() {
     requested = desired;
     requested_volumes = volumes;
+    requested_obstacles = obstacles;
     requested_to = run_to;
 }
 

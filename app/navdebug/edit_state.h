@@ -17,6 +17,7 @@ namespace navdebug {
 struct EditSnapshot {
     nav::Params params;
     std::vector<nav::ConvexVolume> volumes;
+    std::vector<nav::Obstacle> obstacles;
     std::optional<glm::vec3> prune;
     bool operator==(const EditSnapshot&) const = default;
 };
@@ -24,10 +25,12 @@ struct EditSnapshot {
 struct EditState {
     nav::Params desired;
     std::vector<nav::ConvexVolume> volumes;
+    std::vector<nav::Obstacle> obstacles;  // the Obstacles tool's (Pipeline::set_obstacles)
     nav::Stage run_to = nav::kLastStage;
     // what was last requested of the worker
     nav::Params requested;
     std::vector<nav::ConvexVolume> requested_volumes;
+    std::vector<nav::Obstacle> requested_obstacles;
     nav::Stage requested_to = nav::kLastStage;
     IslandsTool islands;  // the prune point and the Islands panel
     UndoStack<EditSnapshot> undo;
@@ -35,11 +38,11 @@ struct EditState {
     std::string own_settings_for;  // the mesh whose own settings apply when it has loaded
     std::string new_level;         // the level being opened: its picks are forgotten again when it has loaded
 
-    EditSnapshot snapshot() const { return {desired, volumes, islands.prune_point()}; }
+    EditSnapshot snapshot() const { return {desired, volumes, obstacles, islands.prune_point()}; }
     // Sets the desired state to a step of the history.
     void restore(const EditSnapshot& s);
     // The desired state differs from what the worker was last asked for.
-    bool unrequested() const { return !(desired == requested) || volumes != requested_volumes || run_to != requested_to; }
+    bool unrequested() const { return !(desired == requested) || volumes != requested_volumes || obstacles != requested_obstacles || run_to != requested_to; }
     // Records the desired state as requested (after the worker was asked for it).
     void mark_requested();
 };

@@ -47,7 +47,7 @@ void App::ui_right_panel(float W, float H) {
         TimelineInput in;
         in.bake = raw_bake_.get();
         in.desired = &edit_.desired;
-        in.volumes_changed = raw_bake_ && edit_.volumes != raw_bake_->volumes;
+        in.volumes_changed = raw_bake_ && (edit_.volumes != raw_bake_->volumes || edit_.obstacles != raw_bake_->obstacles);
         in.mesh_pending = mesh_pending_;
         in.busy = worker_.busy();
         in.building = worker_.building_stage();
@@ -111,12 +111,24 @@ void App::ui_right_panel(float W, float H) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Left click on the level: why is there no navmesh here? The story of the point\n"
                               "through every stage, the stage that lost it and a verified fix (Why panel).");
+        ImGui::SameLine();
+        ImGui::RadioButton("obstacle", &t, static_cast<int>(Selection::Tool::Obstacle));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Temporary obstacles: left click on the level places one, a press on one grabs it\n"
+                              "and dragging moves it, Delete removes the selected one (Obstacles panel). Only the\n"
+                              "tiles it touches re-bake.");
         sel_.tool = static_cast<Selection::Tool>(t);
     }
     if (raw_bake_ && raw_bake_->tiled() &&
         ImGui::CollapsingHeader("Tile", sel_.tile ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("tile");
         ui_tile_panel();
+        ImGui::PopID();
+    }
+    if ((sel_.tool == Selection::Tool::Obstacle || !edit_.obstacles.empty()) && !map2d_.scene() &&
+        ImGui::CollapsingHeader("Obstacles", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("obstacles");
+        sel_.obstacle.panel(edit_.obstacles);
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -6,6 +6,7 @@
 
 #include "inspector.h"
 #include "map2d_optimal.h"
+#include "obstacle_tool.h"
 #include "path_tool.h"
 #include "tile_tool.h"
 #include "why_tool.h"
@@ -14,7 +15,7 @@ namespace navdebug {
 
 struct Selection {
     // What a left click in the view does.
-    enum class Tool { Path, Inspect, Prune, ClipFloor, Section, Tile, Why } tool = Tool::Path;
+    enum class Tool { Path, Inspect, Prune, ClipFloor, Section, Tile, Why, Obstacle } tool = Tool::Path;
     Inspector inspector;
     std::optional<TileXZ> tile;  // the Tile panel's selected tile
     bool tile_only = false;      // per-grid layers for the selected tile only
@@ -22,6 +23,7 @@ struct Selection {
     PathTool path;
     OptimalPath optimal;  // the path tool's Polyanya path and search layer
     WhyTool why;          // the Why tool's point or path, its story and fix
+    ObstacleTool obstacle;  // the Obstacles tool's selection and drag (the obstacles are EditState's)
 
     // The tile the per-grid layers are limited to: the selected one while "only selected tile" is on.
     std::optional<TileXZ> tile_only_view() const { return tile_only ? tile : std::nullopt; }

@@ -105,7 +105,7 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
             s.mesh = p.lexically_normal().string();
         } else if (key == "config") {
             if (!v.is_object()) return nav::Status::bad_input(where + ": expected an object (as navbake --config reads)");
-            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", s.params, s.volumes);
+            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", s.params, s.volumes, &s.obstacles);
             if (!st) return st;
             s.has_config = true;
         } else if (key == "layers") {
@@ -200,7 +200,7 @@ std::string session_to_json(const Session& s) {
     Json j = Json::object();
     if (s.mesh) j["mesh"] = *s.mesh;
     if (s.has_config) {
-        Json cfg = config_json(s.params, {});
+        Json cfg = config_json(s.params, {}, s.obstacles);
         j["config"] = cfg;
         Json vols = config_json(s.params, s.volumes);
         j["volumes"] = vols.contains("volumes") ? vols["volumes"] : Json::array();

@@ -57,6 +57,7 @@ struct Session {
     bool has_config = false;  // "config" or "volumes" present: params / volumes below are set
     nav::Params params;
     std::vector<nav::ConvexVolume> volumes;
+    std::vector<nav::Obstacle> obstacles;  // the config's "obstacles"
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target
     std::optional<nav::render::LayerMask> layers;

@@ -66,6 +66,10 @@ void App::run_shortcut(const Shortcut& s) {
     case ShortcutAction::Help:
         show_shortcuts_ = !show_shortcuts_;
         break;
+    case ShortcutAction::DeleteObstacle:
+        if (sel_.tool == Selection::Tool::Obstacle && sel_.obstacle.remove_selected(edit_.obstacles))
+            log_.info("obstacle removed (" + std::to_string(edit_.obstacles.size()) + " left)");
+        break;
     case ShortcutAction::Fly:
         break;  // held keys: move_camera
     }

@@ -20,6 +20,7 @@ enum class ShortcutAction {
     Undo,
     Redo,
     Help,  // the shortcut list on screen
+    DeleteObstacle,  // the obstacles tool's selected obstacle
 };
 
 struct Shortcut {

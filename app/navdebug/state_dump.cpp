@@ -31,6 +31,15 @@ std::string App::state_json() const {
     j["shortcuts_shown"] = show_shortcuts_;
     j["panels_shown"] = view_.show_ui;
     j["bake_busy"] = worker_.busy();
+    j["tool"] = static_cast<int>(sel_.tool);
+    nlohmann::json obs = nlohmann::json::array();
+    for (const nav::Obstacle& o : edit_.obstacles) obs.push_back(nlohmann::json::array({o.pos[0], o.pos[1], o.pos[2]}));
+    j["obstacles"] = obs;
+    j["obstacle_selected"] = sel_.obstacle.selected();
+    // the bake on screen: its obstacles, generation and the tiles its last run re-baked
+    j["bake_obstacles"] = bake_ ? static_cast<int>(bake_->obstacles.size()) : 0;
+    j["bake_generation"] = bake_ ? bake_->generation : 0;
+    j["tiles_rebaked"] = bake_ ? nlohmann::json(bake_->tiles_rebaked) : nlohmann::json::array();
     return j.dump();
 }
 

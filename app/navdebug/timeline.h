@@ -20,7 +20,7 @@ enum class StageState {
 struct TimelineInput {
     const nav::Bake* bake = nullptr;        // the latest bake (not trimmed to the target)
     const nav::Params* desired = nullptr;   // the parameters the UI wants
-    bool volumes_changed = false;           // the UI's volumes differ from the bake's
+    bool volumes_changed = false;           // the UI's volumes or obstacles differ from the bake's
     bool mesh_pending = false;              // a mesh is being opened
     bool busy = false;                      // the worker has work
     int building = -1;                      // BakeWorker::building_stage()

@@ -32,6 +32,7 @@ std::string describe_run(const nav::Bake& b) {
 BakeWorker::BakeWorker(std::unique_ptr<nav::Pipeline> pipeline, Log& log) : pipe_(std::move(pipeline)), log_(log) {
     params_ = pipe_->params();
     volumes_ = pipe_->volumes();
+    obstacles_ = pipe_->obstacles();
     latest_ = pipe_->snapshot();
     pipe_->set_progress(&building_);
     pipe_->set_on_tile([this](std::shared_ptr<const nav::Bake> b) { on_tile(std::move(b)); });
@@ -57,11 +58,18 @@ void BakeWorker::start() {
     });
 }
 
-void BakeWorker::request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to) {
+std::vector<nav::Obstacle> BakeWorker::initial_obstacles() const {
+    std::lock_guard lk(m_);
+    return obstacles_;
+}
+
+void BakeWorker::request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
+                         const std::vector<nav::Obstacle>* obstacles) {
     {
         std::lock_guard lk(m_);
         params_ = params;
         volumes_ = volumes;
+        if (obstacles) obstacles_ = *obstacles;
         to_ = to;
         ++requested_;
         if (working_) cancel_.store(true);
@@ -387,6 +395,7 @@ void BakeWorker::loop() {
     for (;;) {
         nav::Params params;
         std::vector<nav::ConvexVolume> volumes;
+        std::vector<nav::Obstacle> obstacles;
         nav::Stage to;
         std::string mesh_path;
         bool trace = false;
@@ -399,6 +408,7 @@ void BakeWorker::loop() {
             if (stop_) break;
             params = params_;
             volumes = volumes_;
+            obstacles = obstacles_;
             to = to_;
             mesh_path.swap(mesh_path_);
             trace = region_trace_;
@@ -418,7 +428,7 @@ void BakeWorker::loop() {
                           ": no such tile in the current bake");
 
         try {
-            handle(params, volumes, to, mesh_path, trace);
+            handle(params, volumes, obstacles, to, mesh_path, trace);
         } catch (const std::exception& e) {
             // Out of memory (or any other exception) inside a stage: the failed bake is shown with
             // the last good results kept, never an abort.
@@ -470,8 +480,9 @@ void BakeWorker::fail_run(const std::string& what, bool out_of_memory) {
     publish(std::move(failed));
 }
 
-void BakeWorker::handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
-                        const std::string& mesh_path, bool trace) {
+void BakeWorker::handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes,
+                        const std::vector<nav::Obstacle>& obstacles, nav::Stage to, const std::string& mesh_path,
+                        bool trace) {
     {
         bool mesh_changed = false;
         if (!mesh_path.empty()) {
@@ -494,6 +505,7 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
         pipe_->set_params(params);
         pipe_->set_record_region_trace(trace);
         if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
+        if (obstacles != pipe_->obstacles()) pipe_->set_obstacles(obstacles);
 
         if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed || params_changed)) {
             // the first bake of a mesh shows its input at once, the later stages as they come

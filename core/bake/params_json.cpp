@@ -75,6 +75,67 @@ Status read_volume(const nlohmann::json& o, const std::string& where, ConvexVolu
     return validate_volume(cv, where);
 }
 
+nlohmann::ordered_json obstacle_json(const Obstacle& o) {
+    nlohmann::ordered_json j;
+    j["shape"] = std::string(obstacle_shape_name(o.shape));
+    j["pos"] = {short_decimal(o.pos[0]), short_decimal(o.pos[1]), short_decimal(o.pos[2])};
+    if (o.shape == ObstacleShape::Cylinder) {
+        j["radius"] = short_decimal(o.radius);
+        j["height"] = short_decimal(o.height);
+    } else {
+        j["half"] = {short_decimal(o.half[0]), short_decimal(o.half[1]), short_decimal(o.half[2])};
+        if (o.shape == ObstacleShape::RotatedBox) j["yaw_deg"] = short_decimal(static_cast<float>(o.yaw * 180.0 / 3.14159265358979323846));
+    }
+    return j;
+}
+
+// One element of "obstacles"; `where` is "FILE: obstacles[i]".
+Status read_obstacle(const nlohmann::json& o, const std::string& where, Obstacle& ob) {
+    if (!o.is_object())
+        return Status::bad_input(where + ": expected {\"shape\": \"cylinder\", \"pos\": [x,y,z], \"radius\", \"height\"}");
+    if (o.contains("shape")) {
+        if (!o["shape"].is_string() || !obstacle_shape_from_name(o["shape"].get<std::string>(), ob.shape))
+            return Status::bad_input(where + ": \"shape\" must be \"cylinder\", \"box\" or \"rotated_box\"");
+    }
+    auto vec3 = [&](const char* key, float* out) -> Status {
+        if (!o.contains(key)) return Status::ok();
+        const auto& a = o[key];
+        if (!a.is_array() || a.size() != 3 || !a[0].is_number() || !a[1].is_number() || !a[2].is_number())
+            return Status::bad_input(where + ": \"" + key + "\" must be [x, y, z] numbers");
+        for (size_t k = 0; k < 3; ++k) {
+            const double x = a[k].get<double>();
+            if (!(std::fabs(x) <= kMaxCoordinate))
+                return Status::bad_input(where + ": \"" + key + "\" holds " + std::to_string(x) + ", beyond +-1e6 m");
+            out[k] = static_cast<float>(x);
+        }
+        return Status::ok();
+    };
+    auto num = [&](const char* key, float* out, double scale) -> Status {
+        if (!o.contains(key)) return Status::ok();
+        if (!o[key].is_number()) return Status::bad_input(where + ": \"" + key + "\" must be a number");
+        const double x = o[key].get<double>();
+        if (!(std::fabs(x) <= kMaxCoordinate)) return Status::bad_input(where + ": \"" + key + "\" is beyond +-1e6");
+        *out = static_cast<float>(x * scale);
+        return Status::ok();
+    };
+    if (!o.contains("pos")) return Status::bad_input(where + ": \"pos\" [x, y, z] is missing");
+    if (Status st = vec3("pos", ob.pos); !st) return st;
+    const bool cyl = ob.shape == ObstacleShape::Cylinder;
+    for (auto k = o.begin(); k != o.end(); ++k) {
+        const std::string& key = k.key();
+        const bool ok = key == "shape" || key == "pos" || (cyl && (key == "radius" || key == "height")) ||
+                        (!cyl && key == "half") || (ob.shape == ObstacleShape::RotatedBox && key == "yaw_deg");
+        if (!ok)
+            return Status::bad_input(where + ": unknown key \"" + key + "\" for a " + std::string(obstacle_shape_name(ob.shape)) +
+                                     (cyl ? " (pos, radius, height)" : ob.shape == ObstacleShape::Box ? " (pos, half)" : " (pos, half, yaw_deg)"));
+    }
+    if (Status st = num("radius", &ob.radius, 1.0); !st) return st;
+    if (Status st = num("height", &ob.height, 1.0); !st) return st;
+    if (Status st = vec3("half", ob.half); !st) return st;
+    if (Status st = num("yaw_deg", &ob.yaw, 3.14159265358979323846 / 180.0); !st) return st;
+    return validate_obstacle(ob, where);
+}
+
 // One parameter key of a config: its value as set_from_string reads it.
 Status read_param(const std::string& key, const nlohmann::json& v, const std::string& what, Params& p) {
     if (!find_param(key)) {
@@ -83,7 +144,7 @@ Status read_param(const std::string& key, const nlohmann::json& v, const std::st
             if (!known.empty()) known += ", ";
             known += t.name;
         }
-        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes)");
+        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, obstacles)");
     }
     std::string sval;
     if (v.is_boolean()) {
@@ -110,11 +171,13 @@ double short_decimal(float f) {
     return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
 }
 
-std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes, int indent) {
-    return config_json(params, volumes).dump(indent);
+std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes, int indent,
+                             const std::vector<Obstacle>& obstacles) {
+    return config_json(params, volumes, obstacles).dump(indent);
 }
 
-nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes) {
+nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes,
+                                   const std::vector<Obstacle>& obstacles) {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const ParamDef& d : param_table()) {
         switch (d.kind) {
@@ -129,17 +192,35 @@ nlohmann::ordered_json config_json(const Params& params, const std::vector<Conve
         for (const ConvexVolume& v : volumes) vols.push_back(volume_json(v));
         j["volumes"] = vols;
     }
+    if (!obstacles.empty()) {
+        nlohmann::ordered_json obs = nlohmann::ordered_json::array();
+        for (const Obstacle& o : obstacles) obs.push_back(obstacle_json(o));
+        j["obstacles"] = obs;
+    }
     return j;
 }
 
 Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
-                        std::vector<ConvexVolume>& volumes) {
+                        std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles) {
     if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
     Params p = params;
     std::vector<ConvexVolume> vols = volumes;
+    std::vector<Obstacle> obs;
+    if (obstacles) obs = *obstacles;
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();
         const nlohmann::json& v = it.value();
+        if (key == "obstacles") {
+            if (!obstacles) return Status::bad_input(what + ": \"obstacles\" are not read here (a bake config file takes them)");
+            if (!v.is_array()) return Status::bad_input(what + ": \"obstacles\" must be an array");
+            obs.clear();
+            for (size_t i = 0; i < v.size(); ++i) {
+                Obstacle ob;
+                if (Status st = read_obstacle(v[i], what + ": obstacles[" + std::to_string(i) + "]", ob); !st) return st;
+                obs.push_back(ob);
+            }
+            continue;
+        }
         if (key != "volumes") {
             if (Status st = read_param(key, v, what, p); !st) return st;
             continue;
@@ -154,20 +235,22 @@ Status read_config_json(const nlohmann::json& j, const std::string& what, Params
     }
     params = p;
     volumes = std::move(vols);
+    if (obstacles) *obstacles = std::move(obs);
     return Status::ok();
 }
 
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
-                         std::vector<ConvexVolume>& volumes) {
+                         std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles) {
     nlohmann::json j;
     if (Status st = parse_json_text(text, what, j); !st) return st;
-    return read_config_json(j, what, params, volumes);
+    return read_config_json(j, what, params, volumes, obstacles);
 }
 
-Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes) {
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
+                        std::vector<Obstacle>* obstacles) {
     std::string text;
     if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
-    return parse_config_json(text, path, params, volumes);
+    return parse_config_json(text, path, params, volumes, obstacles);
 }
 
 Status split_assignment(std::string_view flag, std::string_view text, std::string& name, std::string& value) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/bake/areas.h"
+#include "core/bake/obstacles.h"
 #include "core/bake/params.h"
 #include "core/common.h"
 
@@ -17,22 +18,28 @@ namespace nav {
 
 // Reads a JSON config from text: an object whose keys are parameter names (values number, bool or
 // enum string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area":
-// "water"|id}]. Keys not in the text keep their value in params; "volumes" replaces volumes. Bad
-// syntax, unknown keys and bad values are errors naming `what` (the file) and the key; nothing
-// changes on an error. (config_json.h has the same on JSON objects.)
+// "water"|id}], and "obstacles": [{"shape": "cylinder", "pos": [x,y,z], "radius", "height"} |
+// {"shape": "box" | "rotated_box", "pos": [x,y,z] (the centre), "half": [hx,hy,hz], "yaw_deg"
+// (rotated_box)}] when `obstacles` is given (a reader that takes none refuses the key). Keys not in
+// the text keep their value in params; "volumes" replaces volumes, "obstacles" obstacles. Bad
+// syntax, unknown keys and bad values are errors naming `what` (the file) and the key or item
+// ("obstacles[2]: radius -1 must be a finite number > 0"); nothing changes on an error.
+// (config_json.h has the same on JSON objects.)
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
-                         std::vector<ConvexVolume>& volumes);
+                         std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles = nullptr);
 // The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
 // by parse_config_json: every failure is bad input naming the file.
 constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;  // a config or session is a few kB
-Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes);
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
+                        std::vector<Obstacle>* obstacles = nullptr);
 
 // The shortest decimal that reads back as the same float (0.2f is written 0.2, not
 // 0.20000000298...): how float coordinates go into JSON.
 double short_decimal(float f);
 
 // The config as JSON text (config_json, pretty-printed with `indent` spaces, -1 = one line).
-std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes = {}, int indent = 2);
+std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes = {}, int indent = 2,
+                             const std::vector<Obstacle>& obstacles = {});
 
 // ---- --set NAME=VALUE ---------------------------------------------------------------------------
 

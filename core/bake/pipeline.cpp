@@ -136,6 +136,7 @@ struct Ctx {
     const InputMesh& m;
     const Params& params;
     const std::vector<ConvexVolume>& volumes;
+    const std::vector<Obstacle>& obstacles;
     const Unit& solo;                // holds tri_areas
     const TriangleBins* bins;        // tiled bakes: triangles per tile
     bool tiled;
@@ -309,7 +310,12 @@ Status run_areas(Unit& u, const Ctx& x, StageStats& stats) {
     }
     int64_t marked = 0;
     for (uint8_t v : a) marked += v != kNullArea && v != kWalkableArea;
+    int64_t blocked = 0;
+    for (const Obstacle& o : x.obstacles)
+        blocked += mark_obstacle(*u.compact, o, x.params.f(ParamId::agent_radius), x.params.f(ParamId::agent_max_climb), a);
     stats.counts = {{"volumes", static_cast<int64_t>(x.volumes.size())}, {"volume_spans", marked}};
+    if (!x.obstacles.empty())
+        stats.counts.push_back({"obstacle_spans", blocked});
     return Status::ok();
 }
 
@@ -718,23 +724,55 @@ void Pipeline::set_volumes(std::vector<ConvexVolume> volumes) {
     // Same volumes in another order: later volumes win, so every tile under two of them may change.
     if (changed.empty() && volumes != volumes_)
         for (const ConvexVolume& v : volumes) changed.push_back(&v);
-    for (auto& t : I.tiles) {
+    std::vector<std::array<float, 4>> boxes;
+    for (const ConvexVolume* v : changed) {
+        std::array<float, 4> b{1e30f, 1e30f, -1e30f, -1e30f};
+        for (size_t k = 0; k + 2 < v->verts.size(); k += 3) {
+            b[0] = std::min(b[0], v->verts[k]);
+            b[2] = std::max(b[2], v->verts[k]);
+            b[1] = std::min(b[1], v->verts[k + 2]);
+            b[3] = std::max(b[3], v->verts[k + 2]);
+        }
+        boxes.push_back(b);
+    }
+    dirty_tiles_in(boxes);
+    volumes_ = std::move(volumes);
+}
+
+void Pipeline::set_obstacles(std::vector<Obstacle> obstacles) {
+    Impl& I = *impl_;
+    if (I.tiles.empty()) {
+        if (obstacles != obstacles_) mark_dirty(Stage::Areas);
+        obstacles_ = std::move(obstacles);
+        return;
+    }
+    // Obstacles only clear spans and clearing is order-free: only the added, removed or moved
+    // ones matter, at their old and their new place.
+    std::vector<std::array<float, 4>> boxes;
+    auto add = [&](const Obstacle& o) {
+        std::array<float, 4> b;
+        float y0, y1;
+        obstacle_bounds(o, params_.f(ParamId::agent_radius), b.data(), &y0, &y1);
+        boxes.push_back(b);
+    };
+    for (const Obstacle& o : obstacles_)
+        if (std::find(obstacles.begin(), obstacles.end(), o) == obstacles.end()) add(o);
+    for (const Obstacle& o : obstacles)
+        if (std::find(obstacles_.begin(), obstacles_.end(), o) == obstacles_.end()) add(o);
+    dirty_tiles_in(boxes);
+    obstacles_ = std::move(obstacles);
+}
+
+void Pipeline::dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes) {
+    for (auto& t : impl_->tiles) {
         const BakeConfig& c = t->config;
-        for (const ConvexVolume* v : changed) {
-            float x0 = 1e30f, x1 = -1e30f, z0 = 1e30f, z1 = -1e30f;
-            for (size_t k = 0; k + 2 < v->verts.size(); k += 3) {
-                x0 = std::min(x0, v->verts[k]);
-                x1 = std::max(x1, v->verts[k]);
-                z0 = std::min(z0, v->verts[k + 2]);
-                z1 = std::max(z1, v->verts[k + 2]);
-            }
-            if (x1 < c.bmin[0] || x0 > c.bmax[0] || z1 < c.bmin[2] || z0 > c.bmax[2]) continue;
+        for (const std::array<float, 4>& b : boxes) {
+            if (b[2] < c.bmin[0] || b[0] > c.bmax[0] || b[3] < c.bmin[2] || b[1] > c.bmax[2]) continue;
             t->dirty_from = std::min(t->dirty_from, static_cast<int>(Stage::Areas));
             for (int k = t->dirty_from; k < kStageCount; ++k) t->stats[static_cast<size_t>(k)].built = false;
             break;
         }
     }
-    volumes_ = std::move(volumes);
 }
 
 void Pipeline::set_record_region_trace(bool on) {
@@ -1071,7 +1109,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         I.solo.dirty_from = solo_start(I.solo);
         // Rebuilt from rasterize below (re-trimmed as it goes when lean), or the tiles' bake now.
         if (I.solo.dirty_from <= kStageRasterize || I.config.tile_size > 0) I.solo.trimmed = false;
-        const Ctx solo_ctx{m,     params_,       volumes_, I.solo, nullptr, false, record_trace_, memory_limit_,
+        const Ctx solo_ctx{m,     params_,       volumes_, obstacles_, I.solo, nullptr, false, record_trace_, memory_limit_,
                            cancel, lean};
         tiled = I.config.tile_size > 0;
         // Stages of the solo grid (all of them), or only the mesh-wide ones before the tiles.
@@ -1107,6 +1145,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     b->params = params_;
     b->config = I.config;
     b->volumes = volumes_;
+    b->obstacles = obstacles_;
     b->stats = I.solo.stats;
     b->error = result;
     b->error_stage = error_stage;
@@ -1414,7 +1453,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     }
     if (progress_) progress_->store(static_cast<int>(Stage::Rasterize), std::memory_order_relaxed);
 
-    const Ctx ctx{m, params_, volumes_, I.solo, &I.bins, true, record_trace_, memory_limit_, cancel};
+    const Ctx ctx{m, params_, volumes_, obstacles_, I.solo, &I.bins, true, record_trace_, memory_limit_, cancel};
     const bool keep = keep_intermediates_;
     const bool trace = record_trace_;
     std::atomic<size_t> next{0};
@@ -1460,6 +1499,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
                 b->params = params_;
                 b->config = c;
                 b->volumes = volumes_;
+                b->obstacles = obstacles_;
                 b->mesh = I.mesh;
                 b->tri_areas = I.solo.tri_areas;  // the input stays drawn while the tiles fill in
                 b->stats[static_cast<size_t>(Stage::Input)] = I.solo.stats[static_cast<size_t>(Stage::Input)];

@@ -21,6 +21,7 @@
 #include "core/bake/detail.h"
 #include "core/bake/distance.h"
 #include "core/bake/input.h"
+#include "core/bake/obstacles.h"
 #include "core/runtime/navmesh.h"
 #include "core/bake/params.h"
 #include "core/bake/params_json.h"  // the JSON config (parse_config_json, load_config_file)
@@ -93,6 +94,7 @@ struct Bake : StageResults<true> {
     Params params;
     BakeConfig config;
     std::vector<ConvexVolume> volumes;
+    std::vector<Obstacle> obstacles;
 
     std::shared_ptr<const InputMesh> mesh;
 
@@ -161,6 +163,14 @@ public:
     void set_record_region_trace(bool on);
     bool record_region_trace() const { return record_trace_; }
     const std::vector<ConvexVolume>& volumes() const { return volumes_; }
+    // Temporary obstacles (obstacles.h), stamped after the volumes in the areas stage. Tiled: only
+    // the tiles whose bordered box meets an obstacle that was added, removed or moved (its old or
+    // new place, grown by the agent radius) re-run, from the areas stage when the tile kept its
+    // intermediates (the debugger) and from rasterize when it did not (navbake); the navmesh keeps
+    // every other tile (and its salt). Solo: the areas stage onward re-runs. Validate first
+    // (validate_obstacle): an invalid obstacle marks nothing.
+    void set_obstacles(std::vector<Obstacle> obstacles);
+    const std::vector<Obstacle>& obstacles() const { return obstacles_; }
 
     // Grids whose estimated memory exceeds this are refused before allocating (default 4 GiB).
     void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
@@ -227,6 +237,9 @@ private:
     std::unique_ptr<Impl> impl_;
     Params params_;
     std::vector<ConvexVolume> volumes_;
+    std::vector<Obstacle> obstacles_;
+    // Tiled: marks the tiles whose bordered box overlaps one of the xz boxes dirty from the areas stage.
+    void dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes);
     uint64_t memory_limit_ = uint64_t(4) << 30;
     bool record_trace_ = false;
     std::atomic<int>* progress_ = nullptr;
