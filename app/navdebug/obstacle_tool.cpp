@@ -275,9 +275,9 @@ bool ObstacleTool::panel(std::vector<nav::Obstacle>& obs) {
         ImGui::PushID(static_cast<int>(i));
         char label[64];
         std::snprintf(label, sizeof label, "%zu %s", i, std::string(nav::obstacle_shape_name(ob.shape)).c_str());
-        if (ImGui::Selectable(label, selected_ == static_cast<int>(i), 0, ImVec2(110.0f, 0.0f))) selected_ = static_cast<int>(i);
+        if (ImGui::Selectable(label, selected_ == static_cast<int>(i), 0, ImVec2(100.0f, 0.0f))) selected_ = static_cast<int>(i);
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(200.0f);
+        ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 60.0f, 80.0f));
         const float before[3] = {ob.pos[0], ob.pos[1], ob.pos[2]};
         if (ImGui::DragFloat3("pos", ob.pos, 0.05f, -1e6f, 1e6f, "%.2f")) changed = true;
         for (int k = 0; k < 3; ++k)
