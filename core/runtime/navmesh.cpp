@@ -359,6 +359,16 @@ bool NavMesh::poly_height(uint32_t p, float x, float z, float* y) const {
 
 namespace {
 
+void clear_links(NavMesh& out) {
+    for (auto* v : {&out.link_start, &out.link_end, &out.link_length}) v->clear();
+    for (auto* v : {&out.link_start_poly, &out.link_end_poly, &out.link_user_id, &out.poly_link_first, &out.poly_link_trav,
+                    &out.island_link_first, &out.island_link_to})
+        v->clear();
+    for (auto* v : {&out.link_area, &out.link_bidir, &out.link_status, &out.island_has_out_link}) v->clear();
+    out.link_flags.clear();
+    out.nlinks = out.nlinks_connected = 0;
+}
+
 void reset(NavMesh& out) {
     out.npolys = out.nverts = out.nedges = 0;
     out.verts.clear();
@@ -396,13 +406,7 @@ void reset(NavMesh& out) {
     out.tiles_reused = 0;
     out.landmark_islands_reused = 0;
     out.landmark_ms = 0;
-    for (auto* v : {&out.link_start, &out.link_end, &out.link_length}) v->clear();
-    for (auto* v : {&out.link_start_poly, &out.link_end_poly, &out.link_user_id, &out.poly_link_first, &out.poly_link_trav,
-                    &out.island_link_first, &out.island_link_to})
-        v->clear();
-    for (auto* v : {&out.link_area, &out.link_bidir, &out.link_status, &out.island_has_out_link}) v->clear();
-    out.link_flags.clear();
-    out.nlinks = out.nlinks_connected = 0;
+    clear_links(out);
     for (int k = 0; k < 3; ++k) out.bmin[k] = out.bmax[k] = 0;
 }
 
@@ -440,6 +444,7 @@ Status link_offmesh(std::span<const OffMeshLink> extra, NavMesh& out) {
             all.push_back(&slot.tile->links[i]);
         }
     }
+    clear_links(out);  // everything checked: from here on nothing fails
     const size_t nl = all.size();
     out.nlinks = static_cast<int>(nl);
     out.nlinks_connected = 0;
@@ -1311,6 +1316,10 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
 }
 
 }  // namespace
+
+Status relink_navmesh(NavMesh& mesh, std::span<const OffMeshLink> links) {
+    return link_offmesh(links, mesh);
+}
 
 bool NavMesh::island_reaches(uint32_t a, uint32_t b, std::vector<uint32_t>& stack, std::vector<uint8_t>& seen) const {
     if (a == b) return true;

@@ -153,7 +153,8 @@ struct NavMesh {
     // link: first build_navmesh's `links` in their order, then those the tiles carry (NavTile::links)
     // in slot order, each tile's in its order. Each end connects to the polygon nearest to it
     // among those overlapping the box end +- (radius, max(radius, walkable_climb), radius) (the
-    // climb: the largest of the tiles'), whatever the polygon's flags, and only when the nearest
+    // climb: the largest of the tiles'), whatever the polygon's flags (kPolyFlagDisabled included;
+    // flags 0, which pass no filter, excluded), and only when the nearest
     // point of that polygon lies within `radius` in xz; the end then moves to that nearest point
     // (link_start / link_end hold the moved ends). An end with no such polygon leaves the link
     // unconnected: kept here (link_status says which end failed, for a UI to show), never used by
@@ -287,6 +288,14 @@ void build_tile_bvtree(NavTile& tile);
 // ("navmesh: link 3: end is not finite"); an end with no polygon within reach is not an error.
 Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out,
                      std::span<const OffMeshLink> links = {});
+
+// Replaces the off-mesh links of a built mesh in place (build_navmesh's `links`; the tiles' own
+// links are kept), touching nothing else: no tile, salt, island or landmark changes, so it costs
+// the links alone (a nearest-polygon search per end) where a build_navmesh reusing every tile
+// still copies the whole mesh. Same validation as build_navmesh; on BadInput the mesh is left
+// as it was. NavQuery objects bound to the mesh stay valid (they resize their node arrays on the
+// next query).
+Status relink_navmesh(NavMesh& mesh, std::span<const OffMeshLink> links);
 
 }  // namespace nav
 
