@@ -529,3 +529,43 @@ TEST_CASE("links: A* with links is optimal: equal to a brute-force Dijkstra on r
     CHECK(via_link > 50);
     CHECK(unreached > 0);
 }
+
+TEST_CASE("links: A* with links is optimal in a maze where a teleporter beats every walk (all pairs)") {
+    // Serpentine walls: the walk from one side to the other is long, the teleporters are short.
+    // Landmark bounds (walking distances) would overestimate here: A* must not use them where a
+    // link can shortcut the walk.
+    std::vector<std::pair<int, int>> wall;
+    for (int k = 0; k < 7; ++k) wall.push_back({3, k}), wall.push_back({10, k});
+    for (int k = 1; k < 8; ++k) wall.push_back({7, k});
+    const auto tiles = grid_tiles(3, 2, wall);
+    const nav::NavMesh m = mesh_of(tiles, {link(1.5f, 0.5f, 11.5f, 0.5f, false, 4), link(5.5f, 3.5f, 8.5f, 7.5f, true, 5)});
+    REQUIRE(m.nlinks_connected == 2);
+    REQUIRE(m.nislands == 1);
+    nav::NavQuery alt, plain;
+    alt.init(&m);
+    plain.init(&m);
+    plain.set_landmarks(false);
+    const nav::QueryFilter f;
+    int pairs = 0, via_link = 0;
+    for (int a = 0; a < 96; ++a)
+        for (int b = 0; b < 96; ++b) {
+            const std::pair<int, int> ca{a % 12, a / 12}, cb{b % 12, b / 12};
+            if (a == b || std::find(wall.begin(), wall.end(), ca) != wall.end() || std::find(wall.begin(), wall.end(), cb) != wall.end())
+                continue;
+            const float s[3] = {ca.first + 0.3f, 0, ca.second + 0.6f}, e[3] = {cb.first + 0.7f, 0, cb.second + 0.4f};
+            const float ext[3] = {0.2f, 1, 0.2f};
+            nav::Route r, rp;
+            REQUIRE(alt.find_route(s, e, ext, f, {}, r));
+            REQUIRE(plain.find_route(s, e, ext, f, {}, rp));
+            REQUIRE(r.found());
+            const uint32_t sp = m.poly_index(r.start.poly), ep = m.poly_index(r.end.poly);
+            const double best = dijkstra(m, sp, r.start.point, ep, r.end.point, f);
+            REQUIRE(r.path.reached);
+            ++pairs;
+            via_link += link_steps(r) > 0;
+            CHECK(r.path.cost == doctest::Approx(best).epsilon(1e-4));
+            CHECK(rp.path.cost == doctest::Approx(best).epsilon(1e-4));
+        }
+    MESSAGE(pairs << " pairs, " << via_link << " through links");
+    CHECK(via_link > pairs / 4);
+}
