@@ -1104,9 +1104,9 @@ int run_navmesh_in(const Args& a, const Job& job) {
         if (report->begun()) report->finish(paths.summary);
         else report->print_whole();
     } else {
-        std::printf("Detour navmesh %s: %d tiles, %d polygons, %d vertices, %d islands, %zu off-mesh links (not linked into "
-                    "the graph), loaded in %.3f ms\n",
-                    path.c_str(), nm.ntiles, nm.npolys, nm.nverts, nm.nislands, links, load_ms);
+        std::printf("Detour navmesh %s: %d tiles, %d polygons, %d vertices, %d islands, %zu off-mesh links (%d connected), "
+                    "loaded in %.3f ms\n",
+                    path.c_str(), nm.ntiles, nm.npolys, nm.nverts, nm.nislands, links, nm.nlinks_connected, load_ms);
         print_paths_text(paths, false);
     }
     return 0;

@@ -104,8 +104,8 @@ void PathTool::run_path() {
     status_ = query_.find_path(route_.start.poly, route_.end.poly, route_.start.point, route_.end.point, filter_,
                                traced_path_, &astar_);
     if (!status_) return;
-    status_ = query_.find_straight_path(route_.start.point, route_.end.point, traced_path_.polys, options_,
-                                        traced_straight_, &funnel_);
+    status_ = query_.find_straight_path(route_.start.point, route_.end.point, traced_path_.polys, traced_path_.links,
+                                        options_, traced_straight_, &funnel_);
     funnel_step_ = std::clamp(funnel_step_, 0, std::max(static_cast<int>(funnel_.steps.size()) - 1, 0));
 }
 

@@ -399,6 +399,7 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
         l.flags = load<uint16_t>(data + pat + 28);
         l.area = data[pat + 31] & 0x3f;
         l.bidir = (data[at + 30] & kOffMeshBidir) != 0;
+        l.user_id = load<uint32_t>(data + at + 32);
         out.links.push_back(l);
     }
     return Status::ok();

@@ -1,6 +1,8 @@
 // Stage 11: the runtime navigation mesh (see navmesh.h).
 #include "core/runtime/navmesh.h"
 
+#include "core/runtime/query.h"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -357,6 +359,16 @@ bool NavMesh::poly_height(uint32_t p, float x, float z, float* y) const {
 
 namespace {
 
+void clear_links(NavMesh& out) {
+    for (auto* v : {&out.link_start, &out.link_end, &out.link_length}) v->clear();
+    for (auto* v : {&out.link_start_poly, &out.link_end_poly, &out.link_user_id, &out.poly_link_first, &out.poly_link_trav,
+                    &out.island_link_first, &out.island_link_to})
+        v->clear();
+    for (auto* v : {&out.link_area, &out.link_bidir, &out.link_status, &out.island_has_out_link}) v->clear();
+    out.link_flags.clear();
+    out.nlinks = out.nlinks_connected = 0;
+}
+
 void reset(NavMesh& out) {
     out.npolys = out.nverts = out.nedges = 0;
     out.verts.clear();
@@ -394,7 +406,135 @@ void reset(NavMesh& out) {
     out.tiles_reused = 0;
     out.landmark_islands_reused = 0;
     out.landmark_ms = 0;
+    clear_links(out);
     for (int k = 0; k < 3; ++k) out.bmin[k] = out.bmax[k] = 0;
+}
+
+std::string tile_name(const NavTile& t);
+
+Status check_link(const OffMeshLink& l, const std::string& name) {
+    if (!std::isfinite(l.start[0]) || !std::isfinite(l.start[1]) || !std::isfinite(l.start[2]))
+        return Status::bad_input(name + ": start is not finite");
+    if (!std::isfinite(l.end[0]) || !std::isfinite(l.end[1]) || !std::isfinite(l.end[2]))
+        return Status::bad_input(name + ": end is not finite");
+    if (!std::isfinite(l.radius) || l.radius < 0)
+        return Status::bad_input(name + ": radius " + std::to_string(l.radius) + " (expected a finite radius >= 0 m)");
+    if (l.area >= kMaxAreas) return Status::bad_input(name + ": area id " + std::to_string(l.area) + " > 63");
+    return Status::ok();
+}
+
+// The off-mesh links: validated, each end connected to its nearest polygon (see NavMesh's
+// "Off-mesh links"), the per-polygon traversal CSR and the island-level link graph. Runs after
+// the polygons and islands are in place; touches no tile graph.
+Status link_offmesh(std::span<const OffMeshLink> extra, NavMesh& out) {
+    std::vector<const OffMeshLink*> all;
+    all.reserve(extra.size());
+    for (size_t i = 0; i < extra.size(); ++i) {
+        if (Status s = check_link(extra[i], "navmesh: link " + std::to_string(i)); !s) return s;
+        all.push_back(&extra[i]);
+    }
+    float climb = 0;
+    for (const TileSlot& slot : out.slots) {
+        if (!slot.tile) continue;
+        climb = std::max(climb, slot.tile->walkable_climb);
+        for (size_t i = 0; i < slot.tile->links.size(); ++i) {
+            const std::string name = "navmesh: link " + std::to_string(all.size()) + " (" + tile_name(*slot.tile) +
+                                     " off-mesh link " + std::to_string(i) + ")";
+            if (Status s = check_link(slot.tile->links[i], name); !s) return s;
+            all.push_back(&slot.tile->links[i]);
+        }
+    }
+    clear_links(out);  // everything checked: from here on nothing fails
+    const size_t nl = all.size();
+    out.nlinks = static_cast<int>(nl);
+    out.nlinks_connected = 0;
+    if (nl == 0) return Status::ok();
+    out.link_start.resize(nl * 3);
+    out.link_end.resize(nl * 3);
+    out.link_start_poly.assign(nl, kNoPoly);
+    out.link_end_poly.assign(nl, kNoPoly);
+    out.link_length.resize(nl);
+    out.link_area.resize(nl);
+    out.link_flags.resize(nl);
+    out.link_bidir.resize(nl);
+    out.link_status.resize(nl);
+    out.link_user_id.resize(nl);
+
+    NavQuery q;
+    q.init(&out);
+    QueryFilter any;  // every polygon with a flag, disabled ones too (flags change at run time)
+    any.exclude_flags = 0;
+    // Connects point p (radius r) to its nearest polygon: the polygon, p moved onto it; kNoPoly when none.
+    auto connect = [&](const float* p, float r, float* moved) -> uint32_t {
+        for (int k = 0; k < 3; ++k) moved[k] = p[k];
+        const float ext[3] = {r, std::max(r, climb), r};
+        NearestPoly np;
+        if (!q.find_nearest_poly(p, ext, any, np) || np.poly == kNoRef) return kNoPoly;
+        const float dx = np.point[0] - p[0], dz = np.point[2] - p[2];
+        const float tol = 1e-5f * std::max({1.0f, std::fabs(p[0]), std::fabs(p[2])});
+        if (std::sqrt(dx * dx + dz * dz) > r + tol || std::fabs(np.point[1] - p[1]) > ext[1] + tol) return kNoPoly;
+        for (int k = 0; k < 3; ++k) moved[k] = np.point[k];
+        return out.poly_index(np.poly);
+    };
+    size_t ntrav = 0;
+    for (size_t i = 0; i < nl; ++i) {
+        const OffMeshLink& l = *all[i];
+        float* a = &out.link_start[i * 3];
+        float* b = &out.link_end[i * 3];
+        out.link_start_poly[i] = connect(l.start, l.radius, a);
+        out.link_end_poly[i] = connect(l.end, l.radius, b);
+        out.link_status[i] = static_cast<uint8_t>((out.link_start_poly[i] == kNoPoly ? NavMesh::kLinkStartUnconnected : 0) |
+                                                  (out.link_end_poly[i] == kNoPoly ? NavMesh::kLinkEndUnconnected : 0));
+        const float dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+        out.link_length[i] = std::sqrt(dx * dx + dy * dy + dz * dz);
+        out.link_area[i] = l.area;
+        out.link_flags[i] = l.flags;
+        out.link_bidir[i] = l.bidir ? 1 : 0;
+        out.link_user_id[i] = l.user_id;
+        if (out.link_status[i] == NavMesh::kLinkConnected) {
+            ++out.nlinks_connected;
+            ntrav += l.bidir ? 2 : 1;
+        }
+    }
+    if (out.nlinks_connected == 0) return Status::ok();
+
+    // Traversals per polygon (CSR, counting sort by the polygon they leave).
+    const size_t np = static_cast<size_t>(out.npolys);
+    out.poly_link_first.assign(np + 1, 0);
+    out.poly_link_trav.resize(ntrav);
+    auto each_trav = [&](auto&& fn) {
+        for (uint32_t i = 0; i < static_cast<uint32_t>(nl); ++i) {
+            if (out.link_status[i] != NavMesh::kLinkConnected) continue;
+            fn(i * 2);
+            if (out.link_bidir[i]) fn(i * 2 + 1);
+        }
+    };
+    each_trav([&](uint32_t t) { ++out.poly_link_first[out.trav_from_poly(t) + 1]; });
+    for (size_t p = 0; p < np; ++p) out.poly_link_first[p + 1] += out.poly_link_first[p];
+    {
+        std::vector<uint32_t> fill(out.poly_link_first.begin(), out.poly_link_first.end() - 1);
+        each_trav([&](uint32_t t) { out.poly_link_trav[fill[out.trav_from_poly(t)]++] = t; });
+    }
+    // The island graph: (from island, to island) pairs, sorted and deduplicated, as CSR.
+    const size_t ni = static_cast<size_t>(out.nislands);
+    out.island_has_out_link.assign(ni, 0);
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    pairs.reserve(ntrav);
+    each_trav([&](uint32_t t) {
+        const uint32_t a = out.poly_island[out.trav_from_poly(t)], b = out.poly_island[out.trav_to_poly(t)];
+        out.island_has_out_link[a] = 1;
+        if (a != b) pairs.emplace_back(a, b);
+    });
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    out.island_link_first.assign(ni + 1, 0);
+    out.island_link_to.resize(pairs.size());
+    for (size_t k = 0; k < pairs.size(); ++k) {
+        ++out.island_link_first[pairs[k].first + 1];
+        out.island_link_to[k] = pairs[k].second;
+    }
+    for (size_t i = 0; i < ni; ++i) out.island_link_first[i + 1] += out.island_link_first[i];
+    return Status::ok();
 }
 
 std::string tile_name(const NavTile& t) {
@@ -1142,7 +1282,8 @@ void label_islands(const std::vector<TileSlot>& slots, NavMesh& out) {
         if (out.edge_opp[e] != kNoEdge) out.island_portals[fill[out.poly_island[out.edge_poly[e]]]++] = e;
 }
 
-Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out) {
+Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out,
+             std::span<const OffMeshLink> links) {
     std::vector<TileSlot> slots;
     CellIndex at;  // (x, z) -> slots there, any layer
     if (Status s = assign_slots(tiles, previous, slots, at); !s) return s;
@@ -1170,10 +1311,35 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
         }
         first = false;
     }
-    return Status::ok();
+    // Off-mesh links last: they read the finished polygons, islands and bounding-volume trees.
+    return link_offmesh(links, out);
 }
 
 }  // namespace
+
+Status relink_navmesh(NavMesh& mesh, std::span<const OffMeshLink> links) {
+    return link_offmesh(links, mesh);
+}
+
+bool NavMesh::island_reaches(uint32_t a, uint32_t b, std::vector<uint32_t>& stack, std::vector<uint8_t>& seen) const {
+    if (a == b) return true;
+    if (island_link_first.empty() || a >= static_cast<uint32_t>(nislands) || b >= static_cast<uint32_t>(nislands)) return false;
+    if (island_link_first[a] == island_link_first[a + 1]) return false;
+    seen.assign(static_cast<size_t>(nislands), 0);
+    stack.clear();
+    stack.push_back(a);
+    seen[a] = 1;
+    while (!stack.empty()) {
+        const uint32_t i = stack.back();
+        stack.pop_back();
+        for (uint32_t k = island_link_first[i]; k < island_link_first[i + 1]; ++k) {
+            const uint32_t j = island_link_to[k];
+            if (j == b) return true;
+            if (!seen[j]) seen[j] = 1, stack.push_back(j);
+        }
+    }
+    return false;
+}
 
 int NavMesh::find_slot(int x, int z, int layer) const {
     for (size_t s = 0; s < slots.size(); ++s)
@@ -1254,10 +1420,11 @@ void build_tile_bvtree(NavTile& t) {
     for (int k = 0; k < 3; ++k) t.bmin[k] = t.bvtree[0].bmin[k], t.bmax[k] = t.bvtree[0].bmax[k];
 }
 
-Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out) {
+Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out,
+                     std::span<const OffMeshLink> links) {
     if (previous == &out) return Status::internal("navmesh: build_navmesh with previous == out");
     reset(out);
-    Status s = build(tiles, previous, out);
+    Status s = build(tiles, previous, out, links);
     if (!s) reset(out);  // never leave a half-built mesh behind
     return s;
 }

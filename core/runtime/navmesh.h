@@ -149,6 +149,54 @@ struct NavMesh {
     int landmark_islands_reused = 0;       // islands (with portals) whose landmarks the last build copied from `previous`
     double landmark_ms = 0;                // wall time the last build spent on the landmark table
 
+    // Off-mesh links (tile.h's OffMeshLink), resolved against this mesh, as flat arrays indexed by
+    // link: first build_navmesh's `links` in their order, then those the tiles carry (NavTile::links)
+    // in slot order, each tile's in its order. Each end connects to the polygon nearest to it
+    // among those overlapping the box end +- (radius, max(radius, walkable_climb), radius) (the
+    // climb: the largest of the tiles'), whatever the polygon's flags (kPolyFlagDisabled included;
+    // flags 0, which pass no filter, excluded), and only when the nearest
+    // point of that polygon lies within `radius` in xz; the end then moves to that nearest point
+    // (link_start / link_end hold the moved ends). An end with no such polygon leaves the link
+    // unconnected: kept here (link_status says which end failed, for a UI to show), never used by
+    // a query. A connected link is traversed start -> end, and end -> start as well when bidir;
+    // traversal id = link * 2 + (0 start -> end, 1 end -> start).
+    enum LinkStatus : uint8_t {
+        kLinkConnected = 0,
+        kLinkStartUnconnected = 1,  // no polygon within reach of the start
+        kLinkEndUnconnected = 2,    // no polygon within reach of the end (both bits: neither end)
+    };
+    std::vector<float> link_start, link_end;   // per link: x, y, z (moved onto the polygon when connected)
+    std::vector<uint32_t> link_start_poly;     // per link: dense polygon of the start, kNoPoly when unconnected
+    std::vector<uint32_t> link_end_poly;       // per link: dense polygon of the end, kNoPoly when unconnected
+    std::vector<float> link_length;            // per link: |link_end - link_start| (3D), metres
+    std::vector<uint8_t> link_area;            // per link: area id
+    std::vector<uint16_t> link_flags;          // per link: flags (filter include / exclude masks)
+    std::vector<uint8_t> link_bidir;           // per link: 1 = two-way
+    std::vector<uint8_t> link_status;          // per link: LinkStatus bits (0 = connected)
+    std::vector<uint32_t> link_user_id;        // per link: OffMeshLink::user_id
+    int nlinks = 0, nlinks_connected = 0;
+    // Per polygon, the traversals leaving it (connected links only; a two-way link gives two, one
+    // from each end's polygon): traversal ids in poly_link_trav[poly_link_first[p] ..
+    // poly_link_first[p+1]). Empty (size 0) when the mesh has no connected link.
+    std::vector<uint32_t> poly_link_first;     // npolys + 1, or empty
+    std::vector<uint32_t> poly_link_trav;
+    // Island-level directed graph of the traversals: island i's outgoing traversals lead to the
+    // islands island_link_to[island_link_first[i] .. island_link_first[i+1]) (deduplicated,
+    // ignoring flags, self-loops left out). Empty when the mesh has no connected link. The portal
+    // islands themselves (poly_island, landmarks) ignore links; island_has_out_link marks the
+    // islands a path can leave through a link.
+    std::vector<uint32_t> island_link_first;   // nislands + 1, or empty
+    std::vector<uint32_t> island_link_to;
+    std::vector<uint8_t> island_has_out_link;  // per island (empty when no connected link)
+    // Traversal t's from / to point and polygons.
+    const float* trav_from(uint32_t t) const { return &((t & 1) ? link_end : link_start)[static_cast<size_t>(t >> 1) * 3]; }
+    const float* trav_to(uint32_t t) const { return &((t & 1) ? link_start : link_end)[static_cast<size_t>(t >> 1) * 3]; }
+    uint32_t trav_from_poly(uint32_t t) const { return (t & 1) ? link_end_poly[t >> 1] : link_start_poly[t >> 1]; }
+    uint32_t trav_to_poly(uint32_t t) const { return (t & 1) ? link_start_poly[t >> 1] : link_end_poly[t >> 1]; }
+    // Whether a path may lead from island a to island b (same island, or a chain of link
+    // traversals between islands, flags ignored). `stack` and `seen` are the caller's scratch.
+    bool island_reaches(uint32_t a, uint32_t b, std::vector<uint32_t>& stack, std::vector<uint8_t>& seen) const;
+
     // Detail triangles per polygon, resolved to world coordinates: 9 floats per triangle.
     std::vector<uint32_t> dtri_first;  // npolys + 1
     std::vector<float> dtris;
@@ -233,7 +281,21 @@ void build_tile_bvtree(NavTile& tile);
 // into unchanged tiles stay valid; a tile that changed or went away bumps its slot's salt. New
 // coordinates take the lowest free slot. Fails (BadInput) on a tile that validate_tile rejects,
 // duplicate coordinates or more than kMaxTilePolys polygons in a tile; `out` is then left empty.
-Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out);
+// `links` are the off-mesh links (see "Off-mesh links" in NavMesh), in addition to those the tiles
+// carry. They touch no tile's graph: a build that changes only the links reuses every tile's graph
+// from `previous` (tiles_reused == ntiles, every salt kept, landmarks copied). A link with a
+// non-finite end, a negative or non-finite radius or an area id > 63 is BadInput naming it
+// ("navmesh: link 3: end is not finite"); an end with no polygon within reach is not an error.
+Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out,
+                     std::span<const OffMeshLink> links = {});
+
+// Replaces the off-mesh links of a built mesh in place (build_navmesh's `links`; the tiles' own
+// links are kept), touching nothing else: no tile, salt, island or landmark changes, so it costs
+// the links alone (a nearest-polygon search per end) where a build_navmesh reusing every tile
+// still copies the whole mesh. Same validation as build_navmesh; on BadInput the mesh is left
+// as it was. NavQuery objects bound to the mesh stay valid (they resize their node arrays on the
+// next query).
+Status relink_navmesh(NavMesh& mesh, std::span<const OffMeshLink> links);
 
 }  // namespace nav
 

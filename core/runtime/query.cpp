@@ -205,7 +205,7 @@ void NavQuery::init(const NavMesh* mesh, int max_nodes) {
 }
 
 void NavQuery::prepare_nodes() {
-    const size_t need = static_cast<size_t>(mesh_->nedges) + 2;
+    const size_t need = static_cast<size_t>(mesh_->nedges) + 2 + 2 * static_cast<size_t>(mesh_->nlinks);
     // mark == stamp_: open, stamp_ + 1: closed, anything else: not seen in this query.
     if (nodes_.size() != need) {
         nodes_.assign(need, Node{0, 0, 0, 0});
@@ -448,15 +448,15 @@ struct SearchArrays {
           edge_mid(m.edge_mid.data()), flags(m.flags.data()), areas(m.areas.data()), portals(m.poly_portals.data()) {}
 };
 
-// The landmark (ALT) distances from each landmark of the start's island to the goal, into
+// The landmark (ALT) distances from each landmark of the goal's island to the goal, into
 // lm_goal: those of the goal state when the search has one, else the least, over the goal
 // polygon's portals, of the landmark's distance to the portal plus the walk on to goal.pos.
 // Returns the number of landmarks in use (0: none on this island, or none in the mesh).
 template <class Goal>
-int landmark_goal(const NavMesh& m, uint32_t start_poly, const Goal& goal, float* lm_goal) {
+int landmark_goal(const NavMesh& m, uint32_t island, const Goal& goal, float* lm_goal) {
     constexpr int L = NavMesh::kLandmarks;
     const float* const lm = m.landmark_dist.data();
-    const int nlm = m.island_landmarks[m.poly_island[start_poly]];
+    const int nlm = m.island_landmarks[island];
     if (goal.state_a != kNoEdge) {
         for (int k = 0; k < nlm; ++k) lm_goal[k] = lm[static_cast<size_t>(goal.state_a) * L + static_cast<size_t>(k)];
     } else if (nlm > 0) {
@@ -475,6 +475,7 @@ int landmark_goal(const NavMesh& m, uint32_t start_poly, const Goal& goal, float
 
 uint32_t NavQuery::trace_state_poly(uint32_t s, uint32_t start_poly, uint32_t end_poly) const {
     const uint32_t S = static_cast<uint32_t>(mesh_->nedges), G = S + 1;
+    if (s > G) return mesh_->trav_to_poly(s - G - 1);  // landed by a link
     return s == S ? start_poly : (s == G ? end_poly : mesh_->edge_poly[s]);
 }
 
@@ -486,7 +487,9 @@ void NavQuery::trace_update(AStarTrace& trace, uint32_t t, uint32_t from_poly, A
     u.from_poly = from_poly;
     u.g = n.g;
     u.f = n.f;
-    if (t == static_cast<uint32_t>(mesh_->nedges) + 1) copy3(u.pos, goal.pos);
+    const uint32_t G = static_cast<uint32_t>(mesh_->nedges) + 1;
+    if (t == G) copy3(u.pos, goal.pos);
+    else if (t > G) copy3(u.pos, mesh_->trav_to(t - G - 1));
     else copy3(u.pos, &mesh_->edge_mid[static_cast<size_t>(t) * 3]);
     u.kind = kind;
     trace.updates.push_back(u);
@@ -522,12 +525,17 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
                           float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out) {
     const NavMesh& m = *mesh_;
     prepare_nodes();
-    const uint32_t S = static_cast<uint32_t>(m.nedges), G = S + 1;
+    // States: portal sides 0..nedges-1, the start S, the goal G, then one per link traversal
+    // (standing on the point where it lands): L0 + traversal id.
+    const uint32_t S = static_cast<uint32_t>(m.nedges), G = S + 1, L0 = S + 2;
     const uint32_t stamp = stamp_, closed = stamp + 1;
     Node* const nodes = nodes_.data();
     const uint32_t limit = max_nodes_ > 0 ? static_cast<uint32_t>(max_nodes_) : std::numeric_limits<uint32_t>::max();
     const SearchArrays a(m);
     const uint32_t *const edge_opp = a.edge_opp, *const edge_nei = a.edge_nei, *const edge_poly = a.edge_poly;
+    const bool has_links = !m.poly_link_first.empty();
+    const uint32_t* const plink_first = has_links ? m.poly_link_first.data() : nullptr;
+    const uint32_t* const plink_trav = has_links ? m.poly_link_trav.data() : nullptr;
     float cost[kMaxAreas];
     std::copy(filter.area_cost, filter.area_cost + kMaxAreas, cost);
     const uint16_t include = filter.include_flags, exclude = filter.exclude_flags;
@@ -541,12 +549,17 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
     int expanded = 0;
 
     // Landmark (ALT) lower bounds: lm_goal[k] = walking distance from landmark k to the goal.
+    // With links, only on the goal's island, and only when no link leaves it (see query.h).
     constexpr int L = NavMesh::kLandmarks;
     const float* const lm = m.landmark_dist.data();
     float lm_goal[L] = {};
-    const int nlm = use_landmarks_ ? landmark_goal(m, start_poly, goal, lm_goal) : 0;
-    auto lm_bound = [lm, nlm, &lm_goal](uint32_t t) {
+    const uint32_t goal_island = m.poly_island[end_poly != kNoPoly ? end_poly : edge_poly[target_a]];
+    const bool lm_ok = use_landmarks_ && (!has_links || !m.island_has_out_link[goal_island]);
+    const int nlm = lm_ok ? landmark_goal(m, goal_island, goal, lm_goal) : 0;
+    const uint32_t* const poly_island = m.poly_island.data();
+    auto lm_bound = [lm, nlm, &lm_goal, has_links, poly_island, edge_poly, goal_island](uint32_t t) {
         if (nlm == 0) return 0.0f;  // no landmarks on this island (or none in the mesh)
+        if (has_links && poly_island[edge_poly[t]] != goal_island) return 0.0f;  // reached through a link
         const float* d = lm + static_cast<size_t>(t) * L;
         float b = 0;
         for (int k = 0; k < L; ++k) b = std::max(b, std::fabs(lm_goal[k] - d[k]));
@@ -565,6 +578,61 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
         trace_update(*trace, t, from_poly, kind, start_poly, goal);
     };
 
+    // Labels state t (in polygon Q, standing on m3, reached at cost g from s in P); relaxes the
+    // goal when Q is the goal polygon. `portal`: t is a portal side (landmark bound applies).
+    auto label = [&](uint32_t s, uint32_t P, uint32_t t, uint32_t Q, const float* m3, float g, bool portal, bool dead_end) {
+        const float mx = m3[0], my = m3[1], mz = m3[2];
+        Node& nt = nodes[t];
+        const uint32_t mark = nt.mark;
+        float h;
+        if (mark != stamp && mark != closed) {
+            h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
+            const float fv = g + (portal ? std::max(h, lm_bound(t)) : h) * hscale;
+            if (fv >= bound) return;
+            if (used >= limit) {
+                out_of_nodes = true;
+                return;
+            }
+            ++used;
+            nt.mark = stamp;
+            nt.g = g;
+            nt.f = fv;
+            nt.parent = s;
+            if (!dead_end) heap_.push(HeapEntry{fv, t});
+            if (h < best_h || (h == best_h && g < best_g)) {
+                best_h = h;
+                best_g = g;
+                best_state = t;
+            }
+            if constexpr (kTrace) record_update(t, P, AStarTrace::Update::Pushed);
+        } else {
+            if (mark == closed || g >= nt.g) return;
+            const float hh = nt.f - nt.g;
+            if (g + hh >= bound) return;
+            nt.g = g;
+            nt.f = g + hh;
+            nt.parent = s;
+            if (!dead_end) heap_.push(HeapEntry{nt.f, t});
+            if (best_state == t) best_g = g;
+            if constexpr (kTrace) record_update(t, P, AStarTrace::Update::Improved);
+            h = -1;
+        }
+        if (Q == end_poly) {
+            if (h < 0) h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
+            const float gg = g + h * goal_cost;
+            Node& ng = nodes[G];
+            if (ng.mark != stamp || gg < ng.g) {
+                const bool fresh = ng.mark != stamp;
+                ng.mark = stamp;
+                ng.g = ng.f = gg;
+                ng.parent = t;
+                heap_.push(HeapEntry{gg, G});
+                bound = gg;
+                if constexpr (kTrace) record_update(G, Q, fresh ? AStarTrace::Update::Pushed : AStarTrace::Update::Improved);
+            }
+        }
+    };
+
     uint32_t found = kNoEdge;
     while (!heap_.empty()) {
         const HeapEntry top = heap_.pop();
@@ -580,13 +648,15 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
             if constexpr (kTrace) trace_step(*trace, s, ns, first_update, start_poly, end_poly);
             break;
         }
-        const bool at_start = s == S;
-        const uint32_t P = at_start ? start_poly : edge_poly[s];
+        const bool on_portal = s < S;
+        const uint32_t P = on_portal ? edge_poly[s] : s == S ? start_poly : m.trav_to_poly(s - L0);
+        const float* const pos = on_portal ? &a.edge_mid[static_cast<size_t>(s) * 3] : s == S ? start_pos : m.trav_to(s - L0);
+        const float px = pos[0], py = pos[1], pz = pos[2];
         const uint32_t e0 = a.poly_first[P], e1 = a.poly_first[P + 1];
         const float cP = cost[a.areas[P]];
         const float gs = ns.g;
         // Walking distances from this state's position to each edge midpoint of P.
-        const float* row = at_start ? nullptr : &a.pair_dist[a.pair_first[P] + (s - e0) * (e1 - e0)];
+        const float* row = on_portal ? &a.pair_dist[a.pair_first[P] + (s - e0) * (e1 - e0)] : nullptr;
         for (uint32_t f = e0; f < e1; ++f) {
             const uint32_t t = edge_opp[f];
             if (t == kNoEdge || f == s) continue;
@@ -596,59 +666,27 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
             const float* mid = &a.edge_mid[static_cast<size_t>(t) * 3];
             const float mx = mid[0], my = mid[1], mz = mid[2];
             const float step =
-                row ? row[f - e0] : std::sqrt((mx - sx) * (mx - sx) + (my - sy) * (my - sy) + (mz - sz) * (mz - sz));
-            const float g = gs + step * cP;
-            Node& nt = nodes[t];
-            const uint32_t mark = nt.mark;
-            // A dead end (Q's only portal is the one we cross) cannot lead anywhere: its state is
-            // labelled but never queued (reaching the goal from it is relaxed below all the same).
-            const bool dead_end = a.portals[Q] == 1 && t != target_a && t != target_b;
-            float h;
-            if (mark != stamp && mark != closed) {
-                h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
-                const float fv = g + std::max(h, lm_bound(t)) * hscale;
-                if (fv >= bound) continue;
-                if (used >= limit) {
-                    out_of_nodes = true;
-                    continue;
-                }
-                ++used;
-                nt.mark = stamp;
-                nt.g = g;
-                nt.f = fv;
-                nt.parent = s;
-                if (!dead_end) heap_.push(HeapEntry{fv, t});
-                if (h < best_h || (h == best_h && g < best_g)) {
-                    best_h = h;
-                    best_g = g;
-                    best_state = t;
-                }
-                if constexpr (kTrace) record_update(t, P, AStarTrace::Update::Pushed);
-            } else {
-                if (mark == closed || g >= nt.g) continue;
-                const float hh = nt.f - nt.g;
-                if (g + hh >= bound) continue;
-                nt.g = g;
-                nt.f = g + hh;
-                nt.parent = s;
-                if (!dead_end) heap_.push(HeapEntry{nt.f, t});
-                if (best_state == t) best_g = g;
-                if constexpr (kTrace) record_update(t, P, AStarTrace::Update::Improved);
-                h = -1;
-            }
-            if (Q == end_poly) {
-                if (h < 0) h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
-                const float gg = g + h * goal_cost;
-                Node& ng = nodes[G];
-                if (ng.mark != stamp || gg < ng.g) {
-                    const bool fresh = ng.mark != stamp;
-                    ng.mark = stamp;
-                    ng.g = ng.f = gg;
-                    ng.parent = t;
-                    heap_.push(HeapEntry{gg, G});
-                    bound = gg;
-                    if constexpr (kTrace) record_update(G, Q, fresh ? AStarTrace::Update::Pushed : AStarTrace::Update::Improved);
-                }
+                row ? row[f - e0] : std::sqrt((mx - px) * (mx - px) + (my - py) * (my - py) + (mz - pz) * (mz - pz));
+            // A dead end (Q's only portal is the one we cross, and no link leaves Q) cannot lead
+            // anywhere: its state is labelled but never queued (reaching the goal from it is
+            // relaxed all the same).
+            const bool dead_end = a.portals[Q] == 1 && t != target_a && t != target_b &&
+                                  (!has_links || plink_first[Q] == plink_first[Q + 1]);
+            label(s, P, t, Q, mid, gs + step * cP, true, dead_end);
+        }
+        if (has_links) {
+            for (uint32_t k = plink_first[P]; k < plink_first[P + 1]; ++k) {
+                const uint32_t tr = plink_trav[k], li = tr >> 1;
+                const uint16_t lf = m.link_flags[li];
+                if ((lf & include) == 0 || (lf & exclude) != 0) continue;
+                const uint32_t Q = m.trav_to_poly(tr);
+                const uint16_t qf = a.flags[Q];
+                if ((qf & include) == 0 || (qf & exclude) != 0) continue;
+                const float* from = m.trav_from(tr);
+                const float walk = std::sqrt((from[0] - px) * (from[0] - px) + (from[1] - py) * (from[1] - py) +
+                                             (from[2] - pz) * (from[2] - pz));
+                const float g = gs + walk * cP + m.link_length[li] * cost[m.link_area[li]];
+                label(s, P, L0 + tr, Q, m.trav_to(tr), g, false, false);
             }
         }
         if constexpr (kTrace) trace_step(*trace, s, ns, first_update, start_poly, end_poly);
@@ -668,17 +706,26 @@ uint32_t NavQuery::run_search(uint32_t start_poly, const float* start_pos, const
 void NavQuery::collect_path(uint32_t last, uint32_t start_poly, PathResult& out) const {
     const uint32_t S = static_cast<uint32_t>(mesh_->nedges), G = S + 1;
     out.polys.clear();
+    out.links.clear();
     out.cost = nodes_[last].g;
     for (uint32_t s = last; s != kNoEdge; s = nodes_[s].parent) {
         if (s == G) continue;
-        out.polys.push_back(mesh_->ref(s == S ? start_poly : mesh_->edge_poly[s]));
+        if (s > G) {
+            out.polys.push_back(mesh_->ref(mesh_->trav_to_poly(s - G - 1)));
+            out.links.push_back(s - G - 1);
+        } else {
+            out.polys.push_back(mesh_->ref(s == S ? start_poly : mesh_->edge_poly[s]));
+            out.links.push_back(kNoLink);
+        }
     }
     std::reverse(out.polys.begin(), out.polys.end());
+    std::reverse(out.links.begin(), out.links.end());
 }
 
 Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const float* start_pos, const float* end_pos,
                            const QueryFilter& filter, PathResult& out, AStarTrace* trace) {
     out.polys.clear();
+    out.links.clear();
     out.cost = 0;
     out.reached = false;
     out.out_of_nodes = false;
@@ -696,6 +743,7 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
 
     if (start_poly == end_poly) {
         out.polys.push_back(m.ref(start_poly));
+        out.links.push_back(kNoLink);
         out.cost = dist3(start_pos, end_pos) * filter.area_cost[m.areas[start_poly]];
         out.reached = true;
         out.expanded = 1;
@@ -706,8 +754,12 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
         return Status::ok();
     }
 
+    // Different islands: unreachable unless links lead from the start's island to the goal's.
+    // When they do not but a link leaves the start's island, the partial path may end beyond it:
+    // the full search (which then floods what is reachable) finds its nearest state.
     const uint32_t island = m.poly_island[start_poly];
-    if (island == m.poly_island[end_poly]) {
+    const bool link_out = !m.island_has_out_link.empty() && m.island_has_out_link[island];
+    if (island == m.poly_island[end_poly] || link_out) {
         uint32_t best = kNoEdge;
         const uint32_t found = run_search(start_poly, start_pos, SearchGoal{end_pos, end_poly, kNoEdge, kNoEdge}, filter, hscale,
                                           out, trace, &best);
@@ -734,6 +786,7 @@ Status NavQuery::find_path_dense(uint32_t start_poly, uint32_t end_poly, const f
     }
     if (target == kNoEdge) {
         out.polys.push_back(m.ref(start_poly));
+        out.links.push_back(kNoLink);
         out.expanded = 1;
         if (trace) {
             trace->steps.push_back({start_poly, kNoPoly, 0, 0, 0, 0, 0, 0, 1});
@@ -822,7 +875,8 @@ void append_crossings(const NavMesh& m, std::span<const uint32_t> corridor, int 
 }  // namespace
 
 Status NavQuery::find_straight_path_dense(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
-                                    const StraightPathOptions& options, StraightPath& out, FunnelTrace* trace) const {
+                                    std::span<const uint32_t> links, const StraightPathOptions& options, StraightPath& out,
+                                    FunnelTrace* trace) const {
     out.points.clear();
     out.flags.clear();
     out.polys.clear();
@@ -835,6 +889,14 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
     if (corridor.empty()) return Status::bad_input("find_straight_path: empty corridor");
     for (uint32_t p : corridor)
         if (p >= static_cast<uint32_t>(m.npolys)) return Status::bad_input("find_straight_path: polygon " + std::to_string(p) + " out of range");
+    if (!links.empty()) {
+        if (links.size() != corridor.size())
+            return Status::bad_input("find_straight_path: " + std::to_string(links.size()) + " link entries for a corridor of " +
+                                     std::to_string(corridor.size()));
+        for (uint32_t t : links)
+            if (t != kNoLink && t >= 2 * static_cast<uint32_t>(m.nlinks))
+                return Status::bad_input("find_straight_path: link traversal " + std::to_string(t) + " out of range");
+    }
     if (!std::isfinite(options.shrink_fraction) || !std::isfinite(options.shrink_distance) || options.shrink_fraction < 0 ||
         options.shrink_distance < 0)
         return Status::bad_input("find_straight_path: shrink must be finite and >= 0");
@@ -844,18 +906,26 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
     closest_point_on_poly_boundary_dense(corridor.back(), end_pos, ce);
     append_vertex(out, cs, kStraightStart, m.ref(corridor.front()));
 
-    const int n = static_cast<int>(corridor.size());
-    if (n > 1) {
+    // One funnel over corridor[base .. base + cor.size()) from sp to ep; ep gets end_flag and
+    // end_ref. False when the corridor broke (the path then ends, partial, in the last polygon
+    // reached).
+    auto funnel = [&](std::span<const uint32_t> cor, size_t base, const float* sp, const float* ep, uint8_t end_flag,
+                      PolyRef end_ref) -> bool {
+        const int n = static_cast<int>(cor.size());
+        if (n <= 1) {
+            append_vertex(out, ep, end_flag, end_ref);
+            return true;
+        }
         const bool shrink = options.shrink_fraction > 0 || options.shrink_distance > 0;
         float apex[3], left[3], right[3];
-        copy3(apex, cs);
-        copy3(left, cs);
-        copy3(right, cs);
+        copy3(apex, sp);
+        copy3(left, sp);
+        copy3(right, sp);
         int apex_idx = 0, left_idx = 0, right_idx = 0;
-        uint32_t left_poly = corridor.front(), right_poly = corridor.front();
+        uint32_t left_poly = cor.front(), right_poly = cor.front();
         auto record = [&](int i, uint8_t ev, const float* pl, const float* pr) {
             FunnelTrace::Step st;
-            st.portal = static_cast<uint32_t>(i);
+            st.portal = static_cast<uint32_t>(base + static_cast<size_t>(i));
             st.events = ev;
             copy3(st.portal_left, pl);
             copy3(st.portal_right, pr);
@@ -867,14 +937,15 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
         for (int i = 0; i < n; ++i) {
             float pl[3], pr[3];
             if (i + 1 < n) {
-                const uint32_t e = m.find_edge(corridor[static_cast<size_t>(i)], corridor[static_cast<size_t>(i) + 1]);
+                const uint32_t e = m.find_edge(cor[static_cast<size_t>(i)], cor[static_cast<size_t>(i) + 1]);
                 if (e == kNoEdge) {
                     // Broken corridor: end in the last polygon we can reach.
-                    closest_point_on_poly_boundary_dense(corridor[static_cast<size_t>(i)], end_pos, ce);
-                    append_crossings(m, corridor, apex_idx, i, ce, options.crossings, out);
-                    append_vertex(out, ce, kStraightEnd, kNoRef);
+                    float pe[3];
+                    closest_point_on_poly_boundary_dense(cor[static_cast<size_t>(i)], end_pos, pe);
+                    append_crossings(m, cor, apex_idx, i, pe, options.crossings, out);
+                    append_vertex(out, pe, kStraightEnd, kNoRef);
                     out.partial = true;
-                    return Status::ok();
+                    return false;
                 }
                 m.edge_points(e, pl, pr);
                 if (shrink) {
@@ -903,10 +974,10 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     }
                 }
             } else {
-                copy3(pl, ce);
-                copy3(pr, ce);
+                copy3(pl, ep);
+                copy3(pr, ep);
             }
-            const uint32_t next_poly = i + 1 < n ? corridor[static_cast<size_t>(i) + 1] : kNoPoly;
+            const uint32_t next_poly = i + 1 < n ? cor[static_cast<size_t>(i) + 1] : kNoPoly;
             uint8_t ev = 0;
 
             // Right side.
@@ -918,16 +989,16 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     ev |= FunnelTrace::kTightenRight;
                 } else {
                     // The right side crossed the left one: the left point is a corner.
-                    append_crossings(m, corridor, apex_idx, left_idx, left, options.crossings, out);
+                    append_crossings(m, cor, apex_idx, left_idx, left, options.crossings, out);
                     copy3(apex, left);
                     apex_idx = left_idx;
                     const bool is_end = left_poly == kNoPoly;
-                    append_vertex(out, apex, is_end ? kStraightEnd : 0, m.ref(left_poly));
+                    append_vertex(out, apex, is_end ? end_flag : 0, is_end ? end_ref : m.ref(left_poly));
                     copy3(left, apex);
                     copy3(right, apex);
                     left_idx = right_idx = apex_idx;
                     if (trace) record(i, FunnelTrace::kCornerLeft, pl, pr);
-                    if (is_end) return Status::ok();
+                    if (is_end) return true;
                     i = apex_idx;
                     continue;
                 }
@@ -941,26 +1012,54 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     ev |= FunnelTrace::kTightenLeft;
                 } else {
                     // The left side crossed the right one: the right point is a corner.
-                    append_crossings(m, corridor, apex_idx, right_idx, right, options.crossings, out);
+                    append_crossings(m, cor, apex_idx, right_idx, right, options.crossings, out);
                     copy3(apex, right);
                     apex_idx = right_idx;
                     const bool is_end = right_poly == kNoPoly;
-                    append_vertex(out, apex, is_end ? kStraightEnd : 0, m.ref(right_poly));
+                    append_vertex(out, apex, is_end ? end_flag : 0, is_end ? end_ref : m.ref(right_poly));
                     copy3(left, apex);
                     copy3(right, apex);
                     left_idx = right_idx = apex_idx;
                     if (trace) record(i, static_cast<uint8_t>(ev | FunnelTrace::kCornerRight), pl, pr);
-                    if (is_end) return Status::ok();
+                    if (is_end) return true;
                     i = apex_idx;
                     continue;
                 }
             }
             if (trace) record(i, ev, pl, pr);
         }
-        append_crossings(m, corridor, apex_idx, n - 1, ce, options.crossings, out);
+        append_crossings(m, cor, apex_idx, n - 1, ep, options.crossings, out);
+        append_vertex(out, ep, end_flag, end_ref);
+        return true;
+    };
+
+    // The corridor in pieces joined by link traversals: a funnel per piece, each from where the
+    // previous link landed to where the next link leaves (the last to the end point).
+    const size_t n = corridor.size();
+    float sp[3];
+    copy3(sp, cs);
+    for (size_t a = 0;;) {
+        size_t b = a;
+        while (b + 1 < n && (links.empty() || links[b + 1] == kNoLink)) ++b;
+        if (b + 1 >= n) {
+            funnel(corridor.subspan(a, b - a + 1), a, sp, ce, kStraightEnd, kNoRef);
+            return Status::ok();
+        }
+        const uint32_t tr = links[b + 1];
+        if (m.trav_from_poly(tr) != corridor[b] || m.trav_to_poly(tr) != corridor[b + 1]) {
+            // Not a traversal between these polygons: a broken corridor.
+            float pe[3];
+            closest_point_on_poly_boundary_dense(corridor[b], end_pos, pe);
+            funnel(corridor.subspan(a, b - a + 1), a, sp, pe, kStraightEnd, kNoRef);
+            out.partial = true;
+            return Status::ok();
+        }
+        if (!funnel(corridor.subspan(a, b - a + 1), a, sp, m.trav_from(tr), kStraightOffMesh, m.ref(corridor[b + 1])))
+            return Status::ok();
+        copy3(sp, m.trav_to(tr));
+        append_vertex(out, sp, 0, m.ref(corridor[b + 1]));
+        a = b + 1;
     }
-    append_vertex(out, ce, kStraightEnd, kNoRef);
-    return Status::ok();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1260,6 +1359,12 @@ Status NavQuery::find_path(PolyRef start, PolyRef end, const float* start_pos, c
 
 Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos, std::span<const PolyRef> corridor,
                                     const StraightPathOptions& options, StraightPath& out, FunnelTrace* trace) const {
+    return find_straight_path(start_pos, end_pos, corridor, {}, options, out, trace);
+}
+
+Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos, std::span<const PolyRef> corridor,
+                                    std::span<const uint32_t> links, const StraightPathOptions& options, StraightPath& out,
+                                    FunnelTrace* trace) const {
     corridor_.clear();
     for (const PolyRef r : corridor) {
         uint32_t p;
@@ -1269,7 +1374,7 @@ Status NavQuery::find_straight_path(const float* start_pos, const float* end_pos
         }
         corridor_.push_back(p);
     }
-    return find_straight_path_dense(start_pos, end_pos, corridor_, options, out, trace);
+    return find_straight_path_dense(start_pos, end_pos, corridor_, links, options, out, trace);
 }
 
 Status NavQuery::raycast(PolyRef start, const float* start_pos, const float* end_pos, const QueryFilter& filter,
@@ -1304,6 +1409,8 @@ Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& 
 Status NavQuery::find_route(const float* start_pos, const float* end_pos, const float* half_extents, const QueryFilter& filter,
                             const RouteOptions& options, Route& out, PolyanyaTrace* trace) {
     out.optimal = options.optimal;
+    out.optimal_skipped_for_links = false;
+    out.path.links.clear();
     out.path.expanded = 0;
     out.path.out_of_nodes = false;
     out.straight.partial = false;
@@ -1317,11 +1424,20 @@ Status NavQuery::find_route(const float* start_pos, const float* end_pos, const 
     if (Status s = find_nearest_poly(end_pos, half_extents, filter, out.end); !s) return s;
     if (trace) trace->clear();
     if (out.start.poly == kNoRef || out.end.poly == kNoRef) return Status::ok();
-    if (!options.optimal) {
-        if (Status s = find_path(out.start.poly, out.end.poly, out.start.point, out.end.point, filter, out.path); !s) return s;
-        return find_straight_path(out.start.point, out.end.point, out.path.polys, options.straight, out.straight);
-    }
     const NavMesh& m = *mesh_;
+    if (options.optimal && m.nlinks_connected > 0) {
+        // Polyanya knows no links: with a link the filter lets through, A* + funnel (which takes
+        // them) answers instead, and the Route says so.
+        for (int i = 0; i < m.nlinks && out.optimal; ++i)
+            if (m.link_status[static_cast<size_t>(i)] == NavMesh::kLinkConnected && filter.passes(m.link_flags[static_cast<size_t>(i)])) {
+                out.optimal = false;
+                out.optimal_skipped_for_links = true;
+            }
+    }
+    if (!out.optimal) {
+        if (Status s = find_path(out.start.poly, out.end.poly, out.start.point, out.end.point, filter, out.path); !s) return s;
+        return find_straight_path(out.start.point, out.end.point, out.path.polys, out.path.links, options.straight, out.straight);
+    }
     if (!pmesh_valid_ || pmesh_include_ != filter.include_flags || pmesh_exclude_ != filter.exclude_flags) {
         if (Status s = polyanya_mesh_from_navmesh(m, pmesh_, filter.include_flags, filter.exclude_flags); !s) return s;
         pmesh_valid_ = true;

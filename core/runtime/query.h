@@ -25,6 +25,23 @@
 // states expanded to little more than the corridor. Polygons on different islands (no portal
 // chain between them) are known unreachable without a search.
 //
+// Off-mesh links (NavMesh "Off-mesh links") are edges of the same graph. A connected link whose
+// flags pass the filter (same include / exclude rule as polygons) and whose landing polygon passes
+// it is taken from any state in the polygon it leaves: from a state at `pos` in polygon P,
+// traversing it costs |pos - from| * area_cost[area(P)] + |to - from| * area_cost[link area] and
+// lands in a state standing on `to` in the landing polygon (from / to: the link's start / end,
+// swapped when a two-way link is taken end to start). The straight-line term of the heuristic
+// stays admissible and consistent: min cost (over all 64 areas, the links' included) times
+// |pos - to| is at most that traversal cost (triangle inequality). The landmark term does not
+// (a teleporter beats any walk): it is used only when the goal's portal island has no link
+// leaving it, and only for states on that island (a path from them never leaves it, so the
+// walking distances bound it); elsewhere the term is 0. Either way each state's heuristic is
+// consistent along every edge (a state off the island has only the straight-line term, which is;
+// a state on it has successors on it only), so A* stays exact with links. The "different islands
+// = unreachable" shortcut follows links: NavMesh::island_reaches (directed: a one-way link from
+// island 1 to 2 lets 1 reach 2, not 2 reach 1). Other queries (raycast, wall distance, polygons
+// around a circle, random points) ignore links.
+//
 // Partial paths (goal unreachable or node limit hit): the corridor to the search state nearest
 // the goal in straight-line distance (the start, or a portal midpoint), as Detour does; the last
 // polygon is the one entered through that portal.
@@ -80,8 +97,15 @@ struct NearestPoly {
     bool over_poly = false;       // the query point lies above or below the polygon (xz inside)
 };
 
+// "Not entered through a link" in PathResult::links.
+constexpr uint32_t kNoLink = 0xffffffffu;
+
 struct PathResult {
     std::vector<PolyRef> polys;   // the corridor, start polygon first
+    // Parallel to polys: how polys[i] was entered. kNoLink = through a portal from polys[i-1] (and
+    // for polys[0]); otherwise the off-mesh link traversal from polys[i-1]: link index * 2, + 1
+    // when a two-way link was taken from its end to its start (NavMesh::trav_from / trav_to).
+    std::vector<uint32_t> links;
     float cost = 0;               // cost of the corridor in the cost model above (to the end point if reached)
     bool reached = false;         // false: partial path to the polygon closest to the goal
     bool out_of_nodes = false;    // the node limit was hit (A*: NavQuery's max_nodes; optimal: Polyanya's cap)
@@ -91,6 +115,9 @@ struct PathResult {
 // Straight-path vertex flags (Detour's values).
 constexpr uint8_t kStraightStart = 0x01;
 constexpr uint8_t kStraightEnd = 0x02;
+// The vertex where the path takes an off-mesh link (the link's from point); the next vertex is the
+// point where it lands, the start of the next funnel.
+constexpr uint8_t kStraightOffMesh = 0x04;
 
 enum class Crossings : uint8_t {
     None,  // corners only
@@ -108,8 +135,9 @@ struct StraightPathOptions {
 
 struct StraightPath {
     std::vector<float> points;     // x, y, z per vertex
-    std::vector<uint8_t> flags;    // kStraightStart / kStraightEnd / 0 per vertex
-    std::vector<PolyRef> polys;    // polygon entered at each vertex (kNoRef for the end)
+    std::vector<uint8_t> flags;    // kStraightStart / kStraightEnd / kStraightOffMesh / 0 per vertex
+    std::vector<PolyRef> polys;    // polygon entered at each vertex (kNoRef for the end; at a link's
+                                   // from point: the polygon the link lands in)
     bool partial = false;          // the corridor broke (polygons not adjacent): ends in the last reachable one
     int size() const { return static_cast<int>(flags.size()); }
     float length() const;          // 3D length of the polyline
@@ -153,6 +181,9 @@ struct RouteOptions {
     // xz projection, along polygon adjacency, through polygons passing the filter's flag masks
     // (area costs do not apply: the length is what is minimised). Turning points are lifted onto
     // the detail surface of a polygon they are a corner of, as the end points lie on theirs.
+    // Polyanya knows no off-mesh links: on a mesh with a connected link whose flags pass the
+    // filter, find_route runs A* + funnel instead (which takes links) and says so
+    // (Route::optimal false, Route::optimal_skipped_for_links true).
     bool optimal = false;
 };
 
@@ -169,7 +200,8 @@ struct Route {
     // out of nodes, the partial path its search found, ending (flag 0, not kStraightEnd) on the
     // interval nearest the goal.
     StraightPath straight;
-    bool optimal = false;          // made with RouteOptions::optimal
+    bool optimal = false;          // made with RouteOptions::optimal (Polyanya)
+    bool optimal_skipped_for_links = false;  // optimal asked, A* + funnel ran: the mesh has usable off-mesh links
     bool found() const { return optimal ? start.poly != kNoRef && end.poly != kNoRef : !path.polys.empty(); }
     double length_xz() const;      // length of `straight` in the xz projection
 };
@@ -261,9 +293,15 @@ public:
                      const QueryFilter& filter, PathResult& out, AStarTrace* trace = nullptr);
 
     // The funnel over the corridor's portals (Detour's findStraightPath): start and end are
-    // clamped into the first and last polygons.
+    // clamped into the first and last polygons. A corridor step through an off-mesh link (give
+    // `links`, PathResult::links, to say which) ends the funnel at the link's from point (flag
+    // kStraightOffMesh) and starts a new one at its to point. Without `links` (or with it empty)
+    // every step must be a portal; a step that is not ends the path there (partial).
     Status find_straight_path(const float* start_pos, const float* end_pos, std::span<const PolyRef> corridor,
                               const StraightPathOptions& options, StraightPath& out,
+                              FunnelTrace* trace = nullptr) const;
+    Status find_straight_path(const float* start_pos, const float* end_pos, std::span<const PolyRef> corridor,
+                              std::span<const uint32_t> links, const StraightPathOptions& options, StraightPath& out,
                               FunnelTrace* trace = nullptr) const;
 
     // Walks polygons along the xz segment start->end from start_poly until the end or a wall.
@@ -303,7 +341,8 @@ private:
     Status find_path_dense(uint32_t start_poly, uint32_t end_poly, const float* start_pos, const float* end_pos,
                            const QueryFilter& filter, PathResult& out, AStarTrace* trace);
     Status find_straight_path_dense(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
-                                    const StraightPathOptions& options, StraightPath& out, FunnelTrace* trace) const;
+                                    std::span<const uint32_t> links, const StraightPathOptions& options, StraightPath& out,
+                                    FunnelTrace* trace) const;
     Status raycast_dense(uint32_t start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
                          RaycastHit& out) const;
     Status find_distance_to_wall_dense(uint32_t start_poly, const float* center, float max_radius,

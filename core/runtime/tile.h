@@ -31,17 +31,19 @@ struct BVNode {
     int32_t index;
 };
 
-// An off-mesh link (Detour's off-mesh connection): a jump, drop, ladder or door between two
-// points the voxel bake cannot see, carried by the tile whose box holds `start`. Room in the tile
-// type for the edits that bring them (config "links", automatic jump and drop links, the Detour
-// file formats); validate_tile checks them; the NavMesh does not link them into its graph yet, so
-// no query uses them.
+// An off-mesh link (Detour's off-mesh connection): a jump, drop, ladder, door, zip line or
+// teleporter between two points the voxel bake cannot see. Links are an input of the NavMesh
+// (build_navmesh's `links`), separate from the tiles, so adding or removing one re-bakes and
+// re-stitches no tile; a tile may also carry links (NavTile::links, e.g. from a Detour file),
+// which build_navmesh links the same way. The two ends may lie in any two tiles. See navmesh.h
+// ("Off-mesh links") for how an end connects to a polygon and query.h for how A* costs them.
 struct OffMeshLink {
     float start[3] = {0, 0, 0}, end[3] = {0, 0, 0};
-    float radius = 0;        // how near a polygon each end must be to connect to it, metres
-    uint16_t flags = kPolyFlagDefault;
-    uint8_t area = 0;        // area id 0..63
+    float radius = 0;        // how near (xz, metres) a polygon each end must be to connect to it
+    uint16_t flags = kPolyFlagDefault;  // filtered as polygon flags are (include / exclude masks)
+    uint8_t area = 0;        // area id 0..63: the traversal is costed by this area's cost
     bool bidir = true;       // usable from end to start as well
+    uint32_t user_id = 0;    // the caller's name for the link, carried through to NavMesh::link_user_id
 };
 
 struct NavTile {
