@@ -13,7 +13,10 @@ namespace nav {
 // The config object: every parameter by name in table order (numbers, booleans, enum names), and
 // "volumes" when there are any ([{"verts": [[x,y,z],...], "hmin", "hmax", "area": name or id}]).
 // parse_config_json reads it back to the same parameters and volumes.
-nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes = {});
+// With `areas` (not null and not AreaTable::defaults()), also "areas" (params_json.h has the form),
+// and the volumes' area names are the table's.
+nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes = {},
+                                   const AreaTable* areas = nullptr);
 
 // Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
 // string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
@@ -21,5 +24,8 @@ nlohmann::ordered_json config_json(const Params& params, const std::vector<Conve
 // bad values are errors naming `what` (the file) and the key; nothing changes on an error.
 Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
                         std::vector<ConvexVolume>& volumes);
+// With the config's "areas" (params_json.h: parse_config_json).
+Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
+                        std::vector<ConvexVolume>& volumes, AreaTable& areas);
 
 }  // namespace nav
