@@ -31,6 +31,15 @@ std::string App::state_json() const {
     j["shortcuts_shown"] = show_shortcuts_;
     j["panels_shown"] = view_.show_ui;
     j["bake_busy"] = worker_.busy();
+    nlohmann::json areas = nlohmann::json::array();
+    for (const nav::AreaType& a : areas_.types)
+        areas.push_back({{"name", a.name}, {"id", a.id}, {"cost", a.cost}, {"flags", a.flags}});
+    j["areas"] = areas;
+    nlohmann::json costs = nlohmann::json::object();
+    for (const nav::AreaType& a : areas_.types) costs[a.name] = sel_.path.filter().area_cost[a.id];
+    j["path_filter"] = {{"include", sel_.path.filter().include_flags},
+                        {"exclude", sel_.path.filter().exclude_flags},
+                        {"costs", costs}};
     return j.dump();
 }
 
