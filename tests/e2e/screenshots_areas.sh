@@ -20,6 +20,8 @@ areas = [{"name": "ground", "id": 63}, {"name": "water", "id": 1, "color": [255,
          {"name": "road", "id": 2}, {"name": "door", "id": 3, "flags": ["walk", "door"]}, {"name": "grass", "id": 4},
          {"name": "jump", "id": 5, "flags": ["jump"]}, {"name": "mud", "id": 7, "color": [120, 80, 40], "cost": 3}]
 json.dump(dict(demo, areas=areas), open(sys.argv[2] + "/areas.json", "w"))
+areas[1] = dict(areas[1], cost=1)  # the same colours, water cheap: only the path may differ
+json.dump(dict(demo, areas=areas), open(sys.argv[2] + "/areas_cheap.json", "w"))
 bad = dict(demo)
 bad["volumes"] = [dict(demo["volumes"][0], area="lava")]
 json.dump(bad, open(sys.argv[2] + "/areas_unknown.json", "w"))
@@ -66,6 +68,14 @@ shot_cfg areas_default "$src/assets/demo.json" --draw navmesh $top -- --color 36
 panel_pixels areas_default_no_swatch areas_default $orange 0 0
 check_default() { $check "$out/areas_default.png" --max-hue 28:0.002; }
 if msg=$(check_default); then ok "areas_default_no_orange: $msg"; else bad "areas_default_no_orange: $msg"; fi
+
+# the path filter takes the table's costs: with water at cost 10 the path from the west of the water
+# to its east goes round it (through the polygon south of it), at cost 1 straight across
+cross="--path 10,0,5:20,0,5"
+shot_cfg path_dear "$out/areas.json" --draw navmesh,path $top $cross -- --hue 315:0.001
+shot_cfg path_cheap "$out/areas_cheap.json" --draw navmesh,path $top $cross -- --hue 315:0.001
+check_shot() { if msg=$($check "$out/$2.png" "${@:3}"); then ok "$1: $msg"; else bad "$1: $msg"; fi; }
+check_shot path_dear_differs path_dear --differs "$out/path_cheap.png:0.01"
 
 expect_exit2 areas_unknown "volumes\[0\].area: unknown area 'lava'" "$src/assets/demo.obj" --config "$out/areas_unknown.json"
 expect_exit2 areas_64 "areas: 64 area types, at most 63" "$src/assets/demo.obj" --config "$out/areas_64.json"
