@@ -55,17 +55,18 @@ void App::ui_areas() {
             ImGui::TableNextColumn();
             char name[64];
             std::snprintf(name, sizeof name, "%s", a.name.c_str());
-            ImGui::SetNextItemWidth(70.0f);
+            ImGui::SetNextItemWidth(52.0f);
             if (ImGui::InputText("##n", name, sizeof name)) {
                 a.name = name;
                 changed = true;
             }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("area id %d", a.id);
             ImGui::TableNextColumn();
-            ImGui::SetNextItemWidth(60.0f);
+            ImGui::SetNextItemWidth(42.0f);
             if (ImGui::DragFloat("##cost", &a.cost, 0.05f, 0.0f, 1000.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) changed = true;
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("traversal cost per metre (the path filter's default)");
             ImGui::TableNextColumn();
+            ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(1.0f, 1.0f));  // four boxes in a narrow panel
             for (const nav::PolyFlagName& f : nav::poly_flag_names()) {
                 if (f.bit == nav::kPolyFlagDisabled) continue;
                 bool on = (a.flags & f.bit) != 0;
@@ -78,6 +79,7 @@ void App::ui_areas() {
                 ImGui::PopID();
                 ImGui::SameLine(0.0f, 2.0f);
             }
+            ImGui::PopStyleVar();
             ImGui::NewLine();
             ImGui::TableNextColumn();
             if (ImGui::SmallButton("x")) remove = static_cast<int>(i);
