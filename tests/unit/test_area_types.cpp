@@ -144,6 +144,26 @@ TEST_CASE("area types: polygons get their area's flags; a flag change re-runs on
             CHECK(after->navmesh->flags[static_cast<size_t>(p)] == (kPolyFlagWalk | kPolyFlagSwim));
 }
 
+TEST_CASE("area types: a tiled bake's tiles take the flags too, and a flag change re-makes them") {
+    Baked b(AreaTable::defaults(), 48);
+    auto flags_of_water = [](const NavMesh& nm) {
+        std::vector<uint16_t> f;
+        for (int p = 0; p < nm.npolys; ++p)
+            if (nm.areas[static_cast<size_t>(p)] == kAreaWater) f.push_back(nm.flags[static_cast<size_t>(p)]);
+        return f;
+    };
+    const std::vector<uint16_t> before = flags_of_water(*b.bake->navmesh);
+    REQUIRE_FALSE(before.empty());
+    for (uint16_t f : before) CHECK(f == kPolyFlagSwim);
+    AreaTable t = AreaTable::defaults();
+    t.find(kAreaWater)->flags = kPolyFlagWalk | kPolyFlagJump;
+    b.p.set_areas(t);
+    REQUIRE(b.p.run());
+    const std::vector<uint16_t> after = flags_of_water(*b.p.snapshot()->navmesh);
+    CHECK(after.size() == before.size());
+    for (uint16_t f : after) CHECK(f == (kPolyFlagWalk | kPolyFlagJump));
+}
+
 TEST_CASE("area types: raising water's cost moves the path off water") {
     for (int tile_size : {0, 48}) {
         CAPTURE(tile_size);
