@@ -608,7 +608,7 @@ nav::Status write_output(const std::string& flag, const nav::Status& st) {
 // config file) and what was expected. Nothing is written before every input has been read.
 nav::Status prepare_job(const Args& a, Job& job) {
     if (!a.config_path.empty())
-        if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes, &job.obstacles); !st) return st;
+        if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes, job.areas, &job.obstacles); !st) return st;
     if (nav::Status st = navbake::apply_args(a, job); !st) return st;
     return check_files(a, job);
 }
@@ -972,6 +972,7 @@ int run_obj(const Args& a, const Job& job) {
     pipe.set_params(job.params);
     pipe.set_volumes(job.volumes);
     pipe.set_obstacles(job.obstacles);
+    pipe.set_areas(job.areas);
 
     RepTimes times;
     if (nav::Status st = bake_reps(pipe, a.reps, times); !st) return fail(st);

@@ -51,6 +51,7 @@ struct Job {
     nav::Params params;
     std::vector<nav::ConvexVolume> volumes;
     std::vector<nav::Obstacle> obstacles;
+    nav::AreaTable areas = nav::AreaTable::defaults();  // the config's "areas": polygon flags
     std::string inc_name, inc_value;  // --incremental
     int tile_x = -1, tile_y = -1;     // --tile
     uint64_t seed = 1;                // --seed

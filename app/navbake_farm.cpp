@@ -408,7 +408,7 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
     g.tile_width = g.tile_height = static_cast<float>(L.tile_size) * c.cs;  // as make_detour_mesh
     // The parameters that shape the tiles: all but "threads" (a job's own business: each machine
     // has its own core count, and the tiles are the same on any), and the mesh's triangle count.
-    nlohmann::ordered_json config = nav::config_json(job.params, job.volumes, job.obstacles);
+    nlohmann::ordered_json config = nav::config_json(job.params, job.volumes, &job.areas, job.obstacles);
     config.erase("threads");
     // The mesh's contents, not only its triangle count and bounds: a level edited between two
     // jobs (a wall moved) must not merge with the other job's tiles.

@@ -7,6 +7,7 @@
 #include "core/bake/filter.h"
 
 #include <algorithm>
+#include <iterator>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -591,10 +592,11 @@ std::span<const LegendEntry> legend_eroded() {
     return e;
 }
 std::span<const LegendEntry> legend_areas() {
-    static const LegendEntry e[] = {{area_color(kWalkableArea), "ground"}, {area_color(kAreaWater), "water"},
-                                    {area_color(kAreaRoad), "road"},       {area_color(kAreaDoor), "door"},
-                                    {area_color(kAreaGrass), "grass"},     {area_color(kAreaJump), "jump"},
-                                    {area_color(kNullArea), "null"}};
+    // the colours follow the program's area table (set_area_colors): read on every call
+    thread_local LegendEntry e[] = {{0, "ground"}, {0, "water"}, {0, "road"}, {0, "door"},
+                                    {0, "grass"},  {0, "jump"},  {0, "null"}};
+    const uint8_t ids[] = {kWalkableArea, kAreaWater, kAreaRoad, kAreaDoor, kAreaGrass, kAreaJump, kNullArea};
+    for (size_t i = 0; i < std::size(ids); ++i) e[i].color = area_color(ids[i]);
     return e;
 }
 std::span<const LegendEntry> legend_distance() {
@@ -620,10 +622,12 @@ std::span<const LegendEntry> legend_contours() {
     return e;
 }
 std::span<const LegendEntry> legend_polymesh() {
-    static const LegendEntry e[] = {{area_color(kWalkableArea), "ground"},   {area_color(kAreaWater), "water"},
-                                    {area_color(kAreaRoad), "road"},         {area_color(kAreaGrass), "grass"},
+    thread_local LegendEntry e[] = {{0, "ground"},   {0, "water"},
+                                    {0, "road"},         {0, "grass"},
                                     {colors::kPolyBoundary, "boundary edge"}, {colors::kPolyNeighbour, "neighbour edge"},
                                     {colors::kPolyVertex, "vertex"}};
+    const uint8_t ids[] = {kWalkableArea, kAreaWater, kAreaRoad, kAreaGrass};
+    for (size_t i = 0; i < std::size(ids); ++i) e[i].color = area_color(ids[i]);
     return e;
 }
 std::span<const LegendEntry> legend_detail() {
@@ -634,9 +638,11 @@ std::span<const LegendEntry> legend_detail() {
     return e;
 }
 std::span<const LegendEntry> legend_navmesh() {
-    static const LegendEntry e[] = {{area_color(kWalkableArea), "ground"},  {area_color(kAreaWater), "water"},
+    thread_local LegendEntry e[] = {{0, "ground"},  {0, "water"},
                                     {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"},
                                     {colors::kNavDisabled, "pruned (hatched)"}};
+    e[0].color = area_color(kWalkableArea);
+    e[1].color = area_color(kAreaWater);
     return e;
 }
 std::span<const LegendEntry> legend_islands() {

@@ -163,7 +163,8 @@ void App::load_config(const std::string& path) {
     nav::Params p = edit_.desired;
     std::vector<nav::ConvexVolume> vols;
     std::vector<nav::Obstacle> obs;
-    const nav::Status st = nav::load_config_file(path, p, vols, &obs);
+    nav::AreaTable areas = areas_;
+    const nav::Status st = nav::load_config_file(path, p, vols, areas, &obs);
     if (!st) {
         log_.error(st.message);
         set_error(st.message);
@@ -172,6 +173,7 @@ void App::load_config(const std::string& path) {
     edit_.desired = p;
     edit_.volumes = std::move(vols);
     edit_.obstacles = std::move(obs);
+    set_areas(areas);
     panels_.config_field = path;
     log_.info("loaded config " + path + " (" + std::to_string(edit_.volumes.size()) + " volumes, " +
               std::to_string(edit_.obstacles.size()) + " obstacles)");
@@ -180,7 +182,7 @@ void App::load_config(const std::string& path) {
 
 void App::save_config(const std::string& path) {
     if (path.empty()) return;
-    const nlohmann::ordered_json j = config_json(edit_.desired, edit_.volumes, edit_.obstacles);
+    const nlohmann::ordered_json j = config_json(edit_.desired, edit_.volumes, &areas_, edit_.obstacles);
     if (const nav::Status st = nav::write_output_file(path, j.dump(2) + "\n"); !st) {
         log_.error("cannot write config " + st.message);
         set_error("cannot write config " + st.message);
@@ -466,20 +468,23 @@ void App::apply_own_settings(const std::string& mesh_path) {
     nav::Params p;
     std::vector<nav::ConvexVolume> vols;
     std::vector<nav::Obstacle> obs;
+    nav::AreaTable areas = nav::AreaTable::defaults();
     std::error_code ec;
-    if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, p, vols, &obs)) {
+    if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, p, vols, areas, &obs)) {
         panels_.config_field = cfg;
         log_.info("settings of " + mesh_path + " from " + cfg + " (" + std::to_string(vols.size()) + " volumes)");
     } else {
         p = nav::Params{};
         vols.clear();
         obs.clear();
+        areas = nav::AreaTable::defaults();
         panels_.config_field.clear();
         log_.info("default settings for " + mesh_path + " (no " + cfg + "; Files: keep settings carries them over)");
     }
     edit_.desired = p;
     edit_.volumes = std::move(vols);
     edit_.obstacles = std::move(obs);
+    set_areas(areas);
     edit_.islands.clear();
     edit_.undo.reset(edit_.snapshot());  // a new mesh starts a new history
 }

@@ -102,6 +102,10 @@ public:
     // ---- what the stress mode (stress.h) drives, as a slider does ----
     const nav::Params& desired_params() const { return edit_.desired; }
     const std::vector<nav::ConvexVolume>& desired_volumes() const { return edit_.volumes; }
+    // The area types (Areas panel, config "areas", sessions): the worker's polygon flags, the path
+    // filter's costs, the views' area colours (nav::set_area_colors) follow them.
+    const nav::AreaTable& areas() const { return areas_; }
+    void set_areas(const nav::AreaTable& areas);
     // Sets one parameter of the desired state (the worker restarts on the next frame).
     nav::Status set_param(nav::ParamId id, double value) { return edit_.desired.set(id, value); }
     // The worker has handled the desired state: nothing pending, nothing building.
@@ -172,6 +176,7 @@ private:
     void undo_keys_and_commit();
     // ---- keys (shortcut_keys.cpp): the shortcut table (shortcuts.h) on this frame's key presses ----
     void handle_shortcuts();
+    void ui_areas();  // the Areas panel (panels_areas.cpp)
     void run_shortcut(const Shortcut& s);
     void ui_shortcuts_overlay(float W, float H);  // the F1 / ? list
     bool show_shortcuts_ = false;
@@ -237,6 +242,10 @@ private:
     // the state App wires together
     ViewState view_;
     EditState edit_;
+    nav::AreaTable areas_ = nav::AreaTable::defaults();
+    nav::AreaTable areas_edit_ = nav::AreaTable::defaults();  // the Areas panel's rows, maybe not valid yet
+    std::string areas_error_;                                 // why areas_edit_ is not applied
+    bool areas_open_ = false;                                 // the Areas section opens when the table is not the defaults
     Selection sel_;
     Panels panels_;
 

@@ -18,6 +18,7 @@ bool App::save_session(const std::string& path, std::string& err) const {
     s.params = edit_.desired;
     s.volumes = edit_.volumes;
     s.obstacles = edit_.obstacles;
+    s.areas = areas_;
     if (sel_.path.has_start() && sel_.path.has_end()) s.path = std::make_pair(sel_.path.start(), sel_.path.end());
     s.camera = std::make_pair(view_.cam.eye, view_.cam.eye + view_.cam.forward() * 10.0f);
     s.layers = opts_.layers;
@@ -50,6 +51,7 @@ void App::load_session(const std::string& path) {
         edit_.desired = s.params;
         edit_.volumes = s.volumes;
         edit_.obstacles = s.obstacles;
+        set_areas(s.areas);
     }
     if (s.layers) opts_.layers = *s.layers;
     if (s.view) view_.see = *s.view;

@@ -156,6 +156,7 @@ struct BakeInputs {
     nav::Params first_params;  // --diff-from-set: the parameters of the first of the two bakes
     std::vector<nav::ConvexVolume> volumes;
     std::vector<nav::Obstacle> obstacles;
+    nav::AreaTable areas = nav::AreaTable::defaults();  // the config's "areas"
 };
 
 // The session's config, then --config (plain `navdebug`: the demo's, as scripts/run.sh opens it),
@@ -170,6 +171,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
         in.params = session.params;
         in.volumes = session.volumes;
         in.obstacles = session.obstacles;
+        in.areas = session.areas;
     }
     // plain `navdebug` opens the demo as scripts/run.sh does: demo.obj with demo.json
     if (mesh_path.empty() && config_path.empty() && !session.has_config) {
@@ -178,7 +180,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
             config_path = def_cfg;
     }
     if (!config_path.empty()) {
-        const nav::Status st = nav::load_config_file(config_path, in.params, in.volumes, &in.obstacles);
+        const nav::Status st = nav::load_config_file(config_path, in.params, in.volumes, in.areas, &in.obstacles);
         if (!st) return fail(kExitBadInput, st.message);
         log.info("loaded config " + config_path);
     }
@@ -191,6 +193,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
     in.pipeline->set_params(in.params);
     in.pipeline->set_volumes(in.volumes);
     in.pipeline->set_obstacles(in.obstacles);
+    in.pipeline->set_areas(in.areas);
     in.pipeline->set_memory_limit(static_cast<uint64_t>(cli.max_memory_mb * 1024.0 * 1024.0));
 
     if (mesh_path.empty()) {
@@ -495,6 +498,7 @@ int run_app(GLFWwindow* win, const navdebug::CliOptions& cli, const navdebug::St
     navdebug::BakeWorker worker(std::move(in.pipeline), log);
     worker.set_wake([] { glfwPostEmptyEvent(); });
     App app(worker, log, in.params, in.volumes, opts);
+    app.set_areas(in.areas);
     std::string err;
     if (!app.init_gl(err)) return fail(1, err);
     glfwSetWindowUserPointer(win, &app);

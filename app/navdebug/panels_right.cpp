@@ -146,6 +146,11 @@ void App::ui_right_panel(float W, float H) {
         if (prune_ && prune_.get() != panels_.prune_shown.get()) ImGui::SetScrollHereY(1.0f);
     }
     panels_.prune_shown = prune_;
+    if (ImGui::CollapsingHeader("Areas", areas_open_ ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+        ImGui::PushID("areas");
+        ui_areas();
+        ImGui::PopID();
+    }
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
         if (sel_.path.failed(nav::WhyPath::kDetourRatio) && !map2d_.scene()) {

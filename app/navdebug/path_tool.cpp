@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "render/layers.h"
 #include "render/path_draw.h"
@@ -32,6 +33,90 @@ void PathTool::set_end(const glm::vec3& p) {
     end_ = p;
     has_end_ = true;
     dirty_ = true;
+}
+
+void PathTool::set_areas(const nav::AreaTable& areas) {
+    if (areas_seeded_ && areas == areas_) return;
+    for (const nav::AreaType& a : areas.types) {
+        if (a.id >= nav::kMaxAreas) continue;
+        const nav::AreaType* before = areas_.find(a.id);
+        // seeded: the table's cost of this area changed (or the area is new): it wins again
+        if (!areas_seeded_ || !before || before->cost != a.cost) {
+            if (filter_.area_cost[a.id] != a.cost) dirty_ = true;
+            filter_.area_cost[a.id] = a.cost;
+        }
+    }
+    // an area taken out of the table costs 1 again (as make_query_filter gives it)
+    for (const nav::AreaType& a : areas_.types)
+        if (a.id < nav::kMaxAreas && !areas.find(a.id) && filter_.area_cost[a.id] != 1.0f) {
+            filter_.area_cost[a.id] = 1.0f;
+            dirty_ = true;
+        }
+    areas_ = areas;
+    areas_seeded_ = true;
+}
+
+void PathTool::set_area_cost(uint8_t area, float cost) {
+    if (area >= nav::kMaxAreas || !std::isfinite(cost) || cost < 0.0f || filter_.area_cost[area] == cost) return;
+    filter_.area_cost[area] = cost;
+    dirty_ = true;  // re-planned on the next update (this frame)
+}
+
+void PathTool::set_filter_flags(uint16_t include_flags, uint16_t exclude_flags) {
+    exclude_flags = static_cast<uint16_t>(exclude_flags | nav::kPolyFlagDisabled);
+    if (include_flags == filter_.include_flags && exclude_flags == filter_.exclude_flags) return;
+    filter_.include_flags = include_flags;
+    filter_.exclude_flags = exclude_flags;
+    dirty_ = true;
+}
+
+void PathTool::ui_filter() {
+    if (!ImGui::TreeNodeEx("Filter", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    // include / exclude per named flag (not "disabled": pruned polygons are always excluded)
+    uint16_t inc = filter_.include_flags, exc = filter_.exclude_flags;
+    if (ImGui::BeginTable("##flags", 3, ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(kDimColor, "flag");
+        ImGui::TableNextColumn();
+        ImGui::TextColored(kDimColor, "include");
+        ImGui::TableNextColumn();
+        ImGui::TextColored(kDimColor, "exclude");
+        for (const nav::PolyFlagName& f : nav::poly_flag_names()) {
+            if (f.bit == nav::kPolyFlagDisabled) continue;
+            ImGui::PushID(f.bit);
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(std::string(f.name).c_str());
+            ImGui::TableNextColumn();
+            bool in = (inc & f.bit) != 0, ex = (exc & f.bit) != 0;
+            if (ImGui::Checkbox("##in", &in)) inc = static_cast<uint16_t>(in ? inc | f.bit : inc & ~f.bit);
+            ImGui::TableNextColumn();
+            if (ImGui::Checkbox("##ex", &ex)) exc = static_cast<uint16_t>(ex ? exc | f.bit : exc & ~f.bit);
+            ImGui::PopID();
+        }
+        ImGui::EndTable();
+    }
+    set_filter_flags(inc, exc);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A polygon passes with at least one included flag and no excluded one.");
+    // per-area costs: moving a slider re-plans the path at once
+    for (const nav::AreaType& a : areas_.types) {
+        if (a.id >= nav::kMaxAreas) continue;
+        ImGui::PushID(a.id);
+        ImGui::ColorButton("##sw", to_imvec(a.color, true), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker,
+                           ImVec2(10, 10));
+        ImGui::SameLine();
+        float c = filter_.area_cost[a.id];
+        ImGui::SetNextItemWidth(120.0f);
+        if (ImGui::SliderFloat(a.name.c_str(), &c, 0.0f, 100.0f, "%.2f", ImGuiSliderFlags_Logarithmic)) set_area_cost(a.id, c);
+        ImGui::PopID();
+    }
+    if (ImGui::SmallButton("Reset costs")) {
+        for (const nav::AreaType& a : areas_.types) set_area_cost(a.id, a.cost);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the Areas panel's costs.");
+    ImGui::TreePop();
 }
 
 void PathTool::update(const std::shared_ptr<const nav::NavMesh>& mesh) {
@@ -169,6 +254,7 @@ void PathTool::ui() {
     ui_points();
     ui_readouts();
     ui_options();
+    ui_filter();
 }
 
 // The mode, the end points and the buttons that set or clear them.

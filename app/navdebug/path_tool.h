@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "core/bake/areas.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
 #include "render/draw_list.h"
@@ -35,6 +36,17 @@ public:
     bool has_end() const { return has_end_; }
     const glm::vec3& start() const { return start_; }
     const glm::vec3& end() const { return end_; }
+    // The area types (the Areas panel's table): names and colours for the filter's rows, and the
+    // seed of its costs: each area's cost in the filter follows the table's whenever the table's
+    // cost of that area changes (the first call seeds them all); the Path panel's sliders then
+    // change the filter's cost alone (a per-query override, "Reset costs" goes back to the table's).
+    // Re-runs the query when a cost it seeds changed.
+    void set_areas(const nav::AreaTable& areas);
+    // The filter the queries use: per-area costs, include / exclude flags (kPolyFlagDisabled is
+    // always excluded).
+    const nav::QueryFilter& filter() const { return filter_; }
+    void set_area_cost(uint8_t area, float cost);
+    void set_filter_flags(uint16_t include_flags, uint16_t exclude_flags);
     // Re-runs the query when the navmesh (identity) or an input changed since the last run.
     void update(const std::shared_ptr<const nav::NavMesh>& mesh);
     // Panel contents (inside an open ImGui window).
@@ -82,6 +94,7 @@ private:
     void ui_readouts();
     void ui_options();
     void ui_funnel_stepper();
+    void ui_filter();  // include / exclude flags, per-area cost sliders
     void run();
     void run_path();
     void run_raycast();
@@ -91,6 +104,8 @@ private:
     std::shared_ptr<const nav::NavMesh> mesh_;
     nav::NavQuery query_;
     nav::QueryFilter filter_;
+    nav::AreaTable areas_ = nav::AreaTable::defaults();
+    bool areas_seeded_ = false;
     nav::StraightPathOptions options_;
     nav::Rng rng_{0x5eed};
 

@@ -105,7 +105,7 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
             s.mesh = p.lexically_normal().string();
         } else if (key == "config") {
             if (!v.is_object()) return nav::Status::bad_input(where + ": expected an object (as navbake --config reads)");
-            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", s.params, s.volumes, &s.obstacles);
+            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", s.params, s.volumes, s.areas, &s.obstacles);
             if (!st) return st;
             s.has_config = true;
         } else if (key == "layers") {
@@ -180,7 +180,8 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
         wrap["volumes"] = nlohmann::json(j["volumes"]);
         nav::Params ignored = s.params;
         std::vector<nav::ConvexVolume> vols;
-        const nav::Status st = nav::read_config_json(wrap, file, ignored, vols);
+        nav::AreaTable areas = s.areas;  // names resolve against the config's area types
+        const nav::Status st = nav::read_config_json(wrap, file, ignored, vols, areas);
         if (!st) return st;
         s.volumes = std::move(vols);
         s.has_config = true;
@@ -200,9 +201,9 @@ std::string session_to_json(const Session& s) {
     Json j = Json::object();
     if (s.mesh) j["mesh"] = *s.mesh;
     if (s.has_config) {
-        Json cfg = config_json(s.params, {}, s.obstacles);
+        Json cfg = config_json(s.params, {}, &s.areas, s.obstacles);
         j["config"] = cfg;
-        Json vols = config_json(s.params, s.volumes);
+        Json vols = config_json(s.params, s.volumes, &s.areas);
         j["volumes"] = vols.contains("volumes") ? vols["volumes"] : Json::array();
     }
     if (s.path) j["path"] = Json{{"start", vec3_json(s.path->first)}, {"end", vec3_json(s.path->second)}};

@@ -1,6 +1,7 @@
 // Sessions: one JSON file that reopens the debugger as it was. Keys, every one optional:
 //   "mesh":    path of the OBJ (relative paths are taken from the session file's folder)
-//   "config":  the object `navbake --config` reads (parameters by name, optional "volumes")
+//   "config":  the object `navbake --config` reads (parameters by name, optional "volumes", optional
+//              "areas": the area types, written when they differ from the defaults)
 //   "volumes": convex volumes as in a config (replace the config's)
 //   "path":    {"start": [x,y,z], "end": [x,y,z]}
 //   "camera":  {"eye": [x,y,z], "target": [x,y,z]}
@@ -58,6 +59,7 @@ struct Session {
     nav::Params params;
     std::vector<nav::ConvexVolume> volumes;
     std::vector<nav::Obstacle> obstacles;  // the config's "obstacles"
+    nav::AreaTable areas = nav::AreaTable::defaults();      // the config's "areas" (has_config)
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target
     std::optional<nav::render::LayerMask> layers;

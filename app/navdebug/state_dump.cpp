@@ -40,6 +40,15 @@ std::string App::state_json() const {
     j["bake_obstacles"] = bake_ ? static_cast<int>(bake_->obstacles.size()) : 0;
     j["bake_generation"] = bake_ ? bake_->generation : 0;
     j["tiles_rebaked"] = bake_ ? nlohmann::json(bake_->tiles_rebaked) : nlohmann::json::array();
+    nlohmann::json areas = nlohmann::json::array();
+    for (const nav::AreaType& a : areas_.types)
+        areas.push_back({{"name", a.name}, {"id", a.id}, {"cost", a.cost}, {"flags", a.flags}});
+    j["areas"] = areas;
+    nlohmann::json costs = nlohmann::json::object();
+    for (const nav::AreaType& a : areas_.types) costs[a.name] = sel_.path.filter().area_cost[a.id];
+    j["path_filter"] = {{"include", sel_.path.filter().include_flags},
+                        {"exclude", sel_.path.filter().exclude_flags},
+                        {"costs", costs}};
     return j.dump();
 }
 

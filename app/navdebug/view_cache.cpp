@@ -10,6 +10,8 @@
 
 #include "app.h"
 
+#include "core/bake/palette.h"
+
 namespace navdebug {
 
 namespace r = nav::render;
@@ -172,6 +174,12 @@ uint64_t App::scene_signature(int fb_w, int fb_h) {
     h.add(sel_.path.has_end());
     h.add(sel_.path.start());
     h.add(sel_.path.end());
+    // and the filter (a cost slider, a flag checkbox re-plans it)
+    h.add(sel_.path.filter().area_cost);
+    h.add(sel_.path.filter().include_flags);
+    h.add(sel_.path.filter().exclude_flags);
+    // the area colours the layers and legends take
+    for (int a = 0; a < 64; ++a) h.add(nav::area_color(static_cast<uint8_t>(a)));
     // hover highlight, pins, the selected tile, the Why tool's marks
     build_overlays();
     h.list(overlay_cpu_);

@@ -98,6 +98,20 @@ void BakeWorker::set_region_trace(bool on) {
     cv_.notify_all();
 }
 
+void BakeWorker::set_areas(const nav::AreaTable& areas) {
+    {
+        std::lock_guard lk(m_);
+        if (areas_.flag_table() == areas.flag_table()) {
+            areas_ = areas;  // names, colours, costs: no bake result changes
+            return;
+        }
+        areas_ = areas;
+        ++requested_;
+        if (working_) cancel_.store(true);
+    }
+    cv_.notify_all();
+}
+
 void BakeWorker::set_layers(const nav::render::LayerMask& shown) {
     {
         std::lock_guard lk(m_);
@@ -402,6 +416,7 @@ void BakeWorker::loop() {
         uint64_t seq;
         std::vector<TileXZ> rebuild;
         std::optional<WhyJob> why;
+        nav::AreaTable areas;
         {
             std::unique_lock lk(m_);
             cv_.wait(lk, [&] { return stop_ || requested_ != handled_; });
@@ -412,6 +427,7 @@ void BakeWorker::loop() {
             to = to_;
             mesh_path.swap(mesh_path_);
             trace = region_trace_;
+            areas = areas_;
             seq = requested_;
             working_ = true;
             cancel_.store(false);
@@ -427,6 +443,7 @@ void BakeWorker::loop() {
                 log_.warn("rebuild tile " + std::to_string(t.first) + "," + std::to_string(t.second) +
                           ": no such tile in the current bake");
 
+        pipe_->set_areas(std::move(areas));  // dirties the navmesh step when some area's flags changed
         try {
             handle(params, volumes, obstacles, to, mesh_path, trace);
         } catch (const std::exception& e) {

@@ -63,6 +63,8 @@ public:
     void request_mesh(const std::string& path);
     // Whether bakes record the region trace (replay); a change re-runs the regions stage.
     void set_region_trace(bool on);
+    // The area types (Pipeline::set_areas): a change of some area's flags re-runs the navmesh step.
+    void set_areas(const nav::AreaTable& areas);
 
     // The layers the view shows: after each bake (and when this adds a layer) the worker builds
     // their draw lists and publishes them with the snapshot, so the UI thread only uploads.
@@ -174,6 +176,7 @@ private:
     nav::Stage to_ = nav::kLastStage;
     std::string mesh_path_;
     bool region_trace_ = false;
+    nav::AreaTable areas_ = nav::AreaTable::defaults();
     bool first_of_mesh_ = true;  // the next run is the first on this mesh: publish its input at once
     int runs_ = 0, hold_at_ = 0;
     bool held_ = false;

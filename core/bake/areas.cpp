@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <string>
 
+#include "core/bake/palette.h"
+
 namespace nav {
 
 namespace {
@@ -66,6 +68,157 @@ bool area_from_name(std::string_view name, uint8_t& out) {
         }
     }
     return false;
+}
+
+// ---- Area types --------------------------------------------------------------------------------
+
+namespace {
+constexpr std::array<PolyFlagName, 5> kFlagNames = {{{kPolyFlagWalk, "walk"},
+                                                     {kPolyFlagSwim, "swim"},
+                                                     {kPolyFlagDoor, "door"},
+                                                     {kPolyFlagJump, "jump"},
+                                                     {kPolyFlagDisabled, "disabled"}}};
+bool reserved_area_name(std::string_view n) { return n == "not_walkable" || n == "null"; }
+}  // namespace
+
+std::span<const PolyFlagName> poly_flag_names() { return kFlagNames; }
+
+AreaFlagTable default_area_flags() {
+    AreaFlagTable t;
+    t.fill(kPolyFlagWalk);
+    return t;
+}
+
+AreaTable AreaTable::defaults() {
+    AreaTable t;
+    auto add = [&](uint8_t id, std::string_view name, uint16_t flags) {
+        t.types.push_back(AreaType{std::string(name), id, default_area_color(id), 1.0f, flags});
+    };
+    add(kWalkableArea, "ground", kPolyFlagWalk);
+    add(kAreaWater, "water", kPolyFlagSwim);
+    add(kAreaRoad, "road", kPolyFlagWalk);
+    add(kAreaDoor, "door", kPolyFlagWalk | kPolyFlagDoor);
+    add(kAreaGrass, "grass", kPolyFlagWalk);
+    add(kAreaJump, "jump", kPolyFlagJump);
+    return t;
+}
+
+const AreaType* AreaTable::find(uint8_t id) const {
+    for (const AreaType& a : types)
+        if (a.id == id) return &a;
+    return nullptr;
+}
+AreaType* AreaTable::find(uint8_t id) {
+    for (AreaType& a : types)
+        if (a.id == id) return &a;
+    return nullptr;
+}
+const AreaType* AreaTable::find(std::string_view name) const {
+    for (const AreaType& a : types)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+bool AreaTable::id_of(std::string_view name, uint8_t& out) const {
+    if (reserved_area_name(name)) {
+        out = kNullArea;
+        return true;
+    }
+    if (const AreaType* a = find(name)) {
+        out = a->id;
+        return true;
+    }
+    return false;
+}
+std::string_view AreaTable::name_of(uint8_t id) const {
+    if (id == kNullArea) return "not_walkable";
+    const AreaType* a = find(id);
+    return a ? std::string_view(a->name) : std::string_view();
+}
+uint32_t AreaTable::color_of(uint8_t id) const {
+    const AreaType* a = id == kNullArea ? nullptr : find(id);
+    return a ? a->color : default_area_color(id);
+}
+float AreaTable::cost_of(uint8_t id) const {
+    const AreaType* a = find(id);
+    return a ? a->cost : 1.0f;
+}
+uint16_t AreaTable::flags_of(uint8_t id) const {
+    const AreaType* a = find(id);
+    return a ? a->flags : kPolyFlagWalk;
+}
+AreaFlagTable AreaTable::flag_table() const {
+    AreaFlagTable t = default_area_flags();
+    for (const AreaType& a : types)
+        if (a.id < kMaxAreas) t[a.id] = a.flags;
+    return t;
+}
+uint8_t AreaTable::free_id() const {
+    for (int id = 1; id < kMaxAreas; ++id)
+        if (!find(static_cast<uint8_t>(id))) return static_cast<uint8_t>(id);
+    return 0;
+}
+std::string AreaTable::names() const {
+    std::string s;
+    for (const AreaType& a : types) {
+        if (!s.empty()) s += ", ";
+        s += a.name;
+    }
+    return s.empty() ? std::string("none") : s;
+}
+
+Status AreaTable::validate(const std::string& what) const {
+    if (types.size() > static_cast<size_t>(kMaxAreas - 1))
+        return Status::bad_input(what + ": " + std::to_string(types.size()) + " area types, at most " +
+                                 std::to_string(kMaxAreas - 1) + " (ids 1..63)");
+    for (size_t i = 0; i < types.size(); ++i) {
+        const AreaType& a = types[i];
+        const std::string item = what + "[" + std::to_string(i) + "]";
+        if (a.name.empty()) return Status::bad_input(item + ".name: empty");
+        if (reserved_area_name(a.name))
+            return Status::bad_input(item + ".name: \"" + a.name + "\" is reserved for area 0 (not walkable)");
+        if (a.id == kNullArea || a.id >= kMaxAreas)
+            return Status::bad_input(item + ".id: " + std::to_string(a.id) + " (area '" + a.name + "') is outside 1..63");
+        if (!std::isfinite(a.cost) || a.cost < 0.0f)
+            return Status::bad_input(item + ".cost: " + fmt(a.cost) + " (area '" + a.name + "') must be finite and >= 0");
+        if (a.flags & kPolyFlagDisabled)
+            return Status::bad_input(item + ".flags: area '" + a.name + "' may not carry the reserved flag 'disabled' (0x8000)");
+        for (size_t k = 0; k < i; ++k) {
+            if (types[k].name == a.name)
+                return Status::bad_input(item + ".name: duplicate area name '" + a.name + "' (also " + what + "[" +
+                                         std::to_string(k) + "])");
+            if (types[k].id == a.id)
+                return Status::bad_input(item + ".id: area '" + a.name + "' has id " + std::to_string(a.id) +
+                                         ", already area '" + types[k].name + "''s");
+        }
+    }
+    return Status::ok();
+}
+
+QueryFilter make_query_filter(const AreaTable& areas, uint16_t include_flags, uint16_t exclude_flags) {
+    QueryFilter f;
+    for (const AreaType& a : areas.types)
+        if (a.id < kMaxAreas) f.area_cost[a.id] = a.cost;
+    f.include_flags = include_flags;
+    f.exclude_flags = static_cast<uint16_t>(exclude_flags | kPolyFlagDisabled);
+    return f;
+}
+
+std::string flags_to_string(uint16_t flags) {
+    std::string s;
+    uint16_t rest = flags;
+    for (const PolyFlagName& f : kFlagNames) {
+        if (!(flags & f.bit)) continue;
+        if (!s.empty()) s += "|";
+        s += f.name;
+        rest = static_cast<uint16_t>(rest & ~f.bit);
+    }
+    if (rest) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "0x%x", static_cast<unsigned>(rest));
+        if (!s.empty()) s += "|";
+        s += buf;
+    }
+    return s.empty() ? std::string("none") : s;
 }
 
 void mark_convex_volume(const CompactHeightfield& chf, const ConvexVolume& vol, std::vector<uint8_t>& areas) {

@@ -26,8 +26,15 @@ constexpr float kPathHueGap = 30.0f;
 // integer hash varies saturation and value. The hue skips the path's (kPathHueDeg +- kPathHueGap).
 uint32_t hash_color(uint32_t id);
 // Area ids: ground light blue, water blue, road brown, door yellow, grass green, jump purple,
-// other user ids a stable hash colour, null dark grey.
+// other user ids a stable hash colour, null dark grey; or the colour set_area_colors gave the id.
 uint32_t area_color(uint8_t area);
+// The built-in colour of an area id (what area_color gives without set_area_colors).
+uint32_t default_area_color(uint8_t area);
+// The program's area colours (the debugger's area table: the views and legends follow it): id i
+// gets colors[i] (ids 0..63; alpha 0 = the built-in colour). Thread-safe (relaxed atomics): layers
+// built on other threads read it; a caller that changes it rebuilds the layers it wants recoloured.
+void set_area_colors(const uint32_t (&colors)[64]);
+void reset_area_colors();
 // Per region id: 0 dark grey, tile-border regions (kBorderRegion) at half brightness.
 uint32_t region_color(uint16_t id);
 // r, g, b times k (rounded, clamped), alpha kept.

@@ -9,13 +9,14 @@
 #include <sstream>
 
 #include "core/bake/input.h"
+#include "core/bake/palette.h"
 #include "core/io/json_text.h"
 
 namespace nav {
 
 namespace {
 
-nlohmann::ordered_json volume_json(const ConvexVolume& v) {
+nlohmann::ordered_json volume_json(const ConvexVolume& v, const AreaTable& areas) {
     nlohmann::ordered_json jv;
     nlohmann::ordered_json verts = nlohmann::ordered_json::array();
     for (size_t i = 0; i + 2 < v.verts.size(); i += 3)
@@ -23,14 +24,14 @@ nlohmann::ordered_json volume_json(const ConvexVolume& v) {
     jv["verts"] = verts;
     jv["hmin"] = short_decimal(v.hmin);
     jv["hmax"] = short_decimal(v.hmax);
-    const std::string_view name = area_name(v.area);
+    const std::string_view name = areas.name_of(v.area);
     if (name.empty()) jv["area"] = v.area;
     else jv["area"] = std::string(name);
     return jv;
 }
 
 // One element of "volumes"; `where` is "FILE: volumes[i]".
-Status read_volume(const nlohmann::json& o, const std::string& where, ConvexVolume& cv) {
+Status read_volume(const nlohmann::json& o, const std::string& where, const AreaTable& areas, ConvexVolume& cv) {
     if (!o.is_object() || !o.contains("verts") || !o["verts"].is_array())
         return Status::bad_input(where + ": expected {\"verts\": [[x,y,z],...], \"hmin\", \"hmax\", \"area\"}");
     for (const auto& pt : o["verts"]) {
@@ -60,9 +61,9 @@ Status read_volume(const nlohmann::json& o, const std::string& where, ConvexVolu
     if (o.contains("area")) {
         const auto& a = o["area"];
         if (a.is_string()) {
-            if (!area_from_name(a.get<std::string>(), cv.area))
-                return Status::bad_input(where + ": unknown area \"" + a.get<std::string>() +
-                                         "\" (expected ground, water, road, door, grass, jump, not_walkable or 0..63)");
+            if (!areas.id_of(a.get<std::string>(), cv.area))
+                return Status::bad_input(where + ".area: unknown area '" + a.get<std::string>() + "' (expected " +
+                                         areas.names() + ", not_walkable or an id in 0..63)");
         } else if (a.is_number_integer() && a.get<double>() >= 0 && a.get<double>() <= 63) {
             cv.area = static_cast<uint8_t>(a.get<double>());
         } else {
@@ -73,6 +74,125 @@ Status read_volume(const nlohmann::json& o, const std::string& where, ConvexVolu
         if (k.key() != "verts" && k.key() != "hmin" && k.key() != "hmax" && k.key() != "area")
             return Status::bad_input(where + ": unknown key \"" + k.key() + "\"");
     return validate_volume(cv, where);
+}
+
+nlohmann::ordered_json areas_json(const AreaTable& areas) {
+    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    for (const AreaType& a : areas.types) {
+        nlohmann::ordered_json o;
+        o["name"] = a.name;
+        o["id"] = a.id;
+        const uint32_t c = a.color;
+        nlohmann::ordered_json col = {c & 255u, (c >> 8) & 255u, (c >> 16) & 255u};
+        if ((c >> 24) != 255u) col.push_back(c >> 24);
+        o["color"] = col;
+        o["cost"] = short_decimal(a.cost);
+        nlohmann::ordered_json fl = nlohmann::ordered_json::array();
+        uint16_t rest = a.flags;
+        for (const PolyFlagName& f : poly_flag_names())
+            if (a.flags & f.bit) {
+                fl.push_back(std::string(f.name));
+                rest = static_cast<uint16_t>(rest & ~f.bit);
+            }
+        if (rest) o["flags"] = a.flags;  // bits without names: the number
+        else o["flags"] = fl;
+        arr.push_back(std::move(o));
+    }
+    return arr;
+}
+
+// "areas": [{"name", "id", "color": [r,g,b(,a)], "cost", "flags": ["walk",...] or a number}];
+// `what` is "FILE: areas". id defaults to the lowest free one, color to area_color(id), cost to 1,
+// flags to ["walk"].
+Status read_areas(const nlohmann::json& v, const std::string& what, AreaTable& out) {
+    if (!v.is_array()) return Status::bad_input(what + ": must be an array of {\"name\", \"id\", \"color\", \"cost\", \"flags\"}");
+    if (v.size() > static_cast<size_t>(kMaxAreas - 1))
+        return Status::bad_input(what + ": " + std::to_string(v.size()) + " area types, at most " +
+                                 std::to_string(kMaxAreas - 1) + " (ids 1..63)");
+    AreaTable t;
+    // Ids first (given ones), so that an entry without one takes an id no later entry names.
+    std::vector<int> ids(v.size(), -1);
+    for (size_t i = 0; i < v.size(); ++i) {
+        const std::string item = what + "[" + std::to_string(i) + "]";
+        const nlohmann::json& o = v[i];
+        if (!o.is_object()) return Status::bad_input(item + ": expected an object {\"name\", \"id\", \"color\", \"cost\", \"flags\"}");
+        if (o.contains("id")) {
+            const auto& id = o["id"];
+            if (!id.is_number_integer() || id.get<double>() < 1 || id.get<double>() > 63)
+                return Status::bad_input(item + ".id: must be an integer in 1..63");
+            ids[i] = static_cast<int>(id.get<double>());
+        }
+    }
+    for (size_t i = 0; i < v.size(); ++i) {
+        const std::string item = what + "[" + std::to_string(i) + "]";
+        const nlohmann::json& o = v[i];
+        AreaType a;
+        for (auto k = o.begin(); k != o.end(); ++k)
+            if (k.key() != "name" && k.key() != "id" && k.key() != "color" && k.key() != "cost" && k.key() != "flags")
+                return Status::bad_input(item + ": unknown key \"" + k.key() + "\" (known: name, id, color, cost, flags)");
+        if (!o.contains("name") || !o["name"].is_string()) return Status::bad_input(item + ".name: missing (a string)");
+        a.name = o["name"].get<std::string>();
+        if (ids[i] < 0) {
+            // a default's name takes the default's id when no entry has it ("ground" 63, ...)
+            static const AreaTable kDefaults = AreaTable::defaults();
+            int id = 0;
+            if (const AreaType* d = kDefaults.find(std::string_view(a.name));
+                d && std::find(ids.begin(), ids.end(), int(d->id)) == ids.end())
+                id = d->id;
+            for (int c = 1; c < kMaxAreas && !id; ++c)
+                if (std::find(ids.begin(), ids.end(), c) == ids.end()) id = c;
+            if (!id) return Status::bad_input(item + ".id: area '" + a.name + "': no free id in 1..63");
+            ids[i] = id;
+        }
+        a.id = static_cast<uint8_t>(ids[i]);
+        a.color = default_area_color(a.id);
+        if (o.contains("color")) {
+            const auto& c = o["color"];
+            if (!c.is_array() || (c.size() != 3 && c.size() != 4))
+                return Status::bad_input(item + ".color: area '" + a.name + "': expected [r, g, b] or [r, g, b, a], integers 0..255");
+            uint32_t rgba[4] = {0, 0, 0, 255};
+            for (size_t k = 0; k < c.size(); ++k) {
+                if (!c[k].is_number_integer() || c[k].get<double>() < 0 || c[k].get<double>() > 255)
+                    return Status::bad_input(item + ".color: area '" + a.name + "': expected [r, g, b] or [r, g, b, a], integers 0..255");
+                rgba[k] = static_cast<uint32_t>(c[k].get<double>());
+            }
+            a.color = palette_rgba(static_cast<int>(rgba[0]), static_cast<int>(rgba[1]), static_cast<int>(rgba[2]),
+                                   static_cast<int>(rgba[3]));
+        }
+        if (o.contains("cost")) {
+            if (!o["cost"].is_number()) return Status::bad_input(item + ".cost: area '" + a.name + "': must be a number");
+            const double c = o["cost"].get<double>();
+            if (!(c >= 0 && c <= 1e9))
+                return Status::bad_input(item + ".cost: area '" + a.name + "': got " + std::to_string(c) + ", expected a finite number >= 0");
+            a.cost = static_cast<float>(c);
+        }
+        if (o.contains("flags")) {
+            const auto& f = o["flags"];
+            if (f.is_number_integer() && f.get<double>() >= 0 && f.get<double>() <= 0xffff) {
+                a.flags = static_cast<uint16_t>(f.get<double>());
+            } else if (f.is_array()) {
+                a.flags = 0;
+                for (const auto& n : f) {
+                    bool found = false;
+                    if (n.is_string())
+                        for (const PolyFlagName& fn : poly_flag_names())
+                            if (fn.name == n.get<std::string>()) {
+                                a.flags = static_cast<uint16_t>(a.flags | fn.bit);
+                                found = true;
+                            }
+                    if (!found)
+                        return Status::bad_input(item + ".flags: area '" + a.name + "': unknown flag " + n.dump() +
+                                                 " (known: walk, swim, door, jump)");
+                }
+            } else {
+                return Status::bad_input(item + ".flags: area '" + a.name + "': expected a list of flag names or a number 0..65535");
+            }
+        }
+        t.types.push_back(std::move(a));
+    }
+    if (Status st = t.validate(what); !st) return st;
+    out = std::move(t);
+    return Status::ok();
 }
 
 nlohmann::ordered_json obstacle_json(const Obstacle& o) {
@@ -144,7 +264,7 @@ Status read_param(const std::string& key, const nlohmann::json& v, const std::st
             if (!known.empty()) known += ", ";
             known += t.name;
         }
-        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, obstacles)");
+        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, areas, obstacles)");
     }
     std::string sval;
     if (v.is_boolean()) {
@@ -172,12 +292,14 @@ double short_decimal(float f) {
 }
 
 std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes, int indent,
-                             const std::vector<Obstacle>& obstacles) {
-    return config_json(params, volumes, obstacles).dump(indent);
+                             const AreaTable* areas, const std::vector<Obstacle>& obstacles) {
+    return config_json(params, volumes, areas, obstacles).dump(indent);
 }
 
 nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes,
-                                   const std::vector<Obstacle>& obstacles) {
+                                   const AreaTable* areas, const std::vector<Obstacle>& obstacles) {
+    static const AreaTable kDefaults = AreaTable::defaults();
+    const AreaTable& table = areas ? *areas : kDefaults;
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const ParamDef& d : param_table()) {
         switch (d.kind) {
@@ -189,9 +311,10 @@ nlohmann::ordered_json config_json(const Params& params, const std::vector<Conve
     }
     if (!volumes.empty()) {
         nlohmann::ordered_json vols = nlohmann::ordered_json::array();
-        for (const ConvexVolume& v : volumes) vols.push_back(volume_json(v));
+        for (const ConvexVolume& v : volumes) vols.push_back(volume_json(v, table));
         j["volumes"] = vols;
     }
+    if (areas && *areas != kDefaults) j["areas"] = areas_json(*areas);
     if (!obstacles.empty()) {
         nlohmann::ordered_json obs = nlohmann::ordered_json::array();
         for (const Obstacle& o : obstacles) obs.push_back(obstacle_json(o));
@@ -202,14 +325,25 @@ nlohmann::ordered_json config_json(const Params& params, const std::vector<Conve
 
 Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
                         std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles) {
+    AreaTable areas = AreaTable::defaults();
+    return read_config_json(j, what, params, volumes, areas, obstacles);
+}
+
+Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
+                        std::vector<ConvexVolume>& volumes, AreaTable& areas, std::vector<Obstacle>* obstacles) {
     if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
     Params p = params;
     std::vector<ConvexVolume> vols = volumes;
+    AreaTable table = areas;
     std::vector<Obstacle> obs;
     if (obstacles) obs = *obstacles;
+    // "areas" first, wherever it stands: the volumes' area names resolve against it.
+    if (j.contains("areas"))
+        if (Status st = read_areas(j["areas"], what + ": areas", table); !st) return st;
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();
         const nlohmann::json& v = it.value();
+        if (key == "areas") continue;
         if (key == "obstacles") {
             if (!obstacles) return Status::bad_input(what + ": \"obstacles\" are not read here (a bake config file takes them)");
             if (!v.is_array()) return Status::bad_input(what + ": \"obstacles\" must be an array");
@@ -229,28 +363,41 @@ Status read_config_json(const nlohmann::json& j, const std::string& what, Params
         vols.clear();
         for (size_t i = 0; i < v.size(); ++i) {
             ConvexVolume cv;
-            if (Status st = read_volume(v[i], what + ": volumes[" + std::to_string(i) + "]", cv); !st) return st;
+            if (Status st = read_volume(v[i], what + ": volumes[" + std::to_string(i) + "]", table, cv); !st) return st;
             vols.push_back(std::move(cv));
         }
     }
     params = p;
     volumes = std::move(vols);
+    areas = std::move(table);
     if (obstacles) *obstacles = std::move(obs);
     return Status::ok();
 }
 
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
                          std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles) {
+    AreaTable areas = AreaTable::defaults();
+    return parse_config_json(text, what, params, volumes, areas, obstacles);
+}
+
+Status parse_config_json(std::string_view text, const std::string& what, Params& params,
+                         std::vector<ConvexVolume>& volumes, AreaTable& areas, std::vector<Obstacle>* obstacles) {
     nlohmann::json j;
     if (Status st = parse_json_text(text, what, j); !st) return st;
-    return read_config_json(j, what, params, volumes, obstacles);
+    return read_config_json(j, what, params, volumes, areas, obstacles);
 }
 
 Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
                         std::vector<Obstacle>* obstacles) {
+    AreaTable areas = AreaTable::defaults();
+    return load_config_file(path, params, volumes, areas, obstacles);
+}
+
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
+                        AreaTable& areas, std::vector<Obstacle>* obstacles) {
     std::string text;
     if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
-    return parse_config_json(text, path, params, volumes, obstacles);
+    return parse_config_json(text, path, params, volumes, areas, obstacles);
 }
 
 Status split_assignment(std::string_view flag, std::string_view text, std::string& name, std::string& value) {

@@ -27,11 +27,23 @@ namespace nav {
 // (config_json.h has the same on JSON objects.)
 Status parse_config_json(std::string_view text, const std::string& what, Params& params,
                          std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles = nullptr);
+// The same with the config's area types: "areas": [{"name": "mud", "id": 7, "color": [r,g,b] or
+// [r,g,b,a], "cost": 3, "flags": ["walk"] or a number}] replaces `areas` (keys: name required; id
+// default the lowest free, color area_color(id), cost 1, flags ["walk"]), and the volumes' "area"
+// names resolve against it (read first, wherever it stands). Without "areas", `areas` is kept
+// and names resolve against it. Errors name the item: "FILE: areas[2].cost: ...",
+// "FILE: volumes[1].area: unknown area 'mud' (...)", "FILE: areas: 64 area types, at most 63".
+// The overloads without `areas` resolve against AreaTable::defaults() (or the config's own) and
+// drop the table.
+Status parse_config_json(std::string_view text, const std::string& what, Params& params,
+                         std::vector<ConvexVolume>& volumes, AreaTable& areas, std::vector<Obstacle>* obstacles = nullptr);
 // The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
 // by parse_config_json: every failure is bad input naming the file.
 constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;  // a config or session is a few kB
 Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
                         std::vector<Obstacle>* obstacles = nullptr);
+Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
+                        AreaTable& areas, std::vector<Obstacle>* obstacles = nullptr);
 
 // The shortest decimal that reads back as the same float (0.2f is written 0.2, not
 // 0.20000000298...): how float coordinates go into JSON.
@@ -39,7 +51,7 @@ double short_decimal(float f);
 
 // The config as JSON text (config_json, pretty-printed with `indent` spaces, -1 = one line).
 std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes = {}, int indent = 2,
-                             const std::vector<Obstacle>& obstacles = {});
+                             const AreaTable* areas = nullptr, const std::vector<Obstacle>& obstacles = {});
 
 // ---- --set NAME=VALUE ---------------------------------------------------------------------------
 

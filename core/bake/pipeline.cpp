@@ -137,6 +137,7 @@ struct Ctx {
     const Params& params;
     const std::vector<ConvexVolume>& volumes;
     const std::vector<Obstacle>& obstacles;
+    const AreaFlagTable& area_flags;  // polygon flags per area id (Pipeline::set_areas)
     const Unit& solo;                // holds tri_areas
     const TriangleBins* bins;        // tiled bakes: triangles per tile
     bool tiled;
@@ -386,7 +387,7 @@ Status run_detail(Unit& u, const Ctx& x, StageStats& stats) {
 Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
     if (x.tiled) {  // the tile's runtime tile; the pipeline assembles the NavMesh from all of them
         auto t = std::make_shared<NavTile>();  // always a new object: the NavMesh tells tiles apart by identity
-        Status st = make_nav_tile(*u.polymesh, *u.detail, *t, u.tx, u.tz);  // its errors name the tile
+        Status st = make_nav_tile(*u.polymesh, *u.detail, *t, u.tx, u.tz, &x.area_flags);  // its errors name the tile
         t->layer = 0;
         t->walkable_height = x.params.f(ParamId::agent_height);
         t->walkable_radius = x.params.f(ParamId::agent_radius);
@@ -396,7 +397,7 @@ Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
         return st;
     }
     auto& nm = writable(u.navmesh, u.spare.navmesh);
-    Status st = build_navmesh(*u.polymesh, *u.detail, nm);
+    Status st = build_navmesh(*u.polymesh, *u.detail, nm, &x.area_flags);
     stats.counts = {{"navmesh_polys", nm.npolys}, {"islands", nm.nislands}};
     return st;
 }
@@ -775,6 +776,15 @@ void Pipeline::dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes) {
     }
 }
 
+void Pipeline::set_areas(AreaTable areas) {
+    const AreaFlagTable flags = areas.flag_table();
+    if (flags != area_flags_) {
+        area_flags_ = flags;
+        mark_dirty(Stage::Navmesh);  // only the tiles' last step reads the flags
+    }
+    areas_ = std::move(areas);
+}
+
 void Pipeline::set_record_region_trace(bool on) {
     if (on == record_trace_) return;
     record_trace_ = on;
@@ -1109,7 +1119,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         I.solo.dirty_from = solo_start(I.solo);
         // Rebuilt from rasterize below (re-trimmed as it goes when lean), or the tiles' bake now.
         if (I.solo.dirty_from <= kStageRasterize || I.config.tile_size > 0) I.solo.trimmed = false;
-        const Ctx solo_ctx{m,     params_,       volumes_, obstacles_, I.solo, nullptr, false, record_trace_, memory_limit_,
+        const Ctx solo_ctx{m,     params_,       volumes_, obstacles_, area_flags_, I.solo, nullptr, false, record_trace_, memory_limit_,
                            cancel, lean};
         tiled = I.config.tile_size > 0;
         // Stages of the solo grid (all of them), or only the mesh-wide ones before the tiles.
@@ -1453,7 +1463,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     }
     if (progress_) progress_->store(static_cast<int>(Stage::Rasterize), std::memory_order_relaxed);
 
-    const Ctx ctx{m, params_, volumes_, obstacles_, I.solo, &I.bins, true, record_trace_, memory_limit_, cancel};
+    const Ctx ctx{m, params_, volumes_, obstacles_, area_flags_, I.solo, &I.bins, true, record_trace_, memory_limit_, cancel};
     const bool keep = keep_intermediates_;
     const bool trace = record_trace_;
     std::atomic<size_t> next{0};

@@ -159,6 +159,11 @@ public:
     void set_params(const Params& p);  // dirties only what changed
     const Params& params() const { return params_; }
     void set_volumes(std::vector<ConvexVolume> volumes);
+    // The area types (default AreaTable::defaults()): their flags become the polygons' flags when
+    // the tiles are made. A change of some area's flags re-runs only the navmesh step (every tile's);
+    // names, colours and costs change no bake result.
+    void set_areas(AreaTable areas);
+    const AreaTable& areas() const { return areas_; }
     // Record how the regions stage grew its regions (Bake::region_trace); changing it re-runs regions.
     void set_record_region_trace(bool on);
     bool record_region_trace() const { return record_trace_; }
@@ -240,6 +245,8 @@ private:
     std::vector<Obstacle> obstacles_;
     // Tiled: marks the tiles whose bordered box overlaps one of the xz boxes dirty from the areas stage.
     void dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes);
+    AreaTable areas_ = AreaTable::defaults();
+    AreaFlagTable area_flags_ = AreaTable::defaults().flag_table();
     uint64_t memory_limit_ = uint64_t(4) << 30;
     bool record_trace_ = false;
     std::atomic<int>* progress_ = nullptr;

@@ -9,7 +9,7 @@ namespace nav {
 
 namespace {
 
-Status convert(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out) {
+Status convert(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out, const AreaFlagTable* area_flags) {
     const int nvp = mesh.nvp;
     if (mesh.npolys == 0) return Status::ok();
     if (nvp < 3 || nvp > kMaxVertsPerPoly) return Status::bad_input("navmesh: verts_per_poly " + std::to_string(nvp) + " out of range");
@@ -71,7 +71,8 @@ Status convert(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out)
         if (area >= kMaxAreas) return Status::bad_input("navmesh: polygon " + std::to_string(p) + " has area id " + std::to_string(area) + " > 63");
         out.areas[p] = area;
         const uint16_t fl = p < mesh.flags.size() ? mesh.flags[p] : 0;
-        out.flags[p] = fl ? fl : kPolyFlagDefault;
+        // The area type's flags (0 stays 0: such an area's polygons pass no filter).
+        out.flags[p] = fl ? fl : area_flags ? (*area_flags)[area] : kPolyFlagDefault;
     }
 
     if (have_detail) {
@@ -105,11 +106,12 @@ Status convert(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out)
 
 }  // namespace
 
-Status make_nav_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out, int tx, int tz) {
+Status make_nav_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out, int tx, int tz,
+                     const AreaFlagTable* area_flags) {
     out = NavTile{};
     out.x = tx;
     out.z = tz;
-    Status s = convert(mesh, detail, out);
+    Status s = convert(mesh, detail, out, area_flags);
     if (!s) {
         out = NavTile{};
         out.x = tx;
@@ -118,9 +120,9 @@ Status make_nav_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile
     return s;
 }
 
-Status build_navmesh(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out) {
+Status build_navmesh(const PolyMesh& mesh, const PolyMeshDetail& detail, NavMesh& out, const AreaFlagTable* area_flags) {
     auto tile = std::make_shared<NavTile>();
-    Status s = make_nav_tile(mesh, detail, *tile);
+    Status s = make_nav_tile(mesh, detail, *tile, 0, 0, area_flags);
     if (!s) {
         out = NavMesh{};
         return s;

@@ -109,3 +109,24 @@ TEST_CASE("session: the Why tool's point or path under \"why\" round-trips; bad 
         CHECK(has(st.message, "s.json: why"));
     }
 }
+
+TEST_CASE("session: the config's \"areas\" round trip; top-level volumes name the config's areas; errors name the item") {
+    const std::string text = R"({"config": {"areas": [{"name": "ground", "id": 63}, {"name": "mud", "id": 7, "cost": 3}]},
+        "volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "area": "mud"}]})";
+    navdebug::Session s;
+    REQUIRE(navdebug::parse_session(text, "s.json", s));
+    REQUIRE(s.areas.types.size() == 2);
+    CHECK(s.areas.find("mud")->cost == 3.0f);
+    REQUIRE(s.volumes.size() == 1);
+    CHECK(s.volumes[0].area == 7);
+    navdebug::Session back;
+    REQUIRE(navdebug::parse_session(navdebug::session_to_json(s), "back.json", back));
+    CHECK(back.areas == s.areas);
+    CHECK(back.volumes == s.volumes);
+
+    navdebug::Session bad;
+    const nav::Status st = navdebug::parse_session(R"({"volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "area": "mud"}]})",
+                                                   "s.json", bad);
+    CHECK_FALSE(st);
+    CHECK(st.message.find("volumes[0].area: unknown area 'mud'") != std::string::npos);
+}

@@ -190,7 +190,7 @@ TEST_CASE("obstacles: config JSON round trip and clear errors naming the item") 
     b.pos[0] = 3, b.pos[1] = 1, b.pos[2] = 4;
     b.half[0] = 1, b.half[1] = 1, b.half[2] = 0.25f;
     b.yaw = static_cast<float>(30.0 * 3.14159265358979323846 / 180.0);
-    const std::string text = config_json_text(Params{}, {}, 2, {c, b});
+    const std::string text = config_json_text(Params{}, {}, 2, nullptr, {c, b});
     Params p;
     std::vector<ConvexVolume> vols;
     std::vector<Obstacle> obs;

@@ -279,7 +279,7 @@ TEST_CASE("config: JSON configs set parameters and volumes; errors name key and 
     CHECK_FALSE(st);
     CHECK(st.message.find("volumes[0]") != std::string::npos);
     st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "area": "lava"}]})", "cfg.json", q, v2);
-    CHECK(st.message.find("unknown area \"lava\"") != std::string::npos);
+    CHECK(st.message.find("volumes[0].area: unknown area 'lava'") != std::string::npos);
 
     CHECK_FALSE(load_config_file("/no/such/config.json", q, v2));
     navtest::TempFile f(".json", R"({"cell_size": 0.25})");
