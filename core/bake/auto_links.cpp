@@ -190,6 +190,8 @@ private:
         const float jump_reach = do_jump ? 2 * p_.jump_distance + 2 * r_ : 0;
         const float max_d = std::max(do_drop ? drop_reach_ : 0.0f, jump_reach);
         bool drop_done = !do_drop, jump_done = !do_jump;
+        bool have_drop_y = false;  // the drop found a surface below (link or DropTooHigh) at drop_y
+        float drop_y = 0;
         for (int i = 1; !(drop_done && jump_done); ++i) {
             const float d = static_cast<float>(i) * kAutoLinkStep;
             if (d > max_d + 1e-4f) break;
@@ -212,10 +214,14 @@ private:
                 // climb within drop reach, with drops on).
                 if (dy > climb_ || dy < -jump_low_) return;
                 if (dy < -climb_ && do_drop && in_drop) return;
+                // Nor the drop's surface seen further out: that one is reached by the drop.
+                if (dy < -climb_ && have_drop_y && std::fabs(y - drop_y) <= climb_) return;
                 if (std::fabs(dy) < best) best = std::fabs(dy), y_level = y, level = true;
             });
             if (!drop_done && in_drop && below) {
                 drop_done = true;
+                have_drop_y = true;
+                drop_y = y_below;
                 drop(s, Vec3{x, y_below, z});
             }
             if (!jump_done && level && d <= jump_reach + 1e-4f) {

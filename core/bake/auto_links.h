@@ -22,7 +22,8 @@
 //    level geometry more than climb below y0 (and within 2 * drop_height) at 1.5 * radius + 0.05 m
 //    out: rejected LandingNotWalkable (too steep, too narrow after erosion, or not walkable at all).
 //  - Jump: the first probe at least agent_radius out with a polygon within [-max(drop, climb), +climb]
-//    of y0 that is not the drop's landing. gap = horizontal length - 2 * agent_radius (both ledges'
+//    of y0 that is not the drop's landing (a polygon more than climb below y0 within drop reach, or
+//    one within climb of the height the drop landed on: the same lower floor seen further out). gap = horizontal length - 2 * agent_radius (both ledges'
 //    erosion). gap <= jump_distance: a link, two-way when the landing is within climb of y0, else
 //    one-way from the high side; gap <= 2 * jump_distance: rejected GapTooWide. A two-way candidate
 //    is seen from both sides of its gap: only the side whose outward normal's dominant xz component
