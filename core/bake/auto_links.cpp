@@ -305,11 +305,13 @@ private:
     void landing_not_walkable(const Vec3& s, float nx, float nz) {
         const float d = 1.5f * r_ + 0.05f;
         const float x = s.x + nx * d, z = s.z + nz * d;
-        const float top = s.y - climb_, bottom = s.y - 2 * p_.drop_height;
+        // The first surface below the agent's reach (y0 + climb): when it is within climb of y0 the
+        // ground goes on there (under a wall, through a building's floor) and this is no ledge.
+        const float top = s.y - climb_, bottom = s.y - 2 * p_.drop_height, ceiling = s.y + climb_;
         float best = -std::numeric_limits<float>::max();
         tris_.for_cell(x, z, [&](uint32_t t) {
             const float* tb = &tri_bounds_[static_cast<size_t>(t) * 6];
-            if (x < tb[0] || x > tb[3] || z < tb[2] || z > tb[5] || tb[4] < bottom || tb[1] >= top) return;
+            if (x < tb[0] || x > tb[3] || z < tb[2] || z > tb[5] || tb[4] < bottom || tb[1] > ceiling) return;
             const float *a = tv(t, 0), *b = tv(t, 1), *c = tv(t, 2);
             const float v0x = c[0] - a[0], v0z = c[2] - a[2], v1x = b[0] - a[0], v1z = b[2] - a[2];
             const float den = v0x * v1z - v0z * v1x;
@@ -318,9 +320,9 @@ private:
             const float u = (px * v1z - pz * v1x) / den, v = (v0x * pz - v0z * px) / den;
             if (u < -1e-5f || v < -1e-5f || u + v > 1 + 1e-5f) return;
             const float y = a[1] + u * (c[1] - a[1]) + v * (b[1] - a[1]);
-            if (y < top && y >= bottom) best = std::max(best, y);
+            if (y <= ceiling && y >= bottom) best = std::max(best, y);
         });
-        if (best > -std::numeric_limits<float>::max()) {
+        if (best > -std::numeric_limits<float>::max() && best < top) {
             const Vec3 e{x, best, z};
             reject(s, e, LinkReject::LandingNotWalkable, false, e);
         }

@@ -18,9 +18,11 @@
 //  - Drop: at the first probe within drop reach (2 * agent_radius + 0.5 m: the lower floor's navmesh
 //    starts about 2 radii out, one for each erosion) that has a polygon more than `climb` below y0,
 //    the highest such polygon is the landing. depth <= drop_height: a one-way link (after the
-//    clearance check); depth <= 2 * drop_height: rejected DropTooHigh. No polygon below in reach but
-//    level geometry more than climb below y0 (and within 2 * drop_height) at 1.5 * radius + 0.05 m
-//    out: rejected LandingNotWalkable (too steep, too narrow after erosion, or not walkable at all).
+//    clearance check); depth <= 2 * drop_height: rejected DropTooHigh. No polygon below in reach,
+//    and at 1.5 * radius + 0.05 m out the first level surface below y0 + climb lies more than climb
+//    below y0 (and within 2 * drop_height): rejected LandingNotWalkable (too steep, too narrow after
+//    erosion, or not walkable at all). A first surface within climb of y0 means the ground goes on
+//    there (under a wall, say): no ledge, nothing recorded.
 //  - Jump: the first probe at least agent_radius out with a polygon within [-max(drop, climb), +climb]
 //    of y0 that is not the drop's landing (a polygon more than climb below y0 within drop reach, or
 //    one within climb of the height the drop landed on: the same lower floor seen further out). gap = horizontal length - 2 * agent_radius (both ledges'
