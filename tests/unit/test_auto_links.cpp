@@ -11,6 +11,9 @@
 #include "core/bake/auto_links.h"
 #include "core/bake/pipeline.h"
 #include "test_scenes.h"
+#ifdef NAV_HAVE_RENDER
+#include "render/links_draw.h"
+#endif
 
 using namespace nav;
 
@@ -266,3 +269,26 @@ TEST_CASE("auto links: the pipeline's navmesh step makes them, solo and tiled, a
     CHECK(t->auto_links->links.size() == s->auto_links->links.size());
     CHECK(t->count("auto_links") == static_cast<int64_t>(t->auto_links->links.size()));
 }
+
+#ifdef NAV_HAVE_RENDER
+TEST_CASE("auto links: drawn as arcs with arrowheads, the rejected ones dim with a marker each") {
+    const InputMesh m = gap_scene(true);
+    auto b = bake(m);
+    AutoLinks links;
+    REQUIRE(generate_auto_links(*b->navmesh, m, agent(0, 2), links));
+    REQUIRE(links.rejected.size() == 5);
+    render::DrawList lines, points;
+    render::build_links_layer(links, lines, points);
+    CHECK(lines.line_verts.size() == 2 * 5);  // one dim line per rejected candidate
+    CHECK(points.point_verts.size() == 5);
+    const InputMesh open = gap_scene(false);
+    auto bo = bake(open);
+    REQUIRE(generate_auto_links(*bo->navmesh, open, agent(0, 2), links));
+    REQUIRE(links.links.size() == 5);
+    lines = {};
+    points = {};
+    render::build_links_layer(links, lines, points);
+    CHECK(lines.line_verts.size() == 2 * 5 * (12 + 4));  // 12 arc segments, two-way: two arrowheads
+    CHECK(points.point_verts.empty());
+}
+#endif
