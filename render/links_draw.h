@@ -2,8 +2,7 @@
 // links as arcs with an arrowhead at each end they can be taken to (a jump's parabola, a drop's
 // out-then-down path, the shapes whose clearance was checked) in their own colour; rejected
 // candidates as dim straight lines with a point at the blocking point (ArcBlocked) or the landing,
-// coloured by reason. Not yet a row of the layer table (render/layers.cpp): the `links` layer is
-// to draw it from a bake whose auto_links is set.
+// coloured by reason. The `links` layer (render/layers.cpp) draws it from a bake whose auto_links is set.
 #pragma once
 #include <cstdint>
 

@@ -12,6 +12,7 @@
 #include "core/bake/pipeline.h"
 #include "test_scenes.h"
 #ifdef NAV_HAVE_RENDER
+#include "render/layers.h"
 #include "render/links_draw.h"
 #endif
 
@@ -290,5 +291,15 @@ TEST_CASE("auto links: drawn as arcs with arrowheads, the rejected ones dim with
     render::build_links_layer(links, lines, points);
     CHECK(lines.line_verts.size() == 2 * 5 * (12 + 4));  // 12 arc segments, two-way: two arrowheads
     CHECK(points.point_verts.empty());
+    // The debugger's `links` layer: there when the bake made links, drawn by the same builder.
+    CHECK_FALSE(render::layer_available(render::Layer::Links, *bo));  // both parameters 0
+    auto with = bake(m, 0, 2);
+    REQUIRE(with->auto_links);
+    CHECK(render::layer_available(render::Layer::Links, *with));
+    render::DrawList out, extra;
+    REQUIRE(render::build_layer(render::Layer::Links, *with, out, extra));
+    CHECK(out.line_verts.size() == 2 * with->auto_links->rejected.size());
+    CHECK(extra.point_verts.size() == with->auto_links->rejected.size());
+    CHECK(render::layer_name(render::Layer::Links) == "links");
 }
 #endif
