@@ -113,6 +113,8 @@ json counts_json(const nav::Bake& b) {
     for (const char* k : {"solid_spans", "compact_spans", "walkable_spans", "regions", "contours", "poly_verts",
                           "polys", "detail_verts", "detail_tris"})
         c[k] = b.count(k);
+    if (b.auto_links)  // only with link_drop_height or link_jump_distance set: other reports stay as they were
+        for (const char* k : {"auto_links", "links_rejected"}) c[k] = b.count(k);
     return c;
 }
 

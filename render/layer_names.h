@@ -15,7 +15,8 @@ namespace nav::render {
 // or follows). What each draws is its row in render/layers.cpp's kLayerTable.
 #define NAV_EXTRA_LAYERS(LAYER)    \
     LAYER(Rasterize, Tiles, tiles) \
-    LAYER(Navmesh, Path, path)
+    LAYER(Navmesh, Path, path)     \
+    LAYER(Navmesh, Links, links)
 
 #define NAV_LAYER_ROWS(LAYER) NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_SKIP, LAYER) NAV_EXTRA_LAYERS(LAYER)
 

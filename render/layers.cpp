@@ -3,6 +3,7 @@
 
 #include "core/bake/tiling.h"
 #include "render/islands_draw.h"
+#include "render/links_draw.h"
 
 #include "core/bake/filter.h"
 
@@ -656,6 +657,15 @@ std::span<const LegendEntry> legend_tiles() {
                                     {colors::kTilePending, "not baked yet"}, {colors::kTileEmpty, "no polygons"}};
     return e;
 }
+std::span<const LegendEntry> legend_links() {
+    static const LegendEntry e[] = {{colors::kLinkJump, "jump link"},
+                                    {colors::kLinkDrop, "drop link"},
+                                    {colors::kLinkRejected, "rejected candidate"},
+                                    {colors::kLinkBlocked, "arc blocked here"},
+                                    {colors::kLinkTooFar, "drop too high / gap too wide"},
+                                    {colors::kLinkNotWalkable, "landing not walkable"}};
+    return e;
+}
 std::span<const LegendEntry> legend_path() {
     static const LegendEntry e[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
                                     {colors::kPathLine, "straight path"}, {colors::kPathCorner, "corner"},
@@ -795,6 +805,16 @@ constexpr LayerInfo kLayerTable[] = {
      "Path tool: Shift+click start, click end. Corridor polygons amber, portals pale yellow, straight "
      "path magenta with white corners; start green, end red.",
      false, false, navmesh_sources, has_navmesh, nullptr, legend_path},
+    // the automatic off-mesh links (link_drop_height, link_jump_distance > 0: Bake::auto_links)
+    {Layer::Links,
+     "Automatic off-mesh links: jumps violet, drops cyan, arrowheads where they can be taken; rejected "
+     "candidates dim, with a marker: red where the arc is blocked, amber drop too high or gap too wide, "
+     "yellow landing not walkable.",
+     false, false,
+     [](const Bake& b) -> LayerSources { return {as_void(b.auto_links), nullptr, nullptr}; },
+     [](const Bake& b) { return b.auto_links != nullptr; },
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_links_layer(*b.auto_links, out, extra); },
+     legend_links},
 };
 static_assert(std::size(kLayerTable) == kLayerCount, "one row per layer");
 static_assert([] {

@@ -306,6 +306,7 @@ Element pick_grid(const Bake& b, Layer l, const float* o, const float* d, const 
             break;
         case Layer::Tiles:  // an overlay, not a surface
         case Layer::Path:
+        case Layer::Links:  // lines and markers, no surface
         case Layer::Count: break;
     }
     return best.e;
@@ -557,7 +558,8 @@ void build_span_overlay(const CompactHeightfield& chf, const SpanRef& s, DrawLis
 std::optional<Layer> top_pick_layer(const Bake& bake, const LayerMask& enabled) {
     for (int i = kLayerCount - 1; i >= 0; --i) {
         const auto l = static_cast<Layer>(i);
-        if (l == Layer::Path || l == Layer::Tiles || !enabled[static_cast<size_t>(i)]) continue;  // tiles: an overlay
+        if (l == Layer::Path || l == Layer::Tiles || l == Layer::Links || !enabled[static_cast<size_t>(i)])
+            continue;  // tiles, links: overlays
         if (layer_available(l, bake)) return l;
     }
     return std::nullopt;

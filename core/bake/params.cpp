@@ -71,6 +71,15 @@ const ParamDef kTable[kParamCount] = {
      "(ceil(agent_radius / cell_size) + 3 cells) and at most the grid.", {}},
     {ParamId::threads, "threads", "threads", "", K::Int, 0, 0, 256, Stage::Rasterize, V::None,
      "Tiles baked at once (0: all cores). The result is the same for any number.", {}},
+    // Automatic off-mesh links (core/bake/auto_links.h), made by the navmesh step from the
+    // navmesh's boundary edges against the level: changing them re-runs the navmesh step only.
+    {ParamId::link_drop_height, "link_drop_height", "link drop height", "m", K::Float, 0.0, 0.0, 100.0,
+     Stage::Navmesh, V::None,
+     "Automatic drop-down links from navmesh ledges to walkable surfaces at most this far below (0: none).", {}},
+    {ParamId::link_jump_distance, "link_jump_distance", "link jump distance", "m", K::Float, 0.0, 0.0, 100.0,
+     Stage::Navmesh, V::None,
+     "Automatic jump links across gaps at most this wide between navmesh ledges at about the same height "
+     "(0: none).", {}},
     // Read by the path queries only: dirties no stage (dirties_no_stage), listed with the navmesh.
     {ParamId::path_mode, "path_mode", "path mode", "", K::Enum, 0, 0, 1, Stage::Navmesh, V::None,
      "How path queries find paths: funnel (A* over polygons, then the funnel) or optimal (Polyanya: the "

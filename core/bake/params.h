@@ -37,6 +37,8 @@ enum class ParamId : int {
     detail_sample_max_error,
     tile_size,
     threads,
+    link_drop_height,
+    link_jump_distance,
     path_mode,
     max_nodes,
     Count

@@ -130,6 +130,9 @@ struct Unit : StageResults<false> {
     StageResults<false> spare;
     std::vector<std::string> warnings;          // tiles: the stage warnings of its last bake
     std::shared_ptr<const TileBake> published;  // the tile as last published, while unchanged
+    // Solo bakes: the automatic links of the navmesh (null when both link parameters are 0), and
+    // the buffer a held snapshot had (see writable).
+    std::shared_ptr<AutoLinks> auto_links, auto_links_spare;
 };
 
 struct Ctx {
@@ -384,6 +387,41 @@ Status run_detail(Unit& u, const Ctx& x, StageStats& stats) {
     return st;
 }
 
+AutoLinkParams auto_link_params(const Params& p) {
+    AutoLinkParams a;
+    a.drop_height = p.f(ParamId::link_drop_height);
+    a.jump_distance = p.f(ParamId::link_jump_distance);
+    a.agent_height = p.f(ParamId::agent_height);
+    a.agent_radius = p.f(ParamId::agent_radius);
+    a.agent_climb = p.f(ParamId::agent_max_climb);
+    return a;
+}
+
+// The automatic off-mesh links of a finished navmesh (solo: run_navmesh; tiled: the assembly),
+// into `links` (null when link_drop_height and link_jump_distance are both 0), with the counts
+// "auto_links" and "links_rejected" appended to the navmesh step's. THE place where, once
+// build_navmesh takes a span of OffMeshLink, the links are to be fed to the runtime navmesh
+// (links->links); until then they are only published (Bake::auto_links) and drawn.
+// Generates the automatic links on the navmesh just made and links them into its graph
+// (relink_navmesh: no tile changes, A* may take them).
+Status make_auto_links(NavMesh& nm, const InputMesh& level, const Params& params, std::shared_ptr<AutoLinks>& links,
+                       std::shared_ptr<AutoLinks>& spare, std::vector<StageCount>& counts, const CancelFlag* cancel) {
+    const AutoLinkParams ap = auto_link_params(params);
+    if (!ap.enabled()) {
+        links.reset();
+        spare.reset();
+        return Status::ok();
+    }
+    const auto t0 = clock_type::now();
+    AutoLinks& out = writable(links, spare);
+    Status st = generate_auto_links(nm, level, ap, out, cancel);
+    out.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+    counts.push_back({"auto_links", static_cast<int64_t>(out.links.size())});
+    counts.push_back({"links_rejected", static_cast<int64_t>(out.rejected.size())});
+    if (!st || out.links.empty()) return st;
+    return relink_navmesh(nm, out.links);
+}
+
 Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
     if (x.tiled) {  // the tile's runtime tile; the pipeline assembles the NavMesh from all of them
         auto t = std::make_shared<NavTile>();  // always a new object: the NavMesh tells tiles apart by identity
@@ -399,7 +437,8 @@ Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
     auto& nm = writable(u.navmesh, u.spare.navmesh);
     Status st = build_navmesh(*u.polymesh, *u.detail, nm, &x.area_flags);
     stats.counts = {{"navmesh_polys", nm.npolys}, {"islands", nm.nislands}};
-    return st;
+    if (!st) return st;
+    return make_auto_links(nm, x.m, x.params, u.auto_links, u.auto_links_spare, stats.counts, x.cancel);
 }
 
 // What a stage is: where it runs and the function that builds its result (run_<name> above),
@@ -549,6 +588,7 @@ struct Pipeline::Impl {
     bool bins_current = false;
     std::shared_ptr<const NavMesh> tiled_navmesh;  // assembled from the tiles (previous for the next)
     StageStats assembly;                           // the last assembly's time and counts
+    std::shared_ptr<AutoLinks> tiled_links, tiled_links_spare;  // the assembled navmesh's automatic links
 
     BakeConfig config;
     std::vector<Stage> stages_run;
@@ -603,6 +643,7 @@ Bake tile_view(const Bake& b, const TileBake& t) {
 
 void Bake::drop_after(int stage) {
     drop_results_after(*this, stage);
+    if (stage < static_cast<int>(Stage::Navmesh)) auto_links.reset();
     for (auto& t : tiles) {
         if (!t || t->built_through <= stage) continue;
         auto trimmed = std::make_shared<TileBake>(*t);
@@ -1167,6 +1208,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         b->built_through = I.solo.dirty_from - 1;
         copy_results(*b, I.solo, record_trace_);
         b->drop_after(b->built_through);  // results past the last current stage are stale
+        if (b->navmesh) b->auto_links = I.solo.auto_links;
     } else {
         b->layout = I.layout;
         b->built_through = std::min(I.solo.dirty_from - 1, static_cast<int>(Stage::Input));
@@ -1180,6 +1222,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         StageStats& ns = b->stats[static_cast<size_t>(Stage::Navmesh)];
         if (assembled) {
             b->navmesh = I.tiled_navmesh;
+            b->auto_links = I.tiled_links;
             ns.ms += I.assembly.ms;
             for (const StageCount& k : I.assembly.counts) ns.counts.push_back(k);
         } else {
@@ -1225,6 +1268,18 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
         return st;
     }
     I.assembly.counts = {{"navmesh_polys", nm->npolys}, {"islands", nm->nislands}};
+    try {
+        st = make_auto_links(*nm, *I.mesh, params_, I.tiled_links, I.tiled_links_spare, I.assembly.counts, nullptr);
+    } catch (const std::bad_alloc&) {
+        st = out_of_memory("automatic links", true);
+    }
+    I.assembly.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+    if (!st) {
+        error_stage = static_cast<int>(Stage::Navmesh);
+        I.tiled_navmesh.reset();
+        I.tiled_links.reset();
+        return st;
+    }
     I.tiled_navmesh = std::move(nm);
     if (std::find(I.stages_run.begin(), I.stages_run.end(), Stage::Navmesh) == I.stages_run.end())
         I.stages_run.push_back(Stage::Navmesh);

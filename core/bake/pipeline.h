@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/bake/areas.h"
+#include "core/bake/auto_links.h"
 #include "core/common.h"
 #include "core/bake/compact.h"
 #include "core/bake/contours.h"
@@ -97,6 +98,10 @@ struct Bake : StageResults<true> {
     std::vector<Obstacle> obstacles;
 
     std::shared_ptr<const InputMesh> mesh;
+    // The navmesh's automatic off-mesh links and the candidates rejected (core/bake/auto_links.h),
+    // made by the navmesh step when link_drop_height or link_jump_distance is above 0; null
+    // otherwise and whenever navmesh is. Not in the runtime navmesh yet (pipeline.cpp's make_auto_links).
+    std::shared_ptr<const AutoLinks> auto_links;
 
     TileLayout layout;                                  // cols x rows; solo: 1 x 1, tile_size 0
     std::vector<std::shared_ptr<const TileBake>> tiles; // tiled bakes only
