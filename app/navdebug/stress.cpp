@@ -280,6 +280,8 @@ void StressRun::capture_final(App& app) {
             for (const char* k : {"solid_spans", "compact_spans", "walkable_spans", "regions", "contours", "poly_verts",
                                   "polys", "detail_verts", "detail_tris"})
                 counts[k] = b->count(k);
+            if (b->auto_links)  // as navbake --json: only when automatic links are on
+                for (const char* k : {"auto_links", "links_rejected"}) counts[k] = b->count(k);
             bake["counts"] = counts;
         }
     }
