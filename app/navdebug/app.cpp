@@ -322,6 +322,10 @@ bool App::settled() const {
     return !worker_.busy() && worker_.latest() == raw_bake_ && !edit_.unrequested() && !mesh_pending_;
 }
 
+bool App::view_current() const {
+    return !draw_bake_ || (!layers_.uploading() && layers_.generation() == draw_bake_->generation && !view_deferred_);
+}
+
 std::shared_ptr<const nav::Bake> App::trimmed(const std::shared_ptr<const nav::Bake>& bake) {
     if (!bake || bake->built_through <= static_cast<int>(edit_.run_to)) return bake;
     if (bake == trim_src_ && edit_.run_to == trim_to_) return trim_out_;

@@ -110,6 +110,9 @@ public:
     nav::Status set_param(nav::ParamId id, double value) { return edit_.desired.set(id, value); }
     // The worker has handled the desired state: nothing pending, nothing building.
     bool settled() const;
+    // The screen shows the bake the app holds: its layers are all uploaded (a frame may defer the
+    // scene's draw, or spread uploads over frames, after settled() is already true).
+    bool view_current() const;
     // The latest bake the worker published (not trimmed to the timeline's target stage).
     const std::shared_ptr<const nav::Bake>& latest_bake() const { return raw_bake_; }
     // Bytes the draw layers hold (CPU arrays, GPU buffers), for the stress report.

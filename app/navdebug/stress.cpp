@@ -194,8 +194,10 @@ bool StressRun::before_frame(App& app) {
         }
         case Phase::WaitFinal: {
             const double waited = std::chrono::duration<double>(clock::now() - t_moves_done_).count();
-            // settled() also needs the last moves to have reached the worker (App::frame requests them)
-            if (app.settled()) {
+            // settled() also needs the last moves to have reached the worker (App::frame requests them);
+            // the last bake may reach the screen a frame or more later (a slow scene's draw is deferred
+            // a frame, uploads spread over frames): the move is unresolved only if it never does
+            if (app.settled() && app.view_current()) {
                 capture_final(app);
                 // settled and checked above: a move still pending never got a bake of its own
                 if (pending_) ++unresolved_;

@@ -23,7 +23,7 @@ JSON
 run() {  # name, navdebug stress arguments...
   local name=$1; shift
   rm -f "$out/$name.json"
-  timeout 150 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$mesh" --config "$start" --stress-sliders 30 --seed 4 \
+  timeout 150 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$mesh" --config "$start" --stress-sliders 30 --seed 3 \
     --max-memory 16 --stress-report "$out/$name.json" "$@" > "$out/$name.log" 2>&1
   local code=$?
   if [ $code -ne 0 ] || [ ! -s "$out/$name.json" ]; then
