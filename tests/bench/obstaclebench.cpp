@@ -1,0 +1,173 @@
+// obstaclebench: time from adding one temporary obstacle to the new navmesh being published (issue
+// 22), ours against Debian's DetourTileCache on the same level and tile size.
+//  - ours: Pipeline::set_obstacles + run() of a tiled bake that keeps its intermediates (the
+//    debugger's live edits): the touched tiles re-run areas -> navmesh and the navmesh is assembled
+//    again; timed until run() returns, when the new Bake and its NavMesh are published;
+//  - DetourTileCache: dtTileCache::addObstacle (the equivalent shape, tests/diff/tilecache_ref.h)
+//    then update() until it reports up to date, when its dtNavMesh holds the rebuilt tiles.
+// Each run adds a cylinder (radius 0.5 m, height 2 m) at a random walkable place (a random point of
+// our obstacle-free navmesh, fixed seed; both sides get the same places) and removes it again;
+// the table gives the median add time and the median remove time of --reps runs per side, and
+// where our add time goes: the touched tiles' bake times summed (they bake in parallel, so the wall
+// time is less) and the navmesh's landmark table (NavMesh::landmark_ms), medians.
+// A second table splits the touched tiles' time by stage (median of the per-add sums).
+// Usage: obstaclebench [--reps N] [--tile-size S]... MESH...   (markdown on stdout;
+//        tests/bench/run_obstacles.sh runs it on the shared meshes and the large level)
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/bake/pipeline.h"
+#include "core/runtime/query.h"
+#include "diff/tilecache_ref.h"
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    int reps = 21;
+    std::vector<int> sizes;
+    std::vector<std::string> meshes;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--tile-size" && i + 1 < argc) sizes.push_back(std::atoi(argv[++i]));
+        else meshes.push_back(a);
+    }
+    if (sizes.empty()) sizes = {32, 64};
+    if (meshes.empty()) {
+        std::fprintf(stderr, "usage: obstaclebench [--reps N] [--tile-size S]... MESH...\n");
+        return 2;
+    }
+    std::printf("one cylinder (r 0.5 m, h 2 m) added then removed at a random walkable place, median of %d runs\n\n",
+                reps);
+    std::printf("| mesh | tile size | tiles | ours add ms | DTC add ms | ratio | ours remove ms | DTC remove ms | "
+                "tiles re-baked (ours) | ours tile bakes ms | ours landmarks ms | DTC update calls |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::fflush(stdout);
+    // Where the touched tiles' time goes: per stage, summed over the tiles an add re-baked (median).
+    std::vector<std::string> breakdown;
+    int rc = 0;
+    for (const std::string& path : meshes) {
+        for (int ts : sizes) {
+            const std::string name = std::filesystem::path(path).stem().string();
+            nav::Pipeline p;
+            nav::Status st = p.load_mesh(path);
+            if (st) st = p.set_param(nav::ParamId::tile_size, ts);
+            if (st) st = p.run();
+            auto clean = p.snapshot();
+            if (!st || !clean->navmesh) {
+                std::fprintf(stderr, "obstaclebench: %s: %s\n", path.c_str(), st ? "no navmesh" : st.message.c_str());
+                rc = 1;
+                continue;
+            }
+            const nav::Params& P = clean->params;
+            navdiff::TileCacheRef dtc;
+            std::string err;
+            if (!navdiff::build_tilecache(*clean->mesh, clean->config, P.f(nav::ParamId::agent_height),
+                                          P.f(nav::ParamId::agent_radius), P.f(nav::ParamId::agent_max_climb), dtc, err)) {
+                std::fprintf(stderr, "obstaclebench: %s: DetourTileCache: %s\n", path.c_str(), err.c_str());
+                rc = 1;
+                continue;
+            }
+            nav::NavQuery q;
+            q.init(clean->navmesh.get());
+            nav::Rng rng(20261129u);
+            std::vector<double> ours_add, ours_remove, dtc_add, dtc_remove, tile_ms, landmark_ms;
+            std::array<std::vector<double>, nav::kStageCount> stage_ms;
+            double rebaked = 0, updates = 0;
+            for (int r = 0; r < reps; ++r) {
+                nav::RandomPoint rp;
+                if (!q.random_point(nav::QueryFilter{}, rng, rp)) break;
+                nav::Obstacle o;
+                o.shape = nav::ObstacleShape::Cylinder;
+                o.pos[0] = rp.point[0], o.pos[1] = rp.point[1], o.pos[2] = rp.point[2];
+                o.radius = 0.5f;
+                o.height = 2.0f;
+
+                auto t = Clock::now();
+                p.set_obstacles({o});
+                st = p.run();
+                auto snap = p.snapshot();
+                ours_add.push_back(ms_since(t));
+                if (!st || !snap->navmesh) {
+                    std::fprintf(stderr, "obstaclebench: %s: add: %s\n", path.c_str(), st.message.c_str());
+                    rc = 1;
+                    break;
+                }
+                rebaked += static_cast<double>(snap->tiles_rebaked.size());
+                double tms = 0;
+                std::array<double, nav::kStageCount> sms{};
+                for (int i : snap->tiles_rebaked) {
+                    const nav::TileBake& tb = *snap->tiles[static_cast<size_t>(i)];
+                    tms += tb.ms;
+                    for (int k = 0; k < nav::kStageCount; ++k)
+                        if (tb.stats[static_cast<size_t>(k)].built) sms[static_cast<size_t>(k)] += tb.stats[static_cast<size_t>(k)].ms;
+                }
+                for (int k = 0; k < nav::kStageCount; ++k) stage_ms[static_cast<size_t>(k)].push_back(sms[static_cast<size_t>(k)]);
+                tile_ms.push_back(tms);
+                landmark_ms.push_back(snap->navmesh->landmark_ms);
+                t = Clock::now();
+                p.set_obstacles({});
+                st = p.run();
+                snap = p.snapshot();
+                ours_remove.push_back(ms_since(t));
+                if (!st || !snap->navmesh) {
+                    std::fprintf(stderr, "obstaclebench: %s: remove: %s\n", path.c_str(), st.message.c_str());
+                    rc = 1;
+                    break;
+                }
+
+                dtObstacleRef ref = 0;
+                int calls = 0;
+                t = Clock::now();
+                const bool added = dtStatusSucceed(navdiff::add_tilecache_obstacle(dtc, o, &ref)) &&
+                                   navdiff::update_tilecache(dtc, &calls);
+                dtc_add.push_back(ms_since(t));
+                updates += calls;
+                t = Clock::now();
+                const bool removed = added && dtStatusSucceed(dtc.cache->removeObstacle(ref)) && navdiff::update_tilecache(dtc);
+                dtc_remove.push_back(ms_since(t));
+                if (!removed) {
+                    std::fprintf(stderr, "obstaclebench: %s: DetourTileCache add / remove failed\n", path.c_str());
+                    rc = 1;
+                    break;
+                }
+            }
+            const int n = static_cast<int>(ours_add.size());
+            const double oa = median(ours_add), da = median(dtc_add);
+            std::printf("| %s | %d | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f | %.2f | %.1f |\n", name.c_str(),
+                        ts, clean->tiles.size(), oa, da, oa / std::max(1e-9, da), median(ours_remove), median(dtc_remove),
+                        n ? rebaked / n : 0.0, median(tile_ms), median(landmark_ms), n ? updates / n : 0.0);
+            std::fflush(stdout);
+            std::string row = "| " + name + " | " + std::to_string(ts) + " |";
+            char buf[32];
+            for (int k = static_cast<int>(nav::Stage::Areas); k < nav::kStageCount; ++k) {
+                std::snprintf(buf, sizeof buf, " %.3f |", median(stage_ms[static_cast<size_t>(k)]));
+                row += buf;
+            }
+            breakdown.push_back(row);
+        }
+    }
+    std::printf("\nours, the touched tiles' stages (ms summed over the tiles one add re-baked, median; stages before "
+                "areas did not run)\n\n| mesh | tile size |");
+    for (int k = static_cast<int>(nav::Stage::Areas); k < nav::kStageCount; ++k)
+        std::printf(" %s |", std::string(nav::stage_name(static_cast<nav::Stage>(k))).c_str());
+    std::printf("\n|---|---:|");
+    for (int k = static_cast<int>(nav::Stage::Areas); k < nav::kStageCount; ++k) std::printf("---:|");
+    std::printf("\n");
+    for (const std::string& r : breakdown) std::printf("%s\n", r.c_str());
+    return rc;
+}
