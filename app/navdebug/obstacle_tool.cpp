@@ -35,16 +35,11 @@ bool slab(float o, float d, float lo, float hi, float& t0, float& t1) {
 
 // The box's corners (8), turned by its yaw.
 void box_corners(const nav::Obstacle& ob, float grow, float out[8][3]) {
-    const float c = ob.shape == nav::ObstacleShape::RotatedBox ? std::cos(ob.yaw) : 1.0f;
-    const float s = ob.shape == nav::ObstacleShape::RotatedBox ? std::sin(ob.yaw) : 0.0f;
     for (int k = 0; k < 8; ++k) {
         const float lx = (k & 1 ? 1.0f : -1.0f) * (ob.half[0] + grow);
-        const float ly = (k & 2 ? 1.0f : -1.0f) * ob.half[1];
         const float lz = (k & 4 ? 1.0f : -1.0f) * (ob.half[2] + grow);
-        // inverse of obstacles.cpp's to_local: world = R(yaw) * local
-        out[k][0] = ob.pos[0] + c * lx + s * lz;
-        out[k][1] = ob.pos[1] + ly;
-        out[k][2] = ob.pos[2] - s * lx + c * lz;
+        nav::obstacle_to_world(ob, lx, lz, &out[k][0], &out[k][2]);
+        out[k][1] = ob.pos[1] + (k & 2 ? 1.0f : -1.0f) * ob.half[1];
     }
 }
 
@@ -86,11 +81,9 @@ int pick_obstacle(const std::vector<nav::Obstacle>& obs, const float* o, const f
             }
         } else {
             // the ray in the box's frame
-            const float c = ob.shape == nav::ObstacleShape::RotatedBox ? std::cos(ob.yaw) : 1.0f;
-            const float s = ob.shape == nav::ObstacleShape::RotatedBox ? std::sin(ob.yaw) : 0.0f;
-            const float px = o[0] - ob.pos[0], pz = o[2] - ob.pos[2];
-            const float lo[3] = {c * px - s * pz, o[1] - ob.pos[1], s * px + c * pz};
-            const float ld[3] = {c * d[0] - s * d[2], d[1], s * d[0] + c * d[2]};
+            float lo[3] = {0.0f, o[1] - ob.pos[1], 0.0f}, ld[3] = {0.0f, d[1], 0.0f};
+            nav::obstacle_to_local(ob, o[0], o[2], &lo[0], &lo[2]);
+            nav::obstacle_to_local(ob, ob.pos[0] + d[0], ob.pos[2] + d[2], &ld[0], &ld[2]);
             hit = true;
             for (int k = 0; k < 3 && hit; ++k) hit = slab(lo[k], ld[k], -ob.half[k], ob.half[k], t0, t1);
         }
@@ -142,13 +135,10 @@ void draw_obstacles(const std::vector<nav::Obstacle>& obs, int selected, float a
                                                  {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 5, 7, 3}};
             for (const auto& f : kFaces) out.add_quad(c[f[0]], c[f[1]], c[f[2]], c[f[3]], fill);
             // the grown footprint: the box outline pushed out by the agent radius, corners round
-            const float cs = ob.shape == nav::ObstacleShape::RotatedBox ? std::cos(ob.yaw) : 1.0f;
-            const float sn = ob.shape == nav::ObstacleShape::RotatedBox ? std::sin(ob.yaw) : 0.0f;
             const float y = ob.pos[1] - ob.half[1] + 0.02f;
             auto world = [&](float lx, float lz, float* w) {
-                w[0] = ob.pos[0] + cs * lx + sn * lz;
+                nav::obstacle_to_world(ob, lx, lz, &w[0], &w[2]);
                 w[1] = y;
-                w[2] = ob.pos[2] - sn * lx + cs * lz;
             };
             const int quarter = kSegments / 4;
             float prev[3];

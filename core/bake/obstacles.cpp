@@ -15,8 +15,9 @@ std::string fmt(double v) {
     return buf;
 }
 
-// The point in the box's own frame (origin at its centre, axes turned by yaw).
-void to_local(const Obstacle& o, float x, float z, float* lx, float* lz) {
+}  // namespace
+
+void obstacle_to_local(const Obstacle& o, float x, float z, float* lx, float* lz) {
     const float dx = x - o.pos[0], dz = z - o.pos[2];
     if (o.shape != ObstacleShape::RotatedBox || o.yaw == 0.0f) {
         *lx = dx;
@@ -29,7 +30,16 @@ void to_local(const Obstacle& o, float x, float z, float* lx, float* lz) {
     *lz = s * dx + c * dz;
 }
 
-}  // namespace
+void obstacle_to_world(const Obstacle& o, float lx, float lz, float* x, float* z) {
+    if (o.shape != ObstacleShape::RotatedBox || o.yaw == 0.0f) {
+        *x = o.pos[0] + lx;
+        *z = o.pos[2] + lz;
+        return;
+    }
+    const float c = std::cos(o.yaw), s = std::sin(o.yaw);
+    *x = o.pos[0] + c * lx + s * lz;
+    *z = o.pos[2] - s * lx + c * lz;
+}
 
 bool Obstacle::operator==(const Obstacle& o) const {
     return shape == o.shape && pos[0] == o.pos[0] && pos[1] == o.pos[1] && pos[2] == o.pos[2] && radius == o.radius &&
@@ -90,7 +100,7 @@ bool obstacle_contains_xz(const Obstacle& o, float grow, float x, float z) {
         return dx * dx + dz * dz <= r * r;
     }
     float lx, lz;
-    to_local(o, x, z, &lx, &lz);
+    obstacle_to_local(o, x, z, &lx, &lz);
     const float dx = std::max(std::fabs(lx) - o.half[0], 0.0f), dz = std::max(std::fabs(lz) - o.half[2], 0.0f);
     return dx * dx + dz * dz <= grow * grow;
 }

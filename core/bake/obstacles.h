@@ -37,6 +37,11 @@ struct Obstacle {
 std::string_view obstacle_shape_name(ObstacleShape s);  // "cylinder", "box", "rotated_box"
 bool obstacle_shape_from_name(std::string_view name, ObstacleShape& out);
 
+// The shape's own frame in xz: origin at pos, axes turned by yaw for a RotatedBox (only moved for
+// the other shapes). obstacle_to_world is its inverse. A direction turns as the point pos + d does.
+void obstacle_to_local(const Obstacle& o, float x, float z, float* lx, float* lz);
+void obstacle_to_world(const Obstacle& o, float lx, float lz, float* x, float* z);
+
 // The obstacle's xz bounds (x0, z0, x1, z1) and y range (y0, y1), grown by `grow` metres in xz.
 void obstacle_bounds(const Obstacle& o, float grow, float* box4, float* y0, float* y1);
 // True when (x, z) is within `grow` metres of the shape in xz (its Minkowski sum with a disc: a box's

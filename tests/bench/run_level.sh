@@ -3,17 +3,6 @@
 # levelbench's table (OBJ vs GLB vs FBX load times) for the three shared meshes and the large level.
 # Usage: tests/bench/run_level.sh [levelbench args...]   e.g. --reps 9
 # Env: BUILD_DIR (default <repo>/build/bench), LARGE (default $BUILD_DIR/large.obj).
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-BUILD_DIR="${BUILD_DIR:-$ROOT/build/bench}"
-LARGE="${LARGE:-$BUILD_DIR/large.obj}"
-GEN=()
-if command -v ninja >/dev/null 2>&1; then GEN=(-G Ninja); fi
-{
-  cmake -S "$ROOT" -B "$BUILD_DIR" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DNAV_BUILD_APPS=OFF \
-        -DNAV_BUILD_TESTS=ON -DNAV_BUILD_BENCH=ON
-  cmake --build "$BUILD_DIR" --target levelbench gen_scenes
-  [ -f "$LARGE" ] || "$BUILD_DIR/tools/gen_scenes" --large "$LARGE"
-} 1>&2
-SHARED="$ROOT/../shared/meshes"
-exec "$BUILD_DIR/tests/bench/levelbench" "$@" "$SHARED/dungeon.obj" "$SHARED/nav_test.obj" "$SHARED/undulating.obj" "$LARGE"
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+bench_build levelbench
+exec "$BUILD_DIR/tests/bench/levelbench" "$@" "${LEVELS[@]}"

@@ -3,17 +3,7 @@
 # and prints tilebench's markdown tables for the three shared meshes and the large level.
 # Usage: tests/bench/run_tiles.sh [tilebench args...]   e.g. --reps 3 --tile-size 64
 # Env: BUILD_DIR (default <repo>/build/bench), LARGE (default $BUILD_DIR/large.obj).
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-BUILD_DIR="${BUILD_DIR:-$ROOT/build/bench}"
-LARGE="${LARGE:-$BUILD_DIR/large.obj}"
-GEN=()
-if command -v ninja >/dev/null 2>&1; then GEN=(-G Ninja); fi
-{
-  cmake -S "$ROOT" -B "$BUILD_DIR" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DNAV_BUILD_APPS=OFF \
-        -DNAV_BUILD_TESTS=ON -DNAV_BUILD_BENCH=ON
-  cmake --build "$BUILD_DIR" --target tilebench navbake gen_scenes
-  "$BUILD_DIR/tools/gen_scenes" --large "$LARGE"
-} 1>&2
-SHARED="$ROOT/../shared/meshes"
-exec "$BUILD_DIR/tests/bench/tilebench" "$@" "$SHARED/dungeon.obj" "$SHARED/nav_test.obj" "$SHARED/undulating.obj" "$LARGE"
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+bench_build tilebench navbake
+"$BUILD_DIR/tools/gen_scenes" --large "$LARGE" 1>&2  # always made again: the tile tables follow the generator
+exec "$BUILD_DIR/tests/bench/tilebench" "$@" "${LEVELS[@]}"

@@ -84,6 +84,20 @@ TEST_CASE("obstacles: shapes contain what they should, grown by the agent radius
     CHECK(box[3] == doctest::Approx(2).epsilon(1e-4));
     CHECK(y0 == 0);
     CHECK(y1 == 2);
+    // The frame the debugger draws and picks in: world and local undo each other, and a local +x
+    // corner of the quarter-turned box lies toward -z (counter-clockwise seen from +y).
+    Obstacle t = r;
+    t.pos[0] = 3, t.pos[2] = -1, t.yaw = 0.7f;
+    float lx = 0, lz = 0, wx = 0, wz = 0;
+    obstacle_to_local(t, 4.5f, 2.0f, &lx, &lz);
+    obstacle_to_world(t, lx, lz, &wx, &wz);
+    CHECK(wx == doctest::Approx(4.5f).epsilon(1e-5));
+    CHECK(wz == doctest::Approx(2.0f).epsilon(1e-5));
+    obstacle_to_world(r, 2, 0, &wx, &wz);
+    CHECK(wx == doctest::Approx(0).epsilon(1e-5));
+    CHECK(wz == doctest::Approx(-2).epsilon(1e-5));
+    CHECK(obstacle_contains_xz(r, 0, wx, wz + 0.05f));
+    CHECK_FALSE(obstacle_contains_xz(r, 0, wx, wz - 0.05f));
 }
 
 TEST_CASE("obstacles: a cylinder across the corridor sends the path round it, a wall-to-wall one cuts it") {
