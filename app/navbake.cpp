@@ -27,6 +27,7 @@
 #include "core/bake/level_import.h"
 #include "core/bake/obj_export.h"
 #include "core/bake/params_json.h"
+#include "core/bake/path_tests_json.h"
 #include "core/bake/pipeline.h"
 #include "core/bake/why.h"
 #include "core/io/file.h"
@@ -557,6 +558,7 @@ nav::Status check_files(const Args& a, const Job& job) {
     inputs.push_back({"", job.map2d ? "the input map" : "the input level", a.navmesh_in_given ? a.navmesh_in : a.mesh_path});
     if (!a.config_path.empty()) inputs.push_back({"--config", "the --config file", a.config_path});
     if (!a.pairs_path.empty()) inputs.push_back({"--pairs", "the --pairs file", a.pairs_path});
+    if (a.path_tests_given) inputs.push_back({"--path-tests", "the --path-tests file", a.path_tests_path});
     if (a.obj_out_given) outputs.push_back({"--obj-out", "", a.obj_out});
     if (a.navmesh_out_given) outputs.push_back({"--navmesh-out", "", a.navmesh_out});
     if (a.gltf_out_given) {
@@ -612,7 +614,109 @@ nav::Status prepare_job(const Args& a, Job& job) {
     if (!a.config_path.empty())
         if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes, job.areas, &job.obstacles); !st) return st;
     if (nav::Status st = navbake::apply_args(a, job); !st) return st;
-    return check_files(a, job);
+    if (nav::Status st = check_files(a, job); !st) return st;
+    if (a.path_tests_given) {  // read before the bake: a bad file is exit 2 at once
+        if (a.path_tests_path.empty()) return nav::Status::bad_input("--path-tests: empty path (expected a JSON file of path cases)");
+        if (a.tile_given) return nav::Status::bad_input("--path-tests runs on the whole navmesh: not with --tile");
+        if (nav::Status st = nav::load_path_tests(a.path_tests_path, job.areas, job.path_tests); !st)
+            return nav::Status{st.code, "--path-tests " + st.message};
+    }
+    return nav::Status::ok();
+}
+
+// ---- --path-tests ---------------------------------------------------------------------------------
+
+// The cases of --path-tests run on a navmesh: the "path_tests" JSON and the count that failed.
+struct PathTestsRun {
+    json report;
+    int failed = 0;
+    bool ran = false;
+};
+
+// What a case expects, in a few words for the table ("reached, <= 25.0 m, avoid water").
+std::string expect_text(const nav::PathTestExpect& e, const nav::AreaTable& areas) {
+    std::string t = e.reached ? "reached" : "unreached";
+    char buf[48];
+    if (e.max_length >= 0) {
+        std::snprintf(buf, sizeof buf, ", <= %.1f m", double(e.max_length));
+        t += buf;
+    }
+    auto names = [&](const std::vector<uint8_t>& v) {
+        std::string n;
+        for (uint8_t a : v) {
+            const std::string_view nm = areas.name_of(a);
+            n += (n.empty() ? "" : "+") + (nm.empty() ? std::to_string(a) : std::string(nm));
+        }
+        return n;
+    };
+    if (!e.through_areas.empty()) t += ", through " + names(e.through_areas);
+    if (!e.avoid_areas.empty()) t += ", avoid " + names(e.avoid_areas);
+    switch (e.through_link) {
+        case nav::PathTestExpect::Link::Any: break;
+        case nav::PathTestExpect::Link::Some: t += ", a link"; break;
+        case nav::PathTestExpect::Link::None: t += ", no link"; break;
+        case nav::PathTestExpect::Link::UserId: t += ", link " + std::to_string(e.through_link_id); break;
+    }
+    for (uint32_t id : e.avoid_links) t += ", not link " + std::to_string(id);
+    return t;
+}
+
+nav::Status run_path_tests(const nav::NavMesh& nm, const Args& a, const Job& job, PathTestsRun& out) {
+    if (!a.path_tests_given) return nav::Status::ok();
+    out.ran = true;
+    nav::NavQuery q;
+    q.init(&nm);
+    nav::PathTestOptions opt;  // the --pairs search box
+    opt.area_name = nav::area_table_namer;
+    opt.area_name_ctx = &job.areas;
+    json items = json::array();
+    int passed = 0;
+    for (const nav::PathTestCase& c : job.path_tests) {
+        nav::PathTestResult r;
+        if (nav::Status st = nav::evaluate_path_test(q, c, opt, r); !st) return nav::Status{st.code, "--path-tests " + st.message};
+        json areas = json::array();
+        for (uint8_t id : r.areas) {
+            const std::string_view n = job.areas.name_of(id);
+            areas.push_back(n.empty() ? json(id) : json(std::string(n)));
+        }
+        items.push_back({{"name", c.name},
+                         {"pass", r.pass},
+                         {"start", {c.start[0], c.start[1], c.start[2]}},
+                         {"end", {c.end[0], c.end[1], c.end[2]}},
+                         {"reached", r.reached},
+                         {"length", r.length},
+                         {"expected", expect_text(c.expect, job.areas)},
+                         {"areas", areas},
+                         {"links", r.links},
+                         {"failures", r.failures}});
+        ++(r.pass ? passed : out.failed);
+    }
+    out.report = {{"file", a.path_tests_path},
+                  {"count", job.path_tests.size()},
+                  {"passed", passed},
+                  {"failed", out.failed},
+                  {"items", items}};
+    return nav::Status::ok();
+}
+
+// The table of results (text mode).
+void print_path_tests_text(const PathTestsRun& run) {
+    if (!run.ran) return;
+    const json& r = run.report;
+    std::printf("path tests %s: %d cases, %d passed, %d failed\n", r["file"].get<std::string>().c_str(),
+                r["count"].get<int>(), r["passed"].get<int>(), r["failed"].get<int>());
+    size_t w = 4;
+    for (const json& it : r["items"]) w = std::max(w, it["name"].get<std::string>().size());
+    w = std::min<size_t>(w, 40);
+    std::printf("  %-*s  %-7s  %9s  %-32s  %s\n", static_cast<int>(w), "case", "reached", "length", "expected", "result");
+    for (const json& it : r["items"]) {
+        std::string result = it["pass"].get<bool>() ? "PASS" : "FAIL";
+        std::string sep = ": ";
+        for (const json& f : it["failures"]) result += sep + f.get<std::string>(), sep = "; ";
+        std::printf("  %-*s  %-7s  %7.2f m  %-32s  %s\n", static_cast<int>(w), it["name"].get<std::string>().c_str(),
+                    it["reached"].get<bool>() ? "yes" : "no", it["length"].get<double>(),
+                    it["expected"].get<std::string>().c_str(), result.c_str());
+    }
 }
 
 // ---- the OBJ bake --------------------------------------------------------------------------------
@@ -986,9 +1090,13 @@ int run_obj(const Args& a, const Job& job) {
     const json diagnostics = report_diagnostics(*bake);
 
     const WhyResult why = run_why(job, *bake);
+    PathTestsRun tests;  // before the report begins: its items go in the head
+    if (bake->navmesh)
+        if (nav::Status st = run_path_tests(*bake->navmesh, a, job, tests); !st) return fail(st);
     std::optional<JsonReport> report;
     if (a.as_json) {
         json head = json_report_head(a, job, *bake, pipe, times, diagnostics, inc);
+        if (tests.ran) head["path_tests"] = tests.report;
         if (why.story) head["why"] = why_json(*why.story, why.fix);
         if (why.path) head["why_path"] = why_path_json(*why.path, job.why_start, job.why_end);
         report.emplace(std::move(head));
@@ -1009,9 +1117,10 @@ int run_obj(const Args& a, const Job& job) {
     if (!report) {
         print_text_report(a, job, *bake, times, inc, paths);
         print_why_text(job, why, *bake);
+        print_path_tests_text(tests);
     } else if (report->begun()) report->finish(paths.summary);
     else report->print_whole();
-    return 0;
+    return tests.failed > 0 ? 1 : 0;  // a failing path case fails the run
 }
 
 // A 2D map (.json: outline + obstacles, seed 002's bake) or a Polyanya .mesh file: the navmesh
@@ -1049,9 +1158,12 @@ int run_map2d(const Args& a, const Job& job) {
     counts["polys"] = nm.npolys;
     counts["verts"] = nm.nverts;
 
+    PathTestsRun tests;
+    if (nav::Status st = run_path_tests(nm, a, job, tests); !st) return fail(st);
     std::optional<JsonReport> report;
     if (a.as_json) {
         json out;
+        if (tests.ran) out["path_tests"] = tests.report;
         out["mesh"] = {{"path", path}, {"kind", ends_with(path, ".json") ? "map2d" : "polyanya_mesh"},
                        {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
         out["config"] = json(nav::config_json(params));
@@ -1073,8 +1185,9 @@ int run_map2d(const Args& a, const Job& job) {
     } else {
         std::printf("2D map %s: %d polygons, %d vertices, built in %.3f ms\n", path.c_str(), nm.npolys, nm.nverts, build_ms);
         print_paths_text(paths, true);
+        print_path_tests_text(tests);
     }
-    return 0;
+    return tests.failed > 0 ? 1 : 0;
 }
 
 // --navmesh-in: a Detour navmesh file (MSET or one tile) read into our NavMesh, no bake; its counts,
@@ -1090,9 +1203,12 @@ int run_navmesh_in(const Args& a, const Job& job) {
     for (const auto& t : tiles) links += t->links.size();
     const json counts = {{"tiles", nm.ntiles}, {"polys", nm.npolys}, {"verts", nm.nverts},
                          {"islands", nm.nislands}, {"offmesh_links", links}, {"split_edges", nm.split_edges}};
+    PathTestsRun tests;
+    if (nav::Status st = run_path_tests(nm, a, job, tests); !st) return fail(st);
     std::optional<JsonReport> report;
     if (a.as_json) {
         json out;
+        if (tests.ran) out["path_tests"] = tests.report;
         out["mesh"] = {{"path", path}, {"kind", "detour"},
                        {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
         out["config"] = json(nav::config_json(job.params));
@@ -1111,8 +1227,9 @@ int run_navmesh_in(const Args& a, const Job& job) {
                     "loaded in %.3f ms\n",
                     path.c_str(), nm.ntiles, nm.npolys, nm.nverts, nm.nislands, links, nm.nlinks_connected, load_ms);
         print_paths_text(paths, false);
+        print_path_tests_text(tests);
     }
-    return 0;
+    return tests.failed > 0 ? 1 : 0;
 }
 
 // The report goes to stdout: a write error there (a full disk, /dev/full) is an error too.

@@ -144,6 +144,10 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
                        "prints its counts; --paths / --pairs / --json work on it")
             ->excludes(mesh_opt);
     // ---- end Detour navmesh in ----
+    auto* path_tests_opt =
+        app.add_option("--path-tests", a.path_tests_path,
+                       "Run the path cases in FILE (JSON: start, end, filter, expectation) on the navmesh: a table "
+                       "of results (\"path_tests\" in --json); exit 1 when a case fails");
     app.footer([] { return nav::params_help(); });  // built only for --help
     try {
         app.parse(argc, argv);
@@ -167,6 +171,7 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     a.tiles_given = tiles_opt->count() > 0;
     a.merge_given = merge_opt->count() > 0;
     a.navmesh_in_given = navmesh_in_opt->count() > 0;
+    a.path_tests_given = path_tests_opt->count() > 0;
     if (a.mesh_path.empty() && !a.merge_given && !a.navmesh_in_given) {
         err << "navbake: error: mesh is required (an OBJ or 2D map to bake; only --merge DIR and --navmesh-in FILE take "
                "none)\n(run navbake --help for usage)\n";
@@ -326,7 +331,7 @@ nav::Status apply_split_args(const Args& a, Job& job) {
             {"--pairs", !a.pairs_path.empty()}, {"--obj-out", a.obj_out_given}, {"--mesh-out", a.mesh_out_given},
             {"--why", a.why_given}, {"--why-path", a.why_path_given}, {"--keep-intermediates", a.keep_intermediates},
             {"--max-memory", a.max_memory_given}, {"--json", a.as_json}, {"--gltf-out", a.gltf_out_given},
-            {"--tile-out", a.tile_out_given}, {"--compare-optimal", a.compare_optimal}};
+            {"--tile-out", a.tile_out_given}, {"--compare-optimal", a.compare_optimal}, {"--path-tests", a.path_tests_given}};
         for (const auto& [flag, given] : bake_flags)
             if (given)
                 return nav::Status::bad_input(std::string("--merge assembles tiles baked already: not with ") + flag +
@@ -346,7 +351,7 @@ nav::Status apply_split_args(const Args& a, Job& job) {
         {"--pairs", !a.pairs_path.empty()}, {"--why", a.why_given}, {"--why-path", a.why_path_given},
         {"--reps", a.reps_given}, {"--navmesh-out (navbake --merge writes it)", a.navmesh_out_given},
         {"--gltf-out", a.gltf_out_given}, {"--json", a.as_json}, {"--keep-intermediates", a.keep_intermediates},
-        {"--compare-optimal", a.compare_optimal}, {"--obj-out", a.obj_out_given},
+        {"--compare-optimal", a.compare_optimal}, {"--obj-out", a.obj_out_given}, {"--path-tests", a.path_tests_given},
         {"--tile-out (--tile-grid writes nothing)", a.tile_grid && a.tile_out_given}};
     for (const auto& [other, given] : others)
         if (given)

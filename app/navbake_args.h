@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/bake/params.h"
+#include "core/runtime/path_tests.h"
 #include "core/bake/pipeline.h"
 #include "core/common.h"
 
@@ -40,6 +41,9 @@ struct Args {
     // --navmesh-in FILE: a Detour navmesh (MSET or one tile) loaded instead of a bake
     std::string navmesh_in;
     bool navmesh_in_given = false;
+    // --path-tests FILE: path cases run on the navmesh (core/bake/path_tests_json.h)
+    std::string path_tests_path;
+    bool path_tests_given = false;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
@@ -61,6 +65,7 @@ struct Job {
     float why_point[3] = {0, 0, 0};      // --why
     float why_start[3] = {0, 0, 0}, why_end[3] = {0, 0, 0};  // --why-path
     int tiles[4] = {-1, -1, -1, -1};  // --tiles: x0, y0, x1, y1 (inclusive columns and rows)
+    std::vector<nav::PathTestCase> path_tests;  // --path-tests, read by navbake.cpp's prepare_job (it needs the areas)
 };
 
 // "X,Y": two whole decimal numbers in [0, 2^31), nothing else (no sign, space or trailing text).

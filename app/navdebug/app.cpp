@@ -67,6 +67,10 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     if (opts_.path_nodes) sel_.path.set_show_nodes(true);
     sel_.path.set_on_top(opts_.path_on_top);
     if (opts_.funnel_step >= 0) sel_.path.set_funnel_step(opts_.funnel_step);
+    if (!opts_.path_tests.empty()) {
+        if (opts_.headless) sel_.path_tests.set_budget_ms(0.0);  // the frame saved shows every case evaluated
+        sel_.path_tests.open_later(opts_.path_tests);  // read on the first frame, with the config's area table
+    }
     if (opts_.camera) {
         view_.cam.look_at(opts_.camera->first, opts_.camera->second);
         view_.camera_placed = true;
@@ -416,6 +420,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     poll_worker();
     update_why();
     track_worker_state();
+    update_path_tests();
     sel_.path.update(bake_ ? bake_->navmesh : nullptr);
     sel_.optimal.update(bake_ && sel_.path.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, sel_.path.has_start(),
                     sel_.path.start(), sel_.path.has_end(), sel_.path.end());

@@ -75,6 +75,8 @@ struct AppOptions {
     bool tile_only = false;             // --tile-only: per-grid layers for the selected tile only
     std::optional<glm::vec3> why;       // --why x,y,z: the Why tool explains the point there
     std::optional<std::pair<glm::vec3, glm::vec3>> why_path;  // --why-path s:e: ... why s cannot reach e
+    std::string path_tests;             // --path-tests FILE: the Path tests panel's file
+    std::optional<size_t> path_test;    // --path-test N: case N shown with the path tool (as a click does)
     bool keep_recent = false;  // the Open dialog's recent files kept (interactive runs; not screenshots, stress)
 };
 
@@ -125,6 +127,8 @@ public:
     // The Why tool waits for the worker (a fix being verified, a path explained): headless runs
     // wait for it before the frames they save.
     bool why_waiting() const { return sel_.why.waiting(); }
+    // The Path tests panel has cases not evaluated on the bake shown yet.
+    bool path_tests_waiting() const { return sel_.path_tests.pending(); }
     // Time a frame may spend uploading layer parts (the rest go on in the next frames); 0: a bake's
     // layers are uploaded in the frame that first draws it (screenshots).
     void set_layer_upload_budget(double ms) { layer_upload_budget_ms_ = ms; }
@@ -180,6 +184,11 @@ private:
     // ---- keys (shortcut_keys.cpp): the shortcut table (shortcuts.h) on this frame's key presses ----
     void handle_shortcuts();
     void ui_areas();  // the Areas panel (panels_areas.cpp)
+    // The Path tests panel (panels_path_tests.cpp): its cases evaluated on the bake shown, a case
+    // shown with the path tool, the path tool's path saved as a case.
+    void update_path_tests();
+    void ui_path_tests();
+    void show_path_test(size_t i);
     void run_shortcut(const Shortcut& s);
     void ui_shortcuts_overlay(float W, float H);  // the F1 / ? list
     bool show_shortcuts_ = false;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/bake/stage.h"
+#include "core/io/file.h"
 #include "map2d_scene.h"
 #include "map2d_view.h"
 #include "replay.h"
@@ -73,6 +74,12 @@ void add_session_and_draw_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_
                    "the Why tool on a path sx,sy,sz:ex,ey,ez (set as the path tool's too): the islands, the gap "
                    "between them, its story and fix")
         ->excludes("--why");
+    cli.add_option("--path-tests", o.path_tests_path,
+                   "a path test file (JSON cases: start, end, filter, expectation) listed in the Path tests panel "
+                   "with pass / fail against the bake");
+    cli.add_option("--path-test", o.path_test, "show case N of --path-tests with the path tool, as a click on it does")
+        ->check(CLI::Range(0, 1000000))
+        ->needs("--path-tests");
     cli.add_flag("--no-ui", o.no_ui, "start with the panels hidden (Tab shows them): the 3D view only");
     cli.add_option("--prune", o.prune_text, "keep only the navmesh reachable from the polygon at x,y,z; the rest is disabled");
     cli.add_option("--opacity", o.opacity_text, "per-layer opacity: LAYER=F[,LAYER=F]... with F in [0, 1]");
@@ -241,6 +248,12 @@ nav::Status resolve_stage_and_picks(const CliOptions& o, AppOptions& opts) {
         *dst = glm::vec3(v[0], v[1], v[2]);
     }
     if (!o.why_text.empty()) opts.why_path.reset();  // the flag wins over the session's path
+    if (!o.path_tests_path.empty()) {
+        if (nav::Status st = nav::check_input_file(o.path_tests_path, "path test file"); !st)
+            return nav::Status::bad_input("--path-tests " + st.message);
+        opts.path_tests = o.path_tests_path;
+        if (o.path_test >= 0) opts.path_test = static_cast<size_t>(o.path_test);
+    }
     if (!o.tile_select_text.empty()) {
         std::vector<float> v;
         if (!parse_floats(o.tile_select_text, v) || v.size() != 2 || v[0] < 0 || v[1] < 0 || v[0] != std::floor(v[0]) ||

@@ -54,6 +54,8 @@ struct CliOptions {
     std::string save_navmesh_path;  // --save-navmesh: after the screenshot, the bake as Detour's MSET (Files > Save navmesh)
     std::string export_gltf_path;  // --export-gltf: after the screenshot, the visible layers as glTF
     std::string why_text, why_path_text;  // --why x,y,z, --why-path s:e
+    std::string path_tests_path;          // --path-tests FILE (the Path tests panel)
+    int path_test = -1;                   // --path-test N
     bool no_ui = false;
     // drawing
     std::string opacity_text;

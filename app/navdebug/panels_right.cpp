@@ -171,6 +171,15 @@ void App::ui_right_panel(float W, float H) {
         if (sel_.path.mode() == PathTool::Mode::Path) sel_.optimal.ui();
         ImGui::PopID();
     }
+    // a file just opened (--path-tests, the field): the section opens and scrolls to the top once
+    const bool reveal = sel_.path_tests.take_reveal();
+    if (reveal) ImGui::SetNextItemOpen(true);
+    if (!map2d_.scene() && ImGui::CollapsingHeader("Path tests")) {
+        if (reveal) ImGui::SetScrollHereY(0.0f);
+        ImGui::PushID("pathtests");
+        ui_path_tests();
+        ImGui::PopID();
+    }
 
     ImGui::Separator();
     ImGui::Text("Log");

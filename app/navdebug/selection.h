@@ -7,6 +7,7 @@
 #include "inspector.h"
 #include "map2d_optimal.h"
 #include "obstacle_tool.h"
+#include "path_tests_panel.h"
 #include "path_tool.h"
 #include "tile_tool.h"
 #include "why_tool.h"
@@ -24,6 +25,7 @@ struct Selection {
     OptimalPath optimal;  // the path tool's Polyanya path and search layer
     WhyTool why;          // the Why tool's point or path, its story and fix
     ObstacleTool obstacle;  // the Obstacles tool's selection and drag (the obstacles are EditState's)
+    PathTestsPanel path_tests;  // the Path tests panel: a path test file's cases, pass / fail on the bake shown
 
     // The tile the per-grid layers are limited to: the selected one while "only selected tile" is on.
     std::optional<TileXZ> tile_only_view() const { return tile_only ? tile : std::nullopt; }

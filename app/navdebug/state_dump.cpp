@@ -49,6 +49,7 @@ std::string App::state_json() const {
     j["path_filter"] = {{"include", sel_.path.filter().include_flags},
                         {"exclude", sel_.path.filter().exclude_flags},
                         {"costs", costs}};
+    j["path_tests"] = nlohmann::json::parse(sel_.path_tests.state_json());
     return j.dump();
 }
 
