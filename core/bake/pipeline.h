@@ -100,7 +100,7 @@ struct Bake : StageResults<true> {
     std::shared_ptr<const InputMesh> mesh;
     // The navmesh's automatic off-mesh links and the candidates rejected (core/bake/auto_links.h),
     // made by the navmesh step when link_drop_height or link_jump_distance is above 0; null
-    // otherwise and whenever navmesh is. Not in the runtime navmesh yet (pipeline.cpp's make_auto_links).
+    // otherwise and whenever navmesh is. Linked into the runtime navmesh's graph (pipeline.cpp's make_auto_links).
     std::shared_ptr<const AutoLinks> auto_links;
 
     TileLayout layout;                                  // cols x rows; solo: 1 x 1, tile_size 0
