@@ -9,13 +9,14 @@
 #include "obstacle_tool.h"
 #include "path_tool.h"
 #include "tile_tool.h"
+#include "volume_tool.h"
 #include "why_tool.h"
 
 namespace navdebug {
 
 struct Selection {
     // What a left click in the view does.
-    enum class Tool { Path, Inspect, Prune, ClipFloor, Section, Tile, Why, Obstacle } tool = Tool::Path;
+    enum class Tool { Path, Inspect, Prune, ClipFloor, Section, Tile, Why, Obstacle, Volume } tool = Tool::Path;
     Inspector inspector;
     std::optional<TileXZ> tile;  // the Tile panel's selected tile
     bool tile_only = false;      // per-grid layers for the selected tile only
@@ -24,6 +25,7 @@ struct Selection {
     OptimalPath optimal;  // the path tool's Polyanya path and search layer
     WhyTool why;          // the Why tool's point or path, its story and fix
     ObstacleTool obstacle;  // the Obstacles tool's selection and drag (the obstacles are EditState's)
+    VolumeTool volume;      // the Volumes tool's points, selection and new-volume settings (the volumes are EditState's)
 
     // The tile the per-grid layers are limited to: the selected one while "only selected tile" is on.
     std::optional<TileXZ> tile_only_view() const { return tile_only ? tile : std::nullopt; }
