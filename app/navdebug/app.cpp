@@ -158,6 +158,8 @@ void App::forget_level_picks() {
     sel_.tile.reset();
     sel_.tile_only = false;
     sel_.node_tip.clear();
+    sel_.volume.cancel();
+    sel_.volume.select(-1);
     view_.see.clip.reset();
     view_.see.section.reset();
 }
@@ -418,6 +420,8 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     view_.win_w = W;
     view_.win_h = H;
     poll_worker();
+    place_cli_volumes();
+    if (sel_.tool != Selection::Tool::Volume) sel_.volume.cancel();  // points are the tool's, while it is on
     update_why();
     track_worker_state();
     update_path_tests();
@@ -521,6 +525,12 @@ void App::build_overlays() {
     if (!map2d_.scene())
         draw_obstacles(edit_.obstacles, sel_.tool == Selection::Tool::Obstacle ? sel_.obstacle.selected() : -1,
                        edit_.desired.f(nav::ParamId::agent_radius), overlay_cpu_);
+    // the volumes while their tool is on (the areas layer and the navmesh show what they stamp)
+    sel_.volume.clamp(edit_.volumes);
+    if (!map2d_.scene() && sel_.tool == Selection::Tool::Volume) {
+        draw_volumes(edit_.volumes, sel_.volume.selected(), overlay_cpu_);
+        draw_volume_points(sel_.volume.points(), sel_.volume.area(), volume_close_radius(), overlay_cpu_);
+    }
     why_bold_cpu_.clear();
     why_bold_cpu_.line_width = 5.0f;
     why_bold_cpu_.point_size = 15.0f;

@@ -78,6 +78,12 @@ struct AppOptions {
     std::string path_tests;             // --path-tests FILE: the Path tests panel's file
     std::optional<size_t> path_test;    // --path-test N: case N shown with the path tool (as a click does)
     bool keep_recent = false;  // the Open dialog's recent files kept (interactive runs; not screenshots, stress)
+    // --add-volume: volumes the volume tool places after the first bake (the area by name, the points)
+    struct CliVolume {
+        std::string area;
+        std::vector<float> pts;  // x,y,z per point
+    };
+    std::vector<CliVolume> add_volumes;
 };
 
 class App {
@@ -157,6 +163,8 @@ public:
     // A small JSON of what the window shows: visible layers, camera, path ends, the mesh, the left
     // panel's scroll, the Open dialog and the shortcut list; the window tests assert on it.
     std::string state_json() const;
+    // --add-volume's volumes are not placed yet (they wait for the first bake).
+    bool cli_volumes_pending() const { return !opts_.add_volumes.empty(); }
 
 private:
     // ---- the frame (app.cpp) ----
@@ -216,6 +224,12 @@ private:
     void click_tools(float W, float H);
     void move_camera(GLFWwindow* window, float W, float H, float dt);
     void update_hover(float W, float H);
+    // ---- the Volumes tool (app_volumes.cpp) ----
+    void volume_tool_click(float W, float H);
+    // The volumes --add-volume gives, placed through the tool once the first bake is in.
+    void place_cli_volumes();
+    float metres_per_pixel(const glm::vec3& p) const;  // at p's depth in the view
+    float volume_close_radius() const;  // metres round the first point in which a click closes the volume
 
     // ---- panels (panels_left.cpp, panels_right.cpp, panels_view.cpp) ----
     void ui_left_panel(float W, float H);

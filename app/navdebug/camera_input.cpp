@@ -155,6 +155,8 @@ void App::click_tools(float W, float H) {
             log_.info("obstacle " + std::to_string(edit_.obstacles.size() - 1) + " placed at (" + std::to_string(hit.x) +
                       ", " + std::to_string(hit.y) + ", " + std::to_string(hit.z) + ")");
     }
+    // volume tool: clicks add hull points, close the volume, select one (app_volumes.cpp)
+    volume_tool_click(W, H);
     if (sel_.obstacle.dragging()) {
         glm::vec3 hit;
         if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.obstacle.release();

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/bake/areas.h"
 #include "core/bake/stage.h"
 #include "core/io/file.h"
 #include "map2d_scene.h"
@@ -35,8 +36,8 @@ CLI::Option* add_scene_flags(CLI::App& cli, CliOptions& o) {
     cli.add_flag("--path-nodes", o.path_nodes, "path tool: colour the polygons A* closed / left open");
     cli.add_option("--funnel-step", o.funnel_step, "path tool: show the funnel stepper at this step (0 = first)")
         ->check(CLI::NonNegativeNumber);
-    cli.add_option("--tool", o.tool, "what a left click in the view does at start: path (default), inspect, prune, clip, section, tile, why or obstacle")
-        ->check(CLI::IsMember({"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle"}));
+    cli.add_option("--tool", o.tool, "what a left click in the view does at start: path (default), inspect, prune, clip, section, tile, why, obstacle or volume")
+        ->check(CLI::IsMember({"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle", "volume"}));
     cli.add_option("--path-mode", o.path_mode, "path tool mode: path, optimal (the path and Polyanya's optimal path, with their length ratio), raycast (start toward end) or wall (distance to wall around the start)")
         ->capture_default_str();
     cli.add_option("--polyanya-step", o.polyanya_step, "path tool: show Polyanya's search up to this expanded node (turns --path-mode optimal on)")
@@ -82,6 +83,10 @@ void add_session_and_draw_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_
         ->needs("--path-tests");
     cli.add_flag("--no-ui", o.no_ui, "start with the panels hidden (Tab shows them): the 3D view only");
     cli.add_option("--prune", o.prune_text, "keep only the navmesh reachable from the polygon at x,y,z; the rest is disabled");
+    cli.add_option("--add-volume", o.add_volume_texts,
+                   "after the first bake, the volume tool places a convex volume: AREA:x,y,z:x,y,z:x,y,z[:...] (an area "
+                   "name of the table, then level points, as clicks followed by Enter: their convex hull, 1 m below the "
+                   "lowest to 6 m above that); repeatable");
     cli.add_option("--opacity", o.opacity_text, "per-layer opacity: LAYER=F[,LAYER=F]... with F in [0, 1]");
     cli.add_flag("--xray", o.xray, "x-ray edges: the layers' lines also drawn faint through the geometry");
     cli.add_option("--span-budget", o.span_budget,
@@ -254,6 +259,25 @@ nav::Status resolve_stage_and_picks(const CliOptions& o, AppOptions& opts) {
         opts.path_tests = o.path_tests_path;
         if (o.path_test >= 0) opts.path_test = static_cast<size_t>(o.path_test);
     }
+    for (const std::string& text : o.add_volume_texts) {
+        // AREA:x,y,z:x,y,z:... (the area name is checked against the table once the config is read)
+        const std::string what = "--add-volume '" + text + "'";
+        std::stringstream ss(text);
+        std::string item;
+        AppOptions::CliVolume v;
+        if (!std::getline(ss, v.area, ':') || v.area.empty())
+            return nav::Status::bad_input(what + ": expected AREA:x,y,z:x,y,z:x,y,z (an area name first)");
+        while (std::getline(ss, item, ':')) {
+            std::vector<float> p;
+            if (!parse_floats(item, p) || p.size() != 3)
+                return nav::Status::bad_input(what + ": point " + std::to_string(v.pts.size() / 3) +
+                                              ": expected three numbers x,y,z, got '" + item + "'");
+            v.pts.insert(v.pts.end(), p.begin(), p.end());
+        }
+        std::vector<float> hull;
+        if (const nav::Status st = nav::convex_hull_xz(v.pts, hull); !st) return nav::Status::bad_input(what + ": " + st.message);
+        opts.add_volumes.push_back(std::move(v));
+    }
     if (!o.tile_select_text.empty()) {
         std::vector<float> v;
         if (!parse_floats(o.tile_select_text, v) || v.size() != 2 || v[0] < 0 || v[1] < 0 || v[0] != std::floor(v[0]) ||
@@ -394,8 +418,8 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
         opts.layers[static_cast<size_t>(nav::render::Layer::Path)] = true;
     }
     {
-        static const char* const kTools[] = {"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle"};
-        for (int k = 0; k < 8; ++k)
+        static const char* const kTools[] = {"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle", "volume"};
+        for (int k = 0; k < 9; ++k)
             if (o.tool == kTools[k]) opts.tool = k;  // Selection::Tool's order
     }
     if (o.path_mode == "path") opts.path_mode = PathTool::Mode::Path;
@@ -430,8 +454,8 @@ void add_window_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt) 
         ->excludes(shot_opt);
     cli.add_option("--state-dump", o.state_dump_path,
                    "test only: after each frame in which it changed, write what the window shows (layers, camera, "
-                   "path ends, mesh, the left panel's scroll, the Open dialog) as JSON to FILE (replaced whole)")
-        ->excludes(shot_opt);
+                   "path ends, mesh, the left panel's scroll, the Open dialog, obstacles, volumes, the tiles re-baked) "
+                   "as JSON to FILE (replaced whole); with --screenshot once, for the frame saved");
     cli.add_flag("--print-shortcuts", o.print_shortcuts,
                  "print the keyboard shortcuts (the README's key map, the F1 list) as Markdown and exit");
 }

@@ -5,7 +5,7 @@
 //            [--path sx,sy,sz:ex,ey,ez [--path-nodes] [--funnel-step N] [--path-mode path|optimal|raycast|wall]]
 //            [--screenshot OUT.png [--size WxH] [--camera ex,ey,ez,tx,ty,tz]]
 //            [--session FILE.json] [--save-session FILE.json] [--stage NAME] [--replay KIND=STEP]
-//            [--select x,y,z] [--prune x,y,z] [--why x,y,z | --why-path sx,sy,sz:ex,ey,ez] [--opacity LAYER=F,...] [--xray] [--lift METRES] [--span-budget N]
+//            [--select x,y,z] [--prune x,y,z] [--add-volume AREA:x,y,z:x,y,z:x,y,z]... [--why x,y,z | --why-path sx,sy,sz:ex,ey,ez] [--opacity LAYER=F,...] [--xray] [--lift METRES] [--span-budget N]
 //            [--diff-from-set NAME=VALUE]... [--max-memory MB]
 //            [--cull on|off] [--hide-ceilings on|off] [--clip YMIN,YMAX | --clip-floor X,Y,Z]
 //            [--section PX,PY,PZ,NX,NY,NZ] [--floor-tint [--floor-height M]] [--hold-bake N (test only)]
@@ -56,6 +56,7 @@ struct CliOptions {
     std::string why_text, why_path_text;  // --why x,y,z, --why-path s:e
     std::string path_tests_path;          // --path-tests FILE (the Path tests panel)
     int path_test = -1;                   // --path-test N
+    std::vector<std::string> add_volume_texts;  // --add-volume AREA:x,y,z:x,y,z:x,y,z...
     bool no_ui = false;
     // drawing
     std::string opacity_text;

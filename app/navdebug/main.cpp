@@ -184,6 +184,12 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
         if (!st) return fail(kExitBadInput, st.message);
         log.info("loaded config " + config_path);
     }
+    for (const navdebug::AppOptions::CliVolume& v : opts.add_volumes) {
+        uint8_t id = 0;
+        if (!in.areas.id_of(v.area, id))
+            return fail(kExitBadInput, "--add-volume: unknown area '" + v.area + "' (expected " + in.areas.names() +
+                                           " or not_walkable)");
+    }
     if (const nav::Status st = nav::apply_assignments("--set", cli.sets, in.params); !st)
         return fail(kExitBadInput, st.message);
     in.first_params = in.params;
@@ -371,8 +377,25 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
             offscreen_frame();
         }
     }
+    // --add-volume: the tool places the volumes on the first bake (a frame), the next frame asks
+    // the worker for the bake with them (only the tiles they touch when tiled)
+    if (app.cli_volumes_pending()) {
+        for (int f = 0; f < 10 && app.cli_volumes_pending(); ++f) {
+            offscreen_frame();
+            settle(worker, cli);
+        }
+        offscreen_frame();
+        settle(worker, cli);
+        exit_code = std::max(exit_code, bake_exit_code(worker.latest()));
+    }
     // a few frames so ImGui lays its windows out; the last one is saved
     for (int f = 0; f < 4; ++f) offscreen_frame();
+    if (!cli.state_dump_path.empty()) {  // --state-dump with --screenshot: the state of the frame saved
+        if (const nav::Status st = nav::write_output_file(cli.state_dump_path, app.state_json() + "\n"); !st) {
+            std::fprintf(stderr, "navdebug: --state-dump: %s\n", st.message.c_str());
+            exit_code = 1;
+        }
+    }
     const std::vector<unsigned char> px = target.read_rgb();
     stbi_write_force_png_filter = 0;  // plain rows: smaller decoders in tests stay simple
     // encoded in memory, then through nav::OutputFile: a failed write leaves no half PNG

@@ -117,6 +117,13 @@ void App::ui_right_panel(float W, float H) {
             ImGui::SetTooltip("Temporary obstacles: left click on the level places one, a press on one grabs it\n"
                               "and dragging moves it, Delete removes the selected one (Obstacles panel). Only the\n"
                               "tiles it touches re-bake.");
+        ImGui::SameLine();
+        ImGui::RadioButton("volume", &t, static_cast<int>(Selection::Tool::Volume));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Convex volumes: left clicks on the level add points, Enter (or a click on the first\n"
+                              "point) makes their convex hull a volume of the Volumes panel's area, Esc drops the\n"
+                              "points; a click on a volume selects it, Delete removes it. Only the tiles it\n"
+                              "touches re-bake, from the areas stage.");
         sel_.tool = static_cast<Selection::Tool>(t);
     }
     if (raw_bake_ && raw_bake_->tiled() &&
@@ -129,6 +136,11 @@ void App::ui_right_panel(float W, float H) {
         ImGui::CollapsingHeader("Obstacles", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("obstacles");
         sel_.obstacle.panel(edit_.obstacles);
+        ImGui::PopID();
+    }
+    if (sel_.tool == Selection::Tool::Volume && !map2d_.scene() && ImGui::CollapsingHeader("Volumes", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("volumes");
+        sel_.volume.panel(edit_.volumes, areas_);
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {

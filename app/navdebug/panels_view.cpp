@@ -92,6 +92,7 @@ void App::ui_overlays(float W, float H) {
                               : sel_.tool == Selection::Tool::Tile ? "LMB select the tile under the cursor"
                               : sel_.tool == Selection::Tool::Why ? "LMB why is there (no) navmesh here?"
                               : sel_.tool == Selection::Tool::Obstacle ? "LMB place / grab an obstacle  drag move  Delete remove"
+                              : sel_.tool == Selection::Tool::Volume ? "LMB add a volume point / select a volume  Enter close  Esc cancel  Delete remove"
                                                      : "LMB path end  Shift+LMB start  drag markers";
     std::vector<std::string> lines;
     if (!have) {

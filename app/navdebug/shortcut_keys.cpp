@@ -69,6 +69,19 @@ void App::run_shortcut(const Shortcut& s) {
     case ShortcutAction::DeleteObstacle:
         if (sel_.tool == Selection::Tool::Obstacle && sel_.obstacle.remove_selected(edit_.obstacles))
             log_.info("obstacle removed (" + std::to_string(edit_.obstacles.size()) + " left)");
+        if (sel_.tool == Selection::Tool::Volume && sel_.volume.remove_selected(edit_.volumes))
+            log_.info("volume removed (" + std::to_string(edit_.volumes.size()) + " left)");
+        break;
+    case ShortcutAction::CloseVolume:
+        if (sel_.tool != Selection::Tool::Volume || sel_.volume.points().empty()) break;
+        if (sel_.volume.close(edit_.volumes))
+            log_.info("volume " + std::to_string(edit_.volumes.size() - 1) + " added (" +
+                      std::to_string(edit_.volumes.back().verts.size() / 3) + " hull points)");
+        else
+            log_.warn("volume: " + sel_.volume.error());
+        break;
+    case ShortcutAction::CancelVolume:
+        if (sel_.tool == Selection::Tool::Volume && sel_.volume.cancel()) log_.info("volume: points dropped");
         break;
     case ShortcutAction::Fly:
         break;  // held keys: move_camera

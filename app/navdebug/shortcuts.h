@@ -20,7 +20,9 @@ enum class ShortcutAction {
     Undo,
     Redo,
     Help,  // the shortcut list on screen
-    DeleteObstacle,  // the obstacles tool's selected obstacle
+    DeleteObstacle,  // the current tool's selection: the obstacle tool's obstacle, the volume tool's volume
+    CloseVolume,     // Enter: the volume tool's points become a volume
+    CancelVolume,    // Esc: the volume tool's points dropped
 };
 
 struct Shortcut {

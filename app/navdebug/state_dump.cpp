@@ -36,10 +36,24 @@ std::string App::state_json() const {
     for (const nav::Obstacle& o : edit_.obstacles) obs.push_back(nlohmann::json::array({o.pos[0], o.pos[1], o.pos[2]}));
     j["obstacles"] = obs;
     j["obstacle_selected"] = sel_.obstacle.selected();
+    // the volumes (EditState's: what the worker is given), the volume tool's selection and points
+    nlohmann::json vols = nlohmann::json::array();
+    for (const nav::ConvexVolume& v : edit_.volumes) {
+        const std::string_view name = areas_.name_of(v.area);
+        vols.push_back({{"area", name.empty() ? nlohmann::json(v.area) : nlohmann::json(std::string(name))},
+                        {"hmin", v.hmin},
+                        {"hmax", v.hmax},
+                        {"points", v.verts.size() / 3}});
+    }
+    j["volumes"] = vols;
+    j["volume_selected"] = sel_.volume.selected();
+    j["volume_points"] = sel_.volume.points().size() / 3;
+    j["bake_volumes"] = bake_ ? static_cast<int>(bake_->volumes.size()) : 0;
     // the bake on screen: its obstacles, generation and the tiles its last run re-baked
     j["bake_obstacles"] = bake_ ? static_cast<int>(bake_->obstacles.size()) : 0;
     j["bake_generation"] = bake_ ? bake_->generation : 0;
     j["tiles_rebaked"] = bake_ ? nlohmann::json(bake_->tiles_rebaked) : nlohmann::json::array();
+    j["tile_grid"] = {{"cols", bake_ ? bake_->layout.cols : 0}, {"rows", bake_ ? bake_->layout.rows : 0}};
     nlohmann::json areas = nlohmann::json::array();
     for (const nav::AreaType& a : areas_.types)
         areas.push_back({{"name", a.name}, {"id", a.id}, {"cost", a.cost}, {"flags", a.flags}});

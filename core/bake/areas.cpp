@@ -8,8 +8,10 @@
 // below hmin.)
 #include "core/bake/areas.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <cstdio>
 #include <string>
 
@@ -309,6 +311,46 @@ Status validate_volume(const ConvexVolume& vol, const std::string& what) {
         return Status::bad_input(what + ": polygon is not convex in xz (it turns both ways or folds back)");
     if (std::fabs(turning) > 3.0 * 3.14159265358979323846)
         return Status::bad_input(what + ": polygon is not convex in xz (its outline winds around more than once)");
+    return Status::ok();
+}
+
+Status convex_hull_xz(std::span<const float> pts, std::vector<float>& hull) {
+    hull.clear();
+    if (pts.size() % 3 != 0)
+        return Status::bad_input("convex hull: the point list has " + std::to_string(pts.size()) +
+                                 " numbers, not a multiple of 3 (x,y,z per point)");
+    const size_t n = pts.size() / 3;
+    for (size_t k = 0; k < pts.size(); ++k)
+        if (!std::isfinite(pts[k])) return Status::bad_input("convex hull: point " + std::to_string(k / 3) + " is not finite");
+    // Andrew's monotone chain on the points sorted by (x, z); a corner is kept only on a strict
+    // left turn, so collinear and repeated points drop out. Doubles: the cross products of float
+    // differences are exact enough for any level coordinate.
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t{0});
+    auto x = [&](size_t i) { return static_cast<double>(pts[3 * i]); };
+    auto z = [&](size_t i) { return static_cast<double>(pts[3 * i + 2]); };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x(a) < x(b) || (x(a) == x(b) && z(a) < z(b)); });
+    order.erase(std::unique(order.begin(), order.end(), [&](size_t a, size_t b) { return x(a) == x(b) && z(a) == z(b); }),
+                order.end());
+    const size_t distinct = order.size();
+    if (distinct < 3)
+        return Status::bad_input("convex hull: needs at least 3 points apart in xz, got " + std::to_string(distinct) +
+                                 (distinct == n ? std::string() : " (of " + std::to_string(n) + " points)"));
+    auto cross = [&](size_t o, size_t a, size_t b) { return (x(a) - x(o)) * (z(b) - z(o)) - (z(a) - z(o)) * (x(b) - x(o)); };
+    std::vector<size_t> h(2 * distinct);
+    size_t k = 0;
+    for (size_t i = 0; i < distinct; ++i) {  // lower chain
+        while (k >= 2 && cross(h[k - 2], h[k - 1], order[i]) <= 0.0) --k;
+        h[k++] = order[i];
+    }
+    for (size_t i = distinct - 1, lower = k + 1; i-- > 0;) {  // upper chain
+        while (k >= lower && cross(h[k - 2], h[k - 1], order[i]) <= 0.0) --k;
+        h[k++] = order[i];
+    }
+    h.resize(k - 1);  // the last point is the first again
+    if (h.size() < 3) return Status::bad_input("convex hull: the " + std::to_string(distinct) + " points lie on one line in xz");
+    for (size_t i : h) hull.insert(hull.end(), pts.begin() + static_cast<std::ptrdiff_t>(3 * i),
+                                   pts.begin() + static_cast<std::ptrdiff_t>(3 * i + 3));
     return Status::ok();
 }
 

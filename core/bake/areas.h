@@ -107,4 +107,13 @@ void mark_convex_volume(const CompactHeightfield& chf, const ConvexVolume& vol, 
 // Checks a volume: at least 3 vertices, finite, convex, hmin <= hmax, area in 0..63.
 Status validate_volume(const ConvexVolume& vol, const std::string& what);
 
+// The convex hull in xz of `pts` (x,y,z per point; y is carried along, not used): the corner
+// points, each an input point as given, in counter-clockwise order in the x-z plane (x right, z
+// up: every turn has a positive cross product (b-a) x (c-b) = ex1*ez2 - ez1*ex2), starting at the
+// point of least x (least z among equal x). Points on a hull edge and repeated points (same x and
+// z) are left out, so the hull passes validate_volume. Fails (BadInput) when a coordinate is not
+// finite, when the list is not x,y,z triples, or when fewer than 3 points remain that are not on
+// one line (the message says which).
+Status convex_hull_xz(std::span<const float> pts, std::vector<float>& hull);
+
 }  // namespace nav

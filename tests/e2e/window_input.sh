@@ -5,7 +5,8 @@
 # software OpenGL.
 #   a key tap of 20 ms toggles its layer (F1 and ? the shortcut list); a double-click on a file in the Open dialog opens it;
 #   the wheel over the Parameters panel scrolls it and leaves the camera; shift+click then click
-#   set the path's start, then its end.
+#   set the path's start, then its end; the volume tool's clicks place a volume (Esc drops the
+#   points, a click on the first point closes it), a click selects it, Delete removes it, Ctrl+Z undoes.
 # usage: window_input.sh NAVDEBUG OUTDIR SRC_DIR [FRAME_MS]
 set -euo pipefail
 exe=$1 out=$2 src=$3 frame_ms=${4:-300}
@@ -134,6 +135,32 @@ xdotool mousemove 470 "${FILE_Y:-280}" click --repeat 2 --delay 80 1
 wait_for 's["mesh"].endswith("stairs.obj") and not s["open_dialog"]' 10
 wait_for 's["mesh_loaded"] and not s["bake_busy"]' 60
 echo "window_input: ok: a double-click in the Open dialog opened $(state 's["mesh"]')"
+stop_app
+
+# 5. the volume tool: clicks on the level add points, Esc drops them; four clicks and a click on
+# the first point close the hull as a volume (the worker bakes it); a click on it selects it,
+# Delete removes it, Ctrl+Z brings it back. Looking nearly straight down at open ground.
+start_app "$levels/demo.obj" --tool volume --camera 6.25,25,2.5,6.25,0,-1.5
+nvol=$(state 'len(s["volumes"])')
+corners="560,330 740,330 740,470 560,470"
+for c in $corners; do xdotool mousemove "${c%,*}" "${c#*,}" click 1; done
+wait_for 's["volume_points"] == 4' 10
+xdotool key Escape
+wait_for 's["volume_points"] == 0' 10
+for c in $corners 560,330; do xdotool mousemove "${c%,*}" "${c#*,}" click 1; done
+wait_for "len(s[\"volumes\"]) == $nvol + 1 and s[\"volumes\"][-1][\"points\"] == 4 and s[\"volume_points\"] == 0" 10
+wait_for "s[\"bake_volumes\"] == $nvol + 1 and not s[\"bake_busy\"]" 60
+echo "window_input: ok: clicks placed a volume: $(state 's["volumes"][-1]')"
+xdotool mousemove 450 650 click 1
+wait_for 's["volume_points"] == 1 and s["volume_selected"] == -1' 10
+xdotool key Escape
+xdotool mousemove 650 400 click 1
+wait_for "s[\"volume_selected\"] == $nvol and s[\"volume_points\"] == 0" 10
+xdotool key Delete
+wait_for "len(s[\"volumes\"]) == $nvol and s[\"bake_volumes\"] == $nvol and not s[\"bake_busy\"]" 60
+xdotool key ctrl+z
+wait_for "len(s[\"volumes\"]) == $nvol + 1 and s[\"bake_volumes\"] == $nvol + 1 and not s[\"bake_busy\"]" 60
+echo "window_input: ok: a click selects the volume, Delete removes it, Ctrl+Z brings it back"
 stop_app
 t1=$(date +%s.%N)
 echo "window_input: all checks passed in $(python3 -c "print(round($t1 - $t0, 1))") s"

@@ -1,0 +1,78 @@
+// App: the Volumes tool in the view (volume_tool.h): clicks, the volumes placed by --add-volume,
+// the size of a pixel where a point was picked.
+#include <imgui.h>
+
+#include <cmath>
+#include <string>
+
+#include "app.h"
+
+namespace navdebug {
+
+namespace {
+constexpr float kCloseRadiusPx = 10.0f;  // a click this close to the first point closes the volume
+}
+
+float App::metres_per_pixel(const glm::vec3& p) const {
+    const float depth = std::max(glm::dot(p - view_.cam.eye, view_.cam.forward()), view_.cam.near_z);
+    return 2.0f * depth * std::tan(view_.cam.fov_y * 0.5f) / std::max(view_.rect.h, 1.0f);
+}
+
+float App::volume_close_radius() const {
+    const std::span<const float> pts = sel_.volume.points();
+    if (pts.size() < 3) return 0.0f;
+    return kCloseRadiusPx * metres_per_pixel(glm::vec3(pts[0], pts[1], pts[2]));
+}
+
+void App::volume_tool_click(float W, float H) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (sel_.tool != Selection::Tool::Volume || view_.drag != ViewState::Drag::None || io.WantCaptureMouse || io.KeyAlt ||
+        !ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+        return;
+    glm::vec3 hit, o, d;
+    const bool got = pick_under_cursor(W, H, hit);
+    view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
+    switch (sel_.volume.press(edit_.volumes, &o.x, &d.x, got ? &hit.x : nullptr, volume_close_radius(), io.KeyShift)) {
+    case VolumeTool::Press::Closed:
+        log_.info("volume " + std::to_string(edit_.volumes.size() - 1) + " added (" +
+                  std::to_string(edit_.volumes.back().verts.size() / 3) + " hull points)");
+        break;
+    case VolumeTool::Press::Refused:
+        log_.warn("volume: " + sel_.volume.error());
+        break;
+    case VolumeTool::Press::Selected:
+        log_.info("volume " + std::to_string(sel_.volume.selected()) + " selected (Delete removes it)");
+        break;
+    case VolumeTool::Press::Point:
+    case VolumeTool::Press::None:
+        break;
+    }
+}
+
+void App::place_cli_volumes() {
+    // once the first bake of the level is in and the worker has it all: as clicks, then Enter
+    if (opts_.add_volumes.empty() || !raw_bake_ || !raw_bake_->mesh || worker_.busy() || edit_.unrequested()) return;
+    for (const AppOptions::CliVolume& cv : opts_.add_volumes) {
+        uint8_t id = 0;
+        if (!areas_.id_of(cv.area, id)) {  // main checked the names against the config's table
+            log_.error("--add-volume: unknown area '" + cv.area + "' (expected " + areas_.names() + ")");
+            continue;
+        }
+        const uint8_t area = sel_.volume.area();
+        sel_.volume.set_area(id);
+        sel_.volume.cancel();
+        const float down[3] = {0.0f, -1.0f, 0.0f};
+        for (size_t k = 0; k + 2 < cv.pts.size(); k += 3) {
+            const float above[3] = {cv.pts[k], cv.pts[k + 1] + 10.0f, cv.pts[k + 2]};
+            sel_.volume.press(edit_.volumes, above, down, &cv.pts[k], 0.0f, true);
+        }
+        if (sel_.volume.close(edit_.volumes))
+            log_.info("--add-volume: volume " + std::to_string(edit_.volumes.size() - 1) + " of " + cv.area + " added");
+        else
+            log_.error("--add-volume: " + sel_.volume.error());
+        sel_.volume.set_area(area);
+    }
+    opts_.add_volumes.clear();
+}
+
+}  // namespace navdebug

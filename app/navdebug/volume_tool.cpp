@@ -1,0 +1,343 @@
+#include "volume_tool.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/bake/palette.h"
+
+namespace navdebug {
+
+namespace r = nav::render;
+
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+constexpr uint32_t kSelectedLine = r::rgba(255, 235, 90);
+constexpr int kFillAlpha = 60, kSelectedFillAlpha = 110;
+constexpr float kLift = 0.05f;  // the points' outline just above the level they were picked on
+
+// +1 when the polygon's xz outline turns counter-clockwise (x right, z up), -1 otherwise.
+float winding(const std::vector<float>& v) {
+    const size_t n = v.size() / 3;
+    double a = 0.0;
+    for (size_t i = 0, j = n - 1; i < n; j = i++) a += double(v[3 * j]) * v[3 * i + 2] - double(v[3 * i]) * v[3 * j + 2];
+    return a >= 0.0 ? 1.0f : -1.0f;
+}
+
+// A colour's r, g, b pushed halfway to white: the selected volume's fill.
+uint32_t brighter(uint32_t c) {
+    return r::rgba((r::color_r(c) + 255) / 2, (r::color_g(c) + 255) / 2, (r::color_b(c) + 255) / 2, r::color_a(c));
+}
+
+}  // namespace
+
+int pick_volume(const std::vector<nav::ConvexVolume>& vols, const float* o, const float* d, float* t_hit) {
+    int best = -1;
+    float best_t = std::numeric_limits<float>::infinity();
+    for (size_t i = 0; i < vols.size(); ++i) {
+        const nav::ConvexVolume& v = vols[i];
+        const size_t n = v.verts.size() / 3;
+        if (n < 3) continue;
+        double t0 = 0.0, t1 = std::numeric_limits<double>::infinity();
+        // the height slab
+        if (std::fabs(d[1]) < 1e-12f) {
+            if (o[1] < v.hmin || o[1] > v.hmax) continue;
+        } else {
+            double a = (double(v.hmin) - o[1]) / d[1], b = (double(v.hmax) - o[1]) / d[1];
+            if (a > b) std::swap(a, b);
+            t0 = std::max(t0, a);
+            t1 = std::min(t1, b);
+        }
+        // each edge's inner half-plane: s * cross(b - a, p(t) - a) >= 0, linear in t
+        const double s = winding(v.verts);
+        bool hit = t0 <= t1;
+        for (size_t k = 0, j = n - 1; k < n && hit; j = k++) {
+            const float* a = &v.verts[3 * j];
+            const float* b = &v.verts[3 * k];
+            const double ex = double(b[0]) - a[0], ez = double(b[2]) - a[2];
+            const double f0 = s * (ex * (double(o[2]) - a[2]) - ez * (double(o[0]) - a[0]));
+            const double fd = s * (ex * d[2] - ez * d[0]);
+            if (fd == 0.0) {
+                hit = f0 >= 0.0;
+            } else if (fd > 0.0) {
+                t0 = std::max(t0, -f0 / fd);
+            } else {
+                t1 = std::min(t1, -f0 / fd);
+            }
+            hit = hit && t0 <= t1;
+        }
+        if (hit && t0 < best_t) {
+            best_t = static_cast<float>(t0);
+            best = static_cast<int>(i);
+        }
+    }
+    if (t_hit) *t_hit = best_t;
+    return best;
+}
+
+nav::Status make_volume(std::span<const float> pts, float height, float descent, uint8_t area, nav::ConvexVolume& out) {
+    if (!std::isfinite(height) || !(height > 0.0f))
+        return nav::Status::bad_input("volume: height must be above 0 m, got " + std::to_string(height));
+    if (!std::isfinite(descent) || descent < 0.0f)
+        return nav::Status::bad_input("volume: descent must be 0 m or more, got " + std::to_string(descent));
+    std::vector<float> hull;
+    if (const nav::Status st = nav::convex_hull_xz(pts, hull); !st) return st;
+    float lowest = std::numeric_limits<float>::infinity();
+    for (size_t k = 1; k < pts.size(); k += 3) lowest = std::min(lowest, pts[k]);
+    nav::ConvexVolume v;
+    v.hmin = lowest - descent;
+    v.hmax = v.hmin + height;
+    v.area = area;
+    v.verts = std::move(hull);
+    for (size_t k = 1; k < v.verts.size(); k += 3) v.verts[k] = v.hmin;
+    out = std::move(v);
+    return nav::Status::ok();
+}
+
+void draw_volumes(const std::vector<nav::ConvexVolume>& vols, int selected, r::DrawList& out) {
+    for (size_t i = 0; i < vols.size(); ++i) {
+        const nav::ConvexVolume& v = vols[i];
+        const size_t n = v.verts.size() / 3;
+        if (n < 3) continue;
+        const bool sel = static_cast<int>(i) == selected;
+        const uint32_t base = nav::area_color(v.area);
+        const uint32_t line = sel ? kSelectedLine : r::color_with_alpha(base, 255);
+        const uint32_t fill = sel ? r::color_with_alpha(brighter(base), kSelectedFillAlpha) : r::color_with_alpha(base, kFillAlpha);
+        auto at = [&](size_t k, float y, float* p) {
+            p[0] = v.verts[3 * k];
+            p[1] = y;
+            p[2] = v.verts[3 * k + 2];
+        };
+        for (size_t k = 0, j = n - 1; k < n; j = k++) {
+            float b0[3], b1[3], t0[3], t1[3];
+            at(j, v.hmin, b0);
+            at(k, v.hmin, b1);
+            at(j, v.hmax, t0);
+            at(k, v.hmax, t1);
+            out.add_quad(b0, b1, t1, t0, fill);
+            out.add_line(b0, b1, line);
+            out.add_line(t0, t1, line);
+            out.add_line(b0, t0, line);
+        }
+        // top and bottom as fans from the first vertex
+        for (size_t k = 1; k + 1 < n; ++k) {
+            float a[3], b[3], c[3];
+            at(0, v.hmax, a);
+            at(k, v.hmax, b);
+            at(k + 1, v.hmax, c);
+            out.add_triangle(a, b, c, fill);
+            at(0, v.hmin, a);
+            at(k, v.hmin, b);
+            at(k + 1, v.hmin, c);
+            out.add_triangle(a, c, b, fill);
+        }
+    }
+}
+
+void draw_volume_points(std::span<const float> pts, uint8_t area, float close_radius, r::DrawList& out) {
+    const size_t n = pts.size() / 3;
+    if (n == 0) return;
+    const uint32_t color = r::color_with_alpha(nav::area_color(area), 255);
+    for (size_t k = 0; k < n; ++k) {
+        const float p[3] = {pts[3 * k], pts[3 * k + 1] + kLift, pts[3 * k + 2]};
+        out.add_point(p, color);
+    }
+    // the ring a click closes the volume in
+    constexpr int kRing = 24;
+    for (int k = 0; k < kRing; ++k) {
+        const float a0 = 2.0f * kPi * static_cast<float>(k) / kRing, a1 = 2.0f * kPi * static_cast<float>(k + 1) / kRing;
+        out.add_line(pts[0] + close_radius * std::cos(a0), pts[1] + kLift, pts[2] + close_radius * std::sin(a0),
+                     pts[0] + close_radius * std::cos(a1), pts[1] + kLift, pts[2] + close_radius * std::sin(a1), kSelectedLine);
+    }
+    std::vector<float> hull;
+    if (nav::convex_hull_xz(pts, hull)) {
+        const size_t h = hull.size() / 3;
+        for (size_t k = 0, j = h - 1; k < h; j = k++)
+            out.add_line(hull[3 * j], hull[3 * j + 1] + kLift, hull[3 * j + 2], hull[3 * k], hull[3 * k + 1] + kLift,
+                         hull[3 * k + 2], color);
+    } else {
+        for (size_t k = 1; k < n; ++k)
+            out.add_line(pts[3 * k - 3], pts[3 * k - 2] + kLift, pts[3 * k - 1], pts[3 * k], pts[3 * k + 1] + kLift, pts[3 * k + 2],
+                         color);
+    }
+}
+
+VolumeTool::Press VolumeTool::press(std::vector<nav::ConvexVolume>& vols, const float* o, const float* d, const float* ground,
+                                    float close_radius, bool add_point) {
+    if (!pts_.empty()) {
+        if (!ground) return Press::None;
+        const float dx = ground[0] - pts_[0], dz = ground[2] - pts_[2];
+        if (!add_point && pts_.size() >= 9 && dx * dx + dz * dz <= close_radius * close_radius)
+            return close(vols) ? Press::Closed : Press::Refused;
+        pts_.insert(pts_.end(), ground, ground + 3);
+        error_.clear();
+        return Press::Point;
+    }
+    if (!add_point) {
+        float t = 0.0f;
+        const int hit = pick_volume(vols, o, d, &t);
+        float tg = std::numeric_limits<float>::infinity();
+        if (ground) {
+            const float dl2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            tg = ((ground[0] - o[0]) * d[0] + (ground[1] - o[1]) * d[1] + (ground[2] - o[2]) * d[2]) / std::max(dl2, 1e-12f);
+        }
+        if (hit >= 0 && t <= tg + 1e-3f) {
+            selected_ = hit;
+            return Press::Selected;
+        }
+    }
+    if (!ground) {
+        selected_ = -1;
+        return Press::None;
+    }
+    selected_ = -1;
+    pts_.assign(ground, ground + 3);
+    error_.clear();
+    return Press::Point;
+}
+
+bool VolumeTool::close(std::vector<nav::ConvexVolume>& vols) {
+    nav::ConvexVolume v;
+    if (const nav::Status st = make_volume(pts_, height_, descent_, area_, v); !st) {
+        error_ = st.message;
+        return false;
+    }
+    vols.push_back(std::move(v));
+    selected_ = static_cast<int>(vols.size()) - 1;
+    pts_.clear();
+    error_.clear();
+    return true;
+}
+
+bool VolumeTool::cancel() {
+    const bool had = !pts_.empty();
+    pts_.clear();
+    error_.clear();
+    return had;
+}
+
+bool VolumeTool::remove_selected(std::vector<nav::ConvexVolume>& vols) {
+    if (selected_ < 0 || selected_ >= static_cast<int>(vols.size())) return false;
+    vols.erase(vols.begin() + selected_);
+    selected_ = -1;
+    return true;
+}
+
+namespace {
+
+// The area's name in the table ("not_walkable" for 0, "id N" for an id the table lacks).
+std::string area_label(const nav::AreaTable& areas, uint8_t id) {
+    if (id == nav::kNullArea) return "not_walkable";
+    const std::string_view n = areas.name_of(id);
+    return n.empty() ? "id " + std::to_string(id) : std::string(n);
+}
+
+// A combo of the table's areas and not_walkable; true when `id` changed.
+bool area_combo(const char* label, const nav::AreaTable& areas, uint8_t& id) {
+    bool changed = false;
+    if (ImGui::BeginCombo(label, area_label(areas, id).c_str())) {
+        auto item = [&](uint8_t a, const std::string& name) {
+            ImGui::PushID(a);
+            const uint32_t c = nav::area_color(a);
+            ImGui::ColorButton("##c", ImVec4(r::color_r(c) / 255.0f, r::color_g(c) / 255.0f, r::color_b(c) / 255.0f, 1.0f),
+                               ImGuiColorEditFlags_NoTooltip, ImVec2(12.0f, 12.0f));
+            ImGui::SameLine();
+            if (ImGui::Selectable(name.c_str(), a == id)) {
+                changed = a != id;
+                id = a;
+            }
+            ImGui::PopID();
+        };
+        for (const nav::AreaType& t : areas.types) item(t.id, t.name);
+        item(nav::kNullArea, "not_walkable");
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+}  // namespace
+
+bool VolumeTool::panel(std::vector<nav::ConvexVolume>& vols, const nav::AreaTable& areas) {
+    bool changed = false;
+    ImGui::SetNextItemWidth(110.0f);
+    area_combo("new volume area", areas, area_);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The volume tool: left clicks on the level add points, Enter (or Close, or a click on\n"
+                          "the first point) makes their convex hull a volume of this area, Esc drops the points.\n"
+                          "A click on a volume selects it, Delete removes it; Shift+click always adds a point.\n"
+                          "Spans whose floor is inside get the area (later volumes win); only the tiles a\n"
+                          "changed volume touches re-bake, from the areas stage.");
+    ImGui::SetNextItemWidth(70.0f);
+    ImGui::DragFloat("height", &height_, 0.05f, 0.1f, 1000.0f, "%.2f m", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("hmax - hmin of a new volume");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(60.0f);
+    ImGui::DragFloat("below", &descent_, 0.05f, 0.0f, 100.0f, "%.2f m", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("hmin lies this far below the lowest point clicked");
+    if (!pts_.empty()) {
+        ImGui::Text("%zu point%s", pts_.size() / 3, pts_.size() == 3 ? "" : "s");
+        ImGui::SameLine();
+        ImGui::BeginDisabled(pts_.size() < 9);
+        if (ImGui::SmallButton("Close")) changed |= close(vols);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Enter: the convex hull of the points becomes a volume");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel")) cancel();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Esc: drop the points");
+    }
+    if (!error_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", error_.c_str());
+    if (vols.empty()) {
+        ImGui::TextDisabled("no volumes: click points on the level");
+        return changed;
+    }
+    ImGui::Text("%zu volume%s", vols.size(), vols.size() == 1 ? "" : "s");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("remove all")) {
+        vols.clear();
+        selected_ = -1;
+        return true;
+    }
+    int remove = -1;
+    for (size_t i = 0; i < vols.size(); ++i) {
+        nav::ConvexVolume& v = vols[i];
+        ImGui::PushID(static_cast<int>(i));
+        char label[48];
+        std::snprintf(label, sizeof label, "%zu (%zu pts)", i, v.verts.size() / 3);
+        if (ImGui::Selectable(label, selected_ == static_cast<int>(i), 0, ImVec2(70.0f, 0.0f))) selected_ = static_cast<int>(i);
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 30.0f, 60.0f));
+        changed |= area_combo("##area", areas, v.area);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("x")) remove = static_cast<int>(i);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove this volume (or select it and press Delete).");
+        // the height range: hmin <= hmax whatever is typed
+        ImGui::Indent(12.0f);
+        ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 30.0f, 100.0f));
+        float h[2] = {v.hmin, v.hmax};
+        if (ImGui::DragFloat2("y", h, 0.05f, -1e6f, 1e6f, "%.2f") && std::isfinite(h[0]) && std::isfinite(h[1])) {
+            if (h[0] != v.hmin) h[0] = std::min(h[0], v.hmax);
+            if (h[1] != v.hmax) h[1] = std::max(h[1], v.hmin);
+            if (h[0] != v.hmin || h[1] != v.hmax) {
+                v.hmin = h[0];
+                v.hmax = h[1];
+                changed = true;
+            }
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("hmin, hmax: spans whose floor lies in this range get the area");
+        ImGui::Unindent(12.0f);
+        ImGui::PopID();
+    }
+    if (remove >= 0) {
+        vols.erase(vols.begin() + remove);
+        if (selected_ == remove) selected_ = -1;
+        else if (selected_ > remove) --selected_;
+        changed = true;
+    }
+    return changed;
+}
+
+}  // namespace navdebug
