@@ -47,7 +47,8 @@ void App::ui_right_panel(float W, float H) {
         TimelineInput in;
         in.bake = raw_bake_.get();
         in.desired = &edit_.desired;
-        in.volumes_changed = raw_bake_ && (edit_.volumes != raw_bake_->volumes || edit_.obstacles != raw_bake_->obstacles);
+        in.volumes_changed = raw_bake_ && (edit_.volumes != raw_bake_->volumes || edit_.obstacles != raw_bake_->obstacles ||
+                                         edit_.links != raw_bake_->links);
         in.mesh_pending = mesh_pending_;
         in.busy = worker_.busy();
         in.building = worker_.building_stage();
@@ -117,6 +118,13 @@ void App::ui_right_panel(float W, float H) {
             ImGui::SetTooltip("Temporary obstacles: left click on the level places one, a press on one grabs it\n"
                               "and dragging moves it, Delete removes the selected one (Obstacles panel). Only the\n"
                               "tiles it touches re-bake.");
+        ImGui::SameLine();
+        ImGui::RadioButton("link", &t, static_cast<int>(Selection::Tool::Link));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Manual off-mesh links: left click on the level sets a link's start, a second click its\n"
+                              "end (Esc cancels); a press on a link's end grabs it and dragging moves it; Delete\n"
+                              "removes the selected one (Links panel). No tile re-bakes: only the navmesh is relinked.");
+        if (t != static_cast<int>(Selection::Tool::Link)) sel_.link.cancel();
         sel_.tool = static_cast<Selection::Tool>(t);
     }
     if (raw_bake_ && raw_bake_->tiled() &&
@@ -129,6 +137,12 @@ void App::ui_right_panel(float W, float H) {
         ImGui::CollapsingHeader("Obstacles", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("obstacles");
         sel_.obstacle.panel(edit_.obstacles);
+        ImGui::PopID();
+    }
+    if ((sel_.tool == Selection::Tool::Link || !edit_.links.empty()) && !map2d_.scene() &&
+        ImGui::CollapsingHeader("Links", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("links");
+        sel_.link.panel(edit_.links, areas_, edit_.desired.f(nav::ParamId::agent_radius));
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -66,9 +66,14 @@ void App::run_shortcut(const Shortcut& s) {
     case ShortcutAction::Help:
         show_shortcuts_ = !show_shortcuts_;
         break;
-    case ShortcutAction::DeleteObstacle:
+    case ShortcutAction::DeleteSelected:
         if (sel_.tool == Selection::Tool::Obstacle && sel_.obstacle.remove_selected(edit_.obstacles))
             log_.info("obstacle removed (" + std::to_string(edit_.obstacles.size()) + " left)");
+        else if (sel_.tool == Selection::Tool::Link && sel_.link.remove_selected(edit_.links))
+            log_.info("link removed (" + std::to_string(edit_.links.size()) + " left)");
+        break;
+    case ShortcutAction::CancelLink:
+        if (sel_.tool == Selection::Tool::Link && sel_.link.cancel()) log_.info("link cancelled");
         break;
     case ShortcutAction::Fly:
         break;  // held keys: move_camera

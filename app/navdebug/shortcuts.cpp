@@ -35,7 +35,9 @@ const std::vector<Shortcut>& shortcuts() {
         t.push_back({GLFW_KEY_Z, GLFW_MOD_CONTROL, "Ctrl+Z", "undo the last edit", ShortcutAction::Undo});
         t.push_back({GLFW_KEY_Z, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT, "Ctrl+Shift+Z", "redo", ShortcutAction::Redo});
         t.push_back({GLFW_KEY_Y, GLFW_MOD_CONTROL, "Ctrl+Y", "redo", ShortcutAction::Redo});
-        t.push_back({GLFW_KEY_DELETE, 0, "Delete", "remove the selected obstacle (obstacle tool)", ShortcutAction::DeleteObstacle});
+        t.push_back({GLFW_KEY_DELETE, 0, "Delete", "remove the selected obstacle (obstacle tool) or link (link tool)",
+                     ShortcutAction::DeleteSelected});
+        t.push_back({GLFW_KEY_ESCAPE, 0, "Esc", "cancel the half-placed link (link tool)", ShortcutAction::CancelLink});
         t.push_back({GLFW_KEY_F1, 0, "F1", "show / hide this list of shortcuts", ShortcutAction::Help});
         t.push_back({GLFW_KEY_SLASH, GLFW_MOD_SHIFT, "?", "show / hide this list of shortcuts", ShortcutAction::Help});
         return t;

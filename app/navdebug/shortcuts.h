@@ -20,7 +20,8 @@ enum class ShortcutAction {
     Undo,
     Redo,
     Help,  // the shortcut list on screen
-    DeleteObstacle,  // the obstacles tool's selected obstacle
+    DeleteSelected,  // the obstacle tool's selected obstacle, the link tool's selected link
+    CancelLink,      // Esc: the link tool's half-placed link
 };
 
 struct Shortcut {
