@@ -533,8 +533,11 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
         pipe_->set_record_region_trace(trace);
         if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
         if (obstacles != pipe_->obstacles()) pipe_->set_obstacles(obstacles);
-        if (links != pipe_->links())
+        bool links_changed = false;
+        if (links != pipe_->links()) {
             if (const nav::Status st = pipe_->set_links(links); !st) log_.error("links: " + st.message);  // the old links stay
+            else links_changed = true;
+        }
 
         if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed || params_changed)) {
             // the first bake of a mesh shows its input at once, the later stages as they come
@@ -561,6 +564,9 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                     log_.info("bake #" + std::to_string(snap->generation) + ": " + describe_run(*snap) +
                               (snap->stages_run.empty() && params_changed
                                    ? " - the parameter change leaves every derived voxel value unchanged"
+                                   : "") +
+                              (snap->stages_run.empty() && links_changed
+                                   ? " - " + std::to_string(snap->links.size()) + " manual links relinked, no tile re-baked"
                                    : ""));
                     event(WorkerEvent::Kind::BakeDone, {});
                 } else {

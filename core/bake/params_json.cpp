@@ -441,6 +441,7 @@ Status read_config_json(const nlohmann::json& j, const std::string& what, Config
             no_radius.clear();
             for (size_t i = 0; i < v.size(); ++i) {
                 OffMeshLink l;
+                l.area = kAreaJump;  // the default, as the automatic links' (flags: kPolyFlagDefault, walk)
                 bool has_radius = false;
                 if (Status st = read_link(v[i], what + ": links[" + std::to_string(i) + "]", c.areas, l, has_radius); !st) return st;
                 if (!has_radius) no_radius.push_back(i);

@@ -138,7 +138,7 @@ TEST_CASE("manual links: a one-way link is taken from start to end only; a bake 
         CHECK(route(*b->navmesh, kLeft, kRight) == std::pair<bool, int>{true, 1});
         CHECK_FALSE(route(*b->navmesh, kRight, kLeft).first);
         // A parameter change that re-bakes every tile: the links are linked into the new navmesh.
-        REQUIRE(p.set_param(ParamId::agent_radius, 0.25));
+        REQUIRE(p.set_param(ParamId::agent_radius, 0.45));  // 5 cells of erosion instead of 3
         REQUIRE(p.run());
         b = p.snapshot();
         CHECK_FALSE(b->stages_run.empty());
