@@ -116,6 +116,7 @@ json counts_json(const nav::Bake& b) {
         c[k] = b.count(k);
     if (b.auto_links)  // only with link_drop_height or link_jump_distance set: other reports stay as they were
         for (const char* k : {"auto_links", "links_rejected"}) c[k] = b.count(k);
+    if (!b.links.empty()) c["manual_links"] = b.count("manual_links");  // only with the config's "links"
     return c;
 }
 
@@ -611,8 +612,15 @@ nav::Status write_output(const std::string& flag, const nav::Status& st) {
 // --config, then the flags (navbake_args), then the files: bad input names the flag (or the
 // config file) and what was expected. Nothing is written before every input has been read.
 nav::Status prepare_job(const Args& a, Job& job) {
-    if (!a.config_path.empty())
-        if (nav::Status st = nav::load_config_file(a.config_path, job.params, job.volumes, job.areas, &job.obstacles); !st) return st;
+    if (!a.config_path.empty()) {
+        nav::ConfigInputs in = job.config_inputs();
+        if (nav::Status st = nav::load_config_file(a.config_path, in); !st) return st;
+        job.params = std::move(in.params);
+        job.volumes = std::move(in.volumes);
+        job.areas = std::move(in.areas);
+        job.obstacles = std::move(in.obstacles);
+        job.links = std::move(in.links);
+    }
     if (nav::Status st = navbake::apply_args(a, job); !st) return st;
     if (nav::Status st = check_files(a, job); !st) return st;
     if (a.path_tests_given) {  // read before the bake: a bad file is exit 2 at once
@@ -774,6 +782,7 @@ json json_report_head(const Args& a, const Job& job, const nav::Bake& bake, cons
     out["config"] = json(nav::config_json(bake.params));
     out["config"]["volumes"] = static_cast<int>(bake.volumes.size());
     out["config"]["obstacles"] = static_cast<int>(bake.obstacles.size());
+    out["config"]["links"] = static_cast<int>(bake.links.size());
     out["grid"] = {{"width", bake.config.width}, {"height", bake.config.height}};
     out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.memory_limit()}, {"peak_rss", peak_rss()}};
     out["counts"] = counts_json(bake);
@@ -1079,6 +1088,7 @@ int run_obj(const Args& a, const Job& job) {
     pipe.set_volumes(job.volumes);
     pipe.set_obstacles(job.obstacles);
     pipe.set_areas(job.areas);
+    if (nav::Status st = pipe.set_links(job.links); !st) return fail(st);
 
     RepTimes times;
     if (nav::Status st = bake_reps(pipe, a.reps, times); !st) return fail(st);

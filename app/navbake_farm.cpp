@@ -408,8 +408,9 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
     g.tile_width = g.tile_height = static_cast<float>(L.tile_size) * c.cs;  // as make_detour_mesh
     // The parameters that shape the tiles: all but "threads" (a job's own business: each machine
     // has its own core count, and the tiles are the same on any), and the mesh's triangle count.
-    nlohmann::ordered_json config = nav::config_json(job.params, job.volumes, &job.areas, job.obstacles);
+    nlohmann::ordered_json config = nav::config_json(job.config_inputs());
     config.erase("threads");
+    config.erase("links");  // manual off-mesh links change no tile (they join the assembled navmesh only)
     // The mesh's contents, not only its triangle count and bounds: a level edited between two
     // jobs (a wall moved) must not merge with the other job's tiles.
     if (const auto snap = pipe.snapshot(); snap->mesh) {

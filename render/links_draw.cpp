@@ -20,7 +20,42 @@ void arrowhead(DrawList& out, const float* tip, const float* dir, const float* s
     }
 }
 
+// The parabola from s to e rising `apex` above the chord at its middle, in kSegs segments, with the
+// directions at its two ends (pointing out of the arc: first_dir back at s, last_dir on at e).
+template <int kSegs>
+void arc(DrawList& lines, const float* s, const float* e, float apex, uint32_t c, float* first_dir, float* last_dir) {
+    const float hx = e[0] - s[0], hz = e[2] - s[2];
+    float prev[3] = {s[0], s[1], s[2]};
+    for (int k = 1; k <= kSegs; ++k) {
+        const float t = static_cast<float>(k) / kSegs;
+        const float p[3] = {s[0] + hx * t, s[1] + (e[1] - s[1]) * t + 4 * apex * t * (1 - t), s[2] + hz * t};
+        if (k == 1)
+            for (int j = 0; j < 3; ++j) first_dir[j] = prev[j] - p[j];
+        if (k == kSegs)
+            for (int j = 0; j < 3; ++j) last_dir[j] = p[j] - prev[j];
+        lines.add_line(prev, p, c);
+        std::copy(p, p + 3, prev);
+    }
+}
+
 }  // namespace
+
+void build_manual_links(std::span<const OffMeshLink> links, int selected, DrawList& lines, DrawList& points) {
+    for (size_t i = 0; i < links.size(); ++i) {
+        const OffMeshLink& l = links[i];
+        const uint32_t c = static_cast<int>(i) == selected ? colors::kLinkManualSelected : colors::kLinkManual;
+        const float hx = l.end[0] - l.start[0], hz = l.end[2] - l.start[2];
+        const float hd = std::sqrt(hx * hx + hz * hz);
+        float first_dir[3], last_dir[3];
+        arc<16>(lines, l.start, l.end, 0.3f + 0.25f * hd, c, first_dir, last_dir);
+        // wings across the link (horizontal); a link straight up or down: along x
+        const float side[3] = {hd > 1e-4f ? -hz : 1.0f, 0, hd > 1e-4f ? hx : 0.0f};
+        arrowhead(lines, l.end, last_dir, side, c);
+        if (l.bidir) arrowhead(lines, l.start, first_dir, side, c);
+        points.add_point(l.start, c);
+        points.add_point(l.end, c);
+    }
+}
 
 void build_links_layer(const AutoLinks& links, DrawList& lines, DrawList& points, bool with_rejected) {
     constexpr int kSegs = 12;

@@ -5,6 +5,7 @@
 // coloured by reason. The `links` layer (render/layers.cpp) draws it from a bake whose auto_links is set.
 #pragma once
 #include <cstdint>
+#include <span>
 
 #include "core/bake/auto_links.h"
 #include "render/draw_list.h"
@@ -18,10 +19,18 @@ constexpr uint32_t kLinkRejected = rgba(130, 130, 140, 140);  // rejected candid
 constexpr uint32_t kLinkBlocked = rgba(240, 60, 40);        // ArcBlocked: where
 constexpr uint32_t kLinkTooFar = rgba(240, 170, 40);        // DropTooHigh, GapTooWide: the landing
 constexpr uint32_t kLinkNotWalkable = rgba(200, 200, 90);   // LandingNotWalkable: the landing
+constexpr uint32_t kLinkManual = rgba(170, 240, 40);        // manual links (Pipeline::set_links), lime
+constexpr uint32_t kLinkManualSelected = rgba(255, 255, 255);  // the link tool's selected one
 }  // namespace colors
 
 // `lines`: the links' arcs and arrowheads and the rejected lines; `points`: the rejected markers.
 // with_rejected false: the accepted links only.
 void build_links_layer(const AutoLinks& links, DrawList& lines, DrawList& points, bool with_rejected = true);
+
+// The manual off-mesh links (the debugger's link tool, Pipeline::set_links) in kLinkManual: each an
+// arc from start to end (a parabola rising 0.3 m + a quarter of its horizontal length above the
+// chord) with an arrowhead at each end it can be taken to (the end; the start too when
+// bidirectional), and a point at each end. `selected` (-1: none) in kLinkManualSelected.
+void build_manual_links(std::span<const OffMeshLink> links, int selected, DrawList& lines, DrawList& points);
 
 }  // namespace nav::render

@@ -21,6 +21,7 @@
 #include "core/bake/why.h"
 #include "core/bake/level_import.h"
 #include "core/io/file.h"
+#include "render/links_draw.h"
 #include "session.h"
 
 
@@ -45,6 +46,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     edit_.desired = params;
     edit_.volumes = std::move(volumes);
     edit_.obstacles = worker_.initial_obstacles();
+    edit_.links = worker_.initial_links();
     edit_.mark_requested();
     worker_.init_layers(opts_.layers);  // the worker builds these layers' draw lists with its bakes
     panels_.mesh_field = opts_.mesh_path;
@@ -166,29 +168,29 @@ void App::forget_level_picks() {
 
 void App::load_config(const std::string& path) {
     if (path.empty()) return;
-    nav::Params p = edit_.desired;
-    std::vector<nav::ConvexVolume> vols;
-    std::vector<nav::Obstacle> obs;
-    nav::AreaTable areas = areas_;
-    const nav::Status st = nav::load_config_file(path, p, vols, areas, &obs);
+    nav::ConfigInputs in;
+    in.params = edit_.desired;
+    in.areas = areas_;
+    const nav::Status st = nav::load_config_file(path, in);
     if (!st) {
         log_.error(st.message);
         set_error(st.message);
         return;
     }
-    edit_.desired = p;
-    edit_.volumes = std::move(vols);
-    edit_.obstacles = std::move(obs);
-    set_areas(areas);
+    edit_.desired = in.params;
+    edit_.volumes = std::move(in.volumes);
+    edit_.obstacles = std::move(in.obstacles);
+    edit_.links = std::move(in.links);
+    set_areas(in.areas);
     panels_.config_field = path;
     log_.info("loaded config " + path + " (" + std::to_string(edit_.volumes.size()) + " volumes, " +
-              std::to_string(edit_.obstacles.size()) + " obstacles)");
+              std::to_string(edit_.obstacles.size()) + " obstacles, " + std::to_string(edit_.links.size()) + " links)");
     panels_.banner.clear();
 }
 
 void App::save_config(const std::string& path) {
     if (path.empty()) return;
-    const nlohmann::ordered_json j = config_json(edit_.desired, edit_.volumes, &areas_, edit_.obstacles);
+    const nlohmann::ordered_json j = config_json(nav::ConfigInputs{edit_.desired, edit_.volumes, areas_, edit_.obstacles, edit_.links});
     if (const nav::Status st = nav::write_output_file(path, j.dump(2) + "\n"); !st) {
         log_.error("cannot write config " + st.message);
         set_error("cannot write config " + st.message);
@@ -411,7 +413,7 @@ void App::poll_worker() {
     // the newest desired state goes to the worker whenever it differs from what was asked last
     if (edit_.unrequested()) {
         cancelled_ = false;
-        worker_.request(edit_.desired, edit_.volumes, edit_.run_to, &edit_.obstacles);
+        worker_.request(edit_.desired, edit_.volumes, edit_.run_to, &edit_.obstacles, &edit_.links);
         edit_.mark_requested();
     }
 }
@@ -478,26 +480,21 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
 
 void App::apply_own_settings(const std::string& mesh_path) {
     const std::string cfg = std::filesystem::path(mesh_path).replace_extension(".json").string();
-    nav::Params p;
-    std::vector<nav::ConvexVolume> vols;
-    std::vector<nav::Obstacle> obs;
-    nav::AreaTable areas = nav::AreaTable::defaults();
+    nav::ConfigInputs in;
     std::error_code ec;
-    if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, p, vols, areas, &obs)) {
+    if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, in)) {
         panels_.config_field = cfg;
-        log_.info("settings of " + mesh_path + " from " + cfg + " (" + std::to_string(vols.size()) + " volumes)");
+        log_.info("settings of " + mesh_path + " from " + cfg + " (" + std::to_string(in.volumes.size()) + " volumes)");
     } else {
-        p = nav::Params{};
-        vols.clear();
-        obs.clear();
-        areas = nav::AreaTable::defaults();
+        in = nav::ConfigInputs{};
         panels_.config_field.clear();
         log_.info("default settings for " + mesh_path + " (no " + cfg + "; Files: keep settings carries them over)");
     }
-    edit_.desired = p;
-    edit_.volumes = std::move(vols);
-    edit_.obstacles = std::move(obs);
-    set_areas(areas);
+    edit_.desired = in.params;
+    edit_.volumes = std::move(in.volumes);
+    edit_.obstacles = std::move(in.obstacles);
+    edit_.links = std::move(in.links);
+    set_areas(in.areas);
     edit_.islands.clear();
     edit_.undo.reset(edit_.snapshot());  // a new mesh starts a new history
 }
@@ -530,6 +527,14 @@ void App::build_overlays() {
     if (!map2d_.scene() && sel_.tool == Selection::Tool::Volume) {
         draw_volumes(edit_.volumes, sel_.volume.selected(), overlay_cpu_);
         draw_volume_points(sel_.volume.points(), sel_.volume.area(), volume_close_radius(), overlay_cpu_);
+    }
+    // the manual links: while the link tool is on or the links layer is shown (the automatic ones
+    // are the layer's), the selected one white; a half-placed link's start as a point
+    sel_.link.clamp(edit_.links);
+    const bool link_tool = sel_.tool == Selection::Tool::Link;
+    if (!map2d_.scene() && (link_tool || opts_.layers[static_cast<size_t>(r::Layer::Links)])) {
+        r::build_manual_links(edit_.links, link_tool ? sel_.link.selected() : -1, overlay_cpu_, overlay_cpu_);
+        if (link_tool && sel_.link.pending()) overlay_cpu_.add_point(sel_.link.pending()->data(), r::colors::kLinkManual);
     }
     why_bold_cpu_.clear();
     why_bold_cpu_.line_width = 5.0f;

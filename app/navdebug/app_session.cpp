@@ -18,6 +18,7 @@ bool App::save_session(const std::string& path, std::string& err) const {
     s.params = edit_.desired;
     s.volumes = edit_.volumes;
     s.obstacles = edit_.obstacles;
+    s.links = edit_.links;
     s.areas = areas_;
     if (sel_.path.has_start() && sel_.path.has_end()) s.path = std::make_pair(sel_.path.start(), sel_.path.end());
     s.camera = std::make_pair(view_.cam.eye, view_.cam.eye + view_.cam.forward() * 10.0f);
@@ -51,6 +52,7 @@ void App::load_session(const std::string& path) {
         edit_.desired = s.params;
         edit_.volumes = s.volumes;
         edit_.obstacles = s.obstacles;
+        edit_.links = s.links;
         set_areas(s.areas);
     }
     if (s.layers) opts_.layers = *s.layers;

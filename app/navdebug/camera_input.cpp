@@ -157,6 +157,26 @@ void App::click_tools(float W, float H) {
     }
     // volume tool: clicks add hull points, close the volume, select one (app_volumes.cpp)
     volume_tool_click(W, H);
+    // links tool: a press on a link's end grabs it, elsewhere on the level the first click sets a
+    // new link's start and the second its end; dragging moves the grabbed end along the level
+    if (sel_.tool == Selection::Tool::Link && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        glm::vec3 hit, o, d;
+        const bool got = pick(hit);
+        view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
+        const bool half = sel_.link.pending().has_value();
+        if (sel_.link.press(edit_.links, &o.x, &d.x, got ? &hit.x : nullptr, edit_.desired.f(nav::ParamId::agent_radius)))
+            log_.info("link " + std::to_string(edit_.links.size() - 1) + " placed, end at (" + std::to_string(hit.x) + ", " +
+                      std::to_string(hit.y) + ", " + std::to_string(hit.z) + ")");
+        else if (!half && sel_.link.pending())
+            log_.info("link start at (" + std::to_string(hit.x) + ", " + std::to_string(hit.y) + ", " + std::to_string(hit.z) +
+                      "): click the end (Esc cancels)");
+    }
+    if (sel_.link.dragging()) {
+        glm::vec3 hit;
+        if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.link.release();
+        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.link.drag_to(edit_.links, &hit.x);
+    }
     if (sel_.obstacle.dragging()) {
         glm::vec3 hit;
         if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.obstacle.release();
@@ -222,7 +242,7 @@ void App::move_camera(GLFWwindow*, float W, float H, float dt) {
         }
     }
     view_.animating = view_.animating || flying || view_.drag != ViewState::Drag::None || sel_.path.dragging() ||
-                     sel_.obstacle.dragging();
+                     sel_.obstacle.dragging() || sel_.link.dragging();
 }
 
 void App::update_hover(float W, float H) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -36,8 +37,8 @@ CLI::Option* add_scene_flags(CLI::App& cli, CliOptions& o) {
     cli.add_flag("--path-nodes", o.path_nodes, "path tool: colour the polygons A* closed / left open");
     cli.add_option("--funnel-step", o.funnel_step, "path tool: show the funnel stepper at this step (0 = first)")
         ->check(CLI::NonNegativeNumber);
-    cli.add_option("--tool", o.tool, "what a left click in the view does at start: path (default), inspect, prune, clip, section, tile, why, obstacle or volume")
-        ->check(CLI::IsMember({"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle", "volume"}));
+    cli.add_option("--tool", o.tool, "what a left click in the view does at start: path (default), inspect, prune, clip, section, tile, why, obstacle, volume or link")
+        ->check(CLI::IsMember({"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle", "volume", "link"}));
     cli.add_option("--path-mode", o.path_mode, "path tool mode: path, optimal (the path and Polyanya's optimal path, with their length ratio), raycast (start toward end) or wall (distance to wall around the start)")
         ->capture_default_str();
     cli.add_option("--polyanya-step", o.polyanya_step, "path tool: show Polyanya's search up to this expanded node (turns --path-mode optimal on)")
@@ -418,8 +419,8 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
         opts.layers[static_cast<size_t>(nav::render::Layer::Path)] = true;
     }
     {
-        static const char* const kTools[] = {"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle", "volume"};
-        for (int k = 0; k < 9; ++k)
+        static const char* const kTools[] = {"path", "inspect", "prune", "clip", "section", "tile", "why", "obstacle", "volume", "link"};
+        for (int k = 0; k < static_cast<int>(std::size(kTools)); ++k)
             if (o.tool == kTools[k]) opts.tool = k;  // Selection::Tool's order
     }
     if (o.path_mode == "path") opts.path_mode = PathTool::Mode::Path;
@@ -454,7 +455,7 @@ void add_window_test_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_opt) 
         ->excludes(shot_opt);
     cli.add_option("--state-dump", o.state_dump_path,
                    "test only: after each frame in which it changed, write what the window shows (layers, camera, "
-                   "path ends, mesh, the left panel's scroll, the Open dialog, obstacles, volumes, the tiles re-baked) "
+                   "path ends, mesh, the left panel's scroll, the Open dialog, obstacles, volumes, links, the tiles re-baked) "
                    "as JSON to FILE (replaced whole); with --screenshot once, for the frame saved");
     cli.add_flag("--print-shortcuts", o.print_shortcuts,
                  "print the keyboard shortcuts (the README's key map, the F1 list) as Markdown and exit");

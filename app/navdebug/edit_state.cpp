@@ -6,6 +6,7 @@ void EditState::restore(const EditSnapshot& s) {
     desired = s.params;
     volumes = s.volumes;
     obstacles = s.obstacles;
+    links = s.links;
     if (s.prune) islands.prune_at(*s.prune);
     else islands.clear();
 }
@@ -14,6 +15,7 @@ void EditState::mark_requested() {
     requested = desired;
     requested_volumes = volumes;
     requested_obstacles = obstacles;
+    requested_links = links;
     requested_to = run_to;
 }
 

@@ -157,6 +157,7 @@ struct BakeInputs {
     std::vector<nav::ConvexVolume> volumes;
     std::vector<nav::Obstacle> obstacles;
     nav::AreaTable areas = nav::AreaTable::defaults();  // the config's "areas"
+    std::vector<nav::OffMeshLink> links;                // the config's "links"
 };
 
 // The session's config, then --config (plain `navdebug`: the demo's, as scripts/run.sh opens it),
@@ -172,6 +173,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
         in.volumes = session.volumes;
         in.obstacles = session.obstacles;
         in.areas = session.areas;
+        in.links = session.links;
     }
     // plain `navdebug` opens the demo as scripts/run.sh does: demo.obj with demo.json
     if (mesh_path.empty() && config_path.empty() && !session.has_config) {
@@ -180,8 +182,14 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
             config_path = def_cfg;
     }
     if (!config_path.empty()) {
-        const nav::Status st = nav::load_config_file(config_path, in.params, in.volumes, in.areas, &in.obstacles);
+        nav::ConfigInputs c{in.params, in.volumes, in.areas, in.obstacles, in.links};
+        const nav::Status st = nav::load_config_file(config_path, c);
         if (!st) return fail(kExitBadInput, st.message);
+        in.params = std::move(c.params);
+        in.volumes = std::move(c.volumes);
+        in.areas = std::move(c.areas);
+        in.obstacles = std::move(c.obstacles);
+        in.links = std::move(c.links);
         log.info("loaded config " + config_path);
     }
     for (const navdebug::AppOptions::CliVolume& v : opts.add_volumes) {
@@ -200,6 +208,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
     in.pipeline->set_volumes(in.volumes);
     in.pipeline->set_obstacles(in.obstacles);
     in.pipeline->set_areas(in.areas);
+    if (const nav::Status st = in.pipeline->set_links(in.links); !st) return fail(kExitBadInput, st.message);
     in.pipeline->set_memory_limit(static_cast<uint64_t>(cli.max_memory_mb * 1024.0 * 1024.0));
 
     if (mesh_path.empty()) {
@@ -412,6 +421,11 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
     } else {
         std::printf("navdebug: wrote %s (%dx%d)\n", cli.shot_path.c_str(), width, height);
     }
+    if (!cli.state_dump_path.empty())  // --state-dump: what the screenshot shows, once
+        if (const nav::Status st = nav::write_output_file(cli.state_dump_path, app.state_json() + "\n"); !st) {
+            exit_code = 1;
+            std::fprintf(stderr, "navdebug: --state-dump: %s\n", st.message.c_str());
+        }
     worker.release_hold();
     if (!cli.save_session_path.empty()) {
         std::string err;

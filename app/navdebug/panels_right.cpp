@@ -47,7 +47,8 @@ void App::ui_right_panel(float W, float H) {
         TimelineInput in;
         in.bake = raw_bake_.get();
         in.desired = &edit_.desired;
-        in.volumes_changed = raw_bake_ && (edit_.volumes != raw_bake_->volumes || edit_.obstacles != raw_bake_->obstacles);
+        in.volumes_changed = raw_bake_ && (edit_.volumes != raw_bake_->volumes || edit_.obstacles != raw_bake_->obstacles ||
+                                         edit_.links != raw_bake_->links);
         in.mesh_pending = mesh_pending_;
         in.busy = worker_.busy();
         in.building = worker_.building_stage();
@@ -117,13 +118,19 @@ void App::ui_right_panel(float W, float H) {
             ImGui::SetTooltip("Temporary obstacles: left click on the level places one, a press on one grabs it\n"
                               "and dragging moves it, Delete removes the selected one (Obstacles panel). Only the\n"
                               "tiles it touches re-bake.");
-        ImGui::SameLine();
         ImGui::RadioButton("volume", &t, static_cast<int>(Selection::Tool::Volume));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Convex volumes: left clicks on the level add points, Enter (or a click on the first\n"
                               "point) makes their convex hull a volume of the Volumes panel's area, Esc drops the\n"
                               "points; a click on a volume selects it, Delete removes it. Only the tiles it\n"
                               "touches re-bake, from the areas stage.");
+        ImGui::SameLine();
+        ImGui::RadioButton("link", &t, static_cast<int>(Selection::Tool::Link));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Manual off-mesh links: left click on the level sets a link's start, a second click its\n"
+                              "end (Esc cancels); a press on a link's end grabs it and dragging moves it; Delete\n"
+                              "removes the selected one (Links panel). No tile re-bakes: only the navmesh is relinked.");
+        if (t != static_cast<int>(Selection::Tool::Link)) sel_.link.cancel();
         sel_.tool = static_cast<Selection::Tool>(t);
     }
     if (raw_bake_ && raw_bake_->tiled() &&
@@ -141,6 +148,12 @@ void App::ui_right_panel(float W, float H) {
     if (sel_.tool == Selection::Tool::Volume && !map2d_.scene() && ImGui::CollapsingHeader("Volumes", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("volumes");
         sel_.volume.panel(edit_.volumes, areas_);
+        ImGui::PopID();
+    }
+    if ((sel_.tool == Selection::Tool::Link || !edit_.links.empty()) && !map2d_.scene() &&
+        ImGui::CollapsingHeader("Links", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushID("links");
+        sel_.link.panel(edit_.links, areas_, edit_.desired.f(nav::ParamId::agent_radius));
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -93,6 +93,8 @@ void App::ui_overlays(float W, float H) {
                               : sel_.tool == Selection::Tool::Why ? "LMB why is there (no) navmesh here?"
                               : sel_.tool == Selection::Tool::Obstacle ? "LMB place / grab an obstacle  drag move  Delete remove"
                               : sel_.tool == Selection::Tool::Volume ? "LMB add a volume point / select a volume  Enter close  Esc cancel  Delete remove"
+                              : sel_.tool == Selection::Tool::Link ? (sel_.link.pending() ? "LMB the link's end  Esc cancel"
+                                                                                          : "LMB link start, then end  drag an end  Delete remove")
                                                      : "LMB path end  Shift+LMB start  drag markers";
     std::vector<std::string> lines;
     if (!have) {
@@ -199,7 +201,7 @@ void App::ui_bake_status(bool panel) {
     } else if (cancelled_) {
         if (ImGui::SmallButton(panel ? "Re-bake##panel" : "Re-bake##view")) {
             cancelled_ = false;
-            worker_.request(edit_.desired, edit_.volumes, edit_.run_to, &edit_.obstacles);
+            worker_.request(edit_.desired, edit_.volumes, edit_.run_to, &edit_.obstacles, &edit_.links);
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build with the current parameters again.");
     }

@@ -70,6 +70,12 @@ public:
         if (mode_ != Mode::Path || !has_start_ || !has_end_ || !mesh_ || !status_) return {};
         return route_.straight.points;
     }
+    // Its corners' flags (nav::kStraightOffMesh: an off-mesh link starts there), as path_points.
+    std::vector<uint8_t> path_flags() const {
+        if (mode_ != Mode::Path || !has_start_ || !has_end_ || !mesh_ || !status_) return {};
+        return route_.straight.flags;
+    }
+    bool path_reached() const { return !path_points().empty() && route_.path.reached; }
     bool show_nodes() const { return show_nodes_; }
     void set_show_nodes(bool on) { show_nodes_ = on, redraw_ = true; }
     // Path on top (render/path_draw.h PathDrawInput::on_top): default on.

@@ -105,8 +105,10 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
             s.mesh = p.lexically_normal().string();
         } else if (key == "config") {
             if (!v.is_object()) return nav::Status::bad_input(where + ": expected an object (as navbake --config reads)");
-            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", s.params, s.volumes, s.areas, &s.obstacles);
+            nav::ConfigInputs in = s.config_inputs();
+            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", in);
             if (!st) return st;
+            s.set_config_inputs(std::move(in));
             s.has_config = true;
         } else if (key == "layers") {
             if (!v.is_array()) return nav::Status::bad_input(where + ": expected an array of layer names");
@@ -178,12 +180,12 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
     if (j.contains("volumes")) {
         nlohmann::json wrap = nlohmann::json::object();
         wrap["volumes"] = nlohmann::json(j["volumes"]);
-        nav::Params ignored = s.params;
-        std::vector<nav::ConvexVolume> vols;
-        nav::AreaTable areas = s.areas;  // names resolve against the config's area types
-        const nav::Status st = nav::read_config_json(wrap, file, ignored, vols, areas);
+        nav::ConfigInputs in;
+        in.params = s.params;
+        in.areas = s.areas;  // names resolve against the config's area types
+        const nav::Status st = nav::read_config_json(wrap, file, in);
         if (!st) return st;
-        s.volumes = std::move(vols);
+        s.volumes = std::move(in.volumes);
         s.has_config = true;
     }
     out = std::move(s);
@@ -201,9 +203,14 @@ std::string session_to_json(const Session& s) {
     Json j = Json::object();
     if (s.mesh) j["mesh"] = *s.mesh;
     if (s.has_config) {
-        Json cfg = config_json(s.params, {}, &s.areas, s.obstacles);
-        j["config"] = cfg;
-        Json vols = config_json(s.params, s.volumes, &s.areas);
+        nav::ConfigInputs in = s.config_inputs();
+        in.volumes.clear();  // written as the top-level "volumes"
+        j["config"] = config_json(in);
+        nav::ConfigInputs vin;
+        vin.params = s.params;
+        vin.volumes = s.volumes;
+        vin.areas = s.areas;
+        Json vols = config_json(vin);
         j["volumes"] = vols.contains("volumes") ? vols["volumes"] : Json::array();
     }
     if (s.path) j["path"] = Json{{"start", vec3_json(s.path->first)}, {"end", vec3_json(s.path->second)}};

@@ -66,11 +66,13 @@ void App::run_shortcut(const Shortcut& s) {
     case ShortcutAction::Help:
         show_shortcuts_ = !show_shortcuts_;
         break;
-    case ShortcutAction::DeleteObstacle:
+    case ShortcutAction::DeleteSelected:
         if (sel_.tool == Selection::Tool::Obstacle && sel_.obstacle.remove_selected(edit_.obstacles))
             log_.info("obstacle removed (" + std::to_string(edit_.obstacles.size()) + " left)");
-        if (sel_.tool == Selection::Tool::Volume && sel_.volume.remove_selected(edit_.volumes))
+        else if (sel_.tool == Selection::Tool::Volume && sel_.volume.remove_selected(edit_.volumes))
             log_.info("volume removed (" + std::to_string(edit_.volumes.size()) + " left)");
+        else if (sel_.tool == Selection::Tool::Link && sel_.link.remove_selected(edit_.links))
+            log_.info("link removed (" + std::to_string(edit_.links.size()) + " left)");
         break;
     case ShortcutAction::CloseVolume:
         if (sel_.tool != Selection::Tool::Volume || sel_.volume.points().empty()) break;
@@ -80,8 +82,9 @@ void App::run_shortcut(const Shortcut& s) {
         else
             log_.warn("volume: " + sel_.volume.error());
         break;
-    case ShortcutAction::CancelVolume:
+    case ShortcutAction::CancelPlacing:
         if (sel_.tool == Selection::Tool::Volume && sel_.volume.cancel()) log_.info("volume: points dropped");
+        else if (sel_.tool == Selection::Tool::Link && sel_.link.cancel()) log_.info("link cancelled");
         break;
     case ShortcutAction::Fly:
         break;  // held keys: move_camera

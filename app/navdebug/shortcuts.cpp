@@ -35,11 +35,12 @@ const std::vector<Shortcut>& shortcuts() {
         t.push_back({GLFW_KEY_Z, GLFW_MOD_CONTROL, "Ctrl+Z", "undo the last edit", ShortcutAction::Undo});
         t.push_back({GLFW_KEY_Z, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT, "Ctrl+Shift+Z", "redo", ShortcutAction::Redo});
         t.push_back({GLFW_KEY_Y, GLFW_MOD_CONTROL, "Ctrl+Y", "redo", ShortcutAction::Redo});
-        t.push_back({GLFW_KEY_DELETE, 0, "Delete", "remove the selected obstacle (obstacle tool) or volume (volume tool)",
-                     ShortcutAction::DeleteObstacle});
+        t.push_back({GLFW_KEY_DELETE, 0, "Delete", "remove the selected obstacle (obstacle tool), volume (volume tool) or link (link tool)",
+                     ShortcutAction::DeleteSelected});
         t.push_back({GLFW_KEY_ENTER, 0, "Enter", "close the volume being drawn: the hull of its points (volume tool)",
                      ShortcutAction::CloseVolume});
-        t.push_back({GLFW_KEY_ESCAPE, 0, "Esc", "drop the points of the volume being drawn (volume tool)", ShortcutAction::CancelVolume});
+        t.push_back({GLFW_KEY_ESCAPE, 0, "Esc", "drop the volume's points (volume tool) or the half-placed link (link tool)",
+                     ShortcutAction::CancelPlacing});
         t.push_back({GLFW_KEY_F1, 0, "F1", "show / hide this list of shortcuts", ShortcutAction::Help});
         t.push_back({GLFW_KEY_SLASH, GLFW_MOD_SHIFT, "?", "show / hide this list of shortcuts", ShortcutAction::Help});
         return t;

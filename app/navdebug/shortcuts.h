@@ -20,9 +20,9 @@ enum class ShortcutAction {
     Undo,
     Redo,
     Help,  // the shortcut list on screen
-    DeleteObstacle,  // the current tool's selection: the obstacle tool's obstacle, the volume tool's volume
+    DeleteSelected,  // the current tool's selection: the obstacle tool's obstacle, the volume tool's volume, the link tool's link
     CloseVolume,     // Enter: the volume tool's points become a volume
-    CancelVolume,    // Esc: the volume tool's points dropped
+    CancelPlacing,   // Esc: the volume tool's points, the link tool's half-placed link, dropped
 };
 
 struct Shortcut {

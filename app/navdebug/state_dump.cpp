@@ -49,6 +49,36 @@ std::string App::state_json() const {
     j["volume_selected"] = sel_.volume.selected();
     j["volume_points"] = sel_.volume.points().size() / 3;
     j["bake_volumes"] = bake_ ? static_cast<int>(bake_->volumes.size()) : 0;
+    // the manual links as edited (the link tool) and as in the bake on screen
+    nlohmann::json links = nlohmann::json::array();
+    for (const nav::OffMeshLink& l : edit_.links)
+        links.push_back({{"start", {l.start[0], l.start[1], l.start[2]}},
+                         {"end", {l.end[0], l.end[1], l.end[2]}},
+                         {"radius", l.radius},
+                         {"bidirectional", l.bidir},
+                         {"area", l.area},
+                         {"flags", l.flags},
+                         {"user_id", l.user_id}});
+    j["links"] = links;
+    j["link_selected"] = sel_.link.selected();
+    j["link_pending"] = sel_.link.pending() ? nlohmann::json::array({(*sel_.link.pending())[0], (*sel_.link.pending())[1],
+                                                                     (*sel_.link.pending())[2]})
+                                            : nlohmann::json();
+    // the path tool's straight path: its corners, and those where it takes an off-mesh link
+    nlohmann::json pts = nlohmann::json::array(), via = nlohmann::json::array();
+    const std::vector<float> pp = sel_.path.path_points();
+    const std::vector<uint8_t> pf = sel_.path.path_flags();
+    for (size_t k = 0; k + 2 < pp.size(); k += 3) {
+        pts.push_back({pp[k], pp[k + 1], pp[k + 2]});
+        if (k / 3 < pf.size() && (pf[k / 3] & nav::kStraightOffMesh)) via.push_back(k / 3);
+    }
+    j["path_points"] = pts;
+    j["path_offmesh_corners"] = via;  // the corner where each link traversal starts (the next corner is its end)
+    j["path_reached"] = sel_.path.path_reached();
+    j["bake_links"] = bake_ ? static_cast<int>(bake_->links.size()) : 0;
+    const nav::NavMesh* nm = bake_ ? bake_->navmesh.get() : nullptr;
+    j["navmesh_links"] = nm ? nm->nlinks : 0;
+    j["navmesh_links_connected"] = nm ? nm->nlinks_connected : 0;
     // the bake on screen: its obstacles, generation and the tiles its last run re-baked
     j["bake_obstacles"] = bake_ ? static_cast<int>(bake_->obstacles.size()) : 0;
     j["bake_generation"] = bake_ ? bake_->generation : 0;

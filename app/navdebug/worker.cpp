@@ -33,6 +33,7 @@ BakeWorker::BakeWorker(std::unique_ptr<nav::Pipeline> pipeline, Log& log) : pipe
     params_ = pipe_->params();
     volumes_ = pipe_->volumes();
     obstacles_ = pipe_->obstacles();
+    links_ = pipe_->links();
     latest_ = pipe_->snapshot();
     pipe_->set_progress(&building_);
     pipe_->set_on_tile([this](std::shared_ptr<const nav::Bake> b) { on_tile(std::move(b)); });
@@ -63,13 +64,19 @@ std::vector<nav::Obstacle> BakeWorker::initial_obstacles() const {
     return obstacles_;
 }
 
+std::vector<nav::OffMeshLink> BakeWorker::initial_links() const {
+    std::lock_guard lk(m_);
+    return links_;
+}
+
 void BakeWorker::request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
-                         const std::vector<nav::Obstacle>* obstacles) {
+                         const std::vector<nav::Obstacle>* obstacles, const std::vector<nav::OffMeshLink>* links) {
     {
         std::lock_guard lk(m_);
         params_ = params;
         volumes_ = volumes;
         if (obstacles) obstacles_ = *obstacles;
+        if (links) links_ = *links;
         to_ = to;
         ++requested_;
         if (working_) cancel_.store(true);
@@ -410,6 +417,7 @@ void BakeWorker::loop() {
         nav::Params params;
         std::vector<nav::ConvexVolume> volumes;
         std::vector<nav::Obstacle> obstacles;
+        std::vector<nav::OffMeshLink> links;
         nav::Stage to;
         std::string mesh_path;
         bool trace = false;
@@ -424,6 +432,7 @@ void BakeWorker::loop() {
             params = params_;
             volumes = volumes_;
             obstacles = obstacles_;
+            links = links_;
             to = to_;
             mesh_path.swap(mesh_path_);
             trace = region_trace_;
@@ -445,7 +454,7 @@ void BakeWorker::loop() {
 
         pipe_->set_areas(std::move(areas));  // dirties the navmesh step when some area's flags changed
         try {
-            handle(params, volumes, obstacles, to, mesh_path, trace);
+            handle(params, volumes, obstacles, links, to, mesh_path, trace);
         } catch (const std::exception& e) {
             // Out of memory (or any other exception) inside a stage: the failed bake is shown with
             // the last good results kept, never an abort.
@@ -498,7 +507,8 @@ void BakeWorker::fail_run(const std::string& what, bool out_of_memory) {
 }
 
 void BakeWorker::handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes,
-                        const std::vector<nav::Obstacle>& obstacles, nav::Stage to, const std::string& mesh_path,
+                        const std::vector<nav::Obstacle>& obstacles, const std::vector<nav::OffMeshLink>& links, nav::Stage to,
+                        const std::string& mesh_path,
                         bool trace) {
     {
         bool mesh_changed = false;
@@ -523,6 +533,11 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
         pipe_->set_record_region_trace(trace);
         if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
         if (obstacles != pipe_->obstacles()) pipe_->set_obstacles(obstacles);
+        bool links_changed = false;
+        if (links != pipe_->links()) {
+            if (const nav::Status st = pipe_->set_links(links); !st) log_.error("links: " + st.message);  // the old links stay
+            else links_changed = true;
+        }
 
         if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed || params_changed)) {
             // the first bake of a mesh shows its input at once, the later stages as they come
@@ -549,6 +564,9 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                     log_.info("bake #" + std::to_string(snap->generation) + ": " + describe_run(*snap) +
                               (snap->stages_run.empty() && params_changed
                                    ? " - the parameter change leaves every derived voxel value unchanged"
+                                   : "") +
+                              (snap->stages_run.empty() && links_changed
+                                   ? " - " + std::to_string(snap->links.size()) + " manual links relinked, no tile re-baked"
                                    : ""));
                     event(WorkerEvent::Kind::BakeDone, {});
                 } else {

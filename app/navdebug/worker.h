@@ -54,11 +54,13 @@ public:
     void start();
 
     // The newest desired state; cancels a build in progress.
-    // obstacles: the new temporary obstacles (null: the last ones asked for stay).
+    // obstacles: the new temporary obstacles, links: the new manual off-mesh links (null: the last
+    // ones asked for stay).
     void request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
-                 const std::vector<nav::Obstacle>* obstacles = nullptr);
-    // The obstacles the pipeline was given before the worker started (the App's first state).
+                 const std::vector<nav::Obstacle>* obstacles = nullptr, const std::vector<nav::OffMeshLink>* links = nullptr);
+    // The obstacles and links the pipeline was given before the worker started (the App's first state).
     std::vector<nav::Obstacle> initial_obstacles() const;
+    std::vector<nav::OffMeshLink> initial_links() const;
     // Loads a mesh before the next build (the pipeline keeps the old mesh if it fails).
     void request_mesh(const std::string& path);
     // Whether bakes record the region trace (replay); a change re-runs the regions stage.
@@ -143,7 +145,8 @@ private:
     // One request: load the mesh if asked, apply the state, run and publish. May throw
     // (std::bad_alloc in a stage); loop() catches and reports through fail_run.
     void handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes,
-                const std::vector<nav::Obstacle>& obstacles, nav::Stage to, const std::string& mesh_path, bool trace);
+                const std::vector<nav::Obstacle>& obstacles, const std::vector<nav::OffMeshLink>& links, nav::Stage to,
+                const std::string& mesh_path, bool trace);
     // Publishes the last good bake marked failed with `what` at the stage that was building.
     void fail_run(const std::string& what, bool out_of_memory);  // out of memory: bad input (exit 2)
     // Applies the prune, computes the change highlight and builds the shown layers' draw lists for
@@ -173,6 +176,7 @@ private:
     nav::Params params_;
     std::vector<nav::ConvexVolume> volumes_;
     std::vector<nav::Obstacle> obstacles_;
+    std::vector<nav::OffMeshLink> links_;
     nav::Stage to_ = nav::kLastStage;
     std::string mesh_path_;
     bool region_trace_ = false;

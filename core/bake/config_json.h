@@ -10,23 +10,14 @@
 
 namespace nav {
 
-// The config object: every parameter by name in table order (numbers, booleans, enum names), and
-// "volumes" when there are any ([{"verts": [[x,y,z],...], "hmin", "hmax", "area": name or id}]).
-// parse_config_json reads it back to the same parameters and volumes.
-// "obstacles" when there are any (the form parse_config_json documents). With `areas` (not null
-// and not AreaTable::defaults()), also "areas" (params_json.h has the form), and the volumes' area
-// names are the table's.
-nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes = {},
-                                   const AreaTable* areas = nullptr, const std::vector<Obstacle>& obstacles = {});
+// The config object (params_json.h has the form): every parameter by name in table order (numbers,
+// booleans, enum names); "volumes", "obstacles" and "links" when there are any; "areas" when the
+// table is not AreaTable::defaults(); volume and link areas by the table's names (ids when unnamed).
+// Every link field is written. read_config_json reads it back to the same inputs.
+nlohmann::ordered_json config_json(const ConfigInputs& in);
+nlohmann::ordered_json config_json(const Params& params);  // the parameters alone
 
-// Reads a JSON config: an object whose keys are parameter names (values number, bool or enum
-// string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}].
-// Keys not in the text keep their value in params; "volumes" replaces volumes. Unknown keys and
-// bad values are errors naming `what` (the file) and the key; nothing changes on an error.
-Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
-                        std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles = nullptr);
-// With the config's "areas" (params_json.h: parse_config_json).
-Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
-                        std::vector<ConvexVolume>& volumes, AreaTable& areas, std::vector<Obstacle>* obstacles = nullptr);
+// parse_config_json (params_json.h) on a parsed JSON value.
+Status read_config_json(const nlohmann::json& j, const std::string& what, ConfigInputs& in);
 
 }  // namespace nav

@@ -256,6 +256,85 @@ Status read_obstacle(const nlohmann::json& o, const std::string& where, Obstacle
     return validate_obstacle(ob, where);
 }
 
+nlohmann::ordered_json link_json(const OffMeshLink& l, const AreaTable& areas) {
+    nlohmann::ordered_json j;
+    j["start"] = {short_decimal(l.start[0]), short_decimal(l.start[1]), short_decimal(l.start[2])};
+    j["end"] = {short_decimal(l.end[0]), short_decimal(l.end[1]), short_decimal(l.end[2])};
+    j["radius"] = short_decimal(l.radius);
+    j["bidirectional"] = l.bidir;
+    const std::string_view name = areas.name_of(l.area);
+    if (name.empty()) j["area"] = l.area;
+    else j["area"] = std::string(name);
+    j["flags"] = l.flags;
+    j["user_id"] = l.user_id;
+    return j;
+}
+
+// One element of "links"; `where` is "FILE: links[i]". `has_radius` is false when the item gives
+// none (the caller fills in the agent radius once every parameter is read).
+Status read_link(const nlohmann::json& o, const std::string& where, const AreaTable& areas, OffMeshLink& l, bool& has_radius) {
+    if (!o.is_object())
+        return Status::bad_input(where + ": expected {\"start\": [x,y,z], \"end\": [x,y,z], \"radius\", \"bidirectional\", \"area\", "
+                                         "\"flags\", \"user_id\"}");
+    for (auto k = o.begin(); k != o.end(); ++k) {
+        const std::string& key = k.key();
+        if (key != "start" && key != "end" && key != "radius" && key != "bidirectional" && key != "area" && key != "flags" &&
+            key != "user_id")
+            return Status::bad_input(where + ": unknown key \"" + key + "\" (known: start, end, radius, bidirectional, area, flags, user_id)");
+    }
+    auto vec3 = [&](const char* key, float* out) -> Status {
+        if (!o.contains(key)) return Status::bad_input(where + "." + key + ": missing (expected [x, y, z] numbers)");
+        const auto& a = o[key];
+        if (!a.is_array() || a.size() != 3 || !a[0].is_number() || !a[1].is_number() || !a[2].is_number())
+            return Status::bad_input(where + "." + key + ": must be [x, y, z] numbers");
+        for (size_t k = 0; k < 3; ++k) {
+            const double x = a[k].get<double>();
+            if (!(std::fabs(x) <= kMaxCoordinate))
+                return Status::bad_input(where + "." + key + ": holds " + std::to_string(x) + ", beyond +-1e6 m");
+            out[k] = static_cast<float>(x);
+        }
+        return Status::ok();
+    };
+    if (Status st = vec3("start", l.start); !st) return st;
+    if (Status st = vec3("end", l.end); !st) return st;
+    has_radius = o.contains("radius");
+    if (has_radius) {
+        const auto& r = o["radius"];
+        if (!r.is_number() || !(r.get<double>() >= 0 && r.get<double>() <= 1000))
+            return Status::bad_input(where + ".radius: must be a number in [0, 1000] m");
+        l.radius = static_cast<float>(r.get<double>());
+    }
+    if (o.contains("bidirectional")) {
+        if (!o["bidirectional"].is_boolean()) return Status::bad_input(where + ".bidirectional: must be true or false");
+        l.bidir = o["bidirectional"].get<bool>();
+    }
+    if (o.contains("area")) {
+        const auto& a = o["area"];
+        if (a.is_string()) {
+            if (!areas.id_of(a.get<std::string>(), l.area))
+                return Status::bad_input(where + ".area: unknown area '" + a.get<std::string>() + "' (expected " + areas.names() +
+                                         ", not_walkable or an id in 0..63)");
+        } else if (a.is_number_integer() && a.get<double>() >= 0 && a.get<double>() < kMaxAreas) {
+            l.area = static_cast<uint8_t>(a.get<double>());
+        } else {
+            return Status::bad_input(where + ".area: must be an area name or an id in 0..63");
+        }
+    }
+    if (o.contains("flags")) {
+        const auto& f = o["flags"];
+        if (!f.is_number_integer() || f.get<double>() < 0 || f.get<double>() > 65535)
+            return Status::bad_input(where + ".flags: must be an integer in 0..65535");
+        l.flags = static_cast<uint16_t>(f.get<double>());
+    }
+    if (o.contains("user_id")) {
+        const auto& u = o["user_id"];
+        if (!u.is_number_integer() || u.get<double>() < 0 || u.get<double>() > 4294967295.0)
+            return Status::bad_input(where + ".user_id: must be an integer in 0..4294967295");
+        l.user_id = static_cast<uint32_t>(u.get<double>());
+    }
+    return check_offmesh_link(l, where);
+}
+
 // One parameter key of a config: its value as set_from_string reads it.
 Status read_param(const std::string& key, const nlohmann::json& v, const std::string& what, Params& p) {
     if (!find_param(key)) {
@@ -264,7 +343,7 @@ Status read_param(const std::string& key, const nlohmann::json& v, const std::st
             if (!known.empty()) known += ", ";
             known += t.name;
         }
-        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, areas, obstacles)");
+        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, areas, obstacles, links)");
     }
     std::string sval;
     if (v.is_boolean()) {
@@ -291,113 +370,112 @@ double short_decimal(float f) {
     return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
 }
 
-std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes, int indent,
-                             const AreaTable* areas, const std::vector<Obstacle>& obstacles) {
-    return config_json(params, volumes, areas, obstacles).dump(indent);
+std::string config_json_text(const ConfigInputs& in, int indent) {
+    return config_json(in).dump(indent);
 }
 
-nlohmann::ordered_json config_json(const Params& params, const std::vector<ConvexVolume>& volumes,
-                                   const AreaTable* areas, const std::vector<Obstacle>& obstacles) {
+std::string config_json_text(const Params& params, int indent) {
+    return config_json(params).dump(indent);
+}
+
+nlohmann::ordered_json config_json(const Params& params) {
+    ConfigInputs in;
+    in.params = params;
+    return config_json(in);
+}
+
+nlohmann::ordered_json config_json(const ConfigInputs& in) {
     static const AreaTable kDefaults = AreaTable::defaults();
-    const AreaTable& table = areas ? *areas : kDefaults;
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const ParamDef& d : param_table()) {
         switch (d.kind) {
-            case ParamKind::Bool: j[std::string(d.name)] = params.b(d.id); break;
-            case ParamKind::Enum: j[std::string(d.name)] = params.to_string(d.id); break;
-            case ParamKind::Int: j[std::string(d.name)] = params.i(d.id); break;
-            case ParamKind::Float: j[std::string(d.name)] = params.get(d.id); break;
+            case ParamKind::Bool: j[std::string(d.name)] = in.params.b(d.id); break;
+            case ParamKind::Enum: j[std::string(d.name)] = in.params.to_string(d.id); break;
+            case ParamKind::Int: j[std::string(d.name)] = in.params.i(d.id); break;
+            case ParamKind::Float: j[std::string(d.name)] = in.params.get(d.id); break;
         }
     }
-    if (!volumes.empty()) {
+    if (!in.volumes.empty()) {
         nlohmann::ordered_json vols = nlohmann::ordered_json::array();
-        for (const ConvexVolume& v : volumes) vols.push_back(volume_json(v, table));
+        for (const ConvexVolume& v : in.volumes) vols.push_back(volume_json(v, in.areas));
         j["volumes"] = vols;
     }
-    if (areas && *areas != kDefaults) j["areas"] = areas_json(*areas);
-    if (!obstacles.empty()) {
+    if (in.areas != kDefaults) j["areas"] = areas_json(in.areas);
+    if (!in.obstacles.empty()) {
         nlohmann::ordered_json obs = nlohmann::ordered_json::array();
-        for (const Obstacle& o : obstacles) obs.push_back(obstacle_json(o));
+        for (const Obstacle& o : in.obstacles) obs.push_back(obstacle_json(o));
         j["obstacles"] = obs;
+    }
+    if (!in.links.empty()) {
+        nlohmann::ordered_json ls = nlohmann::ordered_json::array();
+        for (const OffMeshLink& l : in.links) ls.push_back(link_json(l, in.areas));
+        j["links"] = ls;
     }
     return j;
 }
 
-Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
-                        std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles) {
-    AreaTable areas = AreaTable::defaults();
-    return read_config_json(j, what, params, volumes, areas, obstacles);
-}
-
-Status read_config_json(const nlohmann::json& j, const std::string& what, Params& params,
-                        std::vector<ConvexVolume>& volumes, AreaTable& areas, std::vector<Obstacle>* obstacles) {
+Status read_config_json(const nlohmann::json& j, const std::string& what, ConfigInputs& in) {
     if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
-    Params p = params;
-    std::vector<ConvexVolume> vols = volumes;
-    AreaTable table = areas;
-    std::vector<Obstacle> obs;
-    if (obstacles) obs = *obstacles;
-    // "areas" first, wherever it stands: the volumes' area names resolve against it.
+    ConfigInputs c = in;
+    // "areas" first, wherever it stands: the volumes' and links' area names resolve against it.
     if (j.contains("areas"))
-        if (Status st = read_areas(j["areas"], what + ": areas", table); !st) return st;
+        if (Status st = read_areas(j["areas"], what + ": areas", c.areas); !st) return st;
+    std::vector<size_t> no_radius;  // links that take the agent radius (known once every key is read)
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();
         const nlohmann::json& v = it.value();
         if (key == "areas") continue;
         if (key == "obstacles") {
-            if (!obstacles) return Status::bad_input(what + ": \"obstacles\" are not read here (a bake config file takes them)");
             if (!v.is_array()) return Status::bad_input(what + ": \"obstacles\" must be an array");
-            obs.clear();
+            c.obstacles.clear();
             for (size_t i = 0; i < v.size(); ++i) {
                 Obstacle ob;
                 if (Status st = read_obstacle(v[i], what + ": obstacles[" + std::to_string(i) + "]", ob); !st) return st;
-                obs.push_back(ob);
+                c.obstacles.push_back(ob);
+            }
+            continue;
+        }
+        if (key == "links") {
+            if (!v.is_array()) return Status::bad_input(what + ": \"links\" must be an array");
+            c.links.clear();
+            no_radius.clear();
+            for (size_t i = 0; i < v.size(); ++i) {
+                OffMeshLink l;
+                l.area = kAreaJump;  // the default, as the automatic links' (flags: kPolyFlagDefault, walk)
+                bool has_radius = false;
+                if (Status st = read_link(v[i], what + ": links[" + std::to_string(i) + "]", c.areas, l, has_radius); !st) return st;
+                if (!has_radius) no_radius.push_back(i);
+                c.links.push_back(l);
             }
             continue;
         }
         if (key != "volumes") {
-            if (Status st = read_param(key, v, what, p); !st) return st;
+            if (Status st = read_param(key, v, what, c.params); !st) return st;
             continue;
         }
         if (!v.is_array()) return Status::bad_input(what + ": \"volumes\" must be an array");
-        vols.clear();
+        c.volumes.clear();
         for (size_t i = 0; i < v.size(); ++i) {
             ConvexVolume cv;
-            if (Status st = read_volume(v[i], what + ": volumes[" + std::to_string(i) + "]", table, cv); !st) return st;
-            vols.push_back(std::move(cv));
+            if (Status st = read_volume(v[i], what + ": volumes[" + std::to_string(i) + "]", c.areas, cv); !st) return st;
+            c.volumes.push_back(std::move(cv));
         }
     }
-    params = p;
-    volumes = std::move(vols);
-    areas = std::move(table);
-    if (obstacles) *obstacles = std::move(obs);
+    for (size_t i : no_radius) c.links[i].radius = c.params.f(ParamId::agent_radius);
+    in = std::move(c);
     return Status::ok();
 }
 
-Status parse_config_json(std::string_view text, const std::string& what, Params& params,
-                         std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles) {
-    AreaTable areas = AreaTable::defaults();
-    return parse_config_json(text, what, params, volumes, areas, obstacles);
-}
-
-Status parse_config_json(std::string_view text, const std::string& what, Params& params,
-                         std::vector<ConvexVolume>& volumes, AreaTable& areas, std::vector<Obstacle>* obstacles) {
+Status parse_config_json(std::string_view text, const std::string& what, ConfigInputs& in) {
     nlohmann::json j;
     if (Status st = parse_json_text(text, what, j); !st) return st;
-    return read_config_json(j, what, params, volumes, areas, obstacles);
+    return read_config_json(j, what, in);
 }
 
-Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
-                        std::vector<Obstacle>* obstacles) {
-    AreaTable areas = AreaTable::defaults();
-    return load_config_file(path, params, volumes, areas, obstacles);
-}
-
-Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
-                        AreaTable& areas, std::vector<Obstacle>* obstacles) {
+Status load_config_file(const std::string& path, ConfigInputs& in) {
     std::string text;
     if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
-    return parse_config_json(text, path, params, volumes, areas, obstacles);
+    return parse_config_json(text, path, in);
 }
 
 Status split_assignment(std::string_view flag, std::string_view text, std::string& name, std::string& value) {

@@ -11,47 +11,55 @@
 #include "core/bake/obstacles.h"
 #include "core/bake/params.h"
 #include "core/common.h"
+#include "core/runtime/tile.h"
 
 namespace nav {
 
 // ---- JSON config -------------------------------------------------------------------------------
 
-// Reads a JSON config from text: an object whose keys are parameter names (values number, bool or
-// enum string), plus optional "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area":
-// "water"|id}], and "obstacles": [{"shape": "cylinder", "pos": [x,y,z], "radius", "height"} |
-// {"shape": "box" | "rotated_box", "pos": [x,y,z] (the centre), "half": [hx,hy,hz], "yaw_deg"
-// (rotated_box)}] when `obstacles` is given (a reader that takes none refuses the key). Keys not in
-// the text keep their value in params; "volumes" replaces volumes, "obstacles" obstacles. Bad
-// syntax, unknown keys and bad values are errors naming `what` (the file) and the key or item
-// ("obstacles[2]: radius -1 must be a finite number > 0"); nothing changes on an error.
-// (config_json.h has the same on JSON objects.)
-Status parse_config_json(std::string_view text, const std::string& what, Params& params,
-                         std::vector<ConvexVolume>& volumes, std::vector<Obstacle>* obstacles = nullptr);
-// The same with the config's area types: "areas": [{"name": "mud", "id": 7, "color": [r,g,b] or
-// [r,g,b,a], "cost": 3, "flags": ["walk"] or a number}] replaces `areas` (keys: name required; id
-// default the lowest free, color area_color(id), cost 1, flags ["walk"]), and the volumes' "area"
-// names resolve against it (read first, wherever it stands). Without "areas", `areas` is kept
-// and names resolve against it. Errors name the item: "FILE: areas[2].cost: ...",
-// "FILE: volumes[1].area: unknown area 'mud' (...)", "FILE: areas: 64 area types, at most 63".
-// The overloads without `areas` resolve against AreaTable::defaults() (or the config's own) and
-// drop the table.
-Status parse_config_json(std::string_view text, const std::string& what, Params& params,
-                         std::vector<ConvexVolume>& volumes, AreaTable& areas, std::vector<Obstacle>* obstacles = nullptr);
+// Everything a JSON config gives a bake: the parameters, the convex volumes, the area types, the
+// temporary obstacles and the manual off-mesh links. The readers fill one; what the text leaves
+// out keeps its value.
+struct ConfigInputs {
+    Params params;
+    std::vector<ConvexVolume> volumes;
+    AreaTable areas = AreaTable::defaults();
+    std::vector<Obstacle> obstacles;
+    std::vector<OffMeshLink> links;
+    bool operator==(const ConfigInputs&) const = default;
+};
+
+// Reads a JSON config from text into `in`: an object whose keys are parameter names (values
+// number, bool or enum string), plus optional
+//  - "areas": [{"name": "mud", "id": 7, "color": [r,g,b] or [r,g,b,a], "cost": 3, "flags": ["walk"]
+//    or a number}] replaces in.areas (keys: name required; id default the lowest free, color
+//    area_color(id), cost 1, flags ["walk"]); read first, wherever it stands, so the names below
+//    resolve against it (without it, against in.areas);
+//  - "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}] replaces in.volumes;
+//  - "obstacles": [{"shape": "cylinder", "pos": [x,y,z], "radius", "height"} | {"shape": "box" |
+//    "rotated_box", "pos": [x,y,z] (the centre), "half": [hx,hy,hz], "yaw_deg" (rotated_box)}]
+//    replaces in.obstacles;
+//  - "links": [{"start": [x,y,z], "end": [x,y,z], "radius": r, "bidirectional": true, "area":
+//    "jump"|id, "flags": n, "user_id": n}] replaces in.links (start and end required; radius
+//    default the config's agent_radius, bidirectional true, area jump, flags 1 (walk), user_id 0).
+// Keys not in the text keep their value. Bad syntax, unknown keys and bad values are errors naming
+// `what` (the file) and the key or item ("FILE: obstacles[2]: radius -1 must be a finite number >
+// 0", "FILE: links[1].area: unknown area 'mud' (...)", "FILE: areas[2].cost: ...", "FILE: areas:
+// 64 area types, at most 63"); nothing changes on an error. (config_json.h has the same on JSON
+// objects, and the writer.)
+Status parse_config_json(std::string_view text, const std::string& what, ConfigInputs& in);
 // The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
 // by parse_config_json: every failure is bad input naming the file.
 constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;  // a config or session is a few kB
-Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
-                        std::vector<Obstacle>* obstacles = nullptr);
-Status load_config_file(const std::string& path, Params& params, std::vector<ConvexVolume>& volumes,
-                        AreaTable& areas, std::vector<Obstacle>* obstacles = nullptr);
+Status load_config_file(const std::string& path, ConfigInputs& in);
 
 // The shortest decimal that reads back as the same float (0.2f is written 0.2, not
 // 0.20000000298...): how float coordinates go into JSON.
 double short_decimal(float f);
 
 // The config as JSON text (config_json, pretty-printed with `indent` spaces, -1 = one line).
-std::string config_json_text(const Params& params, const std::vector<ConvexVolume>& volumes = {}, int indent = 2,
-                             const AreaTable* areas = nullptr, const std::vector<Obstacle>& obstacles = {});
+std::string config_json_text(const ConfigInputs& in, int indent = 2);
+std::string config_json_text(const Params& params, int indent = 2);  // the parameters alone
 
 // ---- --set NAME=VALUE ---------------------------------------------------------------------------
 

@@ -140,6 +140,7 @@ struct Ctx {
     const Params& params;
     const std::vector<ConvexVolume>& volumes;
     const std::vector<Obstacle>& obstacles;
+    const std::vector<OffMeshLink>& links;  // the manual off-mesh links
     const AreaFlagTable& area_flags;  // polygon flags per area id (Pipeline::set_areas)
     const Unit& solo;                // holds tri_areas
     const TriangleBins* bins;        // tiled bakes: triangles per tile
@@ -397,20 +398,45 @@ AutoLinkParams auto_link_params(const Params& p) {
     return a;
 }
 
-// The automatic off-mesh links of a finished navmesh (solo: run_navmesh; tiled: the assembly),
-// into `links` (null when link_drop_height and link_jump_distance are both 0), with the counts
-// "auto_links" and "links_rejected" appended to the navmesh step's. THE place where, once
-// build_navmesh takes a span of OffMeshLink, the links are to be fed to the runtime navmesh
-// (links->links); until then they are only published (Bake::auto_links) and drawn.
-// Generates the automatic links on the navmesh just made and links them into its graph
-// (relink_navmesh: no tile changes, A* may take them).
-Status make_auto_links(NavMesh& nm, const InputMesh& level, const Params& params, std::shared_ptr<AutoLinks>& links,
-                       std::shared_ptr<AutoLinks>& spare, std::vector<StageCount>& counts, const CancelFlag* cancel) {
+// Sets count `name` in `counts` (appended when absent).
+void set_count(std::vector<StageCount>& counts, std::string_view name, int64_t value) {
+    for (StageCount& c : counts)
+        if (c.name == name) {
+            c.value = value;
+            return;
+        }
+    counts.push_back({name, value});
+}
+
+// Links `manual` (Pipeline::set_links) and then the automatic links (`autos`, may be null) into
+// nm's graph (relink_navmesh: no tile changes), with the count "manual_links" when there are any.
+Status link_all(NavMesh& nm, const std::vector<OffMeshLink>& manual, const AutoLinks* autos, std::vector<StageCount>& counts) {
+    const size_t nauto = autos ? autos->links.size() : 0;
+    if (!manual.empty() || std::find_if(counts.begin(), counts.end(), [](const StageCount& c) { return c.name == "manual_links"; }) != counts.end())
+        set_count(counts, "manual_links", static_cast<int64_t>(manual.size()));
+    if (manual.empty() && nauto == 0 && nm.nlinks == 0) return Status::ok();
+    if (nauto == 0) return relink_navmesh(nm, manual);
+    if (manual.empty()) return relink_navmesh(nm, autos->links);
+    std::vector<OffMeshLink> all;
+    all.reserve(manual.size() + nauto);
+    all.insert(all.end(), manual.begin(), manual.end());
+    all.insert(all.end(), autos->links.begin(), autos->links.end());
+    return relink_navmesh(nm, all);
+}
+
+// The off-mesh links of a finished navmesh (solo: run_navmesh; tiled: the assembly): the
+// automatic ones generated into `links` (null when link_drop_height and link_jump_distance are
+// both 0), with the counts "auto_links" and "links_rejected" appended to the navmesh step's, then
+// the manual ones and the automatic ones linked into its graph (link_all: no tile changes, A* may
+// take them).
+Status make_auto_links(NavMesh& nm, const InputMesh& level, const Params& params, const std::vector<OffMeshLink>& manual,
+                       std::shared_ptr<AutoLinks>& links, std::shared_ptr<AutoLinks>& spare, std::vector<StageCount>& counts,
+                       const CancelFlag* cancel) {
     const AutoLinkParams ap = auto_link_params(params);
     if (!ap.enabled()) {
         links.reset();
         spare.reset();
-        return Status::ok();
+        return link_all(nm, manual, nullptr, counts);
     }
     const auto t0 = clock_type::now();
     AutoLinks& out = writable(links, spare);
@@ -418,8 +444,8 @@ Status make_auto_links(NavMesh& nm, const InputMesh& level, const Params& params
     out.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
     counts.push_back({"auto_links", static_cast<int64_t>(out.links.size())});
     counts.push_back({"links_rejected", static_cast<int64_t>(out.rejected.size())});
-    if (!st || out.links.empty()) return st;
-    return relink_navmesh(nm, out.links);
+    if (!st) return st;
+    return link_all(nm, manual, &out, counts);
 }
 
 Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
@@ -438,7 +464,7 @@ Status run_navmesh(Unit& u, const Ctx& x, StageStats& stats) {
     Status st = build_navmesh(*u.polymesh, *u.detail, nm, &x.area_flags);
     stats.counts = {{"navmesh_polys", nm.npolys}, {"islands", nm.nislands}};
     if (!st) return st;
-    return make_auto_links(nm, x.m, x.params, u.auto_links, u.auto_links_spare, stats.counts, x.cancel);
+    return make_auto_links(nm, x.m, x.params, x.links, u.auto_links, u.auto_links_spare, stats.counts, x.cancel);
 }
 
 // What a stage is: where it runs and the function that builds its result (run_<name> above),
@@ -805,6 +831,41 @@ void Pipeline::set_obstacles(std::vector<Obstacle> obstacles) {
     obstacles_ = std::move(obstacles);
 }
 
+Status Pipeline::set_links(std::vector<OffMeshLink> links) {
+    for (size_t i = 0; i < links.size(); ++i)
+        if (Status st = check_offmesh_link(links[i], "links[" + std::to_string(i) + "]"); !st) return st;
+    if (links != links_) links_changed_ = true;
+    links_ = std::move(links);
+    return Status::ok();
+}
+
+void Pipeline::relink_current() {
+    Impl& I = *impl_;
+    if (!links_changed_) return;
+    const bool tiled = I.config.tile_size > 0;
+    if (!tiled) {
+        // A navmesh the stage built in this run took links_ already; one not built yet will.
+        if (!I.solo.navmesh || I.solo.dirty_from <= static_cast<int>(Stage::Navmesh)) return;
+        links_changed_ = false;
+        if (std::find(I.stages_run.begin(), I.stages_run.end(), Stage::Navmesh) != I.stages_run.end()) return;
+        // A new navmesh object (a snapshot still held keeps its own, and whoever caches by the
+        // navmesh's identity sees the change): a copy, sharing every tile, relinked.
+        I.solo.navmesh = std::make_shared<NavMesh>(*I.solo.navmesh);
+        const Status st = link_all(*I.solo.navmesh, links_, I.solo.auto_links.get(),
+                                   I.solo.stats[static_cast<size_t>(Stage::Navmesh)].counts);
+        (void)st;  // set_links validated every link: relinking cannot fail
+        return;
+    }
+    if (!I.tiled_navmesh) return;
+    links_changed_ = false;
+    const auto t0 = clock_type::now();
+    auto nm = std::make_shared<NavMesh>(*I.tiled_navmesh);  // the tiles are shared, not copied
+    const Status st = link_all(*nm, links_, I.tiled_links.get(), I.assembly.counts);
+    (void)st;  // set_links validated every link
+    I.assembly.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+    I.tiled_navmesh = std::move(nm);
+}
+
 void Pipeline::dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes) {
     for (auto& t : impl_->tiles) {
         const BakeConfig& c = t->config;
@@ -868,6 +929,7 @@ Stage Pipeline::first_dirty() const {
         for (const auto& t : I.tiles)
             if (t->dirty_from <= kLastTileStage) d = std::min(d, t->dirty_from);
     }
+    if (links_changed_) d = std::min(d, static_cast<int>(Stage::Navmesh));  // the relink (no tile re-bakes)
     return static_cast<Stage>(d);
 }
 
@@ -1160,7 +1222,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         I.solo.dirty_from = solo_start(I.solo);
         // Rebuilt from rasterize below (re-trimmed as it goes when lean), or the tiles' bake now.
         if (I.solo.dirty_from <= kStageRasterize || I.config.tile_size > 0) I.solo.trimmed = false;
-        const Ctx solo_ctx{m,     params_,       volumes_, obstacles_, area_flags_, I.solo, nullptr, false, record_trace_, memory_limit_,
+        const Ctx solo_ctx{m,     params_,       volumes_, obstacles_, links_, area_flags_, I.solo, nullptr, false, record_trace_, memory_limit_,
                            cancel, lean};
         tiled = I.config.tile_size > 0;
         // Stages of the solo grid (all of them), or only the mesh-wide ones before the tiles.
@@ -1184,6 +1246,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         if (!tiled) {
             I.tiles.clear();
             I.bins_current = false;
+            if (result) relink_current();
         } else if (result && static_cast<int>(to) >= static_cast<int>(Stage::Rasterize)) {
             result = run_tiles(to, cancel, error_stage, error_tile);
             if (result && to == Stage::Navmesh) result = assemble_navmesh(error_stage);
@@ -1197,6 +1260,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     b->config = I.config;
     b->volumes = volumes_;
     b->obstacles = obstacles_;
+    b->links = links_;
     b->stats = I.solo.stats;
     b->error = result;
     b->error_stage = error_stage;
@@ -1252,7 +1316,10 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
         if (t->tile && t->tile->npolys() > 0) tiles.push_back(t->tile);
     }
     if (!all) return Status::ok();  // some tile is not baked (navbake --tile): no navmesh
-    if (!changed) return Status::ok();
+    if (!changed) {
+        relink_current();  // only the manual links changed, if anything
+        return Status::ok();
+    }
     const auto t0 = clock_type::now();
     auto nm = std::make_shared<NavMesh>();
     Status st;
@@ -1269,7 +1336,7 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
     }
     I.assembly.counts = {{"navmesh_polys", nm->npolys}, {"islands", nm->nislands}};
     try {
-        st = make_auto_links(*nm, *I.mesh, params_, I.tiled_links, I.tiled_links_spare, I.assembly.counts, nullptr);
+        st = make_auto_links(*nm, *I.mesh, params_, links_, I.tiled_links, I.tiled_links_spare, I.assembly.counts, nullptr);
     } catch (const std::bad_alloc&) {
         st = out_of_memory("automatic links", true);
     }
@@ -1281,6 +1348,7 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
         return st;
     }
     I.tiled_navmesh = std::move(nm);
+    links_changed_ = false;  // the assembly linked links_
     if (std::find(I.stages_run.begin(), I.stages_run.end(), Stage::Navmesh) == I.stages_run.end())
         I.stages_run.push_back(Stage::Navmesh);
     return Status::ok();
@@ -1518,7 +1586,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     }
     if (progress_) progress_->store(static_cast<int>(Stage::Rasterize), std::memory_order_relaxed);
 
-    const Ctx ctx{m, params_, volumes_, obstacles_, area_flags_, I.solo, &I.bins, true, record_trace_, memory_limit_, cancel};
+    const Ctx ctx{m, params_, volumes_, obstacles_, links_, area_flags_, I.solo, &I.bins, true, record_trace_, memory_limit_, cancel};
     const bool keep = keep_intermediates_;
     const bool trace = record_trace_;
     std::atomic<size_t> next{0};
@@ -1565,6 +1633,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
                 b->config = c;
                 b->volumes = volumes_;
                 b->obstacles = obstacles_;
+                b->links = links_;
                 b->mesh = I.mesh;
                 b->tri_areas = I.solo.tri_areas;  // the input stays drawn while the tiles fill in
                 b->stats[static_cast<size_t>(Stage::Input)] = I.solo.stats[static_cast<size_t>(Stage::Input)];

@@ -96,11 +96,13 @@ struct Bake : StageResults<true> {
     BakeConfig config;
     std::vector<ConvexVolume> volumes;
     std::vector<Obstacle> obstacles;
+    std::vector<OffMeshLink> links;  // the manual off-mesh links (Pipeline::set_links)
 
     std::shared_ptr<const InputMesh> mesh;
     // The navmesh's automatic off-mesh links and the candidates rejected (core/bake/auto_links.h),
     // made by the navmesh step when link_drop_height or link_jump_distance is above 0; null
-    // otherwise and whenever navmesh is. Linked into the runtime navmesh's graph (pipeline.cpp's make_auto_links).
+    // otherwise and whenever navmesh is. In the runtime navmesh after the manual links: navmesh link
+    // index links.size() + i is auto_links->links[i].
     std::shared_ptr<const AutoLinks> auto_links;
 
     TileLayout layout;                                  // cols x rows; solo: 1 x 1, tile_size 0
@@ -181,6 +183,13 @@ public:
     // (validate_obstacle): an invalid obstacle marks nothing.
     void set_obstacles(std::vector<Obstacle> obstacles);
     const std::vector<Obstacle>& obstacles() const { return obstacles_; }
+    // Manual off-mesh links (the runtime's OffMeshLink), in the navmesh before the automatic ones:
+    // navmesh link i is links[i]. A change re-bakes no tile: the next run() only relinks the
+    // navmesh (relink_navmesh on a copy that shares every tile; solo and tiled alike, salts and
+    // tile objects kept), unless something else made the navmesh step re-run anyway. BadInput
+    // naming the link ("links[2]: start is not finite", check_offmesh_link) keeps the old links.
+    Status set_links(std::vector<OffMeshLink> links);
+    const std::vector<OffMeshLink>& links() const { return links_; }
 
     // Grids whose estimated memory exceeds this are refused before allocating (default 4 GiB).
     void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
@@ -248,6 +257,10 @@ private:
     Params params_;
     std::vector<ConvexVolume> volumes_;
     std::vector<Obstacle> obstacles_;
+    std::vector<OffMeshLink> links_;
+    bool links_changed_ = false;  // set_links since the navmesh last took them
+    // Relinks the current navmesh with links_ (and the automatic links) when links_changed_.
+    void relink_current();
     // Tiled: marks the tiles whose bordered box overlaps one of the xz boxes dirty from the areas stage.
     void dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes);
     AreaTable areas_ = AreaTable::defaults();

@@ -412,7 +412,9 @@ void reset(NavMesh& out) {
 
 std::string tile_name(const NavTile& t);
 
-Status check_link(const OffMeshLink& l, const std::string& name) {
+}  // namespace
+
+Status check_offmesh_link(const OffMeshLink& l, const std::string& name) {
     if (!std::isfinite(l.start[0]) || !std::isfinite(l.start[1]) || !std::isfinite(l.start[2]))
         return Status::bad_input(name + ": start is not finite");
     if (!std::isfinite(l.end[0]) || !std::isfinite(l.end[1]) || !std::isfinite(l.end[2]))
@@ -423,6 +425,8 @@ Status check_link(const OffMeshLink& l, const std::string& name) {
     return Status::ok();
 }
 
+namespace {
+
 // The off-mesh links: validated, each end connected to its nearest polygon (see NavMesh's
 // "Off-mesh links"), the per-polygon traversal CSR and the island-level link graph. Runs after
 // the polygons and islands are in place; touches no tile graph.
@@ -430,7 +434,7 @@ Status link_offmesh(std::span<const OffMeshLink> extra, NavMesh& out) {
     std::vector<const OffMeshLink*> all;
     all.reserve(extra.size());
     for (size_t i = 0; i < extra.size(); ++i) {
-        if (Status s = check_link(extra[i], "navmesh: link " + std::to_string(i)); !s) return s;
+        if (Status s = check_offmesh_link(extra[i], "navmesh: link " + std::to_string(i)); !s) return s;
         all.push_back(&extra[i]);
     }
     float climb = 0;
@@ -440,7 +444,7 @@ Status link_offmesh(std::span<const OffMeshLink> extra, NavMesh& out) {
         for (size_t i = 0; i < slot.tile->links.size(); ++i) {
             const std::string name = "navmesh: link " + std::to_string(all.size()) + " (" + tile_name(*slot.tile) +
                                      " off-mesh link " + std::to_string(i) + ")";
-            if (Status s = check_link(slot.tile->links[i], name); !s) return s;
+            if (Status s = check_offmesh_link(slot.tile->links[i], name); !s) return s;
             all.push_back(&slot.tile->links[i]);
         }
     }

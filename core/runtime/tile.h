@@ -44,6 +44,7 @@ struct OffMeshLink {
     uint8_t area = 0;        // area id 0..63: the traversal is costed by this area's cost
     bool bidir = true;       // usable from end to start as well
     uint32_t user_id = 0;    // the caller's name for the link, carried through to NavMesh::link_user_id
+    bool operator==(const OffMeshLink&) const = default;
 };
 
 struct NavTile {

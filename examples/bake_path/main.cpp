@@ -21,14 +21,20 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (argc == 9) {
-        nav::Params params = pipeline.params();
-        std::vector<nav::ConvexVolume> volumes;
-        if (nav::Status st = nav::load_config_file(argv[8], params, volumes); !st) {
+        nav::ConfigInputs in;
+        in.params = pipeline.params();
+        if (nav::Status st = nav::load_config_file(argv[8], in); !st) {
             std::fprintf(stderr, "%s\n", st.message.c_str());
             return 2;
         }
-        pipeline.set_params(params);
-        pipeline.set_volumes(volumes);
+        pipeline.set_params(in.params);
+        pipeline.set_volumes(in.volumes);
+        pipeline.set_areas(in.areas);
+        pipeline.set_obstacles(in.obstacles);
+        if (nav::Status st = pipeline.set_links(in.links); !st) {
+            std::fprintf(stderr, "%s\n", st.message.c_str());
+            return 2;
+        }
     }
     if (nav::Status st = pipeline.run(); !st) {
         std::fprintf(stderr, "bake: %s\n", st.message.c_str());

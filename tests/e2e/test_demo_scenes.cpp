@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/config_inputs.h"
 #include "core/bake/pipeline.h"
 #include "test_files.h"
 
@@ -103,7 +104,7 @@ TEST_CASE("demo scene: each feature behaves as assets/README.md promises") {
     REQUIRE(p.load_mesh(asset("demo.obj")));
     nav::Params params;
     std::vector<nav::ConvexVolume> vols;
-    REQUIRE(nav::load_config_file(asset("demo.json"), params, vols));
+    REQUIRE(navtest::load_config(asset("demo.json"), params, vols));
     p.set_params(params);
     p.set_volumes(vols);
     REQUIRE(p.run());

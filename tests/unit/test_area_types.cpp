@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/config_inputs.h"
 #include "core/bake/areas.h"
 #include "core/bake/config_json.h"
 #include "core/bake/palette.h"
@@ -223,7 +224,7 @@ TEST_CASE("area types: config \"areas\" round trip, custom names in volumes") {
         "areas": [{"name": "ground", "id": 63}, {"name": "water", "id": 1, "cost": 4, "flags": ["swim"]},
                   {"name": "mud", "id": 7, "color": [120, 80, 40], "cost": 3, "flags": ["walk", "door"]},
                   {"name": "ice", "flags": 17}]})";
-    REQUIRE(parse_config_json(text, "level.json", p, vols, areas));
+    REQUIRE(navtest::parse_config(text, "level.json", p, vols, areas));
     REQUIRE(vols.size() == 1);
     CHECK(vols[0].area == 7);
     REQUIRE(areas.types.size() == 4);
@@ -232,27 +233,27 @@ TEST_CASE("area types: config \"areas\" round trip, custom names in volumes") {
     CHECK(areas.find("water")->cost == 4);
     CHECK(areas.find("ice")->id == 2);  // the lowest id no entry names
     AreaTable named;
-    REQUIRE(parse_config_json(R"({"areas": [{"name": "road"}, {"name": "ground"}, {"name": "sand"}]})", "n.json", p, vols, named));
+    REQUIRE(navtest::parse_config(R"({"areas": [{"name": "road"}, {"name": "ground"}, {"name": "sand"}]})", "n.json", p, vols, named));
     CHECK(named.find("ground")->id == kWalkableArea);  // a default name keeps its id
     CHECK(named.find("road")->id == kAreaRoad);
     CHECK(named.find("sand")->id == 1);
     CHECK(areas.find("ice")->flags == 17);
     CHECK(areas.find("ground")->color == default_area_color(kWalkableArea));
 
-    const std::string out = config_json_text(p, vols, 2, &areas);
+    const std::string out = config_json_text(navtest::config_of(p, vols, &areas), 2);
     CHECK(out.find("\"mud\"") != std::string::npos);
     Params p2;
     std::vector<ConvexVolume> v2;
     AreaTable a2 = AreaTable::defaults();
-    REQUIRE(parse_config_json(out, "out.json", p2, v2, a2));
+    REQUIRE(navtest::parse_config(out, "out.json", p2, v2, a2));
     CHECK(a2 == areas);
     CHECK(v2 == vols);
     // The defaults are not written.
     const AreaTable d = AreaTable::defaults();
-    CHECK(config_json_text(p, {}, 2, &d).find("areas") == std::string::npos);
+    CHECK(config_json_text(navtest::config_of(p, {}, &d), 2).find("areas") == std::string::npos);
     // Without a table argument the names still resolve against the config's own.
     std::vector<ConvexVolume> v3;
-    CHECK(parse_config_json(text, "level.json", p2, v3));
+    CHECK(navtest::parse_config(text, "level.json", p2, v3));
     CHECK(v3.at(0).area == 7);
 }
 
@@ -262,7 +263,7 @@ TEST_CASE("area types: config errors name the item") {
     AreaTable areas = AreaTable::defaults();
     auto err = [&](const std::string& text) {
         AreaTable before = areas;
-        Status st = parse_config_json(text, "cfg.json", p, vols, areas);
+        Status st = navtest::parse_config(text, "cfg.json", p, vols, areas);
         CHECK_FALSE(st);
         CHECK(areas == before);  // nothing changes on an error
         return st.message;

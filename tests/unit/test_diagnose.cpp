@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/config_inputs.h"
 #include "core/bake/diagnose.h"
 #include "core/bake/pipeline.h"
 #include "test_files.h"
@@ -168,7 +169,7 @@ TEST_CASE("pipeline: the mesh_* parameters re-run everything from input on the f
 TEST_CASE("diagnose: nothing on the default scene, the demo scenes and the shared meshes") {
     Params demo;
     std::vector<ConvexVolume> vols;
-    REQUIRE(load_config_file(asset("demo.json"), demo, vols));
+    REQUIRE(navtest::load_config(asset("demo.json"), demo, vols));
     for (const char* name : {"demo.obj", "stairs.obj", "islands.obj"}) {
         InputMesh m;
         REQUIRE(load_obj(asset(name), m));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/config_inputs.h"
 #include "core/bake/geom_int.h"
 #include "core/bake/input.h"
 #include "core/bake/params.h"
@@ -324,19 +325,19 @@ TEST_CASE("hostile: config numbers out of range and directories are bad input na
     Params p;
     std::vector<ConvexVolume> vols;
     TempFile big(".json", "{\"cell_size\": 1e400}");
-    Status st = load_config_file(big.path(), p, vols);
+    Status st = navtest::load_config(big.path(), p, vols);
     CHECK(st.code == Status::Code::BadInput);
     CHECK(has(st.message, big.path()));
-    st = load_config_file(std::filesystem::temp_directory_path().string(), p, vols);
+    st = navtest::load_config(std::filesystem::temp_directory_path().string(), p, vols);
     CHECK(st.code == Status::Code::BadInput);
     CHECK(has(st.message, "is a directory"));
     // a volume coordinate beyond float: refused before the conversion
-    st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[1e300,0,0],[0,0,1]]}]})", "cfg", p, vols);
+    st = navtest::parse_config(R"({"volumes": [{"verts": [[0,0,0],[1e300,0,0],[0,0,1]]}]})", "cfg", p, vols);
     CHECK(st.code == Status::Code::BadInput);
     CHECK(has(st.message, "cfg: volumes[0]"));
-    st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[1,0,0],[0,0,1]], "hmin": -1e300}]})", "cfg", p, vols);
+    st = navtest::parse_config(R"({"volumes": [{"verts": [[0,0,0],[1,0,0],[0,0,1]], "hmin": -1e300}]})", "cfg", p, vols);
     CHECK(has(st.message, "hmin"));
-    st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[1,0,0],[0,0,1]], "area": 99999999999999999999}]})",
+    st = navtest::parse_config(R"({"volumes": [{"verts": [[0,0,0],[1,0,0],[0,0,1]], "area": 99999999999999999999}]})",
                            "cfg", p, vols);
     CHECK(has(st.message, "area"));
 }

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/config_inputs.h"
 #include "core/runtime/islands.h"
 #include "core/bake/tile_builder.h"
 #include "core/runtime/navmesh.h"
@@ -48,7 +49,7 @@ std::shared_ptr<const nav::Bake> bake_asset(const char* name, const std::vector<
     REQUIRE(p.load_mesh(asset(name)));
     nav::Params params;
     std::vector<nav::ConvexVolume> vols;
-    if (std::string(name) == "demo.obj") REQUIRE(nav::load_config_file(asset("demo.json"), params, vols));
+    if (std::string(name) == "demo.obj") REQUIRE(navtest::load_config(asset("demo.json"), params, vols));
     for (const auto& [k, v] : sets) REQUIRE(params.set_from_string(k, v));
     return bake_pipeline(p, params, std::move(vols));
 }

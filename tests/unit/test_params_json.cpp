@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/config_inputs.h"
 #include "core/bake/config_json.h"
 #include "core/bake/params_json.h"
 #include "test_files.h"
@@ -37,7 +38,7 @@ TEST_CASE("params json: config_json writes every parameter and reads back the sa
     odd.area = 17;  // no name: written as its id
     const std::vector<ConvexVolume> vols = {v, odd};
 
-    const nlohmann::ordered_json j = config_json(p, vols);
+    const nlohmann::ordered_json j = config_json(navtest::config_of(p, vols));
     // table order, one key per parameter, each written as its kind
     size_t i = 0;
     for (auto it = j.begin(); it != j.end() && i < param_table().size(); ++it, ++i)
@@ -54,7 +55,7 @@ TEST_CASE("params json: config_json writes every parameter and reads back the sa
     // read back from the text, as a file, and from the object
     Params q;
     std::vector<ConvexVolume> back;
-    REQUIRE(parse_config_json(j.dump(2), "round.json", q, back));
+    REQUIRE(navtest::parse_config(j.dump(2), "round.json", q, back));
     CHECK(q == p);
     REQUIRE(back.size() == 2);
     CHECK(back[0].verts == v.verts);
@@ -66,13 +67,13 @@ TEST_CASE("params json: config_json writes every parameter and reads back the sa
     navtest::TempFile f(".json", j.dump());
     Params r;
     std::vector<ConvexVolume> from_file;
-    REQUIRE(load_config_file(f.path(), r, from_file));
+    REQUIRE(navtest::load_config(f.path(), r, from_file));
     CHECK(r == p);
     CHECK(from_file.size() == 2);
 
     Params s;
     std::vector<ConvexVolume> from_object;
-    REQUIRE(read_config_json(nlohmann::json(j), "object", s, from_object));
+    REQUIRE(navtest::read_config(nlohmann::json(j), "object", s, from_object));
     CHECK(s == p);
 
     // no volumes: no "volumes" key, and reading it keeps the volumes given
@@ -80,7 +81,7 @@ TEST_CASE("params json: config_json writes every parameter and reads back the sa
     CHECK_FALSE(plain.contains("volumes"));
     std::vector<ConvexVolume> kept = vols;
     Params t;
-    REQUIRE(parse_config_json(plain.dump(), "plain.json", t, kept));
+    REQUIRE(navtest::parse_config(plain.dump(), "plain.json", t, kept));
     CHECK(t == p);
     CHECK(kept.size() == 2);
 
@@ -91,7 +92,7 @@ TEST_CASE("params json: config_json writes every parameter and reads back the sa
             REQUIRE(a.set(d.id, x));
             Params b;
             std::vector<ConvexVolume> none;
-            REQUIRE(parse_config_json(config_json(a).dump(), "ends.json", b, none));
+            REQUIRE(navtest::parse_config(config_json(a).dump(), "ends.json", b, none));
             CHECK(b.get(d.id) == a.get(d.id));
         }
     }
@@ -100,27 +101,27 @@ TEST_CASE("params json: config_json writes every parameter and reads back the sa
 TEST_CASE("params json: a bad value names the file and the key, and changes nothing") {
     Params p;
     std::vector<ConvexVolume> vols;
-    Status st = parse_config_json(R"({"cell_size": 0.25, "verts_per_poly": 40})", "level.json", p, vols);
+    Status st = navtest::parse_config(R"({"cell_size": 0.25, "verts_per_poly": 40})", "level.json", p, vols);
     CHECK(st.code == Status::Code::BadInput);
     CHECK(has(st.message, "level.json: parameter verts_per_poly: got 40, expected a whole number in [3, 12]"));
     CHECK(p.get(ParamId::cell_size) == doctest::Approx(0.3));  // the good key before it is not applied either
 
-    st = parse_config_json(R"({"partition": "hexagons"})", "level.json", p, vols);
+    st = navtest::parse_config(R"({"partition": "hexagons"})", "level.json", p, vols);
     CHECK(has(st.message, "level.json"));
     CHECK(has(st.message, "partition"));
     CHECK(has(st.message, "watershed | monotone | layers"));
 
-    st = parse_config_json(R"({"filter_ledge": null})", "level.json", p, vols);
+    st = navtest::parse_config(R"({"filter_ledge": null})", "level.json", p, vols);
     CHECK(has(st.message, "level.json: \"filter_ledge\" must be a number, boolean or string"));
 
-    st = parse_config_json(R"({"cell_sise": 0.2})", "level.json", p, vols);
+    st = navtest::parse_config(R"({"cell_sise": 0.2})", "level.json", p, vols);
     CHECK(has(st.message, "level.json: unknown key \"cell_sise\" (known: mesh_scale"));
 
-    st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "colour": 1}]})", "level.json", p, vols);
+    st = navtest::parse_config(R"({"volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "colour": 1}]})", "level.json", p, vols);
     CHECK(has(st.message, "level.json: volumes[0]: unknown key \"colour\""));
 
     navtest::TempFile f(".json", R"({"agent_height": "tall"})");
-    st = load_config_file(f.path(), p, vols);
+    st = navtest::load_config(f.path(), p, vols);
     CHECK(st.code == Status::Code::BadInput);
     CHECK(has(st.message, f.path() + ": parameter agent_height: got 'tall', expected a number in [0.1, 50] m"));
 }
@@ -172,14 +173,14 @@ TEST_CASE("params json: config_json_text reads back through parse_config_json (n
     v.hmin = -1;
     v.hmax = 1;
     v.area = kAreaGrass;
-    const std::string text = config_json_text(p, {v}, -1);
+    const std::string text = config_json_text(navtest::config_of(p, {v}), -1);
     CHECK(text.find('\n') == std::string::npos);  // indent -1: one line
     Params back;
     std::vector<ConvexVolume> vols;
-    REQUIRE(parse_config_json(text, "text", back, vols));
+    REQUIRE(navtest::parse_config(text, "text", back, vols));
     CHECK(back.get(ParamId::cell_size) == doctest::Approx(0.25));
     CHECK(back.partition() == Partition::Layers);
-    CHECK(config_json_text(back, vols) == config_json_text(p, {v}));
+    CHECK(config_json_text(navtest::config_of(back, vols)) == config_json_text(navtest::config_of(p, {v})));
     REQUIRE(vols.size() == 1);
     CHECK(vols[0].area == kAreaGrass);
 }

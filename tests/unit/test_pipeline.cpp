@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/config_inputs.h"
 #include "core/bake/erode.h"
 #include "core/bake/filter.h"
 #include "core/bake/pipeline.h"
@@ -249,7 +250,7 @@ TEST_CASE("pipeline: bad input is an error naming the problem, earlier stages st
 TEST_CASE("config: JSON configs set parameters and volumes; errors name key and file") {
     Params p;
     std::vector<ConvexVolume> vols;
-    REQUIRE(parse_config_json(R"({"agent_radius": 0.4, "partition": "layers", "filter_ledge": false,
+    REQUIRE(navtest::parse_config(R"({"agent_radius": 0.4, "partition": "layers", "filter_ledge": false,
         "volumes": [{"verts": [[0,0,0],[0,0,2],[2,0,2],[2,0,0]], "hmin": -1, "hmax": 1, "area": "grass"}]})",
                               "cfg.json", p, vols));
     CHECK(p.get(ParamId::agent_radius) == doctest::Approx(0.4));
@@ -261,29 +262,29 @@ TEST_CASE("config: JSON configs set parameters and volumes; errors name key and 
 
     Params q;
     std::vector<ConvexVolume> v2;
-    Status st = parse_config_json(R"({"agent_radius": -3})", "cfg.json", q, v2);
+    Status st = navtest::parse_config(R"({"agent_radius": -3})", "cfg.json", q, v2);
     CHECK_FALSE(st);
     CHECK(st.message.find("cfg.json") != std::string::npos);
     CHECK(st.message.find("agent_radius") != std::string::npos);
     CHECK(q.get(ParamId::agent_radius) == doctest::Approx(0.6));  // unchanged on error
 
-    st = parse_config_json(R"({"agent_radiu": 1})", "cfg.json", q, v2);
+    st = navtest::parse_config(R"({"agent_radiu": 1})", "cfg.json", q, v2);
     CHECK(st.message.find("unknown key \"agent_radiu\"") != std::string::npos);
-    st = parse_config_json(R"({"agent_radius": [1]})", "cfg.json", q, v2);
+    st = navtest::parse_config(R"({"agent_radius": [1]})", "cfg.json", q, v2);
     CHECK_FALSE(st);
-    st = parse_config_json("{not json", "cfg.json", q, v2);
+    st = navtest::parse_config("{not json", "cfg.json", q, v2);
     CHECK(st.message.find("not valid JSON") != std::string::npos);
-    st = parse_config_json(R"([1,2])", "cfg.json", q, v2);
+    st = navtest::parse_config(R"([1,2])", "cfg.json", q, v2);
     CHECK_FALSE(st);
-    st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[1,0,0]], "area": "water"}]})", "cfg.json", q, v2);
+    st = navtest::parse_config(R"({"volumes": [{"verts": [[0,0,0],[1,0,0]], "area": "water"}]})", "cfg.json", q, v2);
     CHECK_FALSE(st);
     CHECK(st.message.find("volumes[0]") != std::string::npos);
-    st = parse_config_json(R"({"volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "area": "lava"}]})", "cfg.json", q, v2);
+    st = navtest::parse_config(R"({"volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "area": "lava"}]})", "cfg.json", q, v2);
     CHECK(st.message.find("volumes[0].area: unknown area 'lava'") != std::string::npos);
 
-    CHECK_FALSE(load_config_file("/no/such/config.json", q, v2));
+    CHECK_FALSE(navtest::load_config("/no/such/config.json", q, v2));
     navtest::TempFile f(".json", R"({"cell_size": 0.25})");
-    REQUIRE(load_config_file(f.path(), q, v2));
+    REQUIRE(navtest::load_config(f.path(), q, v2));
     CHECK(q.get(ParamId::cell_size) == doctest::Approx(0.25));
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/config_inputs.h"
 #include "app/navdebug/undo.h"
 #include "core/bake/diagnose.h"
 #include "core/bake/pipeline.h"
@@ -103,7 +104,7 @@ TEST_CASE("undo: parameter changes, a fix and a prune undone step by step restor
     nav::Pipeline p;
     REQUIRE(p.load_mesh(dir + "demo.obj"));
     EditState s;
-    REQUIRE(nav::load_config_file(dir + "demo.json", s.params, s.volumes));
+    REQUIRE(navtest::load_config(dir + "demo.json", s.params, s.volumes));
 
     navdebug::UndoStack<EditState> history;
     std::vector<EditState> states;
