@@ -349,7 +349,8 @@ nav::Status merge_split(const std::string& dir, uint64_t max_bytes, nav::DetourM
 
 namespace {
 
-// The mesh loaded as navbake's bake loads it (warnings on stderr), the parameters and volumes set.
+// The mesh loaded as navbake's bake loads it (warnings on stderr), the parameters, volumes,
+// obstacles and area table set (the area table gives the tiles' polygon flags, as in one process).
 nav::Status load_pipeline(const Args& a, const Job& job, nav::Pipeline& pipe) {
     nav::ObjReadOptions ropt;
     ropt.max_bytes = job.max_input;
@@ -361,6 +362,7 @@ nav::Status load_pipeline(const Args& a, const Job& job, nav::Pipeline& pipe) {
     pipe.set_params(job.params);
     pipe.set_volumes(job.volumes);
     pipe.set_obstacles(job.obstacles);
+    pipe.set_areas(job.areas);
     pipe.set_memory_limit(static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0));
     return nav::Status::ok();
 }
@@ -452,7 +454,7 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
                 continue;
             }
             std::vector<uint8_t> data;
-            nav::Status st = nav::write_detour_bake_tile(*tb->polymesh, *tb->detail, bake->params, x, y, data);
+            nav::Status st = nav::write_detour_bake_tile(*tb->polymesh, *tb->detail, bake->params, x, y, data, &bake->area_flags);
             if (!st) return st;
             const std::string path = tile_out_path(dir, x, y);  // the names a whole bake's --tile-out writes
             st = nav::write_output_file(path, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));

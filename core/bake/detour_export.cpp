@@ -10,7 +10,7 @@
 namespace nav {
 
 Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
-                          std::vector<uint16_t>& flags, DetourTileSource& out) {
+                          std::vector<uint16_t>& flags, DetourTileSource& out, const AreaFlagTable* area_flags) {
     out = DetourTileSource{};
     if (mesh.nvp > kDetourVertsPerPoly)
         return Status::bad_input("detour export: verts_per_poly is " + std::to_string(mesh.nvp) +
@@ -23,7 +23,8 @@ Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, co
     flags.resize(np);
     for (size_t i = 0; i < np; ++i) {
         const uint16_t f = i < mesh.flags.size() ? mesh.flags[i] : 0;
-        flags[i] = f ? f : kPolyFlagDefault;  // as make_nav_tile gives the runtime's tiles
+        // as make_nav_tile gives the runtime's tiles (an area whose flags are 0 passes no filter)
+        flags[i] = f ? f : area_flags ? (*area_flags)[mesh.areas[i] & 0x3f] : kPolyFlagDefault;
     }
     out.verts = mesh.verts.data();
     out.vert_count = mesh.nverts;
@@ -62,10 +63,10 @@ Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, co
 }
 
 Status write_detour_bake_tile(const PolyMesh& pm, const PolyMeshDetail& dm, const Params& params, int tx, int ty,
-                              std::vector<uint8_t>& data) {
+                              std::vector<uint8_t>& data, const AreaFlagTable* area_flags) {
     std::vector<uint16_t> flags;
     DetourTileSource src;
-    Status st = detour_tile_source(pm, dm, params, tx, ty, flags, src);
+    Status st = detour_tile_source(pm, dm, params, tx, ty, flags, src, area_flags);
     if (st) st = write_detour_tile(src, data);
     if (!st) st.message = "tile " + std::to_string(tx) + "," + std::to_string(ty) + ": " + st.message;
     return st;
@@ -80,7 +81,7 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
         const PolyMesh& pm = *b.polymesh;
         if (pm.npolys == 0) return Status::bad_input("detour export: the navmesh has no polygons");
         DetourTileBytes t;
-        Status st = write_detour_bake_tile(pm, *b.detail, b.params, 0, 0, t.data);
+        Status st = write_detour_bake_tile(pm, *b.detail, b.params, 0, 0, t.data, &b.area_flags);
         if (!st) return st;
         // dtNavMesh::init(data, ...): the tile's own box is the grid, one tile of its polygons.
         DetourMeshParams& p = out.params;
@@ -114,7 +115,7 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
     for (const auto& tp : b.tiles) {
         if (tp->polymesh->npolys == 0) continue;
         DetourTileBytes t;
-        st = write_detour_bake_tile(*tp->polymesh, *tp->detail, b.params, tp->tx, tp->tz, t.data);
+        st = write_detour_bake_tile(*tp->polymesh, *tp->detail, b.params, tp->tx, tp->tz, t.data, &b.area_flags);
         if (!st) return st;
         t.ref = detour_tile_ref(out.params, static_cast<int>(out.tiles.size()));
         out.tiles.push_back(std::move(t));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/bake/areas.h"
 #include "core/bake/detail.h"
 #include "core/bake/params.h"
 #include "core/bake/polymesh.h"
@@ -16,17 +17,18 @@ namespace nav {
 struct Bake;
 
 // Fills `out` (pointers into mesh, detail and flags) for the tile at (tx, ty). Polygon flags are
-// the runtime's: a flag 0 becomes kPolyFlagDefault (stored in `flags`, which must outlive `out`),
-// so Detour's default query filter passes every polygon as ours does. Walkable height, radius and
+// the runtime's (make_nav_tile's): a polygon without flags of its own takes its area's flags from
+// `area_flags` (the bake's area table), kPolyFlagDefault without a table (stored in `flags`, which
+// must outlive `out`), so Detour's query filters pass the polygons ours do. Walkable height, radius and
 // climb are the agent's in metres (params), as RecastDemo passes them. No off-mesh connections;
 // the BV tree is built. bad_input when verts_per_poly is over 6 (Detour's polygon limit);
 // write_detour_tile refuses a tile of more than 32767 polygons.
 Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
-                          std::vector<uint16_t>& flags, DetourTileSource& out);
+                          std::vector<uint16_t>& flags, DetourTileSource& out, const AreaFlagTable* area_flags = nullptr);
 
 // detour_tile_source then write_detour_tile: one tile's bytes; messages start "tile X,Y: ".
 Status write_detour_bake_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
-                              std::vector<uint8_t>& data);
+                              std::vector<uint8_t>& data, const AreaFlagTable* area_flags = nullptr);
 
 // The whole bake as RecastDemo's MSET: a solo bake is one tile at (0, 0) with the parameters
 // dtNavMesh::init(data) derives from it (origin its bmin, tile size its extent, one tile, as many

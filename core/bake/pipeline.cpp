@@ -1261,6 +1261,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     b->volumes = volumes_;
     b->obstacles = obstacles_;
     b->links = links_;
+    b->area_flags = area_flags_;
     b->stats = I.solo.stats;
     b->error = result;
     b->error_stage = error_stage;
@@ -1634,6 +1635,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
                 b->volumes = volumes_;
                 b->obstacles = obstacles_;
                 b->links = links_;
+                b->area_flags = area_flags_;
                 b->mesh = I.mesh;
                 b->tri_areas = I.solo.tri_areas;  // the input stays drawn while the tiles fill in
                 b->stats[static_cast<size_t>(Stage::Input)] = I.solo.stats[static_cast<size_t>(Stage::Input)];

@@ -97,6 +97,7 @@ struct Bake : StageResults<true> {
     std::vector<ConvexVolume> volumes;
     std::vector<Obstacle> obstacles;
     std::vector<OffMeshLink> links;  // the manual off-mesh links (Pipeline::set_links)
+    AreaFlagTable area_flags = default_area_flags();  // polygon flags per area id (Pipeline::set_areas)
 
     std::shared_ptr<const InputMesh> mesh;
     // The navmesh's automatic off-mesh links and the candidates rejected (core/bake/auto_links.h),

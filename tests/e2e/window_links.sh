@@ -66,7 +66,7 @@ app_pid=$!
 win=$(timeout 20 xdotool search --sync --name '^navdebug$' | head -1 || true)
 [ -n "$win" ] || { echo "window_links: FAIL: no navdebug window"; cat "$out/navdebug.log"; exit 1; }
 xdotool windowmove "$win" 0 0 windowsize "$win" 1280 800
-wait_for 'not s["bake_busy"] and s["mesh_loaded"] and s["tool"] == 8' 60
+wait_for 'not s["bake_busy"] and s["mesh_loaded"] and s["tool"] == 9' 60
 
 # 1. a click sets the start; Esc cancels it
 xdotool mousemove 600 400 click 1

@@ -363,3 +363,46 @@ TEST_CASE("split bake: Pipeline::set_only_tiles bakes exactly its rectangle, eac
     CHECK(st.code == nav::Status::Code::BadInput);
     CHECK_MESSAGE(has(st.message, "tiles 2,0:5,1 is outside the tile grid of 5 x 4 tiles"), st.message);
 }
+
+TEST_CASE("split bake: the jobs take the config's area table, so the merged tiles carry its polygon flags") {
+    // (the Detour export took every flag from the polygon mesh, walk for all, until it took the
+    // bake's area table: the runtime tiles had the area's flags, the file a game loads had not)
+    // A "mud" area (id 7) whose only flag is swim (0x2), stamped by a volume over the scene's
+    // south-west: a job that left the area table out would give those polygons the walk flag.
+    SceneObj scene;
+    TempDir t;
+    const std::string cfg = t.at("mud.json");
+    std::ofstream(cfg) << R"({"tile_size": 32, "areas": [{"name": "ground", "id": 63}, {"name": "mud", "id": 7, "flags": ["swim"]}],
+        "volumes": [{"verts": [[0, 0, 0], [0, 0, 20], [20, 0, 20], [20, 0, 0]], "hmin": -1, "hmax": 1, "area": "mud"}]})";
+    const std::string flags = " --config " + q(cfg);
+    int cols = 0, rows = 0;
+    tile_grid(scene.file.path(), flags, cols, rows);
+    bake_rects(scene.file.path(), flags, rectangles(cols, rows, 2, 2), t.at("tiles"));
+    const auto r = merge(t.at("tiles"), t.at("merged.bin"));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    const std::string bytes = slurp(t.at("merged.bin"));
+    nav::DetourMeshFile file;
+    REQUIRE(nav::read_detour_file(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), "merged.bin", file).is_ok());
+    int mud = 0, mud_swim = 0, ground_walk = 0;
+    for (const nav::DetourTileBytes& tb : file.tiles) {
+        nav::NavTile tile;
+        REQUIRE(nav::read_detour_tile(tb.data.data(), tb.data.size(), "merged.bin", 0, tile).is_ok());
+        for (size_t i = 0; i < tile.areas.size(); ++i) {
+            if (tile.areas[i] == 7) {
+                ++mud;
+                mud_swim += tile.flags[i] == 0x2;
+            } else if (tile.areas[i] == 63) {
+                ground_walk += tile.flags[i] == 0x1;
+            }
+        }
+    }
+    CHECK(mud > 0);
+    CHECK(mud_swim == mud);
+    CHECK(ground_walk > 0);
+    // and the one-process file (the export takes the bake's area table too) is the same
+    const auto one = run_cmd(navbake_exe() + " " + q(scene.file.path()) + flags + " --navmesh-out " + q(t.at("one.bin")));
+    INFO(one.out);
+    REQUIRE(one.code == 0);
+    CHECK(slurp(t.at("one.bin")) == bytes);
+}
