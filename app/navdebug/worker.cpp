@@ -53,6 +53,9 @@ void BakeWorker::start() {
     // the bake behind the UI: this thread and the tile threads at background priority, so frames
     // keep drawing while a bake takes both cores
     pipe_->set_background_threads(true);
+    // an edit's navmesh reaches the view before the landmarks of its A* heuristic (computed right
+    // after, below): on a large level they are most of the time from edit to navmesh
+    pipe_->set_defer_landmarks(true);
     thread_ = std::thread([this] {
         nav::lower_thread_priority();
         loop();
@@ -463,6 +466,9 @@ void BakeWorker::loop() {
         } catch (...) {
             fail_run("internal error: unknown exception", false);
         }
+        // the landmarks of the navmesh just published (a newer request cancels: its run recomputes
+        // what is still pending; queries meanwhile use the straight-line bound, still optimal)
+        if (!cancel_.load()) pipe_->complete_landmarks(&cancel_);
         // the Why job after the bake it may be about (run_why_job catches what the core throws);
         // the requests so far count as handled while it runs, so busy() says no bake is running
         if (why) {

@@ -118,6 +118,7 @@ struct Unit : StageResults<false> {
     int tx = 0, tz = 0;
     BakeConfig config;
     std::array<StageStats, kStageCount> stats;
+    bool stats_changed = true;  // tiles: stats changed since the tile's block last summed them (StatsBlocks)
     int dirty_from = 0;         // first stage without a current result
     bool trimmed = false;       // intermediates dropped (navbake): a rebake starts at rasterize
     bool ran = false;           // baked something in the current run
@@ -525,6 +526,7 @@ Status run_one(Stage s, Unit& u, const Ctx& x) {
     }
     stats.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
     stats.built = st.is_ok();
+    u.stats_changed = true;
     return st;
 }
 
@@ -597,6 +599,55 @@ int solo_start(const Unit& u) {
     return u.dirty_from;
 }
 
+constexpr int kFirstTileStage = static_cast<int>(Stage::Rasterize);
+
+// Adds the tile stages' stats of `from` into `into`: built when both are, ms and counts summed.
+void add_stats(std::array<StageStats, kStageCount>& into, const std::array<StageStats, kStageCount>& from) {
+    for (int s = kFirstTileStage; s < kStageCount; ++s) {
+        StageStats& st = into[static_cast<size_t>(s)];
+        const StageStats& ts = from[static_cast<size_t>(s)];
+        st.built = st.built && ts.built;
+        st.ms += ts.ms;
+        add_counts(st.counts, ts.counts);
+    }
+}
+
+void clear_stats(std::array<StageStats, kStageCount>& st) {
+    for (int s = kFirstTileStage; s < kStageCount; ++s) st[static_cast<size_t>(s)] = StageStats{true, 0.0, {}};
+}
+
+// Per-stage stats of a tiled bake: built when every tile is, counts summed, ms summed. Summed per
+// block of kTiles tiles, and a block again only when the stats of one of its tiles changed
+// (Unit::stats_changed): a run that re-bakes a few tiles of thousands (an obstacle) reads their
+// blocks and the block sums, not every tile's stats (a cache miss each: 5 ms on 4 761 tiles).
+// The counts' order is that of their first appearance in tile order either way.
+struct StatsBlocks {
+    static constexpr size_t kTiles = 64;
+    std::vector<std::array<StageStats, kStageCount>> blocks;
+
+    void aggregate(const std::vector<std::unique_ptr<Unit>>& tiles, const BakeConfig& c, const TileLayout& L,
+                   std::array<StageStats, kStageCount>& out) {
+        const size_t nb = (tiles.size() + kTiles - 1) / kTiles;
+        const bool fresh = blocks.size() != nb;
+        blocks.resize(nb);
+        for (size_t b = 0; b < nb; ++b) {
+            const size_t t0 = b * kTiles, t1 = std::min(tiles.size(), t0 + kTiles);
+            bool changed = fresh;
+            for (size_t t = t0; t < t1; ++t) changed = changed || tiles[t]->stats_changed;
+            if (!changed) continue;
+            clear_stats(blocks[b]);
+            for (size_t t = t0; t < t1; ++t) {
+                add_stats(blocks[b], tiles[t]->stats);
+                tiles[t]->stats_changed = false;
+            }
+        }
+        clear_stats(out);
+        for (int s = kFirstTileStage; s < kStageCount; ++s) out[static_cast<size_t>(s)].built = !tiles.empty();
+        out[static_cast<size_t>(kFirstTileStage)].counts = {{"grid_width", c.width}, {"grid_height", c.height}, {"tiles", L.count()}};
+        for (const auto& b : blocks) add_stats(out, b);
+    }
+};
+
 }  // namespace
 
 struct Pipeline::Impl {
@@ -608,6 +659,7 @@ struct Pipeline::Impl {
     std::vector<std::unique_ptr<BakeScratch>> tile_scratch;
     std::mutex tile_scratch_mutex;
     std::vector<std::unique_ptr<Unit>> tiles; // tiled bakes, tile order
+    StatsBlocks stats_blocks;                 // their stats summed per block
     TileLayout layout;                        // of `tiles`
     BakeConfig tiles_config;                  // the whole-grid config `tiles` were laid out for
     TriangleBins bins;
@@ -873,6 +925,7 @@ void Pipeline::dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes) {
             if (b[2] < c.bmin[0] || b[0] > c.bmax[0] || b[3] < c.bmin[2] || b[1] > c.bmax[2]) continue;
             t->dirty_from = std::min(t->dirty_from, static_cast<int>(Stage::Areas));
             for (int k = t->dirty_from; k < kStageCount; ++k) t->stats[static_cast<size_t>(k)].built = false;
+            t->stats_changed = true;
             break;
         }
     }
@@ -899,6 +952,7 @@ void Pipeline::mark_dirty(Stage from) {
     auto lower = [](Unit& u, int first) {
         if (first < u.dirty_from) u.dirty_from = first;
         for (int k = u.dirty_from; k < kStageCount; ++k) u.stats[static_cast<size_t>(k)].built = false;
+        u.stats_changed = true;
     };
     lower(I.solo, s);
     // A tile's stages start at rasterize: the input stage reads the whole mesh and runs once, on
@@ -914,6 +968,7 @@ bool Pipeline::mark_tile_dirty(int tx, int tz, Stage from) {
         if (t->trimmed) t->dirty_from = static_cast<int>(Stage::Rasterize);  // its inputs were dropped
         t->dirty_from = std::min(t->dirty_from, s);
         for (int k = t->dirty_from; k < kStageCount; ++k) t->stats[static_cast<size_t>(k)].built = false;
+            t->stats_changed = true;
         return true;
     }
     return false;
@@ -1177,25 +1232,6 @@ std::shared_ptr<const TileBake> publish_tile(const Unit& t, bool with_trace) {
     return tb;
 }
 
-// Per-stage stats of a tiled bake: built when every tile is, counts summed, ms summed.
-void aggregate_tile_stats(const std::vector<std::unique_ptr<Unit>>& tiles, const BakeConfig& c,
-                          const TileLayout& L, std::array<StageStats, kStageCount>& out) {
-    constexpr int first = static_cast<int>(Stage::Rasterize);
-    for (int s = first; s < kStageCount; ++s) {
-        StageStats& st = out[static_cast<size_t>(s)];
-        st = StageStats{};
-        st.built = !tiles.empty();
-        if (s == first) st.counts = {{"grid_width", c.width}, {"grid_height", c.height}, {"tiles", L.count()}};
-    }
-    for (const auto& t : tiles)  // tile by tile: each tile's stats are read once, in memory order
-        for (int s = first; s < kStageCount; ++s) {
-            StageStats& st = out[static_cast<size_t>(s)];
-            const StageStats& ts = t->stats[static_cast<size_t>(s)];
-            st.built = st.built && ts.built;
-            st.ms += ts.ms;
-            add_counts(st.counts, ts.counts);
-        }
-}
 
 }  // namespace
 
@@ -1282,7 +1318,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
             for (const auto& t : I.tiles) through = std::min(through, t->dirty_from - 1);
             b->built_through = through;
         }
-        aggregate_tile_stats(I.tiles, I.config, I.layout, b->stats);
+        I.stats_blocks.aggregate(I.tiles, I.config, I.layout, b->stats);
         const bool assembled = I.tiled_navmesh && !I.tiles.empty() && b->built_through >= static_cast<int>(Stage::Navmesh);
         StageStats& ns = b->stats[static_cast<size_t>(Stage::Navmesh)];
         if (assembled) {
@@ -1308,6 +1344,11 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
     return result;
 }
 
+bool Pipeline::complete_landmarks(const CancelFlag* cancel) {
+    const std::shared_ptr<const Bake> b = snapshot();
+    return !b || !b->navmesh || nav::complete_landmarks(*b->navmesh, cancel);
+}
+
 Status Pipeline::assemble_navmesh(int& error_stage) {
     Impl& I = *impl_;
     bool all = !I.tiles.empty(), changed = !I.tiled_navmesh || !I.rebaked.empty();
@@ -1325,7 +1366,7 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
     auto nm = std::make_shared<NavMesh>();
     Status st;
     try {
-        st = build_navmesh(tiles, I.tiled_navmesh.get(), *nm);
+        st = build_navmesh(tiles, I.tiled_navmesh.get(), *nm, {}, defer_landmarks_);
     } catch (const std::bad_alloc&) {
         st = out_of_memory("navmesh assembly", true);
     }

@@ -192,6 +192,15 @@ public:
     Status set_links(std::vector<OffMeshLink> links);
     const std::vector<OffMeshLink>& links() const { return links_; }
 
+    // Tiled bakes: run() publishes the navmesh before the landmarks of its A* heuristic (the
+    // islands touching a re-baked tile are left pending: their searches use the straight-line
+    // bound, so paths stay optimal) and complete_landmarks() computes them (the debugger's worker
+    // calls it after handing the bake to the view). Off (default): run() computes them.
+    void set_defer_landmarks(bool on) { defer_landmarks_ = on; }
+    // Computes the pending landmarks of the latest snapshot's navmesh (every copy sharing its
+    // graph sees them from its next query on). False when `cancel` stopped it first.
+    bool complete_landmarks(const CancelFlag* cancel = nullptr);
+
     // Grids whose estimated memory exceeds this are refused before allocating (default 4 GiB).
     void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
     uint64_t memory_limit() const { return memory_limit_; }
@@ -260,6 +269,7 @@ private:
     std::vector<Obstacle> obstacles_;
     std::vector<OffMeshLink> links_;
     bool links_changed_ = false;  // set_links since the navmesh last took them
+    bool defer_landmarks_ = false;
     // Relinks the current navmesh with links_ (and the automatic links) when links_changed_.
     void relink_current();
     // Tiled: marks the tiles whose bordered box overlaps one of the xz boxes dirty from the areas stage.

@@ -129,9 +129,9 @@ void portal_dijkstra(const NavMesh& m, uint32_t src, const uint32_t* portals, ui
     }
 }
 
-// Island isl's landmarks, from scratch: the columns of its portal slots in m.landmark_dist
-// (zero-filled by the caller) and m.island_landmarks[isl].
-void island_landmarks(NavMesh& m, int isl, std::vector<float>& dist, std::vector<float>& mind,
+// Island isl's landmarks, from scratch: the columns of its portal slots in t.dist (zero-filled
+// by the caller) and t.count[isl].
+void island_landmarks(const NavMesh& m, LandmarkTable& t, int isl, std::vector<float>& dist, std::vector<float>& mind,
                       std::vector<std::pair<float, uint32_t>>& heap) {
     constexpr int L = NavMesh::kLandmarks;
     const uint32_t k0 = m.island_first[static_cast<size_t>(isl)], k1 = m.island_first[static_cast<size_t>(isl) + 1];
@@ -156,31 +156,49 @@ void island_landmarks(NavMesh& m, int isl, std::vector<float>& dist, std::vector
         uint32_t far = next;
         for (uint32_t k = 0; k < nport; ++k) {
             const uint32_t e = portals[k];
-            m.landmark_dist[static_cast<size_t>(e) * L + static_cast<size_t>(l)] = dist[e];
+            t.dist[static_cast<size_t>(e) * L + static_cast<size_t>(l)] = dist[e];
             mind[e] = std::min(mind[e], dist[e]);
             if (mind[e] > mind[far]) far = e;
         }
         next = far;
     }
-    m.island_landmarks[static_cast<size_t>(isl)] = static_cast<uint8_t>(count);
+    t.count[static_cast<size_t>(isl)] = static_cast<uint8_t>(count);
+}
+
+// Computes the islands marked pending in t (a cancel between islands leaves the rest pending).
+void compute_pending(const NavMesh& m, LandmarkTable& t, const CancelFlag* cancel) {
+    if (t.islands_pending == 0) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<float> dist(static_cast<size_t>(m.nedges)), mind(static_cast<size_t>(m.nedges));
+    std::vector<std::pair<float, uint32_t>> heap;
+    for (int isl = 0; isl < m.nislands && t.islands_pending > 0; ++isl) {
+        if (!t.pending[static_cast<size_t>(isl)]) continue;
+        if (cancel && cancel->load(std::memory_order_relaxed)) break;
+        island_landmarks(m, t, isl, dist, mind, heap);
+        t.pending[static_cast<size_t>(isl)] = 0;
+        --t.islands_pending;
+    }
+    t.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // The landmark table of the whole mesh, one set of landmarks per island across every tile.
-// An island all of whose polygons lie in tiles `previous` had with the same graph (same tile,
-// same tiles stitched to it: so the same polygons, portals and distances, in the same relative
+// An island whose tiles all have the same graph object as in `previous` (so the same polygons,
+// edges and portals, slot by slot, and no tile of another island joined it: a join changes the
+// graph of both tiles at the seam; the island is then found again at the same first portal, in
 // order) is the same island there, and its columns are copied from previous's table (mapped
-// slot by slot) instead of recomputed: a rebuild of one tile recomputes only the islands that
-// touch the tiles whose graph changed (it and its neighbours). The copy equals a fresh
-// computation exactly (same inputs, same order). previous must hold a table (landmark_dist
-// sized to its edges) to be used.
-void compute_landmarks(NavMesh& m, const NavMesh* previous) {
+// slot by slot) instead of recomputed, when previous's table has it computed: a rebuild of one
+// tile recomputes only the islands that touch the tiles whose graph changed (it and its
+// neighbours). The copy equals a fresh computation exactly (same inputs, same order). The other
+// islands are computed here, or left pending when `defer`.
+std::shared_ptr<const LandmarkTable> compute_landmarks(const NavMesh& m, const NavMesh* previous, bool defer) {
     constexpr int L = NavMesh::kLandmarks;
-    const size_t ne = static_cast<size_t>(m.nedges);
-    m.landmark_dist.assign(ne * L, 0.0f);
-    m.island_landmarks.assign(static_cast<size_t>(m.nislands), 0);
-    m.landmark_islands_reused = 0;
-    const NavMesh* P = previous && previous->npolys > 0 &&
-                               previous->landmark_dist.size() == static_cast<size_t>(previous->nedges) * L
+    auto table = std::make_shared<LandmarkTable>();
+    LandmarkTable& t = *table;
+    t.dist.assign(static_cast<size_t>(m.nedges) * L, 0.0f);
+    t.count.assign(static_cast<size_t>(m.nislands), 0);
+    t.pending.assign(static_cast<size_t>(m.nislands), 0);
+    const std::shared_ptr<const LandmarkTable> ptable = previous ? previous->landmarks() : nullptr;
+    const NavMesh* P = ptable && previous->npolys > 0 && ptable->dist.size() == static_cast<size_t>(previous->nedges) * L
                            ? previous
                            : nullptr;
     std::vector<char> changed(static_cast<size_t>(m.nislands), 1);
@@ -194,8 +212,6 @@ void compute_landmarks(NavMesh& m, const NavMesh* previous) {
         for (uint32_t p = 0; p < static_cast<uint32_t>(m.npolys); ++p)
             if (!same_slot[m.poly_slot[p]]) changed[m.poly_island[p]] = 1;
     }
-    std::vector<float> dist, mind;
-    std::vector<std::pair<float, uint32_t>> heap;
     for (int isl = 0; isl < m.nislands; ++isl) {
         const uint32_t k0 = m.island_first[static_cast<size_t>(isl)], k1 = m.island_first[static_cast<size_t>(isl) + 1];
         if (k0 == k1) continue;  // no portal: no landmark
@@ -206,18 +222,22 @@ void compute_landmarks(NavMesh& m, const NavMesh* previous) {
                 return P->slots[s].edge_base + (e - m.slots[s].edge_base);
             };
             const uint32_t pisl = P->poly_island[P->edge_poly[prev_edge(m.island_portals[k0])]];
-            m.island_landmarks[static_cast<size_t>(isl)] = P->island_landmarks[pisl];
-            for (uint32_t k = k0; k < k1; ++k) {
-                const uint32_t e = m.island_portals[k];
-                const float* from = &P->landmark_dist[static_cast<size_t>(prev_edge(e)) * L];
-                std::copy(from, from + L, &m.landmark_dist[static_cast<size_t>(e) * L]);
+            if (!ptable->pending[pisl]) {
+                t.count[static_cast<size_t>(isl)] = ptable->count[pisl];
+                for (uint32_t k = k0; k < k1; ++k) {
+                    const uint32_t e = m.island_portals[k];
+                    const float* from = &ptable->dist[static_cast<size_t>(prev_edge(e)) * L];
+                    std::copy(from, from + L, &t.dist[static_cast<size_t>(e) * L]);
+                }
+                ++t.islands_reused;
+                continue;
             }
-            ++m.landmark_islands_reused;
-            continue;
         }
-        if (dist.empty()) dist.resize(ne), mind.resize(ne);
-        island_landmarks(m, isl, dist, mind, heap);
+        t.pending[static_cast<size_t>(isl)] = 1;
+        ++t.islands_pending;
     }
+    if (!defer) compute_pending(m, t, nullptr);
+    return table;
 }
 
 }  // namespace
@@ -389,8 +409,7 @@ void reset(NavMesh& out) {
     out.island_first.clear();
     out.island_portals.clear();
     out.nislands = 0;
-    out.landmark_dist.clear();
-    out.island_landmarks.clear();
+    out.landmark_cell.reset();
     out.dtri_first.clear();
     out.dtris.clear();
     out.dtri_fast.clear();
@@ -404,8 +423,6 @@ void reset(NavMesh& out) {
     out.ntiles = 0;
     out.split_edges = 0;
     out.tiles_reused = 0;
-    out.landmark_islands_reused = 0;
-    out.landmark_ms = 0;
     clear_links(out);
     for (int k = 0; k < 3; ++k) out.bmin[k] = out.bmax[k] = 0;
 }
@@ -1287,7 +1304,7 @@ void label_islands(const std::vector<TileSlot>& slots, NavMesh& out) {
 }
 
 Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out,
-             std::span<const OffMeshLink> links) {
+             std::span<const OffMeshLink> links, bool defer_landmarks) {
     std::vector<TileSlot> slots;
     CellIndex at;  // (x, z) -> slots there, any layer
     if (Status s = assign_slots(tiles, previous, slots, at); !s) return s;
@@ -1302,9 +1319,8 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     build_detail_grids(out);
     // Landmarks: a whole-world table (walking distances across every tile), islands whose tiles
     // are unchanged since `previous` copied from it.
-    const auto lm0 = std::chrono::steady_clock::now();
-    compute_landmarks(out, previous);
-    out.landmark_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - lm0).count();
+    out.landmark_cell = std::make_shared<LandmarkCell>();
+    out.landmark_cell->table.store(compute_landmarks(out, previous, defer_landmarks), std::memory_order_release);
 
     bool first = true;  // the tiles' bounds (each the bounds of its polygons)
     for (const TileSlot& slot : out.slots) {
@@ -1320,6 +1336,21 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
 }
 
 }  // namespace
+
+std::shared_ptr<const LandmarkTable> NavMesh::landmarks() const {
+    return landmark_cell ? landmark_cell->table.load(std::memory_order_acquire) : nullptr;
+}
+
+bool complete_landmarks(const NavMesh& mesh, const CancelFlag* cancel) {
+    const std::shared_ptr<const LandmarkTable> cur = mesh.landmarks();
+    if (!cur || cur->islands_pending == 0) return true;
+    auto next = std::make_shared<LandmarkTable>(*cur);
+    compute_pending(mesh, *next, cancel);
+    const bool done = next->islands_pending == 0;
+    // cancelled part way: the islands done so far are published too (each is exact on its own)
+    if (next->islands_pending < cur->islands_pending) mesh.landmark_cell->table.store(std::move(next), std::memory_order_release);
+    return done;
+}
 
 Status relink_navmesh(NavMesh& mesh, std::span<const OffMeshLink> links) {
     return link_offmesh(links, mesh);
@@ -1425,10 +1456,10 @@ void build_tile_bvtree(NavTile& t) {
 }
 
 Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out,
-                     std::span<const OffMeshLink> links) {
+                     std::span<const OffMeshLink> links, bool defer_landmarks) {
     if (previous == &out) return Status::internal("navmesh: build_navmesh with previous == out");
     reset(out);
-    Status s = build(tiles, previous, out, links);
+    Status s = build(tiles, previous, out, links, defer_landmarks);
     if (!s) reset(out);  // never leave a half-built mesh behind
     return s;
 }

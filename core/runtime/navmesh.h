@@ -22,6 +22,7 @@
 // end is the edge's first vertex and its "right" end the second, seen from the polygon that owns
 // the slot (Detour's getPortalPoints).
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <functional>
@@ -113,6 +114,28 @@ struct TileSlot {
     std::shared_ptr<const TileGraph> graph;
 };
 
+// The landmark table of a NavMesh (ALT): per island up to NavMesh::kLandmarks portal edge slots;
+// for every edge slot the shortest distance, walking between portal midpoints through the
+// polygons, to each landmark of its island (0 in unused columns and for walls). Distances are
+// metric, so |d(L, goal) - d(L, s)| is a lower bound on the walk from s to goal. One table for the
+// whole mesh, across tiles (an island spans tiles): build_navmesh copies an island's columns from
+// `previous` when none of its tiles' graphs changed and that island was computed there, and
+// computes (or, deferred, leaves pending) the islands touching a changed tile. Immutable once made.
+struct LandmarkTable {
+    std::vector<float> dist;        // nedges * kLandmarks
+    std::vector<uint8_t> count;     // per island: number of landmarks in use (0 while pending)
+    std::vector<uint8_t> pending;   // per island: 1 = not computed yet
+    int islands_pending = 0;        // islands (with portals) still to compute
+    int islands_reused = 0;         // islands (with portals) the build copied from `previous`
+    double ms = 0;                  // wall time spent computing this table's islands (the build's
+                                    // share, or build's + complete_landmarks')
+};
+// Holds the newest table of one graph; the copies of a mesh share it, so completing the table of
+// one completes it for all (a snapshot and its relinked or pruned copy).
+struct LandmarkCell {
+    std::atomic<std::shared_ptr<const LandmarkTable>> table;
+};
+
 struct NavMesh {
     std::vector<float> verts;          // x, y, z per vertex, world units
     std::vector<uint32_t> poly_first;  // npolys + 1: polygon p owns edge slots [poly_first[p], poly_first[p+1])
@@ -136,18 +159,14 @@ struct NavMesh {
     std::vector<uint32_t> island_first;   // nislands + 1
     std::vector<uint32_t> island_portals;
     int nislands = 0;
-    // Landmarks for the A* heuristic (ALT): per island up to kLandmarks portal edge slots; for
-    // every edge slot the shortest distance, walking between portal midpoints through the
-    // polygons, to each landmark of its island (0 in unused columns and for walls).
-    // Distances are metric, so |d(L, goal) - d(L, s)| is a lower bound on the walk from s to goal.
-    // One table for the whole mesh, across tiles (an island spans tiles): build_navmesh copies an
-    // island's columns from `previous` when none of its tiles' graphs changed and recomputes the
-    // islands touching a changed tile (landmark_islands_reused counts the copied ones).
+    // Landmarks for the A* heuristic (ALT), a table shared by every copy of this graph (a copy
+    // with other links or flags walks the same portals): landmarks() is the newest, null before
+    // the first build. build_navmesh fills it, or with defer_landmarks leaves the islands touching
+    // a changed tile pending (their queries fall back to the straight-line bound, still exact)
+    // until complete_landmarks publishes the whole table; a query reads the table it starts with.
     static constexpr int kLandmarks = 8;
-    std::vector<float> landmark_dist;      // nedges * kLandmarks
-    std::vector<uint8_t> island_landmarks; // per island: number of landmarks in use
-    int landmark_islands_reused = 0;       // islands (with portals) whose landmarks the last build copied from `previous`
-    double landmark_ms = 0;                // wall time the last build spent on the landmark table
+    std::shared_ptr<LandmarkCell> landmark_cell;
+    std::shared_ptr<const LandmarkTable> landmarks() const;
 
     // Off-mesh links (tile.h's OffMeshLink), resolved against this mesh, as flat arrays indexed by
     // link: first build_navmesh's `links` in their order, then those the tiles carry (NavTile::links)
@@ -286,8 +305,17 @@ void build_tile_bvtree(NavTile& tile);
 // from `previous` (tiles_reused == ntiles, every salt kept, landmarks copied). A link with a
 // non-finite end, a negative or non-finite radius or an area id > 63 is BadInput naming it
 // ("navmesh: link 3: end is not finite"); an end with no polygon within reach is not an error.
+// defer_landmarks: the islands whose landmarks cannot be copied from `previous` are left pending
+// (see LandmarkTable) for complete_landmarks, so the mesh is ready in the time of its graph alone
+// (an edit of one tile of a large level: the landmarks of its island are most of a rebuild).
 Status build_navmesh(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMesh* previous, NavMesh& out,
-                     std::span<const OffMeshLink> links = {});
+                     std::span<const OffMeshLink> links = {}, bool defer_landmarks = false);
+
+// Computes the pending islands of mesh's landmark table and publishes the whole table (every copy
+// of the mesh sees it from its next query on). Safe while other threads query the mesh; the mesh
+// itself is not changed. Returns false when `cancel` was raised first (the table stays as it was),
+// true when the table is complete (also when nothing was pending).
+bool complete_landmarks(const NavMesh& mesh, const CancelFlag* cancel = nullptr);
 
 // Replaces the off-mesh links of a built mesh in place (build_navmesh's `links`; the tiles' own
 // links are kept), touching nothing else: no tile, salt, island or landmark changes, so it costs

@@ -453,10 +453,10 @@ struct SearchArrays {
 // polygon's portals, of the landmark's distance to the portal plus the walk on to goal.pos.
 // Returns the number of landmarks in use (0: none on this island, or none in the mesh).
 template <class Goal>
-int landmark_goal(const NavMesh& m, uint32_t island, const Goal& goal, float* lm_goal) {
+int landmark_goal(const NavMesh& m, const LandmarkTable& t, uint32_t island, const Goal& goal, float* lm_goal) {
     constexpr int L = NavMesh::kLandmarks;
-    const float* const lm = m.landmark_dist.data();
-    const int nlm = m.island_landmarks[island];
+    const float* const lm = t.dist.data();
+    const int nlm = t.count[island];
     if (goal.state_a != kNoEdge) {
         for (int k = 0; k < nlm; ++k) lm_goal[k] = lm[static_cast<size_t>(goal.state_a) * L + static_cast<size_t>(k)];
     } else if (nlm > 0) {
@@ -551,11 +551,13 @@ uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const Sea
     // Landmark (ALT) lower bounds: lm_goal[k] = walking distance from landmark k to the goal.
     // With links, only on the goal's island, and only when no link leaves it (see query.h).
     constexpr int L = NavMesh::kLandmarks;
-    const float* const lm = m.landmark_dist.data();
+    // The table this search started with (another thread may publish a completed one meanwhile).
+    const std::shared_ptr<const LandmarkTable> lmt = use_landmarks_ ? m.landmarks() : nullptr;
+    const float* const lm = lmt ? lmt->dist.data() : nullptr;
     float lm_goal[L] = {};
     const uint32_t goal_island = m.poly_island[end_poly != kNoPoly ? end_poly : edge_poly[target_a]];
-    const bool lm_ok = use_landmarks_ && (!has_links || !m.island_has_out_link[goal_island]);
-    const int nlm = lm_ok ? landmark_goal(m, goal_island, goal, lm_goal) : 0;
+    const bool lm_ok = lmt && (!has_links || !m.island_has_out_link[goal_island]);
+    const int nlm = lm_ok ? landmark_goal(m, *lmt, goal_island, goal, lm_goal) : 0;
     const uint32_t* const poly_island = m.poly_island.data();
     auto lm_bound = [lm, nlm, &lm_goal, has_links, poly_island, edge_poly, goal_island](uint32_t t) {
         if (nlm == 0) return 0.0f;  // no landmarks on this island (or none in the mesh)

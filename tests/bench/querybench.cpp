@@ -218,7 +218,7 @@ bool prepare(Case& c, int npairs, bool table_only, const std::vector<std::pair<s
     }
     c.expanded_alt = n ? static_cast<double>(ea) / static_cast<double>(n) : 0.0;
     c.expanded_plain = n ? static_cast<double>(ep) / static_cast<double>(n) : 0.0;
-    // The landmark table's cost (NavMesh::landmark_ms) and build_navmesh's whole time: from the
+    // The landmark table's cost (LandmarkTable::ms) and build_navmesh's whole time: from the
     // tiles (all new), then with the middle tile replaced by a copy, previous = the first build
     // (a one-tile rebuild: that tile's and its neighbours' islands recomputed, the rest copied).
     if (c.tile_size > 0) {
@@ -231,15 +231,15 @@ bool prepare(Case& c, int npairs, bool table_only, const std::vector<std::pair<s
             auto t0 = Clock::now();
             nav::build_navmesh(tiles, nullptr, a);
             whole.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-            lm_whole.push_back(a.landmark_ms);
+            lm_whole.push_back(a.landmarks()->ms);
             auto copy = tiles;
             copy[copy.size() / 2] = std::make_shared<nav::NavTile>(*copy[copy.size() / 2]);
             t0 = Clock::now();
             nav::build_navmesh(copy, &a, b);
             inc.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-            lm_inc.push_back(b.landmark_ms);
+            lm_inc.push_back(b.landmarks()->ms);
             c.islands = b.nislands;
-            c.islands_reused = b.landmark_islands_reused;
+            c.islands_reused = b.landmarks()->islands_reused;
         }
         c.build_ms = median(whole);
         c.build_inc_ms = median(inc);

@@ -43,8 +43,8 @@ void alt_equals_plain(const char* file, int tile_size) {
     for (int i = 1; i < m.nislands; ++i)
         if (m.island_first[i + 1] - m.island_first[i] > m.island_first[big + 1] - m.island_first[big]) big = i;
     REQUIRE(m.nislands > 0);
-    CHECK(m.island_landmarks[static_cast<size_t>(big)] == nav::NavMesh::kLandmarks);
-    REQUIRE(m.landmark_dist.size() == static_cast<size_t>(m.nedges) * nav::NavMesh::kLandmarks);
+    CHECK(m.landmarks()->count[static_cast<size_t>(big)] == nav::NavMesh::kLandmarks);
+    REQUIRE(m.landmarks()->dist.size() == static_cast<size_t>(m.nedges) * nav::NavMesh::kLandmarks);
 
     nav::NavQuery alt, plain;
     alt.init(&m);
@@ -124,13 +124,13 @@ TEST_CASE("ALT tiled: after one tile is replaced the incremental landmark table 
         REQUIRE(nav::build_navmesh(tiles, &prev, inc));
         REQUIRE(nav::build_navmesh(tiles, nullptr, fresh));
         CHECK(inc.tiles_reused > 0);
-        CHECK(inc.landmark_islands_reused > 0);         // the incremental path ran...
-        CHECK(inc.landmark_islands_reused < with_portals);  // ...and the changed tile's islands were recomputed
-        CHECK(fresh.landmark_islands_reused == 0);
+        CHECK(inc.landmarks()->islands_reused > 0);         // the incremental path ran...
+        CHECK(inc.landmarks()->islands_reused < with_portals);  // ...and the changed tile's islands were recomputed
+        CHECK(fresh.landmarks()->islands_reused == 0);
         REQUIRE(inc.nedges == fresh.nedges);
         CHECK(inc.island_portals == fresh.island_portals);
-        CHECK(inc.island_landmarks == fresh.island_landmarks);
-        CHECK(inc.landmark_dist == fresh.landmark_dist);
+        CHECK(inc.landmarks()->count == fresh.landmarks()->count);
+        CHECK(inc.landmarks()->dist == fresh.landmarks()->dist);
         prev = std::move(inc);
     }
 }

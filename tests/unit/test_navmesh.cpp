@@ -208,22 +208,22 @@ TEST_CASE("navmesh: landmark distances are a metric on portals") {
     nav::NavMesh nm;
     REQUIRE(nav::build_navmesh(pm, dm, nm).is_ok());
     REQUIRE(nm.nislands == 1);
-    const int nl = nm.island_landmarks[0];
+    const int nl = nm.landmarks()->count[0];
     CHECK(nl == nav::NavMesh::kLandmarks);
     constexpr int K = nav::NavMesh::kLandmarks;
     for (uint32_t e = 0; e < static_cast<uint32_t>(nm.nedges); ++e) {
-        const float* de = &nm.landmark_dist[static_cast<size_t>(e) * K];
+        const float* de = &nm.landmarks()->dist[static_cast<size_t>(e) * K];
         if (nm.edge_opp[e] == nav::kNoEdge) {
             for (int k = 0; k < K; ++k) CHECK(de[k] == 0.0f);
             continue;
         }
-        const float* dopp = &nm.landmark_dist[static_cast<size_t>(nm.edge_opp[e]) * K];
+        const float* dopp = &nm.landmarks()->dist[static_cast<size_t>(nm.edge_opp[e]) * K];
         for (int k = 0; k < K; ++k) CHECK(de[k] == dopp[k]);
         // 1-Lipschitz along every move through a polygon: |d(L, e) - d(L, f)| <= |mid e - mid f|.
         const uint32_t p = nm.edge_poly[e];
         for (uint32_t f = nm.poly_first[p]; f < nm.poly_first[p + 1]; ++f) {
             if (f == e || nm.edge_opp[f] == nav::kNoEdge) continue;
-            const float* df = &nm.landmark_dist[static_cast<size_t>(f) * K];
+            const float* df = &nm.landmarks()->dist[static_cast<size_t>(f) * K];
             const float step = std::hypot(nm.edge_mid[e * 3] - nm.edge_mid[f * 3], nm.edge_mid[e * 3 + 2] - nm.edge_mid[f * 3 + 2]);
             for (int k = 0; k < nl; ++k) CHECK(std::fabs(de[k] - df[k]) <= step + 1e-4f);
         }
@@ -232,7 +232,7 @@ TEST_CASE("navmesh: landmark distances are a metric on portals") {
     for (int k = 0; k < nl; ++k) {
         float mn = std::numeric_limits<float>::max();
         for (uint32_t e = 0; e < static_cast<uint32_t>(nm.nedges); ++e)
-            if (nm.edge_opp[e] != nav::kNoEdge) mn = std::min(mn, nm.landmark_dist[static_cast<size_t>(e) * K + static_cast<size_t>(k)]);
+            if (nm.edge_opp[e] != nav::kNoEdge) mn = std::min(mn, nm.landmarks()->dist[static_cast<size_t>(e) * K + static_cast<size_t>(k)]);
         CHECK(mn == 0.0f);
     }
 }
@@ -259,7 +259,7 @@ TEST_CASE("navmesh: buffers are reused without stale data") {
     CHECK(nm.bvtree.size() == 3);
     CHECK(nm.areas.size() == 2);
     CHECK(nm.dtri_first.back() == 4);
-    CHECK(nm.landmark_dist.size() == 8 * static_cast<size_t>(nav::NavMesh::kLandmarks));
+    CHECK(nm.landmarks()->dist.size() == 8 * static_cast<size_t>(nav::NavMesh::kLandmarks));
 
     // An empty polygon mesh gives an empty navmesh.
     nav::PolyMesh empty;

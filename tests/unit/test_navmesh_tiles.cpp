@@ -444,10 +444,10 @@ TEST_CASE("tiles: replacing one tile gives the same mesh as building every tile 
             CHECK(inc.island_first == fresh.island_first);
             CHECK(inc.island_portals == fresh.island_portals);
             // Landmarks: islands of unchanged tiles copied from prev, the rest recomputed.
-            CHECK(inc.island_landmarks == fresh.island_landmarks);
-            CHECK(inc.landmark_dist == fresh.landmark_dist);
-            reused_islands += inc.landmark_islands_reused;
-            recomputed_islands += inc.nislands - inc.landmark_islands_reused;
+            CHECK(inc.landmarks()->count == fresh.landmarks()->count);
+            CHECK(inc.landmarks()->dist == fresh.landmarks()->dist);
+            reused_islands += inc.landmarks()->islands_reused;
+            recomputed_islands += inc.nislands - inc.landmarks()->islands_reused;
             CHECK(inc.poly_area_cum == fresh.poly_area_cum);
             CHECK(inc.pair_dist == fresh.pair_dist);
             CHECK(inc.dtri_fast == fresh.dtri_fast);

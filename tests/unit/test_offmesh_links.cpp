@@ -378,7 +378,7 @@ TEST_CASE("links: changing only the links re-bakes no tile and keeps every salt"
     const nav::NavMesh m3 = mesh_of(tiles, {}, &m2);
     for (const nav::NavMesh* m : {&m1, &m2, &m3}) {
         CHECK(m->tiles_reused == m->ntiles);
-        CHECK(m->landmark_islands_reused == m0.nislands);
+        CHECK(m->landmarks()->islands_reused == m0.nislands);
         REQUIRE(m->slots.size() == m0.slots.size());
         for (size_t s = 0; s < m0.slots.size(); ++s) {
             CHECK(m->slots[s].salt == m0.slots[s].salt);
