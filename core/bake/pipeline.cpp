@@ -665,6 +665,9 @@ struct Pipeline::Impl {
     TriangleBins bins;
     bool bins_current = false;
     std::shared_ptr<const NavMesh> tiled_navmesh;  // assembled from the tiles (previous for the next)
+    // The one assembled before it: its buffers are reused by the next assembly once no snapshot
+    // holds it (a large level's navmesh is tens of MB, else freed and faulted in on every edit).
+    std::shared_ptr<const NavMesh> navmesh_spare;
     StageStats assembly;                           // the last assembly's time and counts
     std::shared_ptr<AutoLinks> tiled_links, tiled_links_spare;  // the assembled navmesh's automatic links
 
@@ -1287,7 +1290,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
             result = run_tiles(to, cancel, error_stage, error_tile);
             if (result && to == Stage::Navmesh) result = assemble_navmesh(error_stage);
         }
-        if (!tiled) I.tiled_navmesh.reset();
+        if (!tiled) I.tiled_navmesh.reset(), I.navmesh_spare.reset();
     }
 
     auto b = std::make_shared<Bake>();
@@ -1363,7 +1366,9 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
         return Status::ok();
     }
     const auto t0 = clock_type::now();
-    auto nm = std::make_shared<NavMesh>();
+    // Only we hold the spare: nothing reads it, so it may be written (it was made mutable).
+    auto nm = sole_owner(I.navmesh_spare) ? std::const_pointer_cast<NavMesh>(std::move(I.navmesh_spare)) : std::make_shared<NavMesh>();
+    I.navmesh_spare.reset();
     Status st;
     try {
         st = build_navmesh(tiles, I.tiled_navmesh.get(), *nm, {}, defer_landmarks_);
@@ -1389,6 +1394,7 @@ Status Pipeline::assemble_navmesh(int& error_stage) {
         I.tiled_links.reset();
         return st;
     }
+    I.navmesh_spare = std::move(I.tiled_navmesh);
     I.tiled_navmesh = std::move(nm);
     links_changed_ = false;  // the assembly linked links_
     if (std::find(I.stages_run.begin(), I.stages_run.end(), Stage::Navmesh) == I.stages_run.end())
@@ -1588,7 +1594,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         I.tiles.clear();
         I.layout = TileLayout{};
         I.bins_current = false;
-        I.tiled_navmesh.reset();
+        I.tiled_navmesh.reset(), I.navmesh_spare.reset();
         error_stage = static_cast<int>(Stage::Rasterize);
         return layout_ok;
     }

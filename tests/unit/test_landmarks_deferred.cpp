@@ -210,3 +210,48 @@ TEST_CASE("landmarks deferred: queries while another thread completes the table"
     completer.join();
     CHECK(m.landmarks()->dist == full.landmarks()->dist);
 }
+
+TEST_CASE("pipeline: an assembly reuses the navmesh two builds back only when no snapshot holds it") {
+    const std::string path = navtest::shared_mesh_or_skip("dungeon.obj");
+    if (path.empty()) return;
+    nav::Pipeline p;
+    REQUIRE(p.load_mesh(path));
+    REQUIRE(p.set_param(nav::ParamId::tile_size, 32));
+    REQUIRE(p.run());
+    const auto held = p.snapshot();  // a view holding the clean navmesh throughout
+    const nav::NavMesh copy = *held->navmesh;
+    nav::NavQuery q;
+    q.init(held->navmesh.get());
+    nav::Rng rng(3);
+    for (int k = 0; k < 4; ++k) {
+        nav::RandomPoint rp;
+        REQUIRE(q.random_point(nav::QueryFilter{}, rng, rp));
+        nav::Obstacle o;
+        o.shape = nav::ObstacleShape::Cylinder;
+        o.pos[0] = rp.point[0], o.pos[1] = rp.point[1], o.pos[2] = rp.point[2];
+        o.radius = 1.0f;
+        o.height = 2.0f;
+        p.set_obstacles({o});
+        REQUIRE(p.run());
+        REQUIRE(p.snapshot()->navmesh != held->navmesh);
+        p.set_obstacles({});
+        REQUIRE(p.run());
+    }
+    // the held navmesh was never written: every array as it was
+    const nav::NavMesh& m = *held->navmesh;
+    CHECK(m.npolys == copy.npolys);
+    CHECK(m.verts == copy.verts);
+    CHECK(m.edge_nei == copy.edge_nei);
+    CHECK(m.edge_opp == copy.edge_opp);
+    CHECK(m.flags == copy.flags);
+    CHECK(m.poly_island == copy.poly_island);
+    CHECK(m.pair_dist == copy.pair_dist);
+    CHECK(m.landmarks() == copy.landmarks());
+    // and the last one, built on reused buffers, equals the clean one (the obstacle is gone)
+    const nav::NavMesh& last = *p.snapshot()->navmesh;
+    CHECK(last.verts == copy.verts);
+    CHECK(last.edge_nei == copy.edge_nei);
+    CHECK(last.pair_dist == copy.pair_dist);
+    CHECK(last.bvtree.size() == copy.bvtree.size());
+    CHECK(last.landmarks()->dist == copy.landmarks()->dist);
+}
