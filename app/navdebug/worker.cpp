@@ -532,6 +532,7 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
         pipe_->set_record_region_trace(trace);
         if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
         if (obstacles != pipe_->obstacles()) pipe_->set_obstacles(obstacles);
+        const std::optional<std::array<float, 3>> pruned_before = pipe_->snapshot()->prune.point;
         bool links_changed = false;
         if (links != pipe_->links()) {
             if (const nav::Status st = pipe_->set_links(links); !st) log_.error("links: " + st.message);  // the old links stay
@@ -566,6 +567,9 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                                    : "") +
                               (snap->stages_run.empty() && links_changed
                                    ? " - " + std::to_string(snap->links.size()) + " manual links relinked, no tile re-baked"
+                                   : "") +
+                              (snap->stages_run.empty() && snap->prune.point != pruned_before
+                                   ? std::string(" - pruned again, no tile re-baked")
                                    : ""));
                     event(WorkerEvent::Kind::BakeDone, {});
                 } else {
