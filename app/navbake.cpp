@@ -620,6 +620,7 @@ nav::Status prepare_job(const Args& a, Job& job) {
         job.areas = std::move(in.areas);
         job.obstacles = std::move(in.obstacles);
         job.links = std::move(in.links);
+        job.prune = in.prune;
     }
     if (nav::Status st = navbake::apply_args(a, job); !st) return st;
     if (nav::Status st = check_files(a, job); !st) return st;
@@ -769,6 +770,23 @@ nav::Status bake_incremental(nav::Pipeline& pipe, const Job& job, json& inc) {
     return nav::Status::ok();
 }
 
+// The island prune's outcome (config "prune"): the point, applied or not and why, what it kept.
+json prune_json(const nav::PruneOutcome& p) {
+    json j;
+    j["point"] = {(*p.point)[0], (*p.point)[1], (*p.point)[2]};
+    j["applied"] = p.applied;
+    if (p.applied) {
+        j["kept_poly"] = p.kept_poly;
+        j["island"] = p.stats.island;
+        j["kept"] = p.stats.kept;
+        j["disabled"] = p.stats.disabled;
+        j["ms"] = p.ms;
+    } else {
+        j["message"] = p.message;
+    }
+    return j;
+}
+
 // The report's head: everything but the paths (print_json_report's fields before issue 19).
 json json_report_head(const Args& a, const Job& job, const nav::Bake& bake, const nav::Pipeline& pipe,
                       const RepTimes& times, const json& diagnostics, const json& inc) {
@@ -783,6 +801,7 @@ json json_report_head(const Args& a, const Job& job, const nav::Bake& bake, cons
     out["config"]["volumes"] = static_cast<int>(bake.volumes.size());
     out["config"]["obstacles"] = static_cast<int>(bake.obstacles.size());
     out["config"]["links"] = static_cast<int>(bake.links.size());
+    if (bake.prune.point) out["prune"] = prune_json(bake.prune);
     out["grid"] = {{"width", bake.config.width}, {"height", bake.config.height}};
     out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.memory_limit()}, {"peak_rss", peak_rss()}};
     out["counts"] = counts_json(bake);
@@ -815,6 +834,11 @@ void print_text_report(const Args& a, const Job& job, const nav::Bake& bake, con
     }
     std::printf("%-10s %10.3f  (median of %d)\n", "total", median(times.total_ms), a.reps);
     std::printf("walkable area %.2f m^2\n", bake.walkable_area());
+    if (bake.prune.point && bake.prune.applied)
+        std::printf("prune: kept island %u (%u polygons), %u polygons disabled\n", bake.prune.stats.island,
+                    bake.prune.stats.kept, bake.prune.stats.disabled);
+    else if (bake.prune.point)
+        std::printf("prune: %s\n", bake.prune.message.c_str());
     if (bake.tiled()) {
         const json t = tiles_json(bake);
         std::printf("tiles %d x %d of %d cells: %d built, %d empty, ms min %.3f median %.3f max %.3f\n",
@@ -1089,6 +1113,7 @@ int run_obj(const Args& a, const Job& job) {
     pipe.set_obstacles(job.obstacles);
     pipe.set_areas(job.areas);
     if (nav::Status st = pipe.set_links(job.links); !st) return fail(st);
+    if (nav::Status st = pipe.set_prune(job.prune); !st) return fail(st);
 
     RepTimes times;
     if (nav::Status st = bake_reps(pipe, a.reps, times); !st) return fail(st);
@@ -1097,6 +1122,7 @@ int run_obj(const Args& a, const Job& job) {
     if (a.incremental_given)
         if (nav::Status st = bake_incremental(pipe, job, inc); !st) return fail(st);
     for (const std::string& w : bake->warnings()) std::cerr << "navbake: warning: " << w << "\n";
+    if (bake->prune.point && !bake->prune.applied) std::cerr << "navbake: warning: prune: " << bake->prune.message << "\n";
     const json diagnostics = report_diagnostics(*bake);
 
     const WhyResult why = run_why(job, *bake);
@@ -1265,6 +1291,9 @@ std::optional<int> run_split(const Args& a) {
         return 0;
     }
     if (nav::Status st = prepare_job(a, job); !st) return fail(st);
+    if (job.prune && !a.tile_grid)  // the prune needs the whole navmesh, which only --merge assembles
+        std::cerr << "navbake: warning: prune: not applied by a split bake (its files carry no disabled flags); "
+                     "bake in one process to prune\n";
     const nav::Status st = a.tile_grid ? navbake::run_tile_grid(a, job) : navbake::run_tiles_job(a, job);
     return st ? 0 : fail(st);
 }

@@ -413,6 +413,7 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
     nlohmann::ordered_json config = nav::config_json(job.config_inputs());
     config.erase("threads");
     config.erase("links");  // manual off-mesh links change no tile (they join the assembled navmesh only)
+    config.erase("prune");  // nor does the prune (a split bake does not apply it: run_split warns)
     // The mesh's contents, not only its triangle count and bounds: a level edited between two
     // jobs (a wall moved) must not merge with the other job's tiles.
     if (const auto snap = pipe.snapshot(); snap->mesh) {

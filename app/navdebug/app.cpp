@@ -171,6 +171,7 @@ void App::load_config(const std::string& path) {
     nav::ConfigInputs in;
     in.params = edit_.desired;
     in.areas = areas_;
+    in.prune = prune_array(edit_.islands.prune_point());  // kept unless the config has "prune"
     const nav::Status st = nav::load_config_file(path, in);
     if (!st) {
         log_.error(st.message);
@@ -182,6 +183,7 @@ void App::load_config(const std::string& path) {
     edit_.obstacles = std::move(in.obstacles);
     edit_.links = std::move(in.links);
     set_areas(in.areas);
+    set_prune_point(edit_.islands, in.prune);
     panels_.config_field = path;
     log_.info("loaded config " + path + " (" + std::to_string(edit_.volumes.size()) + " volumes, " +
               std::to_string(edit_.obstacles.size()) + " obstacles, " + std::to_string(edit_.links.size()) + " links)");
@@ -190,7 +192,8 @@ void App::load_config(const std::string& path) {
 
 void App::save_config(const std::string& path) {
     if (path.empty()) return;
-    const nlohmann::ordered_json j = config_json(nav::ConfigInputs{edit_.desired, edit_.volumes, areas_, edit_.obstacles, edit_.links});
+    const nlohmann::ordered_json j = config_json(
+        nav::ConfigInputs{edit_.desired, edit_.volumes, areas_, edit_.obstacles, edit_.links, prune_array(edit_.islands.prune_point())});
     if (const nav::Status st = nav::write_output_file(path, j.dump(2) + "\n"); !st) {
         log_.error("cannot write config " + st.message);
         set_error("cannot write config " + st.message);
@@ -372,23 +375,23 @@ void App::poll_worker() {
         }
     }
     worker_.set_region_trace(replay_.wants_trace());
-    // the bake and the draw lists the worker built for it, taken together (a 2D map: its own bake,
-    // drawn from layers built here)
-    // and what it derived from it (the prune, the change highlight)
+    // the bake and the draw lists the worker built for it, taken together, and the change
+    // highlight (a 2D map: its own bake, drawn from layers built here). The prune point is an input
+    // of the pipeline: the bake comes pruned.
     worker_.set_prune(edit_.islands.prune_point());
-    auto [latest, view, built, view_tile, prune, highlight] = worker_.latest_published();
+    auto [latest, view, built, view_tile, highlight] = worker_.latest_published();
     if (map2d_.scene()) {
-        // a 2D scene is built here when opened, not by the worker: its prune is applied here too
-        latest = map2d_.scene()->bake, view = latest, built = nullptr, view_tile.reset(), highlight = highlight_;
-        map2d_prune_ = updated_prune(std::move(map2d_prune_), latest, edit_.islands.prune_point());
-        prune = map2d_prune_;
-        view = prune->bake;
+        // a 2D scene is built when opened, not by the worker: its bake with the prune is made by the
+        // pipeline's prune (nav::prune_at) when the point changes
+        map2d_bake_ = pruned_scene_bake(*map2d_.scene(), edit_.islands.prune_point(), std::move(map2d_bake_));
+        latest = map2d_bake_, view = latest, built = nullptr, view_tile.reset(), highlight = highlight_;
+    } else {
+        map2d_bake_.reset();
     }
     if (latest) {
         raw_layers_ = std::move(built);
         raw_view_ = std::move(view);
         raw_view_tile_ = view_tile;
-        prune_ = prune && prune->src == latest ? std::move(prune) : nullptr;
     }
     if (latest && latest != raw_bake_) {
         on_new_bake(raw_bake_, latest);
@@ -400,13 +403,12 @@ void App::poll_worker() {
         highlight_ = std::move(highlight);
         diff_upload_ = true;
     }
-    bake_ = trimmed(prune_ ? prune_->bake : raw_bake_);
+    bake_ = trimmed(raw_bake_);
     // what the layers draw: the whole bake, or its "only selected tile" view (the worker's when it
     // is of this very bake and tile, so its draw lists fit)
     worker_.set_tile_only(sel_.tile_only ? sel_.tile : std::nullopt);
     if (sel_.tile_only && sel_.tile && bake_ && bake_->tiled())
-        draw_bake_ = prune_ && bake_ == prune_->bake && raw_view_tile_ == sel_.tile ? raw_view_
-                                                                                   : ui_tile_view_.make(bake_, *sel_.tile);
+        draw_bake_ = bake_ == raw_bake_ && raw_view_tile_ == sel_.tile ? raw_view_ : ui_tile_view_.make(bake_, *sel_.tile);
     else
         draw_bake_ = bake_;
     panels_.warnings.update(bake_.get(), edit_.desired, log_);
@@ -495,7 +497,7 @@ void App::apply_own_settings(const std::string& mesh_path) {
     edit_.obstacles = std::move(in.obstacles);
     edit_.links = std::move(in.links);
     set_areas(in.areas);
-    edit_.islands.clear();
+    set_prune_point(edit_.islands, in.prune);  // the level's own config's, else none
     edit_.undo.reset(edit_.snapshot());  // a new mesh starts a new history
 }
 
@@ -653,7 +655,7 @@ void App::render_scene(int fb_w, int fb_h) {
 void App::update_why() {
     sel_.why.take(worker_.latest_why());
     if (map2d_.scene()) return;  // 2D maps have no bake stages to explain
-    // the worker's bake as published: not pruned (the prune is a view of it), not trimmed
+    // the worker's bake as published (pruned by the pipeline, the Islands prune point), not trimmed
     const bool idle = !worker_.busy() && !worker_.why_running();
     if (std::optional<WhyJob> job = sel_.why.update(raw_bake_, idle)) worker_.request_why(std::move(*job));
     for (const std::string& m : sel_.why.take_messages()) log_.info(m);

@@ -276,10 +276,9 @@ private:
     Panels panels_;
 
     // what the worker published and what is drawn of it
-    std::shared_ptr<const nav::Bake> bake_;      // what is drawn: pruned, trimmed to run_to
-    std::shared_ptr<const nav::Bake> raw_bake_;  // the worker's latest, as published
-    std::shared_ptr<const PruneResult> prune_;   // published with it: raw_bake_ with the prune applied
-    std::shared_ptr<const PruneResult> map2d_prune_;  // the same for a 2D scene (built here, not by the worker)
+    std::shared_ptr<const nav::Bake> bake_;      // what is drawn: trimmed to run_to
+    std::shared_ptr<const nav::Bake> raw_bake_;  // the worker's latest, as published (pruned by the pipeline)
+    std::shared_ptr<const nav::Bake> map2d_bake_;  // a 2D scene's bake with the prune (pruned_scene_bake)
     std::shared_ptr<const nav::render::BuiltLayers> raw_layers_;  // published with it: drawn by upload only
     std::shared_ptr<const nav::Bake> trim_src_, trim_out_;
     nav::Stage trim_to_ = nav::kLastStage;

@@ -19,6 +19,7 @@ bool App::save_session(const std::string& path, std::string& err) const {
     s.volumes = edit_.volumes;
     s.obstacles = edit_.obstacles;
     s.links = edit_.links;
+    s.prune = prune_array(edit_.islands.prune_point());
     s.areas = areas_;
     if (sel_.path.has_start() && sel_.path.has_end()) s.path = std::make_pair(sel_.path.start(), sel_.path.end());
     s.camera = std::make_pair(view_.cam.eye, view_.cam.eye + view_.cam.forward() * 10.0f);
@@ -54,6 +55,7 @@ void App::load_session(const std::string& path) {
         edit_.obstacles = s.obstacles;
         edit_.links = s.links;
         set_areas(s.areas);
+        set_prune_point(edit_.islands, s.prune);
     }
     if (s.layers) opts_.layers = *s.layers;
     if (s.view) view_.see = *s.view;

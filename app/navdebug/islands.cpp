@@ -34,7 +34,7 @@ void IslandsTool::update_rows(const std::shared_ptr<const nav::NavMesh>& mesh) {
     });
 }
 
-void IslandsTool::panel(const nav::Bake* bake, const PruneResult* result) {
+void IslandsTool::panel(const nav::Bake* bake) {
     const std::shared_ptr<const nav::NavMesh> mesh = bake ? bake->navmesh : nullptr;
     update_rows(mesh && !mesh->empty() ? mesh : nullptr);
     if (!rows_mesh_) {
@@ -85,14 +85,17 @@ void IslandsTool::panel(const nav::Bake* bake, const PruneResult* result) {
         }
     }
 
-    // prune state (the worker's result for the current prune point; none while it is on its way)
-    if (result && result->point != prune_point_) result = nullptr;
+    // prune state (the bake's, made with the current prune point; none while it is on its way)
+    const nav::PruneOutcome* result = bake && bake->prune.point ? &bake->prune : nullptr;
+    if (result && !(prune_point_ && (*result->point)[0] == prune_point_->x && (*result->point)[1] == prune_point_->y &&
+                    (*result->point)[2] == prune_point_->z))
+        result = nullptr;
     if (result && result->applied) {
         ImGui::Text("kept island %u: %u polygons, %u disabled", result->stats.island, result->stats.kept,
                     result->stats.disabled);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Only what is reachable from polygon %u is walkable; the disabled polygons are drawn dark\n"
-                              "and skipped by the path queries. Applied to every new bake (%.2f ms).",
+                              "and skipped by the path queries. Part of every bake (%.2f ms).",
                               result->kept_poly, result->ms);
     } else if (result && !result->message.empty()) {
         ImGui::PushTextWrapPos(0.0f);

@@ -158,6 +158,7 @@ struct BakeInputs {
     std::vector<nav::Obstacle> obstacles;
     nav::AreaTable areas = nav::AreaTable::defaults();  // the config's "areas"
     std::vector<nav::OffMeshLink> links;                // the config's "links"
+    std::optional<std::array<float, 3>> prune;          // the config's "prune" (--prune wins)
 };
 
 // The session's config, then --config (plain `navdebug`: the demo's, as scripts/run.sh opens it),
@@ -174,6 +175,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
         in.obstacles = session.obstacles;
         in.areas = session.areas;
         in.links = session.links;
+        in.prune = session.prune;
     }
     // plain `navdebug` opens the demo as scripts/run.sh does: demo.obj with demo.json
     if (mesh_path.empty() && config_path.empty() && !session.has_config) {
@@ -182,7 +184,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
             config_path = def_cfg;
     }
     if (!config_path.empty()) {
-        nav::ConfigInputs c{in.params, in.volumes, in.areas, in.obstacles, in.links};
+        nav::ConfigInputs c{in.params, in.volumes, in.areas, in.obstacles, in.links, in.prune};
         const nav::Status st = nav::load_config_file(config_path, c);
         if (!st) return fail(kExitBadInput, st.message);
         in.params = std::move(c.params);
@@ -190,6 +192,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
         in.areas = std::move(c.areas);
         in.obstacles = std::move(c.obstacles);
         in.links = std::move(c.links);
+        in.prune = c.prune;
         log.info("loaded config " + config_path);
     }
     for (const navdebug::AppOptions::CliVolume& v : opts.add_volumes) {
@@ -204,6 +207,7 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
     if (const nav::Status st = nav::apply_assignments("--diff-from-set", cli.diff_sets, in.first_params); !st)
         return fail(kExitBadInput, st.message);
     opts.highlight_changes = !cli.diff_sets.empty();
+    if (!opts.prune && in.prune) opts.prune = glm::vec3((*in.prune)[0], (*in.prune)[1], (*in.prune)[2]);
     in.pipeline->set_params(in.params);
     in.pipeline->set_volumes(in.volumes);
     in.pipeline->set_obstacles(in.obstacles);

@@ -119,4 +119,15 @@ nav::Status load_map2d_scene(const std::string& path, const nav::Params& params,
     return nav::Status::ok();
 }
 
+std::shared_ptr<const nav::Bake> pruned_scene_bake(const Map2DScene& s, const std::optional<glm::vec3>& point,
+                                                   std::shared_ptr<const nav::Bake> last) {
+    if (!s.bake || !point) return s.bake;
+    const std::array<float, 3> at{point->x, point->y, point->z};
+    // the scene's bake made it (same input mesh object) with the same point
+    if (last && last->mesh && last->mesh == s.bake->mesh && last->prune.point == at) return last;
+    auto b = std::make_shared<nav::Bake>(*s.bake);
+    b->navmesh = nav::prune_at(s.bake->navmesh, at, b->prune);
+    return b;
+}
+
 }  // namespace navdebug

@@ -4,7 +4,9 @@
 // triangles at y = 0 and the navmesh) so the navmesh, islands and path layers and the path tool
 // work on it unchanged. No bake worker runs for it: the pipeline's stages before navmesh are empty.
 #pragma once
+#include <glm/glm.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/bake/pipeline.h"
@@ -22,8 +24,15 @@ struct Map2DScene {
     nav::map2d::Map2D map;
     nav::map2d::Map2DResult result;  // recorded traces, the free rings, the CDT (is_map only)
     nav::map2d::PolyMesh2D mesh;     // the polygons the navmesh is built from
-    std::shared_ptr<const nav::Bake> bake;  // mesh (free-space triangles), tri_areas, navmesh
+    std::shared_ptr<const nav::Bake> bake;  // mesh (free-space triangles), tri_areas, navmesh (never pruned)
 };
+
+// The scene's bake with the Islands prune at `point`, made as the pipeline makes its own
+// (nav::prune_at on the scene's unpruned navmesh, the outcome in Bake::prune): the scene's bake
+// itself without a point, else a copy sharing everything but the navmesh. `last` (this function's
+// previous result, may be null) is returned when it is already the scene's bake with that point.
+std::shared_ptr<const nav::Bake> pruned_scene_bake(const Map2DScene& s, const std::optional<glm::vec3>& point,
+                                                   std::shared_ptr<const nav::Bake> last);
 
 // True for the file names the debugger opens as 2D maps: *.json maps and *.mesh files (any case).
 bool is_map2d_path(const std::string& path);

@@ -23,7 +23,7 @@ struct Panels {
     bool log_scroll = false;
     std::shared_ptr<const void> regions_legend_of;   // the regions the legend's ids were read from (held)
     std::vector<uint16_t> regions_legend_ids;        // the region ids their spans use, ascending
-    std::shared_ptr<const void> prune_shown;  // the prune result the Islands panel last showed (held: no reuse of its address)
+    std::shared_ptr<const void> prune_shown;  // the pruned bake the Islands panel last showed (held: no reuse of its address)
     std::string banner;  // the error shown over the view
     float left_w = 0, right_w = 0;
     float right_size = 0;  // the right panel's width last frame (it may be resized)

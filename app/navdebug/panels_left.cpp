@@ -127,7 +127,7 @@ void App::ui_left_panel(float, float H) {
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip(can_save ? "Write the navmesh as Detour 1.5.1 tile data in RecastDemo's all-tiles file\n"
                                          "(MSET) as NAME.navmesh.bin next to the mesh (verts_per_poly at most 6).\n"
-                                         "The bake's polygons: the Islands prune is this view's, not in the file."
+                                         "The bake's polygons; an Islands prune is in the file (disabled flag)."
                                        : map2d_.scene() ? kNotABake : "Bake through the detail stage (every tile) to save.");
         ImGui::SameLine();
         const bool can_gltf = bake_ && bake_->mesh && !map2d_.scene();

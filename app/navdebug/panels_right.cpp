@@ -165,12 +165,12 @@ void App::ui_right_panel(float W, float H) {
     const bool islands_open = edit_.islands.pruned() || opts_.layers[static_cast<size_t>(r::Layer::Islands)];
     if (ImGui::CollapsingHeader("Islands", islands_open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("islands");
-        edit_.islands.panel(bake_.get(), prune_.get());
+        edit_.islands.panel(bake_.get());
         ImGui::PopID();
         // a new prune's result (kept, disabled, or a point off the navmesh) scrolls into sight once
-        if (prune_ && prune_.get() != panels_.prune_shown.get()) ImGui::SetScrollHereY(1.0f);
+        if (bake_ && bake_->prune.point && bake_.get() != panels_.prune_shown.get()) ImGui::SetScrollHereY(1.0f);
     }
-    panels_.prune_shown = prune_;
+    panels_.prune_shown = bake_ && bake_->prune.point ? bake_ : nullptr;
     if (ImGui::CollapsingHeader("Areas", areas_open_ ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("areas");
         ui_areas();

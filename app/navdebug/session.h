@@ -2,7 +2,7 @@
 //   "mesh":    path of the OBJ (relative paths are taken from the session file's folder)
 //   "config":  the object `navbake --config` reads (parameters by name, optional "volumes", optional
 //              "areas": the area types, written when they differ from the defaults, "obstacles",
-//              "links": the manual off-mesh links)
+//              "links": the manual off-mesh links, "prune": the Islands tool's prune point)
 //   "volumes": convex volumes as in a config (replace the config's)
 //   "path":    {"start": [x,y,z], "end": [x,y,z]}
 //   "camera":  {"eye": [x,y,z], "target": [x,y,z]}
@@ -62,6 +62,7 @@ struct Session {
     std::vector<nav::Obstacle> obstacles;  // the config's "obstacles"
     nav::AreaTable areas = nav::AreaTable::defaults();      // the config's "areas" (has_config)
     std::vector<nav::OffMeshLink> links;   // the config's "links" (manual off-mesh links)
+    std::optional<std::array<float, 3>> prune;  // the config's "prune" (the Islands tool's prune point)
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target
     std::optional<nav::render::LayerMask> layers;
@@ -72,13 +73,14 @@ struct Session {
     std::optional<std::pair<glm::vec3, glm::vec3>> why_path;       // "why": "path" (start, end)
 
     // The config's inputs together (nav::ConfigInputs), and back.
-    nav::ConfigInputs config_inputs() const { return {params, volumes, areas, obstacles, links}; }
+    nav::ConfigInputs config_inputs() const { return {params, volumes, areas, obstacles, links, prune}; }
     void set_config_inputs(nav::ConfigInputs in) {
         params = std::move(in.params);
         volumes = std::move(in.volumes);
         areas = std::move(in.areas);
         obstacles = std::move(in.obstacles);
         links = std::move(in.links);
+        prune = in.prune;
     }
 };
 

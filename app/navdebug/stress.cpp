@@ -123,7 +123,7 @@ void StressRun::check_shown(const App& app) {
             b->error_stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(b->error_stage)]) : "bake";
         const std::string what = stage + ": " + b->error.message;
         if (failures_.size() < 20 || failures_.count(what)) {
-            if (!failures_.count(what)) failure_configs_[what] = config_json(nav::ConfigInputs{b->params, b->volumes, nav::AreaTable::defaults(), b->obstacles, b->links});
+            if (!failures_.count(what)) failure_configs_[what] = config_json(nav::ConfigInputs{b->params, b->volumes, nav::AreaTable::defaults(), b->obstacles, b->links, b->prune.point});
             ++failures_[what];
         }
     }
@@ -259,7 +259,7 @@ void StressRun::capture_final(App& app) {
     j["rss_start_kib"] = rss_start_;
     j["rss_final_bake_kib"] = resident_kib();
     j["mesh"] = b && b->mesh ? b->mesh->path : "";
-    j["config"] = config_json(nav::ConfigInputs{app.desired_params(), app.desired_volumes(), nav::AreaTable::defaults(), {}, {}});
+    j["config"] = config_json(nav::ConfigInputs{app.desired_params(), app.desired_volumes(), nav::AreaTable::defaults(), {}, {}, {}});
     nlohmann::ordered_json bake;
     if (b) {
         bake["generation"] = b->generation;

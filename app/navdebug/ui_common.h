@@ -1,15 +1,18 @@
 // What the navdebug panels share: their text colours, the conversion of a render colour for ImGui,
-// the count format, and (prune.h) the box a picked point is searched in for a navmesh polygon.
+// the count format, and (core/runtime/islands.h) the box a picked point is searched in for a
+// navmesh polygon.
 #pragma once
 #include <imgui.h>
 
 #include <cstdint>
 #include <string>
 
-#include "prune.h"  // kPickHalfExtents
+#include "core/runtime/islands.h"  // kPickHalfExtents
 #include "render/draw_list.h"
 
 namespace navdebug {
+
+using nav::kPickHalfExtents;
 
 inline const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
 inline const ImVec4 kWarnColor(1.0f, 0.8f, 0.3f, 1.0f);

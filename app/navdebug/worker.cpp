@@ -172,7 +172,8 @@ void BakeWorker::set_prune(const std::optional<glm::vec3>& point) {
         std::lock_guard lk(m_);
         if (prune_ == point) return;
         prune_ = point;
-        ++requested_;  // a run with nothing dirty re-publishes the latest bake with the new prune
+        ++requested_;  // the next run prunes again (Pipeline::set_prune: no tile re-baked)
+        if (working_) cancel_.store(true);
     }
     cv_.notify_all();
 }
@@ -185,9 +186,8 @@ void BakeWorker::set_highlight_changes(bool on) {
 
 BakeWorker::Published BakeWorker::latest_published() const {
     std::lock_guard lk(m_);
-    const std::shared_ptr<const nav::Bake>& shown = latest_prune_ ? latest_prune_->bake : latest_;
-    return {latest_, latest_view_, latest_layers_, latest_view_ != shown ? view_tile_only_ : std::nullopt,
-            latest_prune_, latest_highlight_};
+    return {latest_, latest_view_, latest_layers_, latest_view_ != latest_ ? view_tile_only_ : std::nullopt,
+            latest_highlight_};
 }
 
 void BakeWorker::hold_after_tiles(int n) {
@@ -370,8 +370,6 @@ void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
     nav::render::LayerMask shown;
     std::shared_ptr<const nav::render::BuiltLayers> prev;
     std::optional<TileXZ> only;
-    std::optional<glm::vec3> prune_at;
-    std::shared_ptr<const PruneResult> prune;
     std::shared_ptr<const nav::Bake> before;
     bool highlight_on = false;
     {
@@ -379,25 +377,24 @@ void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
         shown = layers_;
         prev = latest_layers_;
         only = tile_only_;
-        prune_at = prune_;
-        prune = latest_prune_;
         before = latest_;
         highlight_on = highlight_on_;
     }
-    // everything the view derives from the bake is computed here, off the UI thread: the island
-    // prune (kept when neither the bake nor the point changed)
-    prune = updated_prune(std::move(prune), bake, prune_at);
-    // the change highlight against the bake published before (finished bakes only: tiles still
-    // filling in are compared once they are done)
+    // everything the view derives from the bake is computed here, off the UI thread: the change
+    // highlight against the bake published before (finished bakes only: tiles still filling in
+    // are compared once they are done). A run that only pruned again (the pipeline's prune: no
+    // stage ran, the same links) changed no region or polygon: the last highlight stays.
     bool new_highlight = false, keep = true;
     std::shared_ptr<const BakeHighlight> changes;
-    if (highlight_on && before && bake && before != bake && !bake->partial) {
+    const bool prune_only = before && bake && bake->stages_run.empty() && before->prune.point != bake->prune.point &&
+                            before->links == bake->links;
+    if (highlight_on && before && bake && before != bake && !bake->partial && !prune_only) {
         changes = highlight(*before, *bake, keep);
         new_highlight = !keep;
     }
     before.reset();
-    // the draw lists, from the pruned bake (from its "only selected tile" view while that is on)
-    const std::shared_ptr<const nav::Bake>& drawn = prune->bake;
+    // the draw lists, from the bake (from its "only selected tile" view while that is on)
+    const std::shared_ptr<const nav::Bake>& drawn = bake;
     std::shared_ptr<const nav::Bake> view = drawn && only && drawn->tiled() ? tile_view_.make(drawn, *only) : drawn;
     std::shared_ptr<const nav::render::BuiltLayers> built;
     if (view) built = nav::render::build_layers(*view, shown, prev.get());
@@ -405,7 +402,6 @@ void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
     {
         std::lock_guard lk(m_);
         latest_ = std::move(bake);
-        latest_prune_ = std::move(prune);
         latest_view_ = std::move(view);
         view_tile_only_ = only;
         latest_layers_ = std::move(built);
@@ -428,6 +424,7 @@ void BakeWorker::loop() {
         std::vector<TileXZ> rebuild;
         std::optional<WhyJob> why;
         nav::AreaTable areas;
+        std::optional<std::array<float, 3>> prune;
         {
             std::unique_lock lk(m_);
             cv_.wait(lk, [&] { return stop_ || requested_ != handled_; });
@@ -440,6 +437,7 @@ void BakeWorker::loop() {
             mesh_path.swap(mesh_path_);
             trace = region_trace_;
             areas = areas_;
+            if (prune_) prune = std::array<float, 3>{prune_->x, prune_->y, prune_->z};
             seq = requested_;
             working_ = true;
             cancel_.store(false);
@@ -456,6 +454,7 @@ void BakeWorker::loop() {
                           ": no such tile in the current bake");
 
         pipe_->set_areas(std::move(areas));  // dirties the navmesh step when some area's flags changed
+        if (const nav::Status st = pipe_->set_prune(prune); !st) log_.error(st.message);  // the old point stays
         try {
             handle(params, volumes, obstacles, links, to, mesh_path, trace);
         } catch (const std::exception& e) {
@@ -539,6 +538,7 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
         pipe_->set_record_region_trace(trace);
         if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
         if (obstacles != pipe_->obstacles()) pipe_->set_obstacles(obstacles);
+        const std::optional<std::array<float, 3>> pruned_before = pipe_->snapshot()->prune.point;
         bool links_changed = false;
         if (links != pipe_->links()) {
             if (const nav::Status st = pipe_->set_links(links); !st) log_.error("links: " + st.message);  // the old links stay
@@ -573,6 +573,9 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                                    : "") +
                               (snap->stages_run.empty() && links_changed
                                    ? " - " + std::to_string(snap->links.size()) + " manual links relinked, no tile re-baked"
+                                   : "") +
+                              (snap->stages_run.empty() && snap->prune.point != pruned_before
+                                   ? std::string(" - pruned again, no tile re-baked")
                                    : ""));
                     event(WorkerEvent::Kind::BakeDone, {});
                 } else {
@@ -601,8 +604,6 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                 shown = layers_;
                 // "only selected tile" switched or moved: the layers must be built from the new view
                 missing = b && b->tiled() && tile_only_ != view_tile_only_;
-                // the prune point moved (set_prune): the bake is published again with the new prune
-                missing = missing || (b && (!latest_prune_ || latest_prune_->point != prune_));
                 for (int li = 0; b && li < nav::render::kLayerCount; ++li) {
                     const auto l = static_cast<nav::render::Layer>(li);
                     missing = missing || (shown[static_cast<size_t>(li)] && nav::render::layer_from_bake(l) &&

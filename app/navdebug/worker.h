@@ -2,7 +2,8 @@
 // (parameters, volumes, target stage, a mesh to load); the worker applies it (set_params dirties
 // only what changed), runs with a cancel flag that a newer request raises, and publishes the
 // snapshot of every run that was not cancelled, with what the view derives from it (draw lists,
-// the island prune, the change highlight). The UI reads latest() and never blocks.
+// the change highlight). The island prune is the pipeline's (Pipeline::set_prune): every bake
+// published is pruned already. The UI reads latest() and never blocks.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -20,7 +21,6 @@
 
 #include "core/bake/pipeline.h"
 #include "log.h"
-#include "prune.h"
 #include "render/diff_draw.h"
 #include "render/layers.h"
 #include "tile_tool.h"
@@ -82,8 +82,8 @@ public:
     // tiles); a change re-publishes the latest bake with its layers.
     void set_tile_only(std::optional<TileXZ> tile);
 
-    // The Islands tool's prune point (nullopt: none), applied to every bake published from now on;
-    // a change re-publishes the latest bake with the new prune (as a parameter change re-bakes).
+    // The Islands tool's prune point (nullopt: none): an input of the pipeline (Pipeline::set_prune)
+    // as the parameters are; a change runs the pipeline, which prunes again and re-bakes no tile.
     void set_prune(const std::optional<glm::vec3>& point);
     // The change highlight: while on, each finished bake published is compared with the bake
     // published before it and the result (or the last one, when the two have nothing to compare)
@@ -105,10 +105,7 @@ public:
     struct Published {
         std::shared_ptr<const nav::Bake> bake, view;
         std::shared_ptr<const nav::render::BuiltLayers> layers;
-        std::optional<TileXZ> view_tile;  // the tile `view` keeps alone, nullopt: view == prune->bake
-        // `bake` with the prune point applied (prune->src == bake; prune->bake == bake when nothing
-        // is pruned); `view` and the layers are made from prune->bake
-        std::shared_ptr<const PruneResult> prune;
+        std::optional<TileXZ> view_tile;  // the tile `view` keeps alone, nullopt: view == bake
         std::shared_ptr<const BakeHighlight> highlight;  // the change highlight, null when none
     };
     Published latest_published() const;
@@ -118,7 +115,7 @@ public:
     bool busy() const;
     // The stage the worker is building right now, -1 when it is idle (the timeline's "building").
     int building_stage() const { return building_.load(std::memory_order_relaxed); }
-    // The worker is deriving what the view draws from a bake (prune, change highlight, the layers'
+    // The worker is deriving what the view draws from a bake (change highlight, the layers'
     // draw lists): after the last stage this is the "building layers" the status line names.
     bool publishing() const { return publishing_.load(std::memory_order_relaxed); }
     // Blocks until every request so far has been handled (headless screenshots).
@@ -149,7 +146,7 @@ private:
                 const std::string& mesh_path, bool trace);
     // Publishes the last good bake marked failed with `what` at the stage that was building.
     void fail_run(const std::string& what, bool out_of_memory);  // out of memory: bad input (exit 2)
-    // Applies the prune, computes the change highlight and builds the shown layers' draw lists for
+    // Computes the change highlight and builds the shown layers' draw lists for
     // `bake` (reusing the last set's unchanged entries), then publishes them together.
     void publish(std::shared_ptr<const nav::Bake> bake);
     void event(WorkerEvent::Kind kind, std::string text);
@@ -196,7 +193,6 @@ private:
     std::optional<TileXZ> view_tile_only_;  // what latest_view_ was made with
     TileOnlyView tile_view_;
     std::optional<glm::vec3> prune_;                   // set_prune
-    std::shared_ptr<const PruneResult> latest_prune_;  // published with latest_
     bool highlight_on_ = false;                        // set_highlight_changes
     std::optional<WhyJob> why_job_;                    // request_why, not started yet
     bool why_running_ = false;

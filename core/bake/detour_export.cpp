@@ -10,7 +10,8 @@
 namespace nav {
 
 Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
-                          std::vector<uint16_t>& flags, DetourTileSource& out, const AreaFlagTable* area_flags) {
+                          std::vector<uint16_t>& flags, DetourTileSource& out, const AreaFlagTable* area_flags,
+                          const uint8_t* disabled) {
     out = DetourTileSource{};
     if (mesh.nvp > kDetourVertsPerPoly)
         return Status::bad_input("detour export: verts_per_poly is " + std::to_string(mesh.nvp) +
@@ -25,6 +26,7 @@ Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, co
         const uint16_t f = i < mesh.flags.size() ? mesh.flags[i] : 0;
         // as make_nav_tile gives the runtime's tiles (an area whose flags are 0 passes no filter)
         flags[i] = f ? f : area_flags ? (*area_flags)[mesh.areas[i] & 0x3f] : kPolyFlagDefault;
+        if (disabled && disabled[i]) flags[i] = static_cast<uint16_t>(flags[i] | kPolyFlagDisabled);
     }
     out.verts = mesh.verts.data();
     out.vert_count = mesh.nverts;
@@ -63,17 +65,36 @@ Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, co
 }
 
 Status write_detour_bake_tile(const PolyMesh& pm, const PolyMeshDetail& dm, const Params& params, int tx, int ty,
-                              std::vector<uint8_t>& data, const AreaFlagTable* area_flags) {
+                              std::vector<uint8_t>& data, const AreaFlagTable* area_flags, const uint8_t* disabled) {
     std::vector<uint16_t> flags;
     DetourTileSource src;
-    Status st = detour_tile_source(pm, dm, params, tx, ty, flags, src, area_flags);
+    Status st = detour_tile_source(pm, dm, params, tx, ty, flags, src, area_flags, disabled);
     if (st) st = write_detour_tile(src, data);
     if (!st) st.message = "tile " + std::to_string(tx) + "," + std::to_string(ty) + ": " + st.message;
     return st;
 }
 
+namespace {
+
+// A pruned bake's disabled polygons of tile (tx, tz), one byte per polygon of its polygon mesh
+// (make_nav_tile keeps them in order), in `out`; null when the bake is not pruned.
+const uint8_t* pruned_polys(const Bake& b, int tx, int tz, int npolys, std::vector<uint8_t>& out) {
+    if (!b.prune.applied || !b.navmesh) return nullptr;
+    const NavMesh& nm = *b.navmesh;
+    const int slot = nm.find_slot(tx, tz, 0);
+    if (slot < 0) return nullptr;
+    const TileSlot& s = nm.slots[static_cast<size_t>(slot)];
+    if (!s.tile || s.tile->npolys() != npolys) return nullptr;
+    out.assign(static_cast<size_t>(npolys), 0);
+    for (int i = 0; i < npolys; ++i) out[static_cast<size_t>(i)] = (nm.flags[s.poly_base + static_cast<uint32_t>(i)] & kPolyFlagDisabled) != 0;
+    return out.data();
+}
+
+}  // namespace
+
 Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
     out = DetourMeshFile{};
+    std::vector<uint8_t> disabled;
     if (b.partial) return Status::bad_input("detour export: the bake is still running (a partial snapshot)");
     if (!b.tiled()) {
         if (!b.polymesh || !b.detail)
@@ -81,7 +102,8 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
         const PolyMesh& pm = *b.polymesh;
         if (pm.npolys == 0) return Status::bad_input("detour export: the navmesh has no polygons");
         DetourTileBytes t;
-        Status st = write_detour_bake_tile(pm, *b.detail, b.params, 0, 0, t.data, &b.area_flags);
+        Status st = write_detour_bake_tile(pm, *b.detail, b.params, 0, 0, t.data, &b.area_flags,
+                                           pruned_polys(b, 0, 0, pm.npolys, disabled));
         if (!st) return st;
         // dtNavMesh::init(data, ...): the tile's own box is the grid, one tile of its polygons.
         DetourMeshParams& p = out.params;
@@ -115,7 +137,8 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
     for (const auto& tp : b.tiles) {
         if (tp->polymesh->npolys == 0) continue;
         DetourTileBytes t;
-        st = write_detour_bake_tile(*tp->polymesh, *tp->detail, b.params, tp->tx, tp->tz, t.data, &b.area_flags);
+        st = write_detour_bake_tile(*tp->polymesh, *tp->detail, b.params, tp->tx, tp->tz, t.data, &b.area_flags,
+                                    pruned_polys(b, tp->tx, tp->tz, tp->polymesh->npolys, disabled));
         if (!st) return st;
         t.ref = detour_tile_ref(out.params, static_cast<int>(out.tiles.size()));
         out.tiles.push_back(std::move(t));

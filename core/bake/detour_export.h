@@ -22,13 +22,17 @@ struct Bake;
 // must outlive `out`), so Detour's query filters pass the polygons ours do. Walkable height, radius and
 // climb are the agent's in metres (params), as RecastDemo passes them. No off-mesh connections;
 // the BV tree is built. bad_input when verts_per_poly is over 6 (Detour's polygon limit);
-// write_detour_tile refuses a tile of more than 32767 polygons.
+// write_detour_tile refuses a tile of more than 32767 polygons. `disabled` (may be null): one
+// byte per polygon, nonzero where the runtime navmesh has it pruned (Bake::prune): that polygon
+// gets kPolyFlagDisabled too.
 Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
-                          std::vector<uint16_t>& flags, DetourTileSource& out, const AreaFlagTable* area_flags = nullptr);
+                          std::vector<uint16_t>& flags, DetourTileSource& out, const AreaFlagTable* area_flags = nullptr,
+                          const uint8_t* disabled = nullptr);
 
 // detour_tile_source then write_detour_tile: one tile's bytes; messages start "tile X,Y: ".
 Status write_detour_bake_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
-                              std::vector<uint8_t>& data, const AreaFlagTable* area_flags = nullptr);
+                              std::vector<uint8_t>& data, const AreaFlagTable* area_flags = nullptr,
+                              const uint8_t* disabled = nullptr);
 
 // The whole bake as RecastDemo's MSET: a solo bake is one tile at (0, 0) with the parameters
 // dtNavMesh::init(data) derives from it (origin its bmin, tile size its extent, one tile, as many
@@ -36,7 +40,8 @@ Status write_detour_bake_tile(const PolyMesh& mesh, const PolyMeshDetail& detail
 // fastest), the origin the bake's bmin, tiles of tile_size * cs metres and max_tiles / max_polys
 // as Sample_TileMesh computes them (detour_mesh_params). Each tile's reference is the one a fresh
 // dtNavMesh gives it (detour_tile_ref). bad_input when the bake is not complete through the
-// detail stage or a tile cannot be written.
+// detail stage or a tile cannot be written. A pruned bake (Bake::prune applied) writes its
+// disabled polygons with kPolyFlagDisabled, as its runtime navmesh has them.
 Status make_detour_mesh(const Bake& bake, DetourMeshFile& out);
 
 }  // namespace nav

@@ -343,7 +343,7 @@ Status read_param(const std::string& key, const nlohmann::json& v, const std::st
             if (!known.empty()) known += ", ";
             known += t.name;
         }
-        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, areas, obstacles, links)");
+        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, areas, obstacles, links, prune)");
     }
     std::string sval;
     if (v.is_boolean()) {
@@ -411,6 +411,7 @@ nlohmann::ordered_json config_json(const ConfigInputs& in) {
         for (const OffMeshLink& l : in.links) ls.push_back(link_json(l, in.areas));
         j["links"] = ls;
     }
+    if (in.prune) j["prune"] = {short_decimal((*in.prune)[0]), short_decimal((*in.prune)[1]), short_decimal((*in.prune)[2])};
     return j;
 }
 
@@ -433,6 +434,24 @@ Status read_config_json(const nlohmann::json& j, const std::string& what, Config
                 if (Status st = read_obstacle(v[i], what + ": obstacles[" + std::to_string(i) + "]", ob); !st) return st;
                 c.obstacles.push_back(ob);
             }
+            continue;
+        }
+        if (key == "prune") {
+            if (v.is_null()) {
+                c.prune.reset();
+                continue;
+            }
+            if (!v.is_array() || v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number())
+                return Status::bad_input(what + ": \"prune\" must be [x, y, z] (3 numbers) or null");
+            std::array<float, 3> p{};
+            for (size_t k = 0; k < 3; ++k) {
+                const double x = v[k].get<double>();
+                if (!(std::fabs(x) <= kMaxCoordinate))
+                    return Status::bad_input(what + ": \"prune\"[" + std::to_string(k) + "] is " + std::to_string(x) +
+                                             ", expected a finite number within +-1e6 m");
+                p[k] = static_cast<float>(x);
+            }
+            c.prune = p;
             continue;
         }
         if (key == "links") {

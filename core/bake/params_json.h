@@ -3,6 +3,8 @@
 // `--set NAME=VALUE` assignments of navbake and navdebug. Every message names the file, key, flag
 // or parameter and what was expected.
 #pragma once
+#include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,14 +20,15 @@ namespace nav {
 // ---- JSON config -------------------------------------------------------------------------------
 
 // Everything a JSON config gives a bake: the parameters, the convex volumes, the area types, the
-// temporary obstacles and the manual off-mesh links. The readers fill one; what the text leaves
-// out keeps its value.
+// temporary obstacles, the manual off-mesh links and the island prune point. The readers fill one;
+// what the text leaves out keeps its value.
 struct ConfigInputs {
     Params params;
     std::vector<ConvexVolume> volumes;
     AreaTable areas = AreaTable::defaults();
     std::vector<Obstacle> obstacles;
     std::vector<OffMeshLink> links;
+    std::optional<std::array<float, 3>> prune;  // "prune": the island prune point (Pipeline::set_prune)
     bool operator==(const ConfigInputs&) const = default;
 };
 
@@ -41,7 +44,9 @@ struct ConfigInputs {
 //    replaces in.obstacles;
 //  - "links": [{"start": [x,y,z], "end": [x,y,z], "radius": r, "bidirectional": true, "area":
 //    "jump"|id, "flags": n, "user_id": n}] replaces in.links (start and end required; radius
-//    default the config's agent_radius, bidirectional true, area jump, flags 1 (walk), user_id 0).
+//    default the config's agent_radius, bidirectional true, area jump, flags 1 (walk), user_id 0);
+//  - "prune": [x, y, z] sets in.prune (the island prune point: only the navmesh island nearest it
+//    stays enabled, Pipeline::set_prune), null clears it.
 // Keys not in the text keep their value. Bad syntax, unknown keys and bad values are errors naming
 // `what` (the file) and the key or item ("FILE: obstacles[2]: radius -1 must be a finite number >
 // 0", "FILE: links[1].area: unknown area 'mud' (...)", "FILE: areas[2].cost: ...", "FILE: areas:

@@ -670,6 +670,12 @@ struct Pipeline::Impl {
     std::shared_ptr<const NavMesh> navmesh_spare;
     StageStats assembly;                           // the last assembly's time and counts
     std::shared_ptr<AutoLinks> tiled_links, tiled_links_spare;  // the assembled navmesh's automatic links
+    // The prune last published (publish_prune): the unpruned navmesh it was made from (stale: that
+    // navmesh was rebuilt or relinked since), the pruned copy (null when not applied), the outcome.
+    std::weak_ptr<const NavMesh> prune_src;
+    bool prune_stale = true;
+    std::shared_ptr<const NavMesh> pruned;
+    PruneOutcome prune;
 
     BakeConfig config;
     std::vector<Stage> stages_run;
@@ -906,6 +912,7 @@ void Pipeline::relink_current() {
         // A new navmesh object (a snapshot still held keeps its own, and whoever caches by the
         // navmesh's identity sees the change): a copy, sharing every tile, relinked.
         I.solo.navmesh = std::make_shared<NavMesh>(*I.solo.navmesh);
+        I.prune_stale = true;
         const Status st = link_all(*I.solo.navmesh, links_, I.solo.auto_links.get(),
                                    I.solo.stats[static_cast<size_t>(Stage::Navmesh)].counts);
         (void)st;  // set_links validated every link: relinking cannot fail
@@ -919,6 +926,33 @@ void Pipeline::relink_current() {
     (void)st;  // set_links validated every link
     I.assembly.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
     I.tiled_navmesh = std::move(nm);
+    I.prune_stale = true;
+}
+
+Status Pipeline::set_prune(std::optional<std::array<float, 3>> point) {
+    if (point)
+        for (float v : *point)
+            if (!(std::fabs(v) <= kMaxCoordinate))
+                return Status::bad_input("prune: the point must be 3 finite numbers within +-1e6 m");
+    if (point != prune_) prune_changed_ = true;
+    prune_ = point;
+    return Status::ok();
+}
+
+void Pipeline::publish_prune(Bake& b) {
+    Impl& I = *impl_;
+    const std::weak_ptr<const NavMesh>& src = I.prune_src;
+    const bool same_src = !src.owner_before(b.navmesh) && !b.navmesh.owner_before(src) && (b.navmesh || !src.expired());
+    const bool rebuilt = std::find(I.stages_run.begin(), I.stages_run.end(), Stage::Navmesh) != I.stages_run.end();
+    if (prune_changed_ || I.prune_stale || rebuilt || !same_src) {
+        I.prune_src = b.navmesh;
+        I.prune_stale = false;
+        prune_changed_ = false;
+        std::shared_ptr<const NavMesh> out = prune_at(b.navmesh, prune_, I.prune);
+        I.pruned = I.prune.applied ? std::move(out) : nullptr;
+    }
+    b.prune = I.prune;
+    if (I.pruned) b.navmesh = I.pruned;
 }
 
 void Pipeline::dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes) {
@@ -988,6 +1022,7 @@ Stage Pipeline::first_dirty() const {
             if (t->dirty_from <= kLastTileStage) d = std::min(d, t->dirty_from);
     }
     if (links_changed_) d = std::min(d, static_cast<int>(Stage::Navmesh));  // the relink (no tile re-bakes)
+    if (prune_changed_) d = std::min(d, static_cast<int>(Stage::Navmesh));  // the prune (no tile re-bakes)
     return static_cast<Stage>(d);
 }
 
@@ -1342,6 +1377,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         }
         b->tiles_rebaked = I.rebaked;
     }
+    publish_prune(*b);
     std::lock_guard lk(I.snap_mutex);
     I.snap = std::move(b);
     return result;

@@ -32,6 +32,7 @@
 #include "core/bake/stage.h"
 #include "core/bake/tile_builder.h"
 #include "core/bake/tiling.h"
+#include "core/runtime/islands.h"
 
 namespace nav {
 
@@ -98,6 +99,10 @@ struct Bake : StageResults<true> {
     std::vector<Obstacle> obstacles;
     std::vector<OffMeshLink> links;  // the manual off-mesh links (Pipeline::set_links)
     AreaFlagTable area_flags = default_area_flags();  // polygon flags per area id (Pipeline::set_areas)
+    // The island prune (Pipeline::set_prune) as applied to `navmesh`: its point, whether `navmesh`
+    // is pruned (then a copy of the unpruned navmesh, sharing its tiles, whose polygons off the
+    // kept island carry kPolyFlagDisabled), the stats, the kept polygon, or why it is not applied.
+    PruneOutcome prune;
 
     std::shared_ptr<const InputMesh> mesh;
     // The navmesh's automatic off-mesh links and the candidates rejected (core/bake/auto_links.h),
@@ -191,6 +196,15 @@ public:
     // naming the link ("links[2]: start is not finite", check_offmesh_link) keeps the old links.
     Status set_links(std::vector<OffMeshLink> links);
     const std::vector<OffMeshLink>& links() const { return links_; }
+    // The island prune: keep only the navmesh island of the polygon nearest `point` (within
+    // kPickHalfExtents, whatever its flags), every other polygon flagged kPolyFlagDisabled in the
+    // navmesh published (prune_at on the unpruned navmesh, which the pipeline keeps: a new point
+    // prunes from the unpruned flags, nullopt publishes them as they are). Applied after the links,
+    // solo and tiled; Bake::prune says how. A change re-bakes no tile and relinks nothing: the next
+    // run() only prunes again (tile objects and salts kept). BadInput for a point not finite or
+    // beyond +-1e6 m keeps the old point.
+    Status set_prune(std::optional<std::array<float, 3>> point);
+    const std::optional<std::array<float, 3>>& prune() const { return prune_; }
 
     // Tiled bakes: run() publishes the navmesh before the landmarks of its A* heuristic (the
     // islands touching a re-baked tile are left pending: their searches use the straight-line
@@ -272,6 +286,11 @@ private:
     bool defer_landmarks_ = false;
     // Relinks the current navmesh with links_ (and the automatic links) when links_changed_.
     void relink_current();
+    std::optional<std::array<float, 3>> prune_;
+    bool prune_changed_ = false;  // set_prune since the navmesh was last pruned
+    // Replaces b.navmesh (the unpruned navmesh) by the one pruned at prune_ and fills b.prune; the
+    // prune is redone only when the point or the unpruned navmesh changed.
+    void publish_prune(Bake& b);
     // Tiled: marks the tiles whose bordered box overlaps one of the xz boxes dirty from the areas stage.
     void dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes);
     AreaTable areas_ = AreaTable::defaults();

@@ -1,7 +1,11 @@
 // Islands of the runtime navmesh (see islands.h).
 #include "core/runtime/islands.h"
 
+#include <chrono>
+#include <cstdio>
 #include <string>
+
+#include "core/runtime/query.h"
 
 namespace nav {
 
@@ -59,6 +63,47 @@ Status prune_unreachable(NavMesh& mesh, PolyRef keep, PruneStats* stats) {
     }
     if (stats) *stats = st;
     return Status::ok();
+}
+
+std::shared_ptr<const NavMesh> prune_at(const std::shared_ptr<const NavMesh>& unpruned,
+                                        const std::optional<std::array<float, 3>>& point, PruneOutcome& out) {
+    out = PruneOutcome{};
+    out.point = point;
+    if (!point) return unpruned;
+    if (!unpruned || unpruned->empty()) {
+        out.message = "Not pruned: no navmesh yet (the prune applies once the navmesh step has run).";
+        return unpruned;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    QueryFilter any;  // any polygon may be the kept one, whatever its flags
+    any.exclude_flags = 0;
+    NavQuery query;
+    query.init(unpruned.get());
+    NearestPoly hit;
+    const std::array<float, 3>& at = *point;
+    if (Status st = query.find_nearest_poly(at.data(), kPickHalfExtents, any, hit); !st) {
+        out.message = "Not pruned: " + st.message;
+        return unpruned;
+    }
+    if (hit.poly == kNoRef) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "Not pruned: no navmesh polygon within %.0f m (%.0f m up or down) of (%.2f, %.2f, %.2f).",
+                      kPickHalfExtents[0], kPickHalfExtents[1], at[0], at[1], at[2]);
+        out.message = buf;
+        return unpruned;
+    }
+    auto mesh = std::make_shared<NavMesh>(*unpruned);  // the tiles are shared, not copied
+    PruneStats stats{};
+    if (Status st = prune_unreachable(*mesh, hit.poly, &stats); !st) {
+        out.message = "Not pruned: " + st.message;
+        return unpruned;
+    }
+    out.applied = true;
+    out.stats = stats;
+    out.kept_poly = mesh->poly_index(hit.poly);
+    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return mesh;
 }
 
 }  // namespace nav

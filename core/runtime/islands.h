@@ -3,7 +3,11 @@
 // island, and prune, which keeps one island walkable and flags every other polygon
 // kPolyFlagDisabled so that the default QueryFilter skips it.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/common.h"
@@ -33,5 +37,32 @@ struct PruneStats {
 // are left alone. Fails (BadInput, mesh unchanged) when `keep` is stale or names no polygon, or
 // the island labels do not match the polygons.
 Status prune_unreachable(NavMesh& mesh, PolyRef keep, PruneStats* stats = nullptr);
+
+// Half extents of the box around a picked point in which the nearest navmesh polygon is searched
+// (Detour sample's): picks land on the input surface, and erosion keeps the navmesh up to an agent
+// radius from walls and ledges, a few metres above or below. The prune point's box (prune_at) and
+// the debugger's picks (path tool, path tests).
+constexpr float kPickHalfExtents[3] = {2.0f, 4.0f, 2.0f};
+
+// What a navmesh carries about the prune asked of it (prune_at; the pipeline's Pipeline::set_prune,
+// published on Bake::prune).
+struct PruneOutcome {
+    std::optional<std::array<float, 3>> point;  // the prune point asked for (nullopt: no prune)
+    bool applied = false;      // the navmesh is pruned: the polygons off the kept island are disabled
+    PruneStats stats{};        // when applied
+    uint32_t kept_poly = kNoPoly;  // when applied: the dense polygon nearest the point, whose island is kept
+    double ms = 0.0;           // time the prune took (copy, search and flags)
+    std::string message;       // why a prune asked for is not applied (empty when applied or none asked)
+};
+
+// The island prune at a point, on a navmesh that is never pruned itself: the polygon nearest
+// `point` within kPickHalfExtents (whatever its flags, kPolyFlagDisabled included, so a second
+// prune elsewhere picks from the unpruned polygons) names the island kept; every other polygon
+// gets kPolyFlagDisabled (prune_unreachable). Returns the navmesh to use: `unpruned` itself when
+// no prune is asked (point nullopt) or it cannot apply (no navmesh or an empty one, no polygon
+// within the box: `out.message` says which), else a new copy (sharing every tile, salts and
+// references kept) whose flags are the unpruned ones with the prune applied. `out` is filled.
+std::shared_ptr<const NavMesh> prune_at(const std::shared_ptr<const NavMesh>& unpruned,
+                                        const std::optional<std::array<float, 3>>& point, PruneOutcome& out);
 
 }  // namespace nav

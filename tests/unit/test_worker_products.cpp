@@ -1,10 +1,11 @@
 // The bake worker (app/navdebug/worker.h) publishes, with each bake, what the debugger's view derives
-// from it: the island prune at the prune point (a prune request goes to the worker as a parameter
-// change does) and the change highlight against the bake before. The UI thread only takes them;
+// from it: the change highlight against the bake before, and the draw lists; the island prune is
+// the pipeline's (a prune request goes to the pipeline as a parameter change does). The UI thread only takes them;
 // these checks drive the worker alone, no app, no islands panel, no GL.
 #include <doctest/doctest.h>
 
 #ifdef NAV_HAVE_RENDER
+#include <array>
 #include <memory>
 #include <string>
 
@@ -30,66 +31,74 @@ int disabled_polys(const nav::NavMesh& m) {
 
 }  // namespace
 
-TEST_CASE("worker: a prune request yields a published pruned bake, without a re-bake") {
+TEST_CASE("worker: a prune request goes to the pipeline: the bake comes pruned, no tile re-baked, no highlight") {
     navdebug::Log log;
     navdebug::BakeWorker worker(demo_pipeline(), log);
     nav::render::LayerMask shown{};
     shown[static_cast<size_t>(nav::render::Layer::Islands)] = true;
     worker.init_layers(shown);
-    const glm::vec3 plaza(0.0f, 0.2f, 0.0f);
-    worker.set_prune(plaza);
+    worker.set_highlight_changes(true);
     worker.start();
     const nav::Params params = nav::Params{};
     worker.request(params, {}, nav::kLastStage);
     worker.wait_idle();
+    const auto unpruned = worker.latest_published();
+    REQUIRE(unpruned.bake);
+    REQUIRE(unpruned.bake->navmesh);
+    CHECK_FALSE(unpruned.bake->prune.point);
+    CHECK(disabled_polys(*unpruned.bake->navmesh) == 0);
 
+    const glm::vec3 plaza(0.0f, 0.2f, 0.0f);
+    const std::array<float, 3> plaza_a{plaza.x, plaza.y, plaza.z};
+    worker.set_prune(plaza);
+    worker.wait_idle();
     const auto pub = worker.latest_published();
     REQUIRE(pub.bake);
     REQUIRE(pub.bake->navmesh);
-    REQUIRE(pub.prune);
-    CHECK(pub.prune->src == pub.bake);
-    CHECK(pub.prune->point == plaza);
-    CHECK(pub.prune->applied);
-    CHECK(pub.prune->message.empty());
-    // the published bake stays as baked; the pruned one is a copy with the unreachable platform off
-    REQUIRE(pub.prune->bake != pub.bake);
-    CHECK(disabled_polys(*pub.bake->navmesh) == 0);
-    CHECK(disabled_polys(*pub.prune->bake->navmesh) > 0);
-    CHECK(disabled_polys(*pub.prune->bake->navmesh) == static_cast<int>(pub.prune->stats.disabled));
+    CHECK(pub.bake != unpruned.bake);  // a new bake of the pipeline, no stage run
+    CHECK(pub.bake->stages_run.empty());
+    CHECK(pub.bake->polymesh == unpruned.bake->polymesh);
+    REQUIRE(pub.bake->prune.point);
+    CHECK(*pub.bake->prune.point == plaza_a);
+    CHECK(pub.bake->prune.applied);
+    CHECK(pub.bake->prune.message.empty());
+    // the unreachable platform is off in the published navmesh; the earlier bake keeps its flags
+    CHECK(disabled_polys(*pub.bake->navmesh) > 0);
+    CHECK(disabled_polys(*pub.bake->navmesh) == static_cast<int>(pub.bake->prune.stats.disabled));
+    CHECK(disabled_polys(*unpruned.bake->navmesh) == 0);
     // the draw lists are built from the pruned bake: the UI uploads them as they are
-    CHECK(pub.view == pub.prune->bake);
+    CHECK(pub.view == pub.bake);
     REQUIRE(pub.layers);
-    CHECK(pub.layers->find(nav::render::Layer::Islands, *pub.prune->bake) != nullptr);
+    CHECK(pub.layers->find(nav::render::Layer::Islands, *pub.bake) != nullptr);
+    // a prune is no tile change: the change highlight stays what it was (none: the first bake had
+    // nothing to compare)
+    CHECK_FALSE(pub.highlight);
 
-    // clearing the prune (the panel's Clear, an undo) re-publishes the same bake unpruned
+    // clearing the prune (the panel's Clear, an undo): every flag back
     worker.set_prune(std::nullopt);
     worker.wait_idle();
     const auto cleared = worker.latest_published();
-    CHECK(cleared.bake == pub.bake);
-    REQUIRE(cleared.prune);
-    CHECK_FALSE(cleared.prune->applied);
-    CHECK(cleared.prune->bake == pub.bake);
-    CHECK(cleared.view == pub.bake);
+    CHECK_FALSE(cleared.bake->prune.point);
+    CHECK(cleared.bake->navmesh->flags == unpruned.bake->navmesh->flags);
+    CHECK(cleared.view == cleared.bake);
+    CHECK_FALSE(cleared.highlight);
 
     // redo: the same point prunes again
     worker.set_prune(plaza);
     worker.wait_idle();
     const auto redone = worker.latest_published();
-    CHECK(redone.bake == pub.bake);
-    REQUIRE(redone.prune);
-    CHECK(redone.prune->applied);
-    CHECK(redone.prune->stats.disabled == pub.prune->stats.disabled);
+    CHECK(redone.bake->prune.applied);
+    CHECK(redone.bake->prune.stats.disabled == pub.bake->prune.stats.disabled);
 
     // a point with no polygon near: nothing pruned, the reason published for the panel
     worker.set_prune(glm::vec3(0.0f, 50.0f, 0.0f));
     worker.wait_idle();
     const auto off = worker.latest_published();
-    REQUIRE(off.prune);
-    CHECK_FALSE(off.prune->applied);
-    CHECK(off.prune->bake == off.bake);
-    CHECK(off.prune->message.find("Not pruned") == 0);
+    CHECK_FALSE(off.bake->prune.applied);
+    CHECK(disabled_polys(*off.bake->navmesh) == 0);
+    CHECK(off.bake->prune.message.find("Not pruned") == 0);
 
-    // a re-bake keeps the prune point: the new bake is published pruned
+    // a re-bake keeps the prune point: the new bake is published pruned, highlighted as a re-bake
     worker.set_prune(plaza);
     nav::Params wider = params;
     REQUIRE(wider.set_from_string("agent_radius", "0.9"));
@@ -97,9 +106,14 @@ TEST_CASE("worker: a prune request yields a published pruned bake, without a re-
     worker.wait_idle();
     const auto rebaked = worker.latest_published();
     CHECK(rebaked.bake != pub.bake);
-    REQUIRE(rebaked.prune);
-    CHECK(rebaked.prune->src == rebaked.bake);
-    CHECK(rebaked.prune->applied);
+    CHECK_FALSE(rebaked.bake->stages_run.empty());
+    CHECK(rebaked.bake->prune.applied);
+    REQUIRE(rebaked.highlight);
+    CHECK(rebaked.highlight->changes.any());
+    // then a prune alone keeps that highlight
+    worker.set_prune(std::nullopt);
+    worker.wait_idle();
+    CHECK(worker.latest_published().highlight == rebaked.highlight);
 }
 
 TEST_CASE("worker: the change highlight arrives with the bake it compares") {
