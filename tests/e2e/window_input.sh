@@ -6,7 +6,8 @@
 #   a key tap of 20 ms toggles its layer (F1 and ? the shortcut list); a double-click on a file in the Open dialog opens it;
 #   the wheel over the Parameters panel scrolls it and leaves the camera; shift+click then click
 #   set the path's start, then its end; the volume tool's clicks place a volume (Esc drops the
-#   points, a click on the first point closes it), a click selects it, Delete removes it, Ctrl+Z undoes.
+#   points, a click on the first point closes it), a click selects it, Delete removes it, Ctrl+Z undoes;
+#   dragging the selected volume's hull point moves that point (one undo step), dragging inside it moves it.
 # usage: window_input.sh NAVDEBUG OUTDIR SRC_DIR [FRAME_MS]
 set -euo pipefail
 exe=$1 out=$2 src=$3 frame_ms=${4:-300}
@@ -161,6 +162,31 @@ wait_for "len(s[\"volumes\"]) == $nvol and s[\"bake_volumes\"] == $nvol and not 
 xdotool key ctrl+z
 wait_for "len(s[\"volumes\"]) == $nvol + 1 and s[\"bake_volumes\"] == $nvol + 1 and not s[\"bake_busy\"]" 60
 echo "window_input: ok: a click selects the volume, Delete removes it, Ctrl+Z brings it back"
+# 6. the selected volume's hull points are handles: a press on the corner placed at 740,470 and a
+# drag to 800,520 moves that point (down-right on screen: +x, +z); Ctrl+Z puts it back in one step.
+# A drag from inside it (650,400) moves the whole volume (up on screen: -z).
+xdotool mousemove 650 400 click 1
+wait_for "s[\"volume_selected\"] == $nvol" 10
+xz0=$(state 's["volumes"][-1]["xz"]')
+drag() {  # x0 y0 x1 y1: press, move there in four steps a frame or more apart, release
+  xdotool mousemove "$1" "$2" mousedown 1
+  sleep "$(python3 -c "print(2 * $frame_ms / 1000)")"
+  for f in 1 2 3 4; do
+    xdotool mousemove $(($1 + ($3 - $1) * f / 4)) $(($2 + ($4 - $2) * f / 4))
+    sleep "$(python3 -c "print(1.5 * $frame_ms / 1000)")"
+  done
+  xdotool mouseup 1
+}
+drag 740 470 800 520
+wait_for "(lambda p, o: len(p) == 4 and max(x for x, z in p) > max(x for x, z in o) + 0.5 and max(z for x, z in p) > max(z for x, z in o) + 0.5 and sum(q in o for q in p) == 3)(s['volumes'][-1]['xz'], $xz0) and not s['volume_dragging']" 10
+wait_for "s[\"bake_volumes\"] == $nvol + 1 and not s[\"bake_busy\"]" 60
+echo "window_input: ok: dragging a hull point moved it: $xz0 -> $(state 's["volumes"][-1]["xz"]')"
+xdotool key ctrl+z
+wait_for "s['volumes'][-1]['xz'] == $xz0" 10
+echo "window_input: ok: Ctrl+Z puts the point back in one step"
+drag 650 400 650 340
+wait_for "(lambda p, o: len(p) == 4 and all(abs(a[0] - b[0]) < 0.05 and a[1] < b[1] - 0.5 for a, b in zip(p, o)))(s['volumes'][-1]['xz'], $xz0) and not s['volume_dragging']" 10
+echo "window_input: ok: dragging inside the volume moved it in z: $(state 's["volumes"][-1]["xz"]')"
 stop_app
 t1=$(date +%s.%N)
 echo "window_input: all checks passed in $(python3 -c "print(round($t1 - $t0, 1))") s"
