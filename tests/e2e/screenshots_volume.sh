@@ -27,24 +27,8 @@ vol="lava:3,0,-4:9,0,-4.5:6,0,-1:9.5,0,1:4,0,1.5:2.5,0,-1.5"
 down="--camera 6.25,25,2.5,6.25,0,-1.5"  # nearly straight down at the volume's middle
 
 run() {  # name, navdebug arguments...: screenshot NAME.png and state dump NAME.json
-  local name=$1; shift
-  rm -f "$out/$name.png" "$out/$name.json"
-  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$src/assets/demo.obj" --config "$cfg" "$@" \
-       --screenshot "$out/$name.png" --size 1280x800 --state-dump "$out/$name.json" > "$out/$name.log" 2>&1; then
-    bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return 1
-  fi
-}
-
-check_shot() {  # name, image, checker arguments...
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
-check_state() {  # name, state, python expression on s (the state dump)
-  if python3 - "$out/$2.json" "$3" <<'PY'; then ok "$1: $3"; else bad "$1: $3 is false: $(head -c 600 "$out/$2.json")"; fi
-import json, sys
-s = json.load(open(sys.argv[1]))
-sys.exit(0 if eval(sys.argv[2], {}, {"s": s}) else 1)
-PY
+  rm -f "$out/$1.json"
+  render_shot "$1" "$src/assets/demo.obj" --config "$cfg" "${@:2}" --state-dump "$out/$1.json"
 }
 
 # the volume placed through the tool, drawn by the navmesh layer (path tool: no prism drawn)
