@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/bake/palette.h"
+#include "list_panel.h"
 
 namespace navdebug {
 
@@ -318,17 +319,14 @@ bool VolumeTool::cancel() {
 }
 
 bool VolumeTool::remove_selected(std::vector<nav::ConvexVolume>& vols) {
-    if (selected_ < 0 || selected_ >= static_cast<int>(vols.size())) return false;
-    vols.erase(vols.begin() + selected_);
-    selected_ = -1;
+    if (!ListSelection::remove_selected(vols)) return false;
     drag_ = Drag::None;
     panel_edit_ = false;
     return true;
 }
 
 void VolumeTool::clamp(const std::vector<nav::ConvexVolume>& vols) {
-    if (selected_ < static_cast<int>(vols.size())) return;
-    selected_ = -1;
+    if (!ListSelection::clamp(vols)) return;
     drag_ = Drag::None;
     panel_edit_ = false;
 }
@@ -493,26 +491,15 @@ bool VolumeTool::panel(std::vector<nav::ConvexVolume>& vols, const nav::AreaTabl
         ImGui::TextDisabled("no volumes: click points on the level");
         return changed;
     }
-    ImGui::Text("%zu volume%s", vols.size(), vols.size() == 1 ? "" : "s");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("remove all")) {
-        vols.clear();
-        selected_ = -1;
-        return true;
-    }
-    int remove = -1;
-    for (size_t i = 0; i < vols.size(); ++i) {
-        nav::ConvexVolume& v = vols[i];
-        ImGui::PushID(static_cast<int>(i));
-        char label[48];
-        std::snprintf(label, sizeof label, "%zu (%zu pts)", i, v.verts.size() / 3);
-        if (ImGui::Selectable(label, selected_ == static_cast<int>(i), 0, ImVec2(70.0f, 0.0f))) selected_ = static_cast<int>(i);
-        ImGui::SameLine();
+    const ListPanelText text{"volume", "volumes", "Remove this volume (or select it and press Delete).", 70.0f};
+    auto label = [&](size_t i) { return std::to_string(i) + " (" + std::to_string(vols[i].verts.size() / 3) + " pts)"; };
+    auto area = [&](size_t i) {
         ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 30.0f, 60.0f));
-        changed |= area_combo("##area", areas, v.area);
-        ImGui::SameLine();
-        if (ImGui::SmallButton("x")) remove = static_cast<int>(i);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove this volume (or select it and press Delete).");
+        return area_combo("##area", areas, vols[i].area);
+    };
+    auto below = [&](size_t i) {
+        bool changed = false;
+        nav::ConvexVolume& v = vols[i];
         // the height range: hmin <= hmax whatever is typed
         ImGui::Indent(12.0f);
         ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 30.0f, 100.0f));
@@ -529,15 +516,9 @@ bool VolumeTool::panel(std::vector<nav::ConvexVolume>& vols, const nav::AreaTabl
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("hmin, hmax: spans whose floor lies in this range get the area");
         if (selected_ == static_cast<int>(i)) changed |= points_panel(vols);
         ImGui::Unindent(12.0f);
-        ImGui::PopID();
-    }
-    if (remove >= 0) {
-        vols.erase(vols.begin() + remove);
-        if (selected_ == remove) selected_ = -1;
-        else if (selected_ > remove) --selected_;
-        changed = true;
-    }
-    return changed;
+        return changed;
+    };
+    return list_panel(text, vols, *this, label, area, below) || changed;
 }
 
 }  // namespace navdebug

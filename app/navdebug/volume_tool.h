@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/bake/areas.h"
+#include "list_selection.h"
 #include "render/draw_list.h"
 
 namespace navdebug {
@@ -57,7 +58,7 @@ nav::Status move_volume_point(const nav::ConvexVolume& vol, size_t k, float x, f
 // or the rest are on one line.
 nav::Status remove_volume_point(const nav::ConvexVolume& vol, size_t k, nav::ConvexVolume& out);
 
-class VolumeTool {
+class VolumeTool : public ListSelection {
 public:
     enum class Press {
         None,      // nothing under the cursor: the selection dropped
@@ -110,10 +111,8 @@ public:
     bool close(std::vector<nav::ConvexVolume>& vols);
     // Esc: drops the points placed so far. True when there were some.
     bool cancel();
-    // Delete: removes the selected volume. True when one was removed.
+    // Delete: removes the selected volume and ends a drag. True when one was removed.
     bool remove_selected(std::vector<nav::ConvexVolume>& vols);
-    int selected() const { return selected_; }
-    void select(int i) { selected_ = i; }
     // Drops a selection that no longer names a volume (after undo, a loaded session), and a drag
     // of a volume that changed under it.
     void clamp(const std::vector<nav::ConvexVolume>& vols);
@@ -138,7 +137,6 @@ private:
     std::vector<float> pts_;  // x,y,z per point placed for the new volume
     uint8_t area_ = nav::kAreaWater;
     float height_ = 6.0f, descent_ = 1.0f;  // RecastDemo's box height and descent
-    int selected_ = -1;
     std::string error_;
     enum class Drag { None, Point, Volume };
     Drag drag_ = Drag::None;

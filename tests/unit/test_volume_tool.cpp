@@ -9,6 +9,7 @@
 
 #ifdef NAV_HAVE_RENDER
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <string>
 #include <utility>
@@ -57,6 +58,38 @@ bool has_xz(const nav::ConvexVolume& v, float x, float z) {
 bool drag(VolumeTool& t, std::vector<nav::ConvexVolume>& vols, float x, float y, float z) {
     const float g[3] = {x, y, z};
     return t.drag_to(vols, g);
+}
+
+// Four clicks on the tile scene's floor (y 0) round (15, 15) and Enter: volume 0, selected.
+void place_round_15(VolumeTool& t, std::vector<nav::ConvexVolume>& vols) {
+    for (const auto& xz : {std::pair{13.5f, 13.5f}, std::pair{16.5f, 13.0f}, std::pair{17.0f, 16.5f}, std::pair{13.0f, 16.0f}})
+        REQUIRE(click(t, vols, xz.first, 0.0f, xz.second) == Press::Point);
+    REQUIRE(t.close(vols));
+}
+
+// The volume's xz box: min x, min z, max x, max z.
+std::array<float, 4> box_of(const nav::ConvexVolume& v) {
+    std::array<float, 4> bx = {1e30f, 1e30f, -1e30f, -1e30f};
+    for (size_t k = 0; k + 2 < v.verts.size(); k += 3) {
+        bx[0] = std::min(bx[0], v.verts[k]), bx[2] = std::max(bx[2], v.verts[k]);
+        bx[1] = std::min(bx[1], v.verts[k + 2]), bx[3] = std::max(bx[3], v.verts[k + 2]);
+    }
+    return bx;
+}
+
+bool box_meets_tile(const std::array<float, 4>& bx, const nav::BakeConfig& c) {
+    return !(bx[2] < c.bmin[0] || bx[0] > c.bmax[0] || bx[3] < c.bmin[2] || bx[1] > c.bmax[2]);
+}
+
+// The area of the navmesh polygon nearest (x, 0, z).
+uint8_t area_at(const nav::NavMesh* nm, float x, float z) {
+    nav::NavQuery q;
+    q.init(nm);
+    const float c[3] = {x, 0.0f, z}, ext[3] = {0.5f, 2.0f, 0.5f};
+    nav::NearestPoly np;
+    REQUIRE(q.find_nearest_poly(c, ext, nav::QueryFilter{}, np));
+    REQUIRE(np.poly != nav::kNoRef);
+    return nm->areas[nm->poly_index(np.poly)];
 }
 
 }  // namespace
@@ -164,6 +197,34 @@ TEST_CASE("volume tool: a click on a volume selects it, Delete removes it, Shift
     CHECK(t.selected() == -1);
 }
 
+TEST_CASE("list selection (the obstacle, volume and link tools'): removals keep it on its item") {
+    navdebug::ListSelection sel;
+    std::vector<int> items = {10, 11, 12, 13};
+    sel.select(2);
+    sel.remove(items, 0);  // before it: it follows its item
+    CHECK(sel.selected() == 1);
+    CHECK(items[static_cast<size_t>(sel.selected())] == 12);
+    sel.remove(items, 2);  // after it: unchanged
+    CHECK(sel.selected() == 1);
+    CHECK(items == std::vector<int>{11, 12});
+    sel.remove(items, 1);  // itself: dropped
+    CHECK(sel.selected() == -1);
+    CHECK(items == std::vector<int>{11});
+    CHECK_FALSE(sel.remove_selected(items));
+    items = {20, 21, 22};
+    sel.select(1);
+    CHECK(sel.has_selection(items));
+    CHECK(sel.remove_selected(items));
+    CHECK(items == std::vector<int>{20, 22});
+    CHECK(sel.selected() == -1);
+    sel.select(4);
+    CHECK(sel.clamp(items));
+    CHECK(sel.selected() == -1);
+    sel.select(1);
+    CHECK_FALSE(sel.clamp(items));
+    CHECK(sel.selected() == 1);
+}
+
 TEST_CASE("volume tool: pick_volume hits the prism, nearest first, either winding") {
     std::vector<nav::ConvexVolume> vols = {square(0, 0, 4, 4, 0, 2), square(0, 0, 4, 4, 5, 8)};
     float t = 0;
@@ -202,26 +263,18 @@ TEST_CASE("volume tool: a volume it makes re-bakes only the tiles it touches and
     REQUIRE(p.run());
     const auto before = p.snapshot();
     REQUIRE(before->navmesh);
-    // four clicks on the floor (y 0) round (15, 15) and Enter
     VolumeTool t;
     std::vector<nav::ConvexVolume> vols;
-    for (const auto& xz : {std::pair{13.5f, 13.5f}, std::pair{16.5f, 13.0f}, std::pair{17.0f, 16.5f}, std::pair{13.0f, 16.0f}})
-        REQUIRE(click(t, vols, xz.first, 0.0f, xz.second) == Press::Point);
-    REQUIRE(t.close(vols));
+    place_round_15(t, vols);
     p.set_volumes(vols);
     REQUIRE(p.run());
     const auto with = p.snapshot();
     REQUIRE(with->navmesh);
     CHECK(with->stages_run.front() == nav::Stage::Areas);
     int touched = 0;
-    float bx[4] = {1e30f, 1e30f, -1e30f, -1e30f};
-    for (size_t k = 0; k + 2 < vols[0].verts.size(); k += 3) {
-        bx[0] = std::min(bx[0], vols[0].verts[k]), bx[2] = std::max(bx[2], vols[0].verts[k]);
-        bx[1] = std::min(bx[1], vols[0].verts[k + 2]), bx[3] = std::max(bx[3], vols[0].verts[k + 2]);
-    }
+    const std::array<float, 4> bx = box_of(vols[0]);
     for (size_t i = 0; i < with->tiles.size(); ++i) {
-        const nav::BakeConfig& c = with->tiles[i]->config;
-        const bool meets = !(bx[2] < c.bmin[0] || bx[0] > c.bmax[0] || bx[3] < c.bmin[2] || bx[1] > c.bmax[2]);
+        const bool meets = box_meets_tile(bx, with->tiles[i]->config);
         touched += meets;
         CHECK((with->tiles[i]->tile != before->tiles[i]->tile) == meets);
     }
@@ -229,28 +282,13 @@ TEST_CASE("volume tool: a volume it makes re-bakes only the tiles it touches and
     CHECK(touched < static_cast<int>(with->tiles.size()));
     CHECK(with->tiles_rebaked.size() == static_cast<size_t>(touched));
     // the polygon under the volume's middle is water, one well outside it is not
-    nav::NavQuery q;
-    q.init(with->navmesh.get());
-    const float ext[3] = {0.5f, 2.0f, 0.5f};
-    auto area_at = [&](float x, float z) {
-        const float c[3] = {x, 0.0f, z};
-        nav::NearestPoly np;
-        REQUIRE(q.find_nearest_poly(c, ext, nav::QueryFilter{}, np));
-        REQUIRE(np.poly != nav::kNoRef);
-        return with->navmesh->areas[with->navmesh->poly_index(np.poly)];
-    };
-    CHECK(area_at(15.0f, 15.0f) == nav::kAreaWater);
-    CHECK(area_at(3.0f, 20.0f) == nav::kWalkableArea);
+    CHECK(area_at(with->navmesh.get(), 15.0f, 15.0f) == nav::kAreaWater);
+    CHECK(area_at(with->navmesh.get(), 3.0f, 20.0f) == nav::kWalkableArea);
     // removing it (Delete) gives the areas back
     REQUIRE(t.remove_selected(vols));
     p.set_volumes(vols);
     REQUIRE(p.run());
-    q.init(p.snapshot()->navmesh.get());
-    const float c[3] = {15.0f, 0.0f, 15.0f};
-    nav::NearestPoly np;
-    REQUIRE(q.find_nearest_poly(c, ext, nav::QueryFilter{}, np));
-    REQUIRE(np.poly != nav::kNoRef);
-    CHECK(p.snapshot()->navmesh->areas[p.snapshot()->navmesh->poly_index(np.poly)] == nav::kWalkableArea);
+    CHECK(area_at(p.snapshot()->navmesh.get(), 15.0f, 15.0f) == nav::kWalkableArea);
 }
 
 TEST_CASE("volume tool: pick_volume_point takes the nearest hull point's edge within the grab radius") {
@@ -449,9 +487,7 @@ TEST_CASE("volume tool: a dragged hull point re-bakes only the tiles the old and
     REQUIRE(p.set_param(nav::ParamId::tile_size, 32));
     VolumeTool t;
     std::vector<nav::ConvexVolume> vols;
-    for (const auto& xz : {std::pair{13.5f, 13.5f}, std::pair{16.5f, 13.0f}, std::pair{17.0f, 16.5f}, std::pair{13.0f, 16.0f}})
-        REQUIRE(click(t, vols, xz.first, 0.0f, xz.second) == Press::Point);
-    REQUIRE(t.close(vols));
+    place_round_15(t, vols);
     p.set_volumes(vols);
     REQUIRE(p.run());
     const auto before = p.snapshot();
@@ -467,37 +503,17 @@ TEST_CASE("volume tool: a dragged hull point re-bakes only the tiles the old and
     const auto with = p.snapshot();
     REQUIRE(with->navmesh);
     CHECK(with->stages_run.front() == nav::Stage::Areas);
-    auto box = [](const nav::ConvexVolume& v, float* bx) {
-        bx[0] = bx[1] = 1e30f, bx[2] = bx[3] = -1e30f;
-        for (size_t k = 0; k + 2 < v.verts.size(); k += 3) {
-            bx[0] = std::min(bx[0], v.verts[k]), bx[2] = std::max(bx[2], v.verts[k]);
-            bx[1] = std::min(bx[1], v.verts[k + 2]), bx[3] = std::max(bx[3], v.verts[k + 2]);
-        }
-    };
-    float b0[4], b1[4];
-    box(old, b0);
-    box(vols[0], b1);
+    const std::array<float, 4> b0 = box_of(old), b1 = box_of(vols[0]);
     int changed = 0;
     for (size_t i = 0; i < with->tiles.size(); ++i) {
         const nav::BakeConfig& c = with->tiles[i]->config;
-        auto meets = [&](const float* bx) { return !(bx[2] < c.bmin[0] || bx[0] > c.bmax[0] || bx[3] < c.bmin[2] || bx[1] > c.bmax[2]); };
         const bool tile_changed = with->tiles[i]->tile != before->tiles[i]->tile;
         changed += tile_changed;
-        if (tile_changed) CHECK((meets(b0) || meets(b1)));
-        if (!meets(b0) && !meets(b1)) CHECK_FALSE(tile_changed);
+        if (!box_meets_tile(b0, c) && !box_meets_tile(b1, c)) CHECK_FALSE(tile_changed);
     }
     CHECK(changed >= 1);
     CHECK(changed < static_cast<int>(with->tiles.size()));
     // (18, 17) was outside the volume and is inside now
-    auto area_at = [](const nav::NavMesh* nm, float x, float z) {
-        nav::NavQuery q;
-        q.init(nm);
-        const float c[3] = {x, 0.0f, z}, ext[3] = {0.5f, 2.0f, 0.5f};
-        nav::NearestPoly np;
-        REQUIRE(q.find_nearest_poly(c, ext, nav::QueryFilter{}, np));
-        REQUIRE(np.poly != nav::kNoRef);
-        return nm->areas[nm->poly_index(np.poly)];
-    };
     CHECK(area_at(before->navmesh.get(), 18.0f, 17.0f) == nav::kWalkableArea);
     CHECK(area_at(with->navmesh.get(), 18.0f, 17.0f) == nav::kAreaWater);
     CHECK(area_at(with->navmesh.get(), 15.0f, 15.0f) == nav::kAreaWater);
