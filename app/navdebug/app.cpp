@@ -426,6 +426,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     poll_worker();
     place_cli_volumes();
     if (sel_.tool != Selection::Tool::Volume) sel_.volume.cancel();  // points are the tool's, while it is on
+    if (!ImGui::IsAnyItemActive()) sel_.volume.end_point_edit();       // the panel's point field let go
     update_why();
     track_worker_state();
     update_path_tests();
@@ -529,6 +530,8 @@ void App::build_overlays() {
     if (!map2d_.scene() && sel_.tool == Selection::Tool::Volume) {
         draw_volumes(edit_.volumes, sel_.volume.selected(), overlay_cpu_);
         draw_volume_points(sel_.volume.points(), sel_.volume.area(), volume_close_radius(), overlay_cpu_);
+        if (sel_.volume.selected() >= 0)
+            draw_volume_handles(edit_.volumes[static_cast<size_t>(sel_.volume.selected())], sel_.volume.dragged_point(), overlay_cpu_);
     }
     // the manual links: while the link tool is on or the links layer is shown (the automatic ones
     // are the layer's), the selected one white; a half-placed link's start as a point

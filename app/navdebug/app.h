@@ -84,6 +84,13 @@ struct AppOptions {
         std::vector<float> pts;  // x,y,z per point
     };
     std::vector<CliVolume> add_volumes;
+    // --move-volume-point: after those, hull point `point` of volume `volume` moved to x, z as the
+    // Volumes panel's point field does (the volume is its points' hull again)
+    struct CliPointMove {
+        size_t volume = 0, point = 0;
+        float x = 0.0f, z = 0.0f;
+    };
+    std::vector<CliPointMove> move_volume_points;
 };
 
 class App {
@@ -164,7 +171,7 @@ public:
     // panel's scroll, the Open dialog and the shortcut list; the window tests assert on it.
     std::string state_json() const;
     // --add-volume's volumes are not placed yet (they wait for the first bake).
-    bool cli_volumes_pending() const { return !opts_.add_volumes.empty(); }
+    bool cli_volumes_pending() const { return !opts_.add_volumes.empty() || !opts_.move_volume_points.empty(); }
 
 private:
     // ---- the frame (app.cpp) ----
@@ -230,6 +237,8 @@ private:
     void place_cli_volumes();
     float metres_per_pixel(const glm::vec3& p) const;  // at p's depth in the view
     float volume_close_radius() const;  // metres round the first point in which a click closes the volume
+    // metres round the cursor in which a press grabs a hull point of the selected volume
+    float volume_grab_radius(const glm::vec3* ground) const;
 
     // ---- panels (panels_left.cpp, panels_right.cpp, panels_view.cpp) ----
     void ui_left_panel(float W, float H);

@@ -177,6 +177,11 @@ void App::click_tools(float W, float H) {
         if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.link.release();
         else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.link.drag_to(edit_.links, &hit.x);
     }
+    if (sel_.volume.dragging()) {
+        glm::vec3 hit;
+        if (!io.MouseDown[ImGuiMouseButton_Left] || sel_.tool != Selection::Tool::Volume) sel_.volume.release();
+        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.volume.drag_to(edit_.volumes, &hit.x);
+    }
     if (sel_.obstacle.dragging()) {
         glm::vec3 hit;
         if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.obstacle.release();
@@ -242,7 +247,7 @@ void App::move_camera(GLFWwindow*, float W, float H, float dt) {
         }
     }
     view_.animating = view_.animating || flying || view_.drag != ViewState::Drag::None || sel_.path.dragging() ||
-                     sel_.obstacle.dragging() || sel_.link.dragging();
+                     sel_.obstacle.dragging() || sel_.link.dragging() || sel_.volume.dragging();
 }
 
 void App::update_hover(float W, float H) {

@@ -88,6 +88,9 @@ void add_session_and_draw_flags(CLI::App& cli, CliOptions& o, CLI::Option* shot_
                    "after the first bake, the volume tool places a convex volume: AREA:x,y,z:x,y,z:x,y,z[:...] (an area "
                    "name of the table, then level points, as clicks followed by Enter: their convex hull, 1 m below the "
                    "lowest to 6 m above that); repeatable");
+    cli.add_option("--move-volume-point", o.move_volume_point_texts,
+                   "after the --add-volume volumes are placed, moves a volume's hull point as the Volumes panel does: "
+                   "VOLUME:POINT:x,z (indices from 0; the volume becomes its points' convex hull again); repeatable");
     cli.add_option("--opacity", o.opacity_text, "per-layer opacity: LAYER=F[,LAYER=F]... with F in [0, 1]");
     cli.add_flag("--xray", o.xray, "x-ray edges: the layers' lines also drawn faint through the geometry");
     cli.add_option("--span-budget", o.span_budget,
@@ -278,6 +281,23 @@ nav::Status resolve_stage_and_picks(const CliOptions& o, AppOptions& opts) {
         std::vector<float> hull;
         if (const nav::Status st = nav::convex_hull_xz(v.pts, hull); !st) return nav::Status::bad_input(what + ": " + st.message);
         opts.add_volumes.push_back(std::move(v));
+    }
+    for (const std::string& text : o.move_volume_point_texts) {
+        const std::string what = "--move-volume-point '" + text + "'";
+        std::vector<std::string> parts;
+        std::stringstream ss(text);
+        for (std::string item; std::getline(ss, item, ':');) parts.push_back(item);
+        std::vector<float> idx, xz;
+        AppOptions::CliPointMove m;
+        if (parts.size() != 3 || !parse_floats(parts[0] + "," + parts[1], idx) || idx.size() != 2 || idx[0] < 0 || idx[1] < 0 ||
+            idx[0] != std::floor(idx[0]) || idx[1] != std::floor(idx[1]) || !parse_floats(parts[2], xz) || xz.size() != 2 ||
+            !std::isfinite(xz[0]) || !std::isfinite(xz[1]))
+            return nav::Status::bad_input(what + ": expected VOLUME:POINT:x,z (two indices from 0, then two finite numbers)");
+        m.volume = static_cast<size_t>(idx[0]);
+        m.point = static_cast<size_t>(idx[1]);
+        m.x = xz[0];
+        m.z = xz[1];
+        opts.move_volume_points.push_back(m);
     }
     if (!o.tile_select_text.empty()) {
         std::vector<float> v;

@@ -57,6 +57,7 @@ struct CliOptions {
     std::string path_tests_path;          // --path-tests FILE (the Path tests panel)
     int path_test = -1;                   // --path-test N
     std::vector<std::string> add_volume_texts;  // --add-volume AREA:x,y,z:x,y,z:x,y,z...
+    std::vector<std::string> move_volume_point_texts;  // --move-volume-point VOLUME:POINT:x,z
     bool no_ui = false;
     // drawing
     std::string opacity_text;

@@ -8,6 +8,8 @@
 #include <limits>
 #include <string>
 
+#include "list_panel.h"
+
 namespace navdebug {
 
 int pick_link_end(const std::vector<nav::OffMeshLink>& links, const float* o, const float* d, float grab, float* t_hit) {
@@ -88,9 +90,7 @@ bool LinkTool::cancel() {
 }
 
 bool LinkTool::remove_selected(std::vector<nav::OffMeshLink>& links) {
-    if (selected_ < 0 || selected_ >= static_cast<int>(links.size())) return false;
-    links.erase(links.begin() + selected_);
-    selected_ = -1;
+    if (!ListSelection::remove_selected(links)) return false;
     dragging_ = false;
     return true;
 }
@@ -106,26 +106,14 @@ bool LinkTool::panel(std::vector<nav::OffMeshLink>& links, const nav::AreaTable&
         ImGui::TextDisabled("no links: pick the link tool and click start and end on the level");
         return false;
     }
-    bool changed = false;
-    ImGui::Text("%zu link%s", links.size(), links.size() == 1 ? "" : "s");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("remove all")) {
-        links.clear();
-        selected_ = -1;
-        return true;
-    }
-    int remove = -1;
-    for (size_t i = 0; i < links.size(); ++i) {
+    const ListPanelText text{"link", "links", "Remove this link (or select it and press Delete)."};
+    auto area_name = [&](uint8_t a) { return areas.name_of(a).empty() ? std::to_string(a) : std::string(areas.name_of(a)); };
+    auto label = [&](size_t i) {
+        return std::to_string(i) + (links[i].bidir ? " two-way " : " one-way ") + area_name(links[i].area);
+    };
+    auto below = [&](size_t i) {
+        bool changed = false;
         nav::OffMeshLink& l = links[i];
-        ImGui::PushID(static_cast<int>(i));
-        char label[96];
-        std::snprintf(label, sizeof label, "%zu %s %s", i, l.bidir ? "two-way" : "one-way",
-                      areas.name_of(l.area).empty() ? std::to_string(l.area).c_str() : std::string(areas.name_of(l.area)).c_str());
-        if (ImGui::Selectable(label, selected_ == static_cast<int>(i), 0, ImVec2(std::max(ImGui::GetContentRegionAvail().x - 30.0f, 80.0f), 0.0f)))
-            selected_ = static_cast<int>(i);
-        ImGui::SameLine();
-        if (ImGui::SmallButton("x")) remove = static_cast<int>(i);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove this link (or select it and press Delete).");
         const float w = std::max(ImGui::GetContentRegionAvail().x - 70.0f, 120.0f);
         for (int e = 0; e < 2; ++e) {
             float* p = e ? l.end : l.start;
@@ -141,8 +129,7 @@ bool LinkTool::panel(std::vector<nav::OffMeshLink>& links, const nav::AreaTable&
         ImGui::SameLine();
         if (ImGui::Checkbox("two-way", &l.bidir)) changed = true;
         ImGui::SetNextItemWidth(110.0f);
-        const std::string cur = areas.name_of(l.area).empty() ? std::to_string(l.area) : std::string(areas.name_of(l.area));
-        if (ImGui::BeginCombo("area", cur.c_str())) {
+        if (ImGui::BeginCombo("area", area_name(l.area).c_str())) {
             for (const nav::AreaType& a : areas.types)
                 if (ImGui::Selectable(a.name.c_str(), a.id == l.area)) {
                     changed = changed || l.area != a.id;
@@ -161,15 +148,9 @@ bool LinkTool::panel(std::vector<nav::OffMeshLink>& links, const nav::AreaTable&
         ImGui::SetNextItemWidth(110.0f);
         if (ImGui::InputScalar("user id", ImGuiDataType_U32, &l.user_id)) changed = true;
         ImGui::Separator();
-        ImGui::PopID();
-    }
-    if (remove >= 0) {
-        links.erase(links.begin() + remove);
-        if (selected_ == remove) selected_ = -1;
-        else if (selected_ > remove) --selected_;
-        changed = true;
-    }
-    return changed;
+        return changed;
+    };
+    return list_panel(text, links, *this, label, nullptr, below);
 }
 
 }  // namespace navdebug

@@ -13,6 +13,7 @@
 
 #include "core/bake/areas.h"
 #include "core/runtime/tile.h"
+#include "list_selection.h"
 
 namespace navdebug {
 
@@ -20,7 +21,7 @@ namespace navdebug {
 // unit) that passes within `grab` metres of it, or -1; *t_hit is its t.
 int pick_link_end(const std::vector<nav::OffMeshLink>& links, const float* o, const float* d, float grab, float* t_hit);
 
-class LinkTool {
+class LinkTool : public ListSelection {
 public:
     // A left press in the view at the ray (o, d) with `ground` the level point under the cursor
     // (null: none): grabs a link end hit before the ground (selecting its link); else, with no
@@ -36,21 +37,14 @@ public:
     // Esc: forgets a half-placed link. True when there was one.
     bool cancel();
     const std::optional<std::array<float, 3>>& pending() const { return pending_; }
-    // Delete: removes the selected link. True when one was removed.
+    // Delete: removes the selected link and ends a drag. True when one was removed.
     bool remove_selected(std::vector<nav::OffMeshLink>& links);
-    int selected() const { return selected_; }
-    void select(int i) { selected_ = i; }
-    // Drops a selection that no longer names a link (after undo, a loaded session).
-    void clamp(const std::vector<nav::OffMeshLink>& links) {
-        if (selected_ >= static_cast<int>(links.size())) selected_ = -1;
-    }
     // The Links panel: every link with its start, end, radius, one-way / two-way, area (a combo of
     // `areas`), flags and user id, editable, and remove buttons. True when the links changed.
     bool panel(std::vector<nav::OffMeshLink>& links, const nav::AreaTable& areas, float agent_radius);
 
 private:
     std::optional<std::array<float, 3>> pending_;  // the start of a half-placed link
-    int selected_ = -1;
     int grabbed_end_ = 0;  // 0 start, 1 end of the selected link, while dragging
     bool dragging_ = false;
 };

@@ -201,6 +201,24 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
             return fail(kExitBadInput, "--add-volume: unknown area '" + v.area + "' (expected " + in.areas.names() +
                                            " or not_walkable)");
     }
+    {
+        // --move-volume-point: the volume and its point must exist once the --add-volume ones are in
+        std::vector<size_t> npoints;
+        for (const nav::ConvexVolume& v : in.volumes) npoints.push_back(v.verts.size() / 3);
+        for (const navdebug::AppOptions::CliVolume& v : opts.add_volumes) {
+            std::vector<float> hull;
+            npoints.push_back(nav::convex_hull_xz(v.pts, hull) ? hull.size() / 3 : 0);
+        }
+        for (const navdebug::AppOptions::CliPointMove& m : opts.move_volume_points) {
+            const std::string what = "--move-volume-point " + std::to_string(m.volume) + ":" + std::to_string(m.point);
+            if (m.volume >= npoints.size())
+                return fail(kExitBadInput, what + ": no volume " + std::to_string(m.volume) + " (there are " +
+                                               std::to_string(npoints.size()) + ": the config's, then --add-volume's)");
+            if (m.point >= npoints[m.volume])
+                return fail(kExitBadInput, what + ": volume " + std::to_string(m.volume) + " has " +
+                                               std::to_string(npoints[m.volume]) + " hull points");
+        }
+    }
     if (const nav::Status st = nav::apply_assignments("--set", cli.sets, in.params); !st)
         return fail(kExitBadInput, st.message);
     in.first_params = in.params;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "list_panel.h"
 #include "render/layers.h"
 
 namespace navdebug {
@@ -201,15 +202,12 @@ bool ObstacleTool::drag_to(std::vector<nav::Obstacle>& obs, const float* ground)
 }
 
 bool ObstacleTool::remove_selected(std::vector<nav::Obstacle>& obs) {
-    if (selected_ < 0 || selected_ >= static_cast<int>(obs.size())) return false;
-    obs.erase(obs.begin() + selected_);
-    selected_ = -1;
+    if (!ListSelection::remove_selected(obs)) return false;
     dragging_ = false;
     return true;
 }
 
 bool ObstacleTool::panel(std::vector<nav::Obstacle>& obs) {
-    bool changed = false;
     static const char* const kShapes[] = {"cylinder", "box", "rotated box"};
     int shape = static_cast<int>(proto_.shape);
     ImGui::SetNextItemWidth(120.0f);
@@ -252,39 +250,19 @@ bool ObstacleTool::panel(std::vector<nav::Obstacle>& obs) {
         ImGui::TextDisabled("no obstacles: pick the obstacle tool and click on the level");
         return false;
     }
-    ImGui::Text("%zu obstacle%s", obs.size(), obs.size() == 1 ? "" : "s");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("remove all")) {
-        obs.clear();
-        selected_ = -1;
-        return true;
-    }
-    int remove = -1;
-    for (size_t i = 0; i < obs.size(); ++i) {
+    const ListPanelText text{"obstacle", "obstacles", "Remove this obstacle (or select it and press Delete).", 100.0f};
+    auto label = [&](size_t i) { return std::to_string(i) + " " + std::string(nav::obstacle_shape_name(obs[i].shape)); };
+    auto pos = [&](size_t i) {
         nav::Obstacle& ob = obs[i];
-        ImGui::PushID(static_cast<int>(i));
-        char label[64];
-        std::snprintf(label, sizeof label, "%zu %s", i, std::string(nav::obstacle_shape_name(ob.shape)).c_str());
-        if (ImGui::Selectable(label, selected_ == static_cast<int>(i), 0, ImVec2(100.0f, 0.0f))) selected_ = static_cast<int>(i);
-        ImGui::SameLine();
         ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 60.0f, 80.0f));
         const float before[3] = {ob.pos[0], ob.pos[1], ob.pos[2]};
-        if (ImGui::DragFloat3("pos", ob.pos, 0.05f, -1e6f, 1e6f, "%.2f")) changed = true;
+        const bool c = ImGui::DragFloat3("pos", ob.pos, 0.05f, -1e6f, 1e6f, "%.2f");
         for (int k = 0; k < 3; ++k)
             if (!std::isfinite(ob.pos[k])) ob.pos[k] = before[k];
-        ImGui::SameLine();
-        if (ImGui::SmallButton("x")) remove = static_cast<int>(i);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove this obstacle (or select it and press Delete).");
-        if (selected_ == static_cast<int>(i)) changed |= fields(ob);
-        ImGui::PopID();
-    }
-    if (remove >= 0) {
-        obs.erase(obs.begin() + remove);
-        if (selected_ == remove) selected_ = -1;
-        else if (selected_ > remove) --selected_;
-        changed = true;
-    }
-    return changed;
+        return c;
+    };
+    auto below = [&](size_t i) { return selected_ == static_cast<int>(i) && fields(obs[i]); };
+    return list_panel(text, obs, *this, label, pos, below);
 }
 
 }  // namespace navdebug

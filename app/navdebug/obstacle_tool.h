@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/bake/obstacles.h"
+#include "list_selection.h"
 #include "render/draw_list.h"
 
 namespace navdebug {
@@ -20,7 +21,7 @@ int pick_obstacle(const std::vector<nav::Obstacle>& obs, const float* o, const f
 // grown by the agent radius (what the bake clears) as a thin outline on its base.
 void draw_obstacles(const std::vector<nav::Obstacle>& obs, int selected, float agent_radius, nav::render::DrawList& out);
 
-class ObstacleTool {
+class ObstacleTool : public ListSelection {
 public:
     // A left press in the view at the ray (o, d) with `ground` the level point under the cursor
     // (null: none): grabs the obstacle hit before the ground, else places a new one there.
@@ -31,21 +32,14 @@ public:
     bool drag_to(std::vector<nav::Obstacle>& obs, const float* ground);
     void release() { dragging_ = false; }
     bool dragging() const { return dragging_; }
-    // Delete: removes the selected obstacle. True when one was removed.
+    // Delete: removes the selected obstacle and ends a drag. True when one was removed.
     bool remove_selected(std::vector<nav::Obstacle>& obs);
-    int selected() const { return selected_; }
-    void select(int i) { selected_ = i; }
-    // Drops a selection that no longer names an obstacle (after undo, a loaded session).
-    void clamp(const std::vector<nav::Obstacle>& obs) {
-        if (selected_ >= static_cast<int>(obs.size())) selected_ = -1;
-    }
     // The Obstacles panel: the shape new obstacles get, the list with each one's fields, delete
     // buttons. Returns true when the obstacles changed.
     bool panel(std::vector<nav::Obstacle>& obs);
 
 private:
     nav::Obstacle proto_;  // what a click places (shape and size; the position is the click's)
-    int selected_ = -1;
     bool dragging_ = false;
     float grab_[3] = {0, 0, 0};  // obstacle position minus the ground point where it was grabbed
 };

@@ -92,7 +92,12 @@ void App::ui_overlays(float W, float H) {
                               : sel_.tool == Selection::Tool::Tile ? "LMB select the tile under the cursor"
                               : sel_.tool == Selection::Tool::Why ? "LMB why is there (no) navmesh here?"
                               : sel_.tool == Selection::Tool::Obstacle ? "LMB place / grab an obstacle  drag move  Delete remove"
-                              : sel_.tool == Selection::Tool::Volume ? "LMB add a volume point / select a volume  Enter close  Esc cancel  Delete remove"
+                              : sel_.tool == Selection::Tool::Volume
+                                  ? (!sel_.volume.points().empty() ? "LMB add a volume point  LMB first point / Enter close  Esc cancel"
+                                     : sel_.volume.selected() >= 0
+                                         ? "drag a corner move that point (dragged inside the hull it drops out)  drag inside move the volume  "
+                                           "LMB elsewhere select / new volume  Delete remove"
+                                         : "LMB add a volume point / select a volume  Enter close  Esc cancel  Delete remove")
                               : sel_.tool == Selection::Tool::Link ? (sel_.link.pending() ? "LMB the link's end  Esc cancel"
                                                                                           : "LMB link start, then end  drag an end  Delete remove")
                                                      : "LMB path end  Shift+LMB start  drag markers";

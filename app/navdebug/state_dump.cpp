@@ -40,14 +40,18 @@ std::string App::state_json() const {
     nlohmann::json vols = nlohmann::json::array();
     for (const nav::ConvexVolume& v : edit_.volumes) {
         const std::string_view name = areas_.name_of(v.area);
+        nlohmann::json xz = nlohmann::json::array();
+        for (size_t k = 0; k + 2 < v.verts.size(); k += 3) xz.push_back({v.verts[k], v.verts[k + 2]});
         vols.push_back({{"area", name.empty() ? nlohmann::json(v.area) : nlohmann::json(std::string(name))},
                         {"hmin", v.hmin},
                         {"hmax", v.hmax},
-                        {"points", v.verts.size() / 3}});
+                        {"points", v.verts.size() / 3},
+                        {"xz", xz}});
     }
     j["volumes"] = vols;
     j["volume_selected"] = sel_.volume.selected();
     j["volume_points"] = sel_.volume.points().size() / 3;
+    j["volume_dragging"] = sel_.volume.dragging();
     j["bake_volumes"] = bake_ ? static_cast<int>(bake_->volumes.size()) : 0;
     // the manual links as edited (the link tool) and as in the bake on screen
     nlohmann::json links = nlohmann::json::array();

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/bake/palette.h"
+#include "list_panel.h"
 
 namespace navdebug {
 
@@ -17,6 +18,7 @@ namespace {
 
 constexpr float kPi = 3.14159265358979f;
 constexpr uint32_t kSelectedLine = r::rgba(255, 235, 90);
+constexpr uint32_t kHandle = r::rgba(250, 250, 250);
 constexpr int kFillAlpha = 60, kSelectedFillAlpha = 110;
 constexpr float kLift = 0.05f;  // the points' outline just above the level they were picked on
 
@@ -166,12 +168,90 @@ void draw_volume_points(std::span<const float> pts, uint8_t area, float close_ra
     }
 }
 
+int pick_volume_point(const nav::ConvexVolume& vol, const float* o, const float* d, float grab) {
+    const double a = std::max(double(d[0]) * d[0] + double(d[1]) * d[1] + double(d[2]) * d[2], 1e-12);
+    const double h = std::max(double(vol.hmax) - vol.hmin, 0.0);
+    int best = -1;
+    double best_d2 = double(grab) * grab, best_t = std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k + 2 < vol.verts.size(); k += 3) {
+        // the closest points of the ray o + t d and the edge p + s (0, 1, 0), s in [0, h]
+        const double p[3] = {vol.verts[k], vol.hmin, vol.verts[k + 2]};
+        const double w[3] = {o[0] - p[0], o[1] - p[1], o[2] - p[2]};
+        const double b = d[1], dw = d[0] * w[0] + d[1] * w[1] + d[2] * w[2];
+        const double denom = a - b * b;  // 0: a vertical ray, every s as near
+        double s = denom > 1e-9 * a ? (a * w[1] - b * dw) / denom : w[1];
+        s = std::clamp(s, 0.0, h);
+        const double t = std::max(0.0, (d[0] * -w[0] + d[1] * (s - w[1]) + d[2] * -w[2]) / a);
+        s = std::clamp(w[1] + t * d[1], 0.0, h);
+        double d2 = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            const double e = w[i] + t * d[i] - (i == 1 ? s : 0.0);
+            d2 += e * e;
+        }
+        // the nearest edge to the ray; of edges as near (a ray along a side), the first along it
+        constexpr double kSame = 1e-6;
+        if (d2 <= double(grab) * grab && (best < 0 || d2 < best_d2 - kSame || (d2 <= best_d2 + kSame && t < best_t))) {
+            best_d2 = d2;
+            best_t = t;
+            best = static_cast<int>(k / 3);
+        }
+    }
+    return best;
+}
+
+namespace {
+
+// `vol` with its vertices replaced by the hull of `pts` (y = hmin each).
+nav::Status rehull(const nav::ConvexVolume& vol, std::vector<float>& pts, nav::ConvexVolume& out) {
+    for (size_t i = 1; i < pts.size(); i += 3) pts[i] = vol.hmin;
+    std::vector<float> hull;
+    if (const nav::Status st = nav::convex_hull_xz(pts, hull); !st) return st;
+    nav::ConvexVolume v = vol;
+    v.verts = std::move(hull);
+    out = std::move(v);
+    return nav::Status::ok();
+}
+
+}  // namespace
+
+nav::Status move_volume_point(const nav::ConvexVolume& vol, size_t k, float x, float z, nav::ConvexVolume& out) {
+    if (3 * k + 2 >= vol.verts.size())
+        return nav::Status::bad_input("volume: no point " + std::to_string(k) + " (it has " + std::to_string(vol.verts.size() / 3) + ")");
+    std::vector<float> pts = vol.verts;
+    pts[3 * k] = x;
+    pts[3 * k + 2] = z;
+    return rehull(vol, pts, out);
+}
+
+nav::Status remove_volume_point(const nav::ConvexVolume& vol, size_t k, nav::ConvexVolume& out) {
+    const size_t n = vol.verts.size() / 3;
+    if (k >= n) return nav::Status::bad_input("volume: no point " + std::to_string(k) + " (it has " + std::to_string(n) + ")");
+    if (n <= 3) return nav::Status::bad_input("volume: a volume keeps at least 3 points");
+    std::vector<float> pts = vol.verts;
+    pts.erase(pts.begin() + static_cast<std::ptrdiff_t>(3 * k), pts.begin() + static_cast<std::ptrdiff_t>(3 * k + 3));
+    return rehull(vol, pts, out);
+}
+
+void draw_volume_handles(const nav::ConvexVolume& vol, const float* dragged, r::DrawList& out) {
+    for (size_t k = 0; k + 2 < vol.verts.size(); k += 3) {
+        const float top[3] = {vol.verts[k], vol.hmax, vol.verts[k + 2]}, bottom[3] = {vol.verts[k], vol.hmin, vol.verts[k + 2]};
+        out.add_point(top, kHandle);
+        out.add_point(bottom, kHandle);
+    }
+    if (!dragged) return;
+    // the point being moved, where it is (inside the hull it is no hull point), on its edge
+    out.add_point(dragged, kSelectedLine);
+    out.add_line(dragged[0], vol.hmin, dragged[2], dragged[0], vol.hmax, dragged[2], kSelectedLine);
+}
+
 VolumeTool::Press VolumeTool::press(std::vector<nav::ConvexVolume>& vols, const float* o, const float* d, const float* ground,
-                                    float close_radius, bool add_point) {
+                                    float radius, bool add_point) {
+    drag_ = Drag::None;
+    panel_edit_ = false;
     if (!pts_.empty()) {
         if (!ground) return Press::None;
         const float dx = ground[0] - pts_[0], dz = ground[2] - pts_[2];
-        if (!add_point && pts_.size() >= 9 && dx * dx + dz * dz <= close_radius * close_radius)
+        if (!add_point && pts_.size() >= 9 && dx * dx + dz * dz <= radius * radius)
             return close(vols) ? Press::Closed : Press::Refused;
         pts_.insert(pts_.end(), ground, ground + 3);
         error_.clear();
@@ -185,7 +265,25 @@ VolumeTool::Press VolumeTool::press(std::vector<nav::ConvexVolume>& vols, const 
             const float dl2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
             tg = ((ground[0] - o[0]) * d[0] + (ground[1] - o[1]) * d[1] + (ground[2] - o[2]) * d[2]) / std::max(dl2, 1e-12f);
         }
+        if (selected_ >= 0 && selected_ < static_cast<int>(vols.size())) {
+            const int k = pick_volume_point(vols[static_cast<size_t>(selected_)], o, d, radius);
+            if (k >= 0) {
+                grabbed_ = vols[static_cast<size_t>(selected_)];
+                grabbed_point_ = static_cast<size_t>(k);
+                drag_pos_[0] = grabbed_.verts[3 * grabbed_point_];
+                drag_pos_[1] = ground ? ground[1] : grabbed_.hmin;
+                drag_pos_[2] = grabbed_.verts[3 * grabbed_point_ + 2];
+                drag_ = Drag::Point;
+                return Press::Grabbed;
+            }
+        }
         if (hit >= 0 && t <= tg + 1e-3f) {
+            if (hit == selected_ && ground) {
+                grabbed_ = vols[static_cast<size_t>(hit)];
+                std::copy(ground, ground + 3, grab_ground_);
+                drag_ = Drag::Volume;
+                return Press::Moving;
+            }
             selected_ = hit;
             return Press::Selected;
         }
@@ -221,9 +319,74 @@ bool VolumeTool::cancel() {
 }
 
 bool VolumeTool::remove_selected(std::vector<nav::ConvexVolume>& vols) {
+    if (!ListSelection::remove_selected(vols)) return false;
+    drag_ = Drag::None;
+    panel_edit_ = false;
+    return true;
+}
+
+void VolumeTool::clamp(const std::vector<nav::ConvexVolume>& vols) {
+    if (!ListSelection::clamp(vols)) return;
+    drag_ = Drag::None;
+    panel_edit_ = false;
+}
+
+bool VolumeTool::drag_to(std::vector<nav::ConvexVolume>& vols, const float* ground) {
+    if (drag_ == Drag::None || selected_ < 0 || selected_ >= static_cast<int>(vols.size())) return false;
+    nav::ConvexVolume& cur = vols[static_cast<size_t>(selected_)];
+    nav::ConvexVolume next;
+    if (drag_ == Drag::Point) {
+        std::copy(ground, ground + 3, drag_pos_);
+        if (!move_volume_point(grabbed_, grabbed_point_, ground[0], ground[2], next)) return false;
+    } else {
+        next = grabbed_;
+        const float dx = ground[0] - grab_ground_[0], dz = ground[2] - grab_ground_[2];
+        for (size_t k = 0; k + 2 < next.verts.size(); k += 3) {
+            next.verts[k] += dx;
+            next.verts[k + 2] += dz;
+        }
+    }
+    if (next == cur) return false;
+    cur = std::move(next);
+    return true;
+}
+
+void VolumeTool::begin_point_edit(const std::vector<nav::ConvexVolume>& vols, size_t k) {
+    if (selected_ < 0 || selected_ >= static_cast<int>(vols.size())) return;
+    const nav::ConvexVolume& v = vols[static_cast<size_t>(selected_)];
+    if (3 * k + 2 >= v.verts.size()) return;
+    grabbed_ = v;
+    grabbed_point_ = k;
+    std::copy(&v.verts[3 * k], &v.verts[3 * k] + 3, drag_pos_);
+    drag_ = Drag::Point;
+    panel_edit_ = true;
+}
+
+bool VolumeTool::set_point_xz(std::vector<nav::ConvexVolume>& vols, float x, float z) {
+    if (drag_ != Drag::Point) return false;
+    const float g[3] = {x, drag_pos_[1], z};
+    return drag_to(vols, g);
+}
+
+std::vector<float> VolumeTool::listed_points(const std::vector<nav::ConvexVolume>& vols) const {
+    if (selected_ < 0 || selected_ >= static_cast<int>(vols.size())) return {};
+    if (drag_ != Drag::Point) return vols[static_cast<size_t>(selected_)].verts;
+    std::vector<float> pts = grabbed_.verts;
+    pts[3 * grabbed_point_] = drag_pos_[0];
+    pts[3 * grabbed_point_ + 2] = drag_pos_[2];
+    return pts;
+}
+
+bool VolumeTool::remove_point(std::vector<nav::ConvexVolume>& vols, size_t k) {
     if (selected_ < 0 || selected_ >= static_cast<int>(vols.size())) return false;
-    vols.erase(vols.begin() + selected_);
-    selected_ = -1;
+    nav::ConvexVolume& v = vols[static_cast<size_t>(selected_)];
+    if (const nav::Status st = remove_volume_point(v, k, v); !st) {
+        error_ = st.message;
+        return false;
+    }
+    error_.clear();
+    drag_ = Drag::None;
+    panel_edit_ = false;
     return true;
 }
 
@@ -261,6 +424,37 @@ bool area_combo(const char* label, const nav::AreaTable& areas, uint8_t& id) {
 
 }  // namespace
 
+bool VolumeTool::points_panel(std::vector<nav::ConvexVolume>& vols) {
+    bool changed = false;
+    const std::vector<float> pts = listed_points(vols);
+    const size_t n = pts.size() / 3;
+    int drop = -1;
+    for (size_t k = 0; k < n; ++k) {
+        ImGui::PushID(static_cast<int>(1000 + k));
+        float xz[2] = {pts[3 * k], pts[3 * k + 2]};
+        char label[32];
+        std::snprintf(label, sizeof label, "p%zu x,z", k);
+        ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 90.0f, 100.0f));
+        if (ImGui::DragFloat2(label, xz, 0.05f, -1e6f, 1e6f, "%.2f") && std::isfinite(xz[0]) && std::isfinite(xz[1])) {
+            if (!(panel_edit_ && drag_ == Drag::Point && grabbed_point_ == k)) begin_point_edit(vols, k);
+            changed |= set_point_xz(vols, xz[0], xz[1]);
+        }
+        if (ImGui::IsItemDeactivated() && panel_edit_ && grabbed_point_ == k) end_point_edit();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("This hull point's x and z (or drag its handle in the view). The volume is the convex\n"
+                              "hull of its points: a point moved inside the others' hull drops out of it.");
+        ImGui::SameLine();
+        ImGui::BeginDisabled(n <= 3);
+        if (ImGui::SmallButton("-")) drop = static_cast<int>(k);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip(n <= 3 ? "A volume keeps at least 3 points" : "Remove this point (the hull of the others)");
+        ImGui::PopID();
+    }
+    if (drop >= 0) changed |= remove_point(vols, static_cast<size_t>(drop));
+    return changed;
+}
+
 bool VolumeTool::panel(std::vector<nav::ConvexVolume>& vols, const nav::AreaTable& areas) {
     bool changed = false;
     ImGui::SetNextItemWidth(110.0f);
@@ -269,6 +463,9 @@ bool VolumeTool::panel(std::vector<nav::ConvexVolume>& vols, const nav::AreaTabl
         ImGui::SetTooltip("The volume tool: left clicks on the level add points, Enter (or Close, or a click on\n"
                           "the first point) makes their convex hull a volume of this area, Esc drops the points.\n"
                           "A click on a volume selects it, Delete removes it; Shift+click always adds a point.\n"
+                          "The selected volume's hull points are handles: drag one to move that point (the volume\n"
+                          "is the hull again on the way: a point dragged inside the others' hull drops out), drag\n"
+                          "inside the volume to move it; the list below it edits its points.\n"
                           "Spans whose floor is inside get the area (later volumes win); only the tiles a\n"
                           "changed volume touches re-bake, from the areas stage.");
     ImGui::SetNextItemWidth(70.0f);
@@ -294,26 +491,15 @@ bool VolumeTool::panel(std::vector<nav::ConvexVolume>& vols, const nav::AreaTabl
         ImGui::TextDisabled("no volumes: click points on the level");
         return changed;
     }
-    ImGui::Text("%zu volume%s", vols.size(), vols.size() == 1 ? "" : "s");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("remove all")) {
-        vols.clear();
-        selected_ = -1;
-        return true;
-    }
-    int remove = -1;
-    for (size_t i = 0; i < vols.size(); ++i) {
-        nav::ConvexVolume& v = vols[i];
-        ImGui::PushID(static_cast<int>(i));
-        char label[48];
-        std::snprintf(label, sizeof label, "%zu (%zu pts)", i, v.verts.size() / 3);
-        if (ImGui::Selectable(label, selected_ == static_cast<int>(i), 0, ImVec2(70.0f, 0.0f))) selected_ = static_cast<int>(i);
-        ImGui::SameLine();
+    const ListPanelText text{"volume", "volumes", "Remove this volume (or select it and press Delete).", 70.0f};
+    auto label = [&](size_t i) { return std::to_string(i) + " (" + std::to_string(vols[i].verts.size() / 3) + " pts)"; };
+    auto area = [&](size_t i) {
         ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 30.0f, 60.0f));
-        changed |= area_combo("##area", areas, v.area);
-        ImGui::SameLine();
-        if (ImGui::SmallButton("x")) remove = static_cast<int>(i);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Remove this volume (or select it and press Delete).");
+        return area_combo("##area", areas, vols[i].area);
+    };
+    auto below = [&](size_t i) {
+        bool changed = false;
+        nav::ConvexVolume& v = vols[i];
         // the height range: hmin <= hmax whatever is typed
         ImGui::Indent(12.0f);
         ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - 30.0f, 100.0f));
@@ -328,16 +514,11 @@ bool VolumeTool::panel(std::vector<nav::ConvexVolume>& vols, const nav::AreaTabl
             }
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("hmin, hmax: spans whose floor lies in this range get the area");
+        if (selected_ == static_cast<int>(i)) changed |= points_panel(vols);
         ImGui::Unindent(12.0f);
-        ImGui::PopID();
-    }
-    if (remove >= 0) {
-        vols.erase(vols.begin() + remove);
-        if (selected_ == remove) selected_ = -1;
-        else if (selected_ > remove) --selected_;
-        changed = true;
-    }
-    return changed;
+        return changed;
+    };
+    return list_panel(text, vols, *this, label, area, below) || changed;
 }
 
 }  // namespace navdebug

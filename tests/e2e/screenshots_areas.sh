@@ -28,36 +28,6 @@ json.dump(bad, open(sys.argv[2] + "/areas_unknown.json", "w"))
 json.dump(dict(demo, areas=[{"name": "a%d" % i} for i in range(64)]), open(sys.argv[2] + "/areas_64.json", "w"))
 PY
 
-# Pixels of colour R,G,B (within 24 per channel) in the right panel (x from 75% of the width).
-panel_pixels() {  # name, image, colour, min count, [max count]
-  local name=$1 img=$2 color=$3 min=$4 max=${5:-}
-  local n
-  n=$(python3 - "$src/tests/e2e" "$out/$img.png" "$color" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from check_png import read_png
-w, h, bpp, rows = read_png(sys.argv[2])
-c = tuple(int(v) for v in sys.argv[3].split(","))
-x0 = int(w * 0.75)
-print(sum(1 for y in range(h) for x in range(x0, w)
-          if all(abs(rows[y][x * bpp + k] - c[k]) <= 24 for k in range(3))))
-PY
-  ) || { bad "$name: cannot read $img.png"; return; }
-  if [ "$n" -ge "$min" ] && { [ -z "$max" ] || [ "$n" -le "$max" ]; }; then ok "$name: $n pixels of $color in the right panel"
-  else bad "$name: $n pixels of $color in the right panel, expected ${min}..${max:-}"; fi
-}
-shot_cfg() {  # name, config, navdebug arguments... -- checker arguments
-  local name=$1 cfg=$2; shift 2
-  local extra=()
-  while [ "$1" != "--" ]; do extra+=("$1"); shift; done
-  shift
-  rm -f "$out/$name.png"
-  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$src/assets/demo.obj" --config "$cfg" "${extra[@]}" \
-       --screenshot "$out/$name.png" --size 1280x800 > "$out/$name.log" 2>&1; then
-    bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return
-  fi
-  if msg=$($check "$out/$name.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
 
 # the custom table: the Areas section is open with an orange swatch; the water polygons are orange
 # (by hue: the translucent fill over the dark background is not a plain shade of the colour)
@@ -74,7 +44,6 @@ if msg=$(check_default); then ok "areas_default_no_orange: $msg"; else bad "area
 cross="--path 10,0,5:20,0,5"
 shot_cfg path_dear "$out/areas.json" --draw navmesh,path $top $cross -- --hue 315:0.001
 shot_cfg path_cheap "$out/areas_cheap.json" --draw navmesh,path $top $cross -- --hue 315:0.001
-check_shot() { if msg=$($check "$out/$2.png" "${@:3}"); then ok "$1: $msg"; else bad "$1: $msg"; fi; }
 check_shot path_dear_differs path_dear --differs "$out/path_cheap.png:0.01"
 
 expect_exit2 areas_unknown "volumes\[0\].area: unknown area 'lava'" "$src/assets/demo.obj" --config "$out/areas_unknown.json"

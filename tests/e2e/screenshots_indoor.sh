@@ -43,10 +43,6 @@ indoor() {  # name, navdebug arguments... -- checker arguments
   fi
   if msg=$($check "$out/$name.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
 }
-check_shot() {  # name, image name, checker arguments...
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
 
 # ---- culling: the default camera frames the building from above one corner ----
 indoor default --draw input,navmesh $plain -- --hue $nav:0.10 --max-hue $wall:0.16

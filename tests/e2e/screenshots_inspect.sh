@@ -7,10 +7,6 @@ exe=$1 out=$2 src=$3
 source "$src/tests/e2e/shot_lib.sh"
 
 pinned=255,255,0
-check_shot() {  # name, image name, checker arguments...
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
 # The Inspector section of the right panel (below the Bake table) differs between two shots by at
 # least FRAC of its pixels. check_png's blank test does not suit this text-only area, and the Bake
 # table above shows times that differ run to run, so this compares just the section.

@@ -25,34 +25,9 @@ near="--camera 8,20,34,20,3,13"   # the platform in the middle of the view, the 
 # recolour the islands: these shots check the islands' own colours, untinted
 SHOT_ARGS="--floor-tint-auto off"
 
-check_shot() {  # name, image name, checker arguments...
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
-check_not() {  # name, image name, checker arguments...: the check must fail (colour absent)
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then bad "$name: should not match: $msg"; else ok "$name: as expected, $msg"; fi
-}
-# Pixels of colour R,G,B (within 24 per channel) in the lower part of the right panel, where the
-# Islands section is: its colour swatches and warning text. check_png's blank test does not suit
-# this text area, so this counts on its own.
-panel_pixels() {  # name, image, colour, min count, [max count]
-  local name=$1 img=$2 color=$3 min=$4 max=${5:-}
-  local n
-  n=$(python3 - "$src/tests/e2e" "$out/$img.png" "$color" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from check_png import read_png
-w, h, bpp, rows = read_png(sys.argv[2])
-c = tuple(int(v) for v in sys.argv[3].split(","))
-x0, x1, y0, y1 = int(w * 0.75), w, int(h * 0.70), h
-print(sum(1 for y in range(y0, y1) for x in range(x0, x1)
-          if all(abs(rows[y][x * bpp + k] - c[k]) <= 24 for k in range(3))))
-PY
-  ) || { bad "$name: cannot read $img.png"; return; }
-  if [ "$n" -ge "$min" ] && { [ -z "$max" ] || [ "$n" -le "$max" ]; }; then ok "$name: $n pixels of $color in the Islands panel"
-  else bad "$name: $n pixels of $color in the Islands panel, expected ${min}..${max:-}"; fi
-}
+# panel_pixels (shot_lib.sh) counts in the lower part of the right panel, where the Islands
+# section is: its colour swatches and warning text
+PANEL_TOP=0.70 PANEL_NAME="Islands panel"
 shot_mesh() {  # name, mesh, navdebug arguments... -- checker arguments
   local name=$1 mesh=$2; shift 2
   local extra=()

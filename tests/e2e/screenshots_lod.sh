@@ -15,10 +15,6 @@ warn=255,204,76               # kWarnColor (app/navdebug/ui_common.h): the state
 walkable=84,150,204           # voxels: walkable span (render/layers.h kSolidWalkable)
 corner="--area 0.27,0.0,0.70,0.06 --flat-ok"   # the top-left of the 3D view, where the statement goes
 
-check_shot() {  # name, image name, checker arguments...
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
 
 shot lod_merged voxels --span-budget 3000 -- --color $walkable:0.03
 check_shot lod_merged_stated lod_merged $corner --color $warn:0.004

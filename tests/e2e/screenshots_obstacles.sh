@@ -24,20 +24,10 @@ PY
 
 # straight down on the level: screen x is world x, screen y world z, 14.3 px a metre, (0, 0) at (652, 414)
 view="--draw navmesh,path --tool obstacle --path -10,0,2:10,0,2 --camera 0,60,0.01,0,0,0"
-shot_cfg() {  # name, config, checker arguments...
-  local name=$1 cfg=$2; shift 2
-  rm -f "$out/$name.png"
-  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$src/assets/demo.obj" --config "$cfg" $view \
-       --screenshot "$out/$name.png" --size 1280x800 > "$out/$name.log" 2>&1; then
-    bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return 1
-  fi
-  if msg=$($check "$out/$name.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
-check_shot() { if msg=$($check "$out/$2.png" "${@:3}"); then ok "$1: $msg"; else bad "$1: $msg"; fi; }
 
 orange=255,120,60
-shot_cfg obstacles "$out/obstacles.json" --color $orange:0.002
-shot_cfg no_obstacles "$src/assets/demo.json" --max-color $orange:0.0002
+shot_cfg obstacles "$out/obstacles.json" $view -- --color $orange:0.002
+shot_cfg no_obstacles "$src/assets/demo.json" $view -- --max-color $orange:0.0002
 if [ -s "$out/obstacles.png" ] && [ -s "$out/no_obstacles.png" ]; then
   # the Obstacles panel (right side) lists the two: its rows' remove buttons and the fields
   check_shot obstacles_panel obstacles --area 0.75,0.75,1.0,0.95 --differs "$out/no_obstacles.png:0.05" --flat-ok

@@ -30,24 +30,6 @@ cat > "$out/passing.json" <<'JSON'
 ]}
 JSON
 
-# Pixels of colour R,G,B (within 24 per channel) in the right panel (x from 75% of the width).
-panel_pixels() {  # name, image, colour, min count, [max count]
-  local name=$1 img=$2 color=$3 min=$4 max=${5:-}
-  local n
-  n=$(python3 - "$src/tests/e2e" "$out/$img.png" "$color" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from check_png import read_png
-w, h, bpp, rows = read_png(sys.argv[2])
-c = tuple(int(v) for v in sys.argv[3].split(","))
-x0 = int(w * 0.75)
-print(sum(1 for y in range(h) for x in range(x0, w)
-          if all(abs(rows[y][x * bpp + k] - c[k]) <= 24 for k in range(3))))
-PY
-  ) || { bad "$name: cannot read $img.png"; return; }
-  if [ "$n" -ge "$min" ] && { [ -z "$max" ] || [ "$n" -le "$max" ]; }; then ok "$name: $n pixels of $color in the right panel"
-  else bad "$name: $n pixels of $color in the right panel, expected ${min}..${max:-}"; fi
-}
 
 # the mixed file, its failing case 0 shown: PASS and FAIL rows; the path across the water (magenta)
 shot path_tests_mixed navmesh,path --path-tests "$out/mixed.json" --path-test 0 $top -- --hue 315:0.001

@@ -17,14 +17,6 @@ steep=214,116,46       # input: too steep (walls)
 top_box="--area 0.30,0.0,0.72,0.08 --flat-ok"      # the top of the 3D view, where the status box goes
 stages="--area 0.755,0.08,1.0,0.16 --flat-ok"      # the top of the Stages panel
 
-check_shot() {  # name, image name, checker arguments...
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
-check_not() {  # name, image name, checker arguments...: the check must fail
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then bad "$name: should not match: $msg"; else ok "$name: as expected, $msg"; fi
-}
 
 # the finished bake: regions, no status box
 shot done input,regions -- --hues 5 --color $steep:0.03

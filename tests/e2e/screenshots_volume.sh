@@ -27,23 +27,8 @@ vol="lava:3,0,-4:9,0,-4.5:6,0,-1:9.5,0,1:4,0,1.5:2.5,0,-1.5"
 down="--camera 6.25,25,2.5,6.25,0,-1.5"  # nearly straight down at the volume's middle
 
 run() {  # name, navdebug arguments...: screenshot NAME.png and state dump NAME.json
-  local name=$1; shift
-  rm -f "$out/$name.png" "$out/$name.json"
-  if ! timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$exe" "$src/assets/demo.obj" --config "$cfg" "$@" \
-       --screenshot "$out/$name.png" --size 1280x800 --state-dump "$out/$name.json" > "$out/$name.log" 2>&1; then
-    bad "$name: navdebug failed: $(tail -3 "$out/$name.log")"; return 1
-  fi
-}
-check_shot() {  # name, image, checker arguments...
-  local name=$1 img=$2; shift 2
-  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
-check_state() {  # name, state, python expression on s (the state dump)
-  if python3 - "$out/$2.json" "$3" <<'PY'; then ok "$1: $3"; else bad "$1: $3 is false: $(head -c 600 "$out/$2.json")"; fi
-import json, sys
-s = json.load(open(sys.argv[1]))
-sys.exit(0 if eval(sys.argv[2], {}, {"s": s}) else 1)
-PY
+  rm -f "$out/$1.json"
+  render_shot "$1" "$src/assets/demo.obj" --config "$cfg" "${@:2}" --state-dump "$out/$1.json"
 }
 
 # the volume placed through the tool, drawn by the navmesh layer (path tool: no prism drawn)
@@ -54,7 +39,7 @@ if run vol_navmesh --draw navmesh $down --add-volume "$vol"; then
   check_shot vol_navmesh_outside_left vol_navmesh --area 0.30,0.06,0.38,0.94 --max-hue 0:0.0005
   check_shot vol_navmesh_outside_top vol_navmesh --area 0.30,0.06,0.72,0.30 --max-hue 0:0.0005
   check_state vol_navmesh_state vol_navmesh \
-    'len(s["volumes"]) == 2 and s["volumes"][1] == {"area": "lava", "hmin": -1.0, "hmax": 5.0, "points": 5} and s["bake_volumes"] == 2 and s["volume_points"] == 0'
+    'len(s["volumes"]) == 2 and s["volumes"][1] == {"area": "lava", "hmin": -1.0, "hmax": 5.0, "points": 5, "xz": [[2.5, -1.5], [3, -4], [9, -4.5], [9.5, 1], [4, 1.5]]} and s["bake_volumes"] == 2 and s["volume_points"] == 0'
 fi
 # the same without the volume: no red anywhere
 if run vol_none --draw navmesh $down; then
@@ -66,6 +51,27 @@ if run vol_tool --draw navmesh $down --tool volume --add-volume "$vol"; then
   check_shot vol_tool_prism vol_tool --hue 0:0.08 --hue 55:0.002 --differs "$out/vol_navmesh.png:0.01"
   check_state vol_tool_state vol_tool 's["tool"] == 8 and s["volume_selected"] == 1'
 fi
+
+# a hull point moved as the panel's field (or a handle drag) moves it: point 3 (9.5, 1) to (11, 2.5)
+# grows the volume to the south-east, the navmesh red there too (where vol_navmesh has none); to
+# (6, -1), inside the others' hull, the point drops out: 4 points, no red at its old corner
+if run vol_moved --draw navmesh $down --add-volume "$vol" --move-volume-point 1:3:11,2.5; then
+  check_state vol_moved_state vol_moved \
+    's["volumes"][1]["xz"] == [[2.5, -1.5], [3, -4], [9, -4.5], [11, 2.5], [4, 1.5]] and s["bake_volumes"] == 2 and s["volume_selected"] == 1'
+  check_shot vol_moved_red vol_moved --area 0.60,0.62,0.625,0.64 --hue 0:0.9 --flat-ok
+  check_shot vol_moved_was_not vol_navmesh --area 0.60,0.62,0.625,0.64 --max-hue 0:0.0005 --flat-ok
+  check_shot vol_moved_differs vol_moved --differs "$out/vol_navmesh.png:0.005"
+fi
+if run vol_dropped --draw navmesh $down --add-volume "$vol" --move-volume-point 1:3:6,-1; then
+  check_state vol_dropped_state vol_dropped 's["volumes"][1]["xz"] == [[2.5, -1.5], [3, -4], [9, -4.5], [4, 1.5]] and s["bake_volumes"] == 2'
+  check_shot vol_dropped_corner vol_dropped --area 0.585,0.56,0.605,0.58 --max-hue 0:0.0005 --flat-ok
+  check_shot vol_dropped_corner_was vol_navmesh --area 0.585,0.56,0.605,0.58 --hue 0:0.3 --flat-ok
+fi
+expect_exit2 vol_move_no_point "--move-volume-point 1:5: volume 1 has 5 hull points" "$src/assets/demo.obj" --config "$cfg" \
+  --add-volume "$vol" --move-volume-point 1:5:0,0
+expect_exit2 vol_move_no_volume "--move-volume-point 2:0: no volume 2" "$src/assets/demo.obj" --config "$cfg" \
+  --add-volume "$vol" --move-volume-point 2:0:0,0
+expect_exit2 vol_move_bad "expected VOLUME:POINT:x,z" "$src/assets/demo.obj" --move-volume-point 0:1:2
 
 # tiled: the bake with the volume re-bakes only the tiles whose bordered box meets it
 if run vol_tiled --draw navmesh $down --set tile_size=32 --add-volume "$vol"; then

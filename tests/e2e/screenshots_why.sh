@@ -32,11 +32,6 @@ why_shot() {  # name, scene, navdebug arguments... -- ; the log and the PNG are 
   fi
   ok "$name: screenshot taken"
 }
-check_shot() {  # name, image name, checker arguments...
-  local name=$1 img=$2; shift 2
-  [ -f "$out/$img.png" ] || { bad "$name: no $img.png"; return; }
-  if msg=$($check "$out/$img.png" "$@"); then ok "$name: $msg"; else bad "$name: $msg"; fi
-}
 log_has() {  # name, image name, text the log must hold
   if grep -q -- "$3" "$out/$2.log"; then ok "$1: log says '$3'"; else bad "$1: log lacks '$3': $(grep 'why' "$out/$2.log" | tail -3)"; fi
 }

@@ -6,52 +6,19 @@
 #   a key tap of 20 ms toggles its layer (F1 and ? the shortcut list); a double-click on a file in the Open dialog opens it;
 #   the wheel over the Parameters panel scrolls it and leaves the camera; shift+click then click
 #   set the path's start, then its end; the volume tool's clicks place a volume (Esc drops the
-#   points, a click on the first point closes it), a click selects it, Delete removes it, Ctrl+Z undoes.
+#   points, a click on the first point closes it), a click selects it, Delete removes it, Ctrl+Z undoes;
+#   dragging the selected volume's hull point moves that point (one undo step), dragging inside it moves it.
 # usage: window_input.sh NAVDEBUG OUTDIR SRC_DIR [FRAME_MS]
 set -euo pipefail
 exe=$1 out=$2 src=$3 frame_ms=${4:-300}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
-src=$(cd "$src" && pwd)
-for tool in Xvfb xdotool python3; do
-  command -v "$tool" > /dev/null || { echo "window_input: SKIP: $tool not installed (scripts/setup.sh)"; exit 0; }
-done
-
-# a display of our own (xvfb-run -a would do the same; the test then needs no wrapper)
-disp=""
-for n in $(seq 90 140); do
-  if [ ! -e /tmp/.X$n-lock ]; then disp=":$n"; break; fi
-done
-[ -n "$disp" ] || { echo "window_input: no free X display number"; exit 1; }
-Xvfb "$disp" -screen 0 1280x800x24 -nolisten tcp > "$out/xvfb.log" 2>&1 &
-xvfb_pid=$!
-app_pid=""
-cleanup() {
-  [ -n "$app_pid" ] && kill "$app_pid" 2> /dev/null || true
-  kill "$xvfb_pid" 2> /dev/null || true
-  wait 2> /dev/null || true
-}
-trap cleanup EXIT
-export DISPLAY=$disp
-up=0
-for _ in $(seq 100); do
-  if xdotool getmouselocation > /dev/null 2>&1; then up=1; break; fi
-  kill -0 "$xvfb_pid" 2> /dev/null || break  # Xvfb exited (the display taken meanwhile, say)
-  sleep 0.05
-done
-[ "$up" = 1 ] || { echo "window_input: FAIL: Xvfb on $disp did not start: $(tail -3 "$out/xvfb.log")"; exit 1; }
-# the recent files and imgui.ini go to a config dir of the test's own
-export XDG_CONFIG_HOME=$out/config
-rm -rf "$XDG_CONFIG_HOME"
-mkdir -p "$XDG_CONFIG_HOME"
+name=window_input displays=$(seq 90 140)
+source "$src/tests/e2e/window_lib.sh"
 # the Open dialog lists this folder: one level mesh to open
 levels=$out/levels
 mkdir -p "$levels"
 cp "$src/assets/demo.obj" "$levels/demo.obj"
 cp "$src/assets/stairs.obj" "$levels/stairs.obj"
 
-dump=$out/state.json
 start_app() {
   rm -f "$dump"
   # no desktop chooser: the Open dialog is the ImGui browser (PATH without zenity / kdialog)
@@ -68,25 +35,6 @@ stop_app() {
   wait "$app_pid" 2> /dev/null || true
   app_pid=""
 }
-# wait_for PYTHON_EXPR TIMEOUT_S: until the state dump (as s) makes the expression true
-wait_for() {
-  python3 - "$dump" "$1" "$2" <<'PY' || { echo "window_input: FAIL: timed out waiting for: $1"; cat "$dump" 2>/dev/null; exit 1; }
-import json, sys, time
-path, expr, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
-end = time.time() + limit
-while time.time() < end:
-    try:
-        with open(path) as f:
-            s = json.load(f)
-        if eval(expr, {}, {"s": s}):
-            sys.exit(0)
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    time.sleep(0.02)
-sys.exit(1)
-PY
-}
-state() { python3 -c "import json,sys; s=json.load(open('$dump')); print(eval(sys.argv[1]))" "$1"; }
 
 t0=$(date +%s.%N)
 start_app "$levels/demo.obj"
@@ -161,6 +109,31 @@ wait_for "len(s[\"volumes\"]) == $nvol and s[\"bake_volumes\"] == $nvol and not 
 xdotool key ctrl+z
 wait_for "len(s[\"volumes\"]) == $nvol + 1 and s[\"bake_volumes\"] == $nvol + 1 and not s[\"bake_busy\"]" 60
 echo "window_input: ok: a click selects the volume, Delete removes it, Ctrl+Z brings it back"
+# 6. the selected volume's hull points are handles: a press on the corner placed at 740,470 and a
+# drag to 800,520 moves that point (down-right on screen: +x, +z); Ctrl+Z puts it back in one step.
+# A drag from inside it (650,400) moves the whole volume (up on screen: -z).
+xdotool mousemove 650 400 click 1
+wait_for "s[\"volume_selected\"] == $nvol" 10
+xz0=$(state 's["volumes"][-1]["xz"]')
+drag() {  # x0 y0 x1 y1: press, move there in four steps a frame or more apart, release
+  xdotool mousemove "$1" "$2" mousedown 1
+  sleep "$(python3 -c "print(2 * $frame_ms / 1000)")"
+  for f in 1 2 3 4; do
+    xdotool mousemove $(($1 + ($3 - $1) * f / 4)) $(($2 + ($4 - $2) * f / 4))
+    sleep "$(python3 -c "print(1.5 * $frame_ms / 1000)")"
+  done
+  xdotool mouseup 1
+}
+drag 740 470 800 520
+wait_for "(lambda p, o: len(p) == 4 and max(x for x, z in p) > max(x for x, z in o) + 0.5 and max(z for x, z in p) > max(z for x, z in o) + 0.5 and sum(q in o for q in p) == 3)(s['volumes'][-1]['xz'], $xz0) and not s['volume_dragging']" 10
+wait_for "s[\"bake_volumes\"] == $nvol + 1 and not s[\"bake_busy\"]" 60
+echo "window_input: ok: dragging a hull point moved it: $xz0 -> $(state 's["volumes"][-1]["xz"]')"
+xdotool key ctrl+z
+wait_for "s['volumes'][-1]['xz'] == $xz0" 10
+echo "window_input: ok: Ctrl+Z puts the point back in one step"
+drag 650 400 650 340
+wait_for "(lambda p, o: len(p) == 4 and all(abs(a[0] - b[0]) < 0.05 and a[1] < b[1] - 0.5 for a, b in zip(p, o)))(s['volumes'][-1]['xz'], $xz0) and not s['volume_dragging']" 10
+echo "window_input: ok: dragging inside the volume moved it in z: $(state 's["volumes"][-1]["xz"]')"
 stop_app
 t1=$(date +%s.%N)
 echo "window_input: all checks passed in $(python3 -c "print(round($t1 - $t0, 1))") s"

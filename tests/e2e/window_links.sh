@@ -6,58 +6,8 @@
 # usage: window_links.sh NAVDEBUG OUTDIR SRC_DIR [FRAME_MS]
 set -euo pipefail
 exe=$1 out=$2 src=$3 frame_ms=${4:-100}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
-src=$(cd "$src" && pwd)
-for tool in Xvfb xdotool python3; do
-  command -v "$tool" > /dev/null || { echo "window_links: SKIP: $tool not installed (scripts/setup.sh)"; exit 0; }
-done
-disp=""
-for n in $(seq 141 190); do
-  if [ ! -e /tmp/.X$n-lock ]; then disp=":$n"; break; fi
-done
-[ -n "$disp" ] || { echo "window_links: no free X display number"; exit 1; }
-Xvfb "$disp" -screen 0 1280x800x24 -nolisten tcp > "$out/xvfb.log" 2>&1 &
-xvfb_pid=$!
-app_pid=""
-cleanup() {
-  [ -n "$app_pid" ] && kill "$app_pid" 2> /dev/null || true
-  kill "$xvfb_pid" 2> /dev/null || true
-  wait 2> /dev/null || true
-}
-trap cleanup EXIT
-export DISPLAY=$disp
-up=0
-for _ in $(seq 100); do
-  if xdotool getmouselocation > /dev/null 2>&1; then up=1; break; fi
-  kill -0 "$xvfb_pid" 2> /dev/null || break
-  sleep 0.05
-done
-[ "$up" = 1 ] || { echo "window_links: FAIL: Xvfb on $disp did not start: $(tail -3 "$out/xvfb.log")"; exit 1; }
-export XDG_CONFIG_HOME=$out/config
-rm -rf "$XDG_CONFIG_HOME"
-mkdir -p "$XDG_CONFIG_HOME"
-
-dump=$out/state.json
-wait_for() {  # PYTHON_EXPR TIMEOUT_S: until the state dump (as s) makes the expression true
-  python3 - "$dump" "$1" "$2" <<'PY' || { echo "window_links: FAIL: timed out waiting for: $1"; cat "$dump" 2>/dev/null; exit 1; }
-import json, sys, time
-path, expr, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
-end = time.time() + limit
-while time.time() < end:
-    try:
-        with open(path) as f:
-            s = json.load(f)
-        if eval(expr, {}, {"s": s}):
-            sys.exit(0)
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        pass
-    time.sleep(0.02)
-sys.exit(1)
-PY
-}
-state() { python3 -c "import json,sys; s=json.load(open('$dump')); print(eval(sys.argv[1]))" "$1"; }
+name=window_links displays=$(seq 141 190)
+source "$src/tests/e2e/window_lib.sh"
 
 rm -f "$dump"
 "$exe" "$src/assets/demo.obj" --config "$src/assets/demo.json" --draw navmesh,links --tool link \
