@@ -151,6 +151,14 @@ void lower_thread_priority();
 // one grid's results works on a tile through it.
 Bake tile_view(const Bake& b, const TileBake& t);
 
+// What a trimmed tiled bake (set_keep_intermediates(false)) keeps per tile for the obstacles
+// (set_obstacles, set_volumes and the areas-stage parameters): None, nothing, and a touched tile
+// re-bakes from rasterize; Compressed, the tile's compact heightfield and eroded areas as they stand
+// before the areas stage, LZ4-compressed (core/bake/chf_cache.h), made when the tile's erode stage
+// runs, and a touched tile unpacks it and re-bakes from the areas stage (the same result byte for
+// byte). A bake that keeps its intermediates needs none (its tiles keep them uncompressed).
+enum class ObstacleCache : uint8_t { None, Compressed };
+
 class Pipeline {
 public:
     Pipeline();
@@ -227,6 +235,17 @@ public:
     // trimmed bake rebuilds from rasterize whatever changed before the navmesh, and a rebuild
     // allocates the dropped buffers again: keep them for repeated bakes (live rebuilds, --reps).
     void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
+    // Trimmed tiled bakes: the per-tile obstacle cache (ObstacleCache above; default None: it costs
+    // a few percent of a full bake's time and memory, worth it only where obstacles change after
+    // the bake). Off drops every tile's cache at the next run; on makes each tile's at its next
+    // erode. The erode stage counts obstacle_cache_bytes and obstacle_cache_raw_bytes (its size
+    // compressed and not). A cache that does not unpack (corrupt memory) makes the tile re-bake
+    // from rasterize instead, counted as obstacle_cache_fallbacks in the rasterize stage.
+    void set_obstacle_cache(ObstacleCache c) { obstacle_cache_ = c; }
+    ObstacleCache obstacle_cache() const { return obstacle_cache_; }
+    // Test hook: flips the bits of byte `offset` of tile (tx, tz)'s cache; false when it has none
+    // or is shorter.
+    bool corrupt_obstacle_cache_for_test(int tx, int tz, size_t offset);
     // Bake threads at background priority (Linux: nice 10, per thread): an interactive caller (the
     // debugger) keeps its UI and renderer threads ahead of a bake on a machine with few cores. The
     // calling thread of run() is not changed (lower_thread_priority).
@@ -274,6 +293,7 @@ private:
     std::function<void(std::shared_ptr<const Bake>)> on_tile_;
     std::mutex on_tile_mutex_;  // one on_tile_ call at a time
     bool keep_intermediates_ = true;
+    ObstacleCache obstacle_cache_ = ObstacleCache::None;
     int only_tiles_[4] = {-1, -1, -1, -1};  // x0, z0, x1, z1
     TaskHook task_hook_;
 };
