@@ -1102,12 +1102,13 @@ uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L) {
 }
 
 uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes) {
+                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes,
+                               bool obstacle_cache) {
     // Per tile: its grid's stages, and its triangles as the small indexed list it rasterizes
     // (3 vertices and 3 indices each at most). Kept intermediates: every tile's at once (the
     // debugger); otherwise the tiles baking at one time, each at the largest tile's need. For the
     // whole bake: every tile's state and outputs, and the navmesh assembled from them.
-    double sum = 0, most = 0, outputs = 0;
+    double sum = 0, most = 0, outputs = 0, cache = 0;
     int baked = 0;  // tiles with triangles: no more of them bake at once than there are
     for (int tz = 0; tz < L.rows; ++tz)
         for (int tx = 0; tx < L.cols; ++tx) {
@@ -1123,6 +1124,9 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
             sum += b;
             most = std::max(most, b);
             outputs += spans * kOutputBytesPerSpan;
+            // The obstacle cache (trimmed bakes): 8 bytes a cell and 10 a compact span (at most one
+            // a raw span) packed, LZ4 at 3.4 to 8.4 times on the shared meshes and the large level.
+            if (obstacle_cache && !keep_all) cache += (cells * 8.0 + spans * 10.0) / 3.0;
         }
     if (largest_tile) *largest_tile = to_bytes(most);
     // The threads that bake at once: no more than the tiles, nor than the cores oneTBB runs on
@@ -1130,7 +1134,7 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
     // bake 35 MiB for its 14.5 MiB peak).
     threads = std::min({std::max(threads, 1), std::max(baked, 1), std::max(tbb::info::default_concurrency(), 1)});
     const double baking = keep_all ? sum : std::min(sum, most * std::max(threads, 1));
-    const double kept = double(L.count()) * double(kTileStateBytes) + outputs * (1.0 + kAssemblyPerOutput);
+    const double kept = double(L.count()) * double(kTileStateBytes) + outputs * (1.0 + kAssemblyPerOutput) + cache;
     if (kept_bytes) *kept_bytes = to_bytes(kept);
     const double bake = mesh_bytes(m) + double(bins.memory_bytes()) + baking + kept + kTiledBytes +
                         kThreadBytes * double(std::max(threads, 1) - 1);
@@ -1177,7 +1181,8 @@ uint64_t Pipeline::estimate_memory() const {
     const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
     TriangleBins bins;
     bins.build(*I.mesh, c, L);
-    return estimate_tiled_memory(*I.mesh, c, L, bins, threads, keep_intermediates_, nullptr);
+    return estimate_tiled_memory(*I.mesh, c, L, bins, threads, keep_intermediates_, nullptr, nullptr,
+                                 obstacle_cache_ == ObstacleCache::Compressed);
 }
 
 std::shared_ptr<const Bake> Pipeline::snapshot() const {
@@ -1447,14 +1452,14 @@ Status check_tile_overhead(const InputMesh& m, const BakeConfig& c, const TileLa
 // The memory a tiled bake of the layout needs against the limit (the tiles' memory from the
 // triangles each one gets); builds the triangle bins when they are not current.
 Status check_tiled_grid(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const Params& params,
-                        uint64_t memory_limit, int threads, bool keep_intermediates, TriangleBins& bins,
-                        bool& bins_current) {
+                        uint64_t memory_limit, int threads, bool keep_intermediates, bool obstacle_cache,
+                        TriangleBins& bins, bool& bins_current) {
     if (!bins_current) {
         bins.build(m, c, L);
         bins_current = true;
     }
     uint64_t largest = 0, kept = 0;
-    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest, &kept);
+    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest, &kept, obstacle_cache);
     if (need <= memory_limit) return Status::ok();
     // The advice follows what dominates: many tiles' state and outputs want fewer, larger tiles;
     // the tiles baking at once want smaller tiles or fewer threads.
@@ -1590,7 +1595,7 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     const bool cache_on = obstacle_cache_ == ObstacleCache::Compressed && !keep_intermediates_;
     I.lay_out_tiles(c, L, cache_on, first);
     if (first <= static_cast<int>(Stage::Rasterize)) {
-        if (Status st = check_tiled_grid(m, c, L, params_, memory_limit_, threads, keep_intermediates_, I.bins,
+        if (Status st = check_tiled_grid(m, c, L, params_, memory_limit_, threads, keep_intermediates_, cache_on, I.bins,
                                          I.bins_current);
             !st) {
             error_stage = static_cast<int>(Stage::Rasterize);

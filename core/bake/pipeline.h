@@ -187,7 +187,8 @@ public:
     // Temporary obstacles (obstacles.h), stamped after the volumes in the areas stage. Tiled: only
     // the tiles whose bordered box meets an obstacle that was added, removed or moved (its old or
     // new place, grown by the agent radius) re-run, from the areas stage when the tile kept its
-    // intermediates (the debugger) and from rasterize when it did not (navbake); the navmesh keeps
+    // intermediates (the debugger) or its obstacle cache (set_obstacle_cache), and from rasterize
+    // when it did neither (navbake); the navmesh keeps
     // every other tile (and its salt). Solo: the areas stage onward re-runs. Validate first
     // (validate_obstacle): an invalid obstacle marks nothing.
     void set_obstacles(std::vector<Obstacle> obstacles);
@@ -232,12 +233,13 @@ public:
     // solo bake drops each intermediate as soon as the last stage that reads it has run (the
     // filter works in the rasterized heightfield instead of a copy), keeping the triangle areas,
     // the contours (they hold the warnings), the polygon and detail meshes and the navmesh. A
-    // trimmed bake rebuilds from rasterize whatever changed before the navmesh, and a rebuild
+    // trimmed bake rebuilds from rasterize whatever changed before the navmesh (a tiled one with
+    // the obstacle cache on: from the areas stage what changed there or later), and a rebuild
     // allocates the dropped buffers again: keep them for repeated bakes (live rebuilds, --reps).
     void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
-    // Trimmed tiled bakes: the per-tile obstacle cache (ObstacleCache above; default None: it costs
-    // a few percent of a full bake's time and memory, worth it only where obstacles change after
-    // the bake). Off drops every tile's cache at the next run; on makes each tile's at its next
+    // Trimmed tiled bakes: the per-tile obstacle cache (ObstacleCache above; default None: packing
+    // costs 5 to 18% of the tiles' stage time and memory of a quarter to a tenth of the compact
+    // heightfields (README), worth it only where obstacles or volumes change after the bake). Off drops every tile's cache at the next run; on makes each tile's at its next
     // erode. The erode stage counts obstacle_cache_bytes and obstacle_cache_raw_bytes (its size
     // compressed and not). A cache that does not unpack (corrupt memory) makes the tile re-bake
     // from rasterize instead, counted as obstacle_cache_fallbacks in the rasterize stage.
@@ -308,10 +310,12 @@ uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean
 // Estimated bytes a tiled bake needs: the input, the triangle bins, every tile's stages when
 // keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned
 // in *largest_tile when not null), and for the whole bake every tile's state and outputs and the
-// navmesh assembled from them (in *kept_bytes when not null). The memory limit of a tiled bake is
+// navmesh assembled from them (in *kept_bytes when not null), with every tile's obstacle cache when
+// obstacle_cache and not keep_all (ObstacleCache::Compressed). The memory limit of a tiled bake is
 // checked against this.
 uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes = nullptr);
+                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes = nullptr,
+                               bool obstacle_cache = false);
 // Estimated bytes every tile of layout L holds whatever it contains, with the input mesh: checked
 // against the memory limit before any per-tile state is allocated.
 uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L);

@@ -305,3 +305,19 @@ TEST_CASE("obstacle cache: a corrupt tile cache falls back to a re-bake from ras
         CHECK(navmesh_bytes(*p.snapshot()->navmesh) == navmesh_bytes(*before->navmesh));
     }
 }
+
+TEST_CASE("obstacle cache: the memory estimate counts it") {
+    Pipeline p;
+    setup(p, ObstacleCache::None);
+    const uint64_t without = p.estimate_memory();
+    p.set_obstacle_cache(ObstacleCache::Compressed);
+    const uint64_t with = p.estimate_memory();
+    REQUIRE(p.run());
+    const int64_t cache = p.snapshot()->count("obstacle_cache_bytes");
+    REQUIRE(cache > 0);
+    // At least what the caches hold, and not more than their uncompressed size.
+    CHECK(with >= without + static_cast<uint64_t>(cache));
+    CHECK(with <= without + static_cast<uint64_t>(p.snapshot()->count("obstacle_cache_raw_bytes")));
+    p.set_keep_intermediates(true);  // the tiles keep their intermediates instead: no cache counted
+    CHECK(p.estimate_memory() > with);
+}
