@@ -28,10 +28,10 @@ echo "install: headers, libraries, CMake package and pkg-config files in $prefix
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 rt_libs=$(pkg-config --libs --static navkit-runtime)
 echo "install: pkg-config --libs --static navkit-runtime: $rt_libs"
-if echo "$rt_libs" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|lz4'; then fail "navkit-runtime.pc brings oneTBB, JSON, assimp or LZ4: $rt_libs"; fi
+if echo "$rt_libs" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|-llz4|liblz4|PkgConfig::LZ4'; then fail "navkit-runtime.pc brings oneTBB, JSON, assimp or LZ4: $rt_libs"; fi
 rt_iface=$(awk '/^set_target_properties\(navkit::runtime /,/^\)/' "$prefix/lib/cmake/navkit/navkitTargets.cmake")
 [ -n "$rt_iface" ] || fail "navkit::runtime is not in the exported targets"
-if echo "$rt_iface" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|lz4'; then fail "navkit::runtime's interface brings oneTBB, JSON, assimp or LZ4: $rt_iface"; fi
+if echo "$rt_iface" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|-llz4|liblz4|PkgConfig::LZ4'; then fail "navkit::runtime's interface brings oneTBB, JSON, assimp or LZ4: $rt_iface"; fi
 
 # The examples, as separate projects against the installed package.
 for ex in runtime_path bake_path; do
@@ -41,7 +41,7 @@ for ex in runtime_path bake_path; do
 done
 link=$(grep -E -- '-o runtime_path( |$)' "$work/runtime_path.build.log" || true)
 [ -n "$link" ] || fail "no link command for runtime_path in its build log"
-if echo "$link" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|lz4'; then fail "runtime_path links oneTBB, JSON, assimp or LZ4: $link"; fi
+if echo "$link" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|-llz4|liblz4|PkgConfig::LZ4'; then fail "runtime_path links oneTBB, JSON, assimp or LZ4: $link"; fi
 echo "install: runtime_path link line: ${link#*-o runtime_path }"
 
 # runtime_path once more without CMake: pkg-config alone.
