@@ -14,6 +14,8 @@ PACKAGES=(
   libassimp-dev
   # tiled bakes on every core: oneTBB
   libtbb-dev
+  # the trimmed tiled bake's per-tile obstacle cache: LZ4, private to navkit_bake
+  liblz4-dev
   # debugger: GLFW, glad 2 generator, Dear ImGui 1.86 (with GLFW/OpenGL3 backends), glm, stb
   libglfw3-dev python3-glad libimgui-dev libglm-dev libstb-dev libgl-dev
   # tests: doctest, Recast/Detour as the differential reference, Xvfb + Mesa for screenshots

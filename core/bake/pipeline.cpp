@@ -21,6 +21,7 @@
 #include <unistd.h>
 #endif
 
+#include "core/bake/chf_cache.h"
 #include "core/bake/erode.h"
 #include "core/bake/filter.h"
 #include "core/bake/voxel_values.h"
@@ -111,6 +112,7 @@ struct BakeScratch {
     std::vector<uint8_t> erode;        // erode_walkable_area's distances
     SpanPool span_pool;                // a tile's rasterize pool (run_rasterize)
     RegionScratch regions;             // the watershed's
+    std::vector<uint8_t> cache_raw, cache_packed;  // the obstacle cache's packing (chf_cache.h)
 };
 
 // One grid's working state: the solo bake's, or one tile's.
@@ -134,6 +136,9 @@ struct Unit : StageResults<false> {
     // Solo bakes: the automatic links of the navmesh (null when both link parameters are 0), and
     // the buffer a held snapshot had (see writable).
     std::shared_ptr<AutoLinks> auto_links, auto_links_spare;
+    // Trimmed tiles with the obstacle cache on: the compact heightfield and eroded areas as the
+    // erode stage left them, compressed (chf_cache.h); empty when none.
+    std::vector<uint8_t> chf_cache;
 };
 
 struct Ctx {
@@ -150,6 +155,7 @@ struct Ctx {
     uint64_t memory_limit;
     const CancelFlag* cancel;
     bool lean = false;  // solo, intermediates not kept: a stage may take the buffer of a result it is the last to read
+    bool obstacle_cache = false;  // tiles: the erode stage packs the tile's obstacle cache (ObstacleCache::Compressed)
 };
 
 // The solo grid a bake may allocate: the one grid every stage must honour (nav::check_grid: its
@@ -304,6 +310,17 @@ Status run_erode(Unit& u, const Ctx& x, StageStats& stats) {
     Status st = erode_walkable_area(u.config.walkable_radius, *u.compact, a, u.scratch->erode, x.cancel);
     if (x.lean) std::vector<uint8_t>().swap(u.scratch->erode);  // a lean bake keeps no working memory
     stats.counts = {{"walkable_spans", count_if_not_null(a)}};
+    u.chf_cache.clear();
+    u.chf_cache.shrink_to_fit();
+    if (!st || !x.obstacle_cache) return st;
+    // What the areas stage reads, packed for a later re-bake from there. A tile too large for one
+    // LZ4 block keeps none and re-bakes from rasterize.
+    if (compress_chf(*u.compact, a, u.chf_cache, u.scratch->cache_raw, u.scratch->cache_packed)) {
+        stats.counts.push_back({"obstacle_cache_bytes", static_cast<int64_t>(u.chf_cache.size())});
+        stats.counts.push_back({"obstacle_cache_raw_bytes", static_cast<int64_t>(chf_cache_raw_bytes(*u.compact))});
+    } else {
+        u.chf_cache.clear();
+    }
     return st;
 }
 
@@ -685,7 +702,7 @@ struct Pipeline::Impl {
     std::shared_ptr<const Bake> snap;
 
     // Parts of Pipeline::run_tiles (below it).
-    void lay_out_tiles(const BakeConfig& c, const TileLayout& L, int& first);
+    void lay_out_tiles(const BakeConfig& c, const TileLayout& L, bool cache_on, int& first);
     std::vector<int> bake_order(const BakeConfig& c, const TileLayout& L, int last, bool only_some, const int* only,
                                 const float* focus) const;
     Status collect_tile_results(int last, int& error_stage, int& error_tile);
@@ -1011,6 +1028,15 @@ bool Pipeline::mark_tile_dirty(int tx, int tz, Stage from) {
     return false;
 }
 
+bool Pipeline::corrupt_obstacle_cache_for_test(int tx, int tz, size_t offset) {
+    for (auto& t : impl_->tiles)
+        if (t->tx == tx && t->tz == tz && offset < t->chf_cache.size()) {
+            t->chf_cache[offset] ^= 0xff;
+            return true;
+        }
+    return false;
+}
+
 Stage Pipeline::first_dirty() const {
     const Impl& I = *impl_;
     int d = solo_start(I.solo);
@@ -1169,12 +1195,13 @@ uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L) {
 }
 
 uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes) {
+                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes,
+                               bool obstacle_cache) {
     // Per tile: its grid's stages, and its triangles as the small indexed list it rasterizes
     // (3 vertices and 3 indices each at most). Kept intermediates: every tile's at once (the
     // debugger); otherwise the tiles baking at one time, each at the largest tile's need. For the
     // whole bake: every tile's state and outputs, and the navmesh assembled from them.
-    double sum = 0, most = 0, outputs = 0;
+    double sum = 0, most = 0, outputs = 0, cache = 0;
     int baked = 0;  // tiles with triangles: no more of them bake at once than there are
     for (int tz = 0; tz < L.rows; ++tz)
         for (int tx = 0; tx < L.cols; ++tx) {
@@ -1190,6 +1217,9 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
             sum += b;
             most = std::max(most, b);
             outputs += spans * kOutputBytesPerSpan;
+            // The obstacle cache (trimmed bakes): 8 bytes a cell and 10 a compact span (at most one
+            // a raw span) packed, LZ4 at 3.4 to 8.4 times on the shared meshes and the large level.
+            if (obstacle_cache && !keep_all) cache += (cells * 8.0 + spans * 10.0) / 3.0;
         }
     if (largest_tile) *largest_tile = to_bytes(most);
     // The threads that bake at once: no more than the tiles, nor than the cores oneTBB runs on
@@ -1197,7 +1227,7 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
     // bake 35 MiB for its 14.5 MiB peak).
     threads = std::min({std::max(threads, 1), std::max(baked, 1), std::max(tbb::info::default_concurrency(), 1)});
     const double baking = keep_all ? sum : std::min(sum, most * std::max(threads, 1));
-    const double kept = double(L.count()) * double(kTileStateBytes) + outputs * (1.0 + kAssemblyPerOutput);
+    const double kept = double(L.count()) * double(kTileStateBytes) + outputs * (1.0 + kAssemblyPerOutput) + cache;
     if (kept_bytes) *kept_bytes = to_bytes(kept);
     const double bake = mesh_bytes(m) + double(bins.memory_bytes()) + baking + kept + kTiledBytes +
                         kThreadBytes * double(std::max(threads, 1) - 1);
@@ -1244,7 +1274,8 @@ uint64_t Pipeline::estimate_memory() const {
     const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
     TriangleBins bins;
     bins.build(*I.mesh, c, L);
-    return estimate_tiled_memory(*I.mesh, c, L, bins, threads, keep_intermediates_, nullptr);
+    return estimate_tiled_memory(*I.mesh, c, L, bins, threads, keep_intermediates_, nullptr, nullptr,
+                                 obstacle_cache_ == ObstacleCache::Compressed);
 }
 
 std::shared_ptr<const Bake> Pipeline::snapshot() const {
@@ -1504,14 +1535,14 @@ Status check_tile_overhead(const InputMesh& m, const BakeConfig& c, const TileLa
 // The memory a tiled bake of the layout needs against the limit (the tiles' memory from the
 // triangles each one gets); builds the triangle bins when they are not current.
 Status check_tiled_grid(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const Params& params,
-                        uint64_t memory_limit, int threads, bool keep_intermediates, TriangleBins& bins,
-                        bool& bins_current) {
+                        uint64_t memory_limit, int threads, bool keep_intermediates, bool obstacle_cache,
+                        TriangleBins& bins, bool& bins_current) {
     if (!bins_current) {
         bins.build(m, c, L);
         bins_current = true;
     }
     uint64_t largest = 0, kept = 0;
-    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest, &kept);
+    const uint64_t need = estimate_tiled_memory(m, c, L, bins, threads, keep_intermediates, &largest, &kept, obstacle_cache);
     if (need <= memory_limit) return Status::ok();
     // The advice follows what dominates: many tiles' state and outputs want fewer, larger tiles;
     // the tiles baking at once want smaller tiles or fewer threads.
@@ -1533,7 +1564,7 @@ Status check_tiled_grid(const InputMesh& m, const BakeConfig& c, const TileLayou
 
 // Lays out the tiles for config c (kept when the grid is the same, else made anew, dirty from
 // rasterize) and gives each its current bordered config; first: the earliest dirty stage of any.
-void Pipeline::Impl::lay_out_tiles(const BakeConfig& c, const TileLayout& L, int& first) {
+void Pipeline::Impl::lay_out_tiles(const BakeConfig& c, const TileLayout& L, bool cache_on, int& first) {
     const bool same_grid = !tiles.empty() && layout.tile_size == L.tile_size && layout.border == L.border &&
                            layout.cols == L.cols && layout.rows == L.rows && tiles_config.cs == c.cs &&
                            std::equal(c.bmin, c.bmin + 3, tiles_config.bmin) &&
@@ -1557,9 +1588,18 @@ void Pipeline::Impl::lay_out_tiles(const BakeConfig& c, const TileLayout& L, int
         t->config = tile_config(c, L, t->tx, t->tz);  // the parameters may have changed
         // A trimmed tile keeps only polymesh, detail and its runtime tile: every stage before the
         // navmesh reads a dropped result (polymesh the contours, detail the compact heightfield and
-        // regions, ...), so a change at any of them re-bakes the tile from rasterize.
+        // regions, ...), so a change at any of them re-bakes the tile from rasterize; with its
+        // obstacle cache, a change at the areas stage or later re-bakes it from there (bake_tile
+        // unpacks the cache first). The cache is current whenever dirty_from is past erode: every
+        // change before it lowers dirty_from, and the erode stage remakes the cache.
+        if (!cache_on) {
+            t->chf_cache.clear();
+            t->chf_cache.shrink_to_fit();
+        }
         if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Navmesh))
-            t->dirty_from = static_cast<int>(Stage::Rasterize);
+            t->dirty_from = !t->chf_cache.empty() && t->dirty_from >= static_cast<int>(Stage::Areas)
+                                ? static_cast<int>(Stage::Areas)
+                                : static_cast<int>(Stage::Rasterize);
         first = std::min(first, t->dirty_from);
     }
 }
@@ -1635,9 +1675,10 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
         return layout_ok;
     }
     int first = kStageCount;
-    I.lay_out_tiles(c, L, first);
+    const bool cache_on = obstacle_cache_ == ObstacleCache::Compressed && !keep_intermediates_;
+    I.lay_out_tiles(c, L, cache_on, first);
     if (first <= static_cast<int>(Stage::Rasterize)) {
-        if (Status st = check_tiled_grid(m, c, L, params_, memory_limit_, threads, keep_intermediates_, I.bins,
+        if (Status st = check_tiled_grid(m, c, L, params_, memory_limit_, threads, keep_intermediates_, cache_on, I.bins,
                                          I.bins_current);
             !st) {
             error_stage = static_cast<int>(Stage::Rasterize);
@@ -1670,13 +1711,40 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
     }
     if (progress_) progress_->store(static_cast<int>(Stage::Rasterize), std::memory_order_relaxed);
 
-    const Ctx ctx{m, params_, volumes_, obstacles_, links_, area_flags_, I.solo, &I.bins, true, record_trace_, memory_limit_, cancel};
+    const Ctx ctx{m, params_, volumes_, obstacles_, links_, area_flags_, I.solo, &I.bins, true, record_trace_, memory_limit_,
+                  cancel, false, cache_on};
     const bool keep = keep_intermediates_;
     const bool trace = record_trace_;
     std::atomic<size_t> next{0};
     auto bake_tile = [&](Unit& t) {
         const auto t0 = clock_type::now();
         t.ran = true;
+        // A trimmed tile re-baking from the areas stage: its compact heightfield and eroded areas
+        // from the obstacle cache. One that does not unpack re-bakes from rasterize (and makes a
+        // new cache at its erode).
+        double unpack_ms = 0;
+        bool fell_back = false;
+        if (t.dirty_from == static_cast<int>(Stage::Areas) && t.trimmed && !t.compact) {
+            const auto u0 = clock_type::now();
+            Status st = t.chf_cache.empty() ? Status::bad_input("obstacle cache: none") : Status::ok();
+            try {
+                if (st) st = decompress_chf(t.chf_cache, writable(t.compact, t.spare.compact),
+                                            writable(t.eroded, t.spare.eroded), t.scratch->cache_raw);
+            } catch (const std::bad_alloc&) {
+                st = out_of_memory("obstacle cache", true);
+            }
+            if (st && (t.compact->width != t.config.width || t.compact->height != t.config.height ||
+                       t.compact->border_size != t.config.border_size))
+                st = Status::bad_input("obstacle cache: made for another grid");
+            if (!st) {
+                t.compact.reset();
+                t.eroded.reset();
+                t.chf_cache.clear();
+                t.dirty_from = static_cast<int>(Stage::Rasterize);
+                fell_back = true;
+            }
+            unpack_ms = std::chrono::duration<double, std::milli>(clock_type::now() - u0).count();
+        }
         t.ran_from = t.dirty_from;
         for (int s = t.dirty_from; s <= last; ++s) {
             if (is_cancelled(cancel)) {
@@ -1690,6 +1758,10 @@ Status Pipeline::run_tiles(Stage to, const CancelFlag* cancel, int& error_stage,
                 break;
             }
             t.dirty_from = s + 1;
+            // the unpacking is the areas stage's time; a fallback is counted where the re-bake began
+            if (s == static_cast<int>(Stage::Areas) && !fell_back) t.stats[static_cast<size_t>(s)].ms += unpack_ms;
+            if (s == kStageRasterize && fell_back)
+                t.stats[static_cast<size_t>(s)].counts.push_back({"obstacle_cache_fallbacks", 1});
         }
         t.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
         // The tile's warnings, taken while its contours are still there (a trimmed tile that only

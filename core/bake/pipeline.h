@@ -156,6 +156,14 @@ void lower_thread_priority();
 // one grid's results works on a tile through it.
 Bake tile_view(const Bake& b, const TileBake& t);
 
+// What a trimmed tiled bake (set_keep_intermediates(false)) keeps per tile for the obstacles
+// (set_obstacles, set_volumes and the areas-stage parameters): None, nothing, and a touched tile
+// re-bakes from rasterize; Compressed, the tile's compact heightfield and eroded areas as they stand
+// before the areas stage, LZ4-compressed (core/bake/chf_cache.h), made when the tile's erode stage
+// runs, and a touched tile unpacks it and re-bakes from the areas stage (the same result byte for
+// byte). A bake that keeps its intermediates needs none (its tiles keep them uncompressed).
+enum class ObstacleCache : uint8_t { None, Compressed };
+
 class Pipeline {
 public:
     Pipeline();
@@ -184,7 +192,8 @@ public:
     // Temporary obstacles (obstacles.h), stamped after the volumes in the areas stage. Tiled: only
     // the tiles whose bordered box meets an obstacle that was added, removed or moved (its old or
     // new place, grown by the agent radius) re-run, from the areas stage when the tile kept its
-    // intermediates (the debugger) and from rasterize when it did not (navbake); the navmesh keeps
+    // intermediates (the debugger) or its obstacle cache (set_obstacle_cache), and from rasterize
+    // when it did neither (navbake); the navmesh keeps
     // every other tile (and its salt). Solo: the areas stage onward re-runs. Validate first
     // (validate_obstacle): an invalid obstacle marks nothing.
     void set_obstacles(std::vector<Obstacle> obstacles);
@@ -247,9 +256,21 @@ public:
     // solo bake drops each intermediate as soon as the last stage that reads it has run (the
     // filter works in the rasterized heightfield instead of a copy), keeping the triangle areas,
     // the contours (they hold the warnings), the polygon and detail meshes and the navmesh. A
-    // trimmed bake rebuilds from rasterize whatever changed before the navmesh, and a rebuild
+    // trimmed bake rebuilds from rasterize whatever changed before the navmesh (a tiled one with
+    // the obstacle cache on: from the areas stage what changed there or later), and a rebuild
     // allocates the dropped buffers again: keep them for repeated bakes (live rebuilds, --reps).
     void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
+    // Trimmed tiled bakes: the per-tile obstacle cache (ObstacleCache above; default None: packing
+    // costs 5 to 18% of the tiles' stage time and memory of a quarter to a tenth of the compact
+    // heightfields (README), worth it only where obstacles or volumes change after the bake). Off drops every tile's cache at the next run; on makes each tile's at its next
+    // erode. The erode stage counts obstacle_cache_bytes and obstacle_cache_raw_bytes (its size
+    // compressed and not). A cache that does not unpack (corrupt memory) makes the tile re-bake
+    // from rasterize instead, counted as obstacle_cache_fallbacks in the rasterize stage.
+    void set_obstacle_cache(ObstacleCache c) { obstacle_cache_ = c; }
+    ObstacleCache obstacle_cache() const { return obstacle_cache_; }
+    // Test hook: flips the bits of byte `offset` of tile (tx, tz)'s cache; false when it has none
+    // or is shorter.
+    bool corrupt_obstacle_cache_for_test(int tx, int tz, size_t offset);
     // Bake threads at background priority (Linux: nice 10, per thread): an interactive caller (the
     // debugger) keeps its UI and renderer threads ahead of a bake on a machine with few cores. The
     // calling thread of run() is not changed (lower_thread_priority).
@@ -303,6 +324,7 @@ private:
     std::function<void(std::shared_ptr<const Bake>)> on_tile_;
     std::mutex on_tile_mutex_;  // one on_tile_ call at a time
     bool keep_intermediates_ = true;
+    ObstacleCache obstacle_cache_ = ObstacleCache::None;
     int only_tiles_[4] = {-1, -1, -1, -1};  // x0, z0, x1, z1
     TaskHook task_hook_;
 };
@@ -317,10 +339,12 @@ uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean
 // Estimated bytes a tiled bake needs: the input, the triangle bins, every tile's stages when
 // keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned
 // in *largest_tile when not null), and for the whole bake every tile's state and outputs and the
-// navmesh assembled from them (in *kept_bytes when not null). The memory limit of a tiled bake is
+// navmesh assembled from them (in *kept_bytes when not null), with every tile's obstacle cache when
+// obstacle_cache and not keep_all (ObstacleCache::Compressed). The memory limit of a tiled bake is
 // checked against this.
 uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes = nullptr);
+                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes = nullptr,
+                               bool obstacle_cache = false);
 // Estimated bytes every tile of layout L holds whatever it contains, with the input mesh: checked
 // against the memory limit before any per-tile state is allocated.
 uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L);

@@ -13,6 +13,14 @@
 // time is less), medians; and the landmarks the new navmesh computes after it is published
 // (Pipeline::complete_landmarks: until they are, its A* uses the straight-line bound), median.
 // A second table splits the touched tiles' time by stage (median of the per-add sums).
+// A third table is the trimmed bake (set_keep_intermediates(false): navbake's, a game's where memory
+// matters), whose touched tiles re-bake from rasterize, against the same with the LZ4 obstacle
+// cache (set_obstacle_cache(Compressed)), whose touched tiles re-bake from the areas stage: the
+// caches' bytes compressed and not, a full bake's wall time without and with the cache (median of
+// 5) and what the cache adds to it: the erode stage's time summed over the tiles (it packs the
+// cache) with the cache less without, against all the tiles' stages summed without (a machine shared
+// with other work moves the wall times more than that); and the add time of each (median of
+// --reps, the same places as above).
 // Usage: obstaclebench [--reps N] [--tile-size S]... MESH...   (markdown on stdout;
 //        tests/bench/run_obstacles.sh runs it on the shared meshes and the large level)
 #include <algorithm>
@@ -61,6 +69,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     // Where the touched tiles' time goes: per stage, summed over the tiles an add re-baked (median).
     std::vector<std::string> breakdown;
+    std::vector<std::string> trimmed_rows;  // the third table's
     int rc = 0;
     for (const std::string& path : meshes) {
         for (int ts : sizes) {
@@ -168,6 +177,76 @@ int main(int argc, char** argv) {
                 row += buf;
             }
             breakdown.push_back(row);
+
+            // Trimmed, from rasterize (no cache) against trimmed with the LZ4 cache.
+            nav::Pipeline tp[2];
+            std::vector<double> full[2], add[2], erode_ms[2], stages_ms[2];
+            for (int k = 0; k < 2; ++k) {
+                tp[k].set_keep_intermediates(false);
+                tp[k].set_obstacle_cache(k ? nav::ObstacleCache::Compressed : nav::ObstacleCache::None);
+                st = tp[k].load_mesh(path);
+                if (st) st = tp[k].set_param(nav::ParamId::tile_size, ts);
+            }
+            for (int rep = 0; rep < 5 && st; ++rep)
+                for (int k = 0; k < 2 && st; ++k) {
+                    tp[k].mark_dirty(nav::Stage::Rasterize);
+                    auto t = Clock::now();
+                    st = tp[k].run();
+                    full[k].push_back(ms_since(t));
+                    const auto sn = tp[k].snapshot();
+                    erode_ms[k].push_back(sn->stats[static_cast<size_t>(nav::Stage::Erode)].ms);
+                    double sum = 0;
+                    for (int s = static_cast<int>(nav::Stage::Rasterize); s < nav::kStageCount; ++s)
+                        sum += sn->stats[static_cast<size_t>(s)].ms;
+                    stages_ms[k].push_back(sum);
+                }
+            if (!st) {
+                std::fprintf(stderr, "obstaclebench: %s: trimmed bake: %s\n", path.c_str(), st.message.c_str());
+                rc = 1;
+                continue;
+            }
+            const auto lz = tp[1].snapshot();
+            const double cache_kib = static_cast<double>(lz->count("obstacle_cache_bytes")) / 1024.0;
+            const double raw_kib = static_cast<double>(lz->count("obstacle_cache_raw_bytes")) / 1024.0;
+            nav::Rng trng(20261129u);  // the same places as above
+            for (int r = 0; r < n && st; ++r) {
+                nav::RandomPoint rp;
+                if (!q.random_point(nav::QueryFilter{}, trng, rp)) break;
+                nav::Obstacle o;
+                o.shape = nav::ObstacleShape::Cylinder;
+                o.pos[0] = rp.point[0], o.pos[1] = rp.point[1], o.pos[2] = rp.point[2];
+                o.radius = 0.5f;
+                o.height = 2.0f;
+                for (int k = 0; k < 2 && st; ++k) {
+                    auto t = Clock::now();
+                    tp[k].set_obstacles({o});
+                    st = tp[k].run();
+                    add[k].push_back(ms_since(t));
+                    if (st) {
+                        const auto sn = tp[k].snapshot();
+                        const bool from_areas = sn->stages_run.front() == nav::Stage::Areas;
+                        if (from_areas != (k == 1)) {
+                            std::fprintf(stderr, "obstaclebench: %s: trimmed add re-baked from %s\n", path.c_str(),
+                                         std::string(nav::stage_name(sn->stages_run.front())).c_str());
+                            rc = 1;
+                        }
+                        tp[k].set_obstacles({});
+                        st = tp[k].run();
+                    }
+                }
+            }
+            if (!st) {
+                std::fprintf(stderr, "obstaclebench: %s: trimmed add: %s\n", path.c_str(), st.message.c_str());
+                rc = 1;
+                continue;
+            }
+            char trow[256];
+            const double cost = median(erode_ms[1]) - median(erode_ms[0]);
+            std::snprintf(trow, sizeof trow, "| %s | %d | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f (%.1f%%) | %.2f | %.2f | %.2f |",
+                          name.c_str(), ts, cache_kib, raw_kib, raw_kib / std::max(1e-9, cache_kib), median(full[0]),
+                          median(full[1]), cost, 100.0 * cost / std::max(1e-9, median(stages_ms[0])), median(add[0]),
+                          median(add[1]), oa);
+            trimmed_rows.push_back(trow);
         }
     }
     std::printf("\nours, the touched tiles' stages (ms summed over the tiles one add re-baked, median; stages before "
@@ -178,5 +257,11 @@ int main(int argc, char** argv) {
     for (int k = static_cast<int>(nav::Stage::Areas); k < nav::kStageCount; ++k) std::printf("---:|");
     std::printf("\n");
     for (const std::string& r : breakdown) std::printf("%s\n", r.c_str());
+    std::printf("\ntrimmed bakes (intermediates dropped): without a cache (touched tiles re-bake from rasterize) and "
+                "with the LZ4 obstacle cache (from the areas stage)\n\n"
+                "| mesh | tile size | cache KiB | uncompressed KiB | ratio | full bake ms | full bake ms with cache | "
+                "packing ms (of the tiles' stages) | add ms, no cache | add ms, LZ4 cache | add ms, intermediates kept |\n"
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const std::string& r : trimmed_rows) std::printf("%s\n", r.c_str());
     return rc;
 }

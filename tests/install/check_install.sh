@@ -2,8 +2,8 @@
 # navkit as a game and a tool use it (a ctest, "install"): installs the build into a temporary
 # prefix, builds examples/runtime_path and examples/bake_path against it with find_package(navkit),
 # runtime_path once more with plain g++ and `pkg-config navkit-runtime`, runs them and checks the
-# paths they print; checks that nothing the runtime brings to a link line is oneTBB or JSON (its
-# pkg-config file, its exported target's interface, and the example's real link command).
+# paths they print; checks that nothing the runtime brings to a link line is oneTBB, JSON, assimp or
+# liblz4 (its pkg-config file, its exported target's interface, and the example's real link command).
 # usage: check_install.sh BUILD_DIR SOURCE_DIR WORK_DIR NAVBAKE
 set -euo pipefail
 build="$1" src="$2" work="$3" navbake="$4"
@@ -28,10 +28,10 @@ echo "install: headers, libraries, CMake package and pkg-config files in $prefix
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 rt_libs=$(pkg-config --libs --static navkit-runtime)
 echo "install: pkg-config --libs --static navkit-runtime: $rt_libs"
-if echo "$rt_libs" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::'; then fail "navkit-runtime.pc brings oneTBB, JSON or assimp: $rt_libs"; fi
+if echo "$rt_libs" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|-llz4|liblz4|PkgConfig::LZ4'; then fail "navkit-runtime.pc brings oneTBB, JSON, assimp or LZ4: $rt_libs"; fi
 rt_iface=$(awk '/^set_target_properties\(navkit::runtime /,/^\)/' "$prefix/lib/cmake/navkit/navkitTargets.cmake")
 [ -n "$rt_iface" ] || fail "navkit::runtime is not in the exported targets"
-if echo "$rt_iface" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::'; then fail "navkit::runtime's interface brings oneTBB, JSON or assimp: $rt_iface"; fi
+if echo "$rt_iface" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|-llz4|liblz4|PkgConfig::LZ4'; then fail "navkit::runtime's interface brings oneTBB, JSON, assimp or LZ4: $rt_iface"; fi
 
 # The examples, as separate projects against the installed package.
 for ex in runtime_path bake_path; do
@@ -41,7 +41,7 @@ for ex in runtime_path bake_path; do
 done
 link=$(grep -E -- '-o runtime_path( |$)' "$work/runtime_path.build.log" || true)
 [ -n "$link" ] || fail "no link command for runtime_path in its build log"
-if echo "$link" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::'; then fail "runtime_path links oneTBB, JSON or assimp: $link"; fi
+if echo "$link" | grep -qiE 'tbb|json|-lassimp|libassimp|assimp::|-llz4|liblz4|PkgConfig::LZ4'; then fail "runtime_path links oneTBB, JSON, assimp or LZ4: $link"; fi
 echo "install: runtime_path link line: ${link#*-o runtime_path }"
 
 # runtime_path once more without CMake: pkg-config alone.
@@ -73,11 +73,11 @@ for p in it["points"]: print("%.3f %.3f %.3f" % tuple(p))')
 [ "$got" = "$want" ] || fail "bake_path printed:"$'\n'"$got"$'\n'"navbake says:"$'\n'"$want"
 echo "install: bake_path bakes the demo and finds navbake's path: $(echo "$got" | sed -n 2p)"
 # bake_path once more without CMake: pkg-config navkit alone (a static bake library needs oneTBB
-# and assimp on the link line: the .pc file must say so).
+# assimp and liblz4 on the link line: the .pc file must say so).
 if [ ! -e "$prefix/lib/libnavkit_bake.so" ]; then
   # shellcheck disable=SC2046
   g++ -std=c++20 -O1 "$src/examples/bake_path/main.cpp" -o "$work/bake_path_pc" $(pkg-config --cflags --libs --static navkit) \
-    || fail "bake_path with pkg-config --static navkit (is -lassimp or -ltbb missing from navkit.pc?)"
+    || fail "bake_path with pkg-config --static navkit (is -lassimp, -ltbb or -llz4 missing from navkit.pc?)"
   printf 'o floor\nv -5 0 -5\nv -5 0 5\nv 5 0 5\nv 5 0 -5\nf 1 2 3\nf 1 3 4\n' >"$work/floor.obj"
   got_pc=$("$work/bake_path_pc" "$work/floor.obj" -4 0 -4 4 0 4) || fail "bake_path_pc exited non-zero: $got_pc"
   echo "install: bake_path from pkg-config --static navkit bakes a floor: $(echo "$got_pc" | head -1)"
