@@ -25,7 +25,7 @@ std::vector<uint8_t> navmesh_bytes(const NavMesh& n) {
         out.insert(out.end(), p, p + v.size() * sizeof(v[0]));
     };
     put(n.verts), put(n.poly_first), put(n.edge_vert), put(n.edge_nei), put(n.areas), put(n.flags);
-    put(n.dtri_first), put(n.dtris), put(n.poly_island), put(n.landmark_dist);
+    put(n.dtri_first), put(n.dtris), put(n.poly_island), put(n.landmarks()->dist);
     return out;
 }
 
