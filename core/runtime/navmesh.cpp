@@ -1320,7 +1320,7 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
     // Landmarks: a whole-world table (walking distances across every tile), islands whose tiles
     // are unchanged since `previous` copied from it.
     out.landmark_cell = std::make_shared<LandmarkCell>();
-    out.landmark_cell->table.store(compute_landmarks(out, previous, defer_landmarks), std::memory_order_release);
+    out.landmark_cell->store(compute_landmarks(out, previous, defer_landmarks));
 
     bool first = true;  // the tiles' bounds (each the bounds of its polygons)
     for (const TileSlot& slot : out.slots) {
@@ -1338,7 +1338,7 @@ Status build(std::span<const std::shared_ptr<const NavTile>> tiles, const NavMes
 }  // namespace
 
 std::shared_ptr<const LandmarkTable> NavMesh::landmarks() const {
-    return landmark_cell ? landmark_cell->table.load(std::memory_order_acquire) : nullptr;
+    return landmark_cell ? landmark_cell->load() : nullptr;
 }
 
 bool complete_landmarks(const NavMesh& mesh, const CancelFlag* cancel) {
@@ -1348,7 +1348,7 @@ bool complete_landmarks(const NavMesh& mesh, const CancelFlag* cancel) {
     compute_pending(mesh, *next, cancel);
     const bool done = next->islands_pending == 0;
     // cancelled part way: the islands done so far are published too (each is exact on its own)
-    if (next->islands_pending < cur->islands_pending) mesh.landmark_cell->table.store(std::move(next), std::memory_order_release);
+    if (next->islands_pending < cur->islands_pending) mesh.landmark_cell->store(std::move(next));
     return done;
 }
 

@@ -23,6 +23,7 @@
 // the slot (Detour's getPortalPoints).
 #pragma once
 #include <atomic>
+#include <mutex>
 #include <cstdint>
 #include <memory>
 #include <functional>
@@ -131,9 +132,23 @@ struct LandmarkTable {
                                     // share, or build's + complete_landmarks')
 };
 // Holds the newest table of one graph; the copies of a mesh share it, so completing the table of
-// one completes it for all (a snapshot and its relinked or pruned copy).
-struct LandmarkCell {
-    std::atomic<std::shared_ptr<const LandmarkTable>> table;
+// one completes it for all (a snapshot and its relinked or pruned copy). A mutex, not
+// std::atomic<std::shared_ptr>: libstdc++ 12's guards the pointer with a lock bit that
+// ThreadSanitizer does not see, and a lock held for a pointer copy costs a query nothing it notices.
+class LandmarkCell {
+public:
+    std::shared_ptr<const LandmarkTable> load() const {
+        std::lock_guard lk(m_);
+        return table_;
+    }
+    void store(std::shared_ptr<const LandmarkTable> t) {
+        std::lock_guard lk(m_);
+        table_.swap(t);  // the old table is released after the lock, outside it
+    }
+
+private:
+    mutable std::mutex m_;
+    std::shared_ptr<const LandmarkTable> table_;
 };
 
 struct NavMesh {
