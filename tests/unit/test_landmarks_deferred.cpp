@@ -9,6 +9,7 @@
 //  - queries on one thread while another completes the table (run under ThreadSanitizer too).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <memory>
@@ -38,6 +39,26 @@ int islands_with_portals(const nav::NavMesh& m) {
     int n = 0;
     for (int i = 0; i < m.nislands; ++i) n += m.island_first[i + 1] > m.island_first[i];
     return n;
+}
+
+// `pairs` random pairs (points from `ref`'s mesh; both meshes have the same slots and salts):
+// q finds every path ref finds, as short. Returns the pairs reached.
+int same_path_costs(nav::NavQuery& q, nav::NavQuery& ref, uint32_t seed, int pairs) {
+    const nav::QueryFilter filter;
+    nav::Rng rng(seed);
+    int reached = 0;
+    for (int k = 0; k < pairs; ++k) {
+        nav::RandomPoint a, b;
+        REQUIRE(ref.random_point(filter, rng, a));
+        REQUIRE(ref.random_point(filter, rng, b));
+        nav::PathResult pa, pb;
+        REQUIRE(q.find_path(a.poly, b.poly, a.point, b.point, filter, pa));
+        REQUIRE(ref.find_path(a.poly, b.poly, a.point, b.point, filter, pb));
+        REQUIRE(pa.reached == pb.reached);
+        reached += pa.reached;
+        CHECK(std::fabs(static_cast<double>(pa.cost) - pb.cost) <= 1e-4 * std::max(1.0, static_cast<double>(pb.cost)));
+    }
+    return reached;
 }
 
 }  // namespace
@@ -80,21 +101,7 @@ TEST_CASE("landmarks deferred: pending islands, then complete_landmarks equals a
     nav::NavQuery q_pending, q_full;
     q_pending.init(&inc);
     q_full.init(&fresh);
-    const nav::QueryFilter filter;
-    nav::Rng rng(20261129);
-    int reached = 0;
-    for (int k = 0; k < 300; ++k) {
-        nav::RandomPoint a, b;
-        REQUIRE(q_full.random_point(filter, rng, a));
-        REQUIRE(q_full.random_point(filter, rng, b));
-        nav::PathResult pa, pb;
-        // the same tiles in the same slots and salts: references are valid in both meshes
-        REQUIRE(q_pending.find_path(a.poly, b.poly, a.point, b.point, filter, pa));
-        REQUIRE(q_full.find_path(a.poly, b.poly, a.point, b.point, filter, pb));
-        REQUIRE(pa.reached == pb.reached);
-        reached += pa.reached;
-        CHECK(std::fabs(static_cast<double>(pa.cost) - pb.cost) <= 1e-4 * std::max(1.0, static_cast<double>(pb.cost)));
-    }
+    const int reached = same_path_costs(q_pending, q_full, 20261129, 300);
     CHECK(reached > 30);
 
     CHECK(nav::complete_landmarks(inc));
@@ -194,19 +201,8 @@ TEST_CASE("landmarks deferred: queries while another thread completes the table"
     nav::NavQuery q, qf;
     q.init(&m);
     qf.init(&full);
-    nav::Rng rng(11);
-    const nav::QueryFilter filter;
     go.store(true);
-    for (int k = 0; k < 200; ++k) {
-        nav::RandomPoint a, b;
-        REQUIRE(qf.random_point(filter, rng, a));
-        REQUIRE(qf.random_point(filter, rng, b));
-        nav::PathResult pa, pb;
-        REQUIRE(q.find_path(a.poly, b.poly, a.point, b.point, filter, pa));
-        REQUIRE(qf.find_path(a.poly, b.poly, a.point, b.point, filter, pb));
-        REQUIRE(pa.reached == pb.reached);
-        CHECK(std::fabs(static_cast<double>(pa.cost) - pb.cost) <= 1e-4 * std::max(1.0, static_cast<double>(pb.cost)));
-    }
+    same_path_costs(q, qf, 11, 200);
     completer.join();
     CHECK(m.landmarks()->dist == full.landmarks()->dist);
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "navmesh_bytes.h"
 #include "core/bake/chf_cache.h"
 #include "core/bake/pipeline.h"
 #include "test_scenes.h"
@@ -17,17 +18,7 @@ using namespace nav;
 
 namespace {
 
-// Every array of the assembled navmesh a query reads, as bytes.
-std::vector<uint8_t> navmesh_bytes(const NavMesh& n) {
-    std::vector<uint8_t> out;
-    auto put = [&out](const auto& v) {
-        const auto* p = reinterpret_cast<const uint8_t*>(v.data());
-        out.insert(out.end(), p, p + v.size() * sizeof(v[0]));
-    };
-    put(n.verts), put(n.poly_first), put(n.edge_vert), put(n.edge_nei), put(n.areas), put(n.flags);
-    put(n.dtri_first), put(n.dtris), put(n.poly_island), put(n.landmarks()->dist);
-    return out;
-}
+using navtest::navmesh_bytes;
 
 // A box in the open within tile (1, 1)'s own box (tile 32 cells = 9.6 m at 0.3 m cells).
 Obstacle box_obstacle() {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tests/config_inputs.h"
+#include "navmesh_bytes.h"
 #include "core/bake/config_json.h"
 #include "core/bake/obstacles.h"
 #include "core/bake/pipeline.h"
@@ -36,17 +37,7 @@ Obstacle cylinder(float x, float y, float z, float r, float h = 2.0f) {
     return o;
 }
 
-// Every array of the assembled navmesh a query reads, as bytes.
-std::vector<uint8_t> navmesh_bytes(const NavMesh& n) {
-    std::vector<uint8_t> out;
-    auto put = [&out](const auto& v) {
-        const auto* p = reinterpret_cast<const uint8_t*>(v.data());
-        out.insert(out.end(), p, p + v.size() * sizeof(v[0]));
-    };
-    put(n.verts), put(n.poly_first), put(n.edge_vert), put(n.edge_nei), put(n.areas), put(n.flags);
-    put(n.dtri_first), put(n.dtris), put(n.poly_island), put(n.landmarks()->dist);
-    return out;
-}
+using navtest::navmesh_bytes;
 
 Route route(const NavMesh& n, const float* a, const float* b) {
     NavQuery q;
