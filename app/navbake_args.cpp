@@ -9,7 +9,7 @@
 #include <system_error>
 #include <utility>
 
-#include "core/bake/params_json.h"
+#include "core/formats/params_json.h"
 #include "core/runtime/detour_format.h"
 
 namespace navbake {

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 #include "core/runtime/path_tests.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/common.h"
 
 namespace navbake {
@@ -41,7 +41,7 @@ struct Args {
     // --navmesh-in FILE: a Detour navmesh (MSET or one tile) loaded instead of a bake
     std::string navmesh_in;
     bool navmesh_in_given = false;
-    // --path-tests FILE: path cases run on the navmesh (core/bake/path_tests_json.h)
+    // --path-tests FILE: path cases run on the navmesh (core/formats/path_tests_json.h)
     std::string path_tests_path;
     bool path_tests_given = false;
 };

@@ -14,12 +14,12 @@
 #include <map>
 #include <system_error>
 
-#include "core/bake/config_json.h"
-#include "core/bake/detour_export.h"
+#include "core/formats/config_json.h"
+#include "core/formats/detour_export.h"
 #include "core/bake/input.h"
-#include "core/bake/level_import.h"
-#include "core/bake/pipeline.h"
-#include "core/bake/tiling.h"
+#include "core/formats/level_import.h"
+#include "core/pipeline/pipeline.h"
+#include "core/pipeline/tiling.h"
 #include "core/io/file.h"
 #include "core/runtime/detour_layout.h"
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/bake/bake_diff.h"
-#include "core/bake/pipeline.h"
+#include "core/explain/bake_diff.h"
+#include "core/pipeline/pipeline.h"
 #include "render/draw_list.h"
 
 namespace nav::render {

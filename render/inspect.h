@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "render/draw_list.h"
 #include "render/pick.h"
 

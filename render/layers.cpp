@@ -1,7 +1,7 @@
 #include "render/layers.h"
 #include "render/span_lod.h"
 
-#include "core/bake/tiling.h"
+#include "core/pipeline/tiling.h"
 #include "render/islands_draw.h"
 #include "render/links_draw.h"
 
@@ -149,7 +149,7 @@ std::shared_ptr<const void> as_void(const std::shared_ptr<const T>& p) {
 }
 
 namespace {
-// One tile of a tiled bake seen as a bake: nav::tile_view (core/bake/pipeline.h).
+// One tile of a tiled bake seen as a bake: nav::tile_view (core/pipeline/pipeline.h).
 void append(DrawList& dst, const DrawList& src) {
     const auto base = static_cast<uint32_t>(dst.tri_verts.size());
     dst.tri_verts.insert(dst.tri_verts.end(), src.tri_verts.begin(), src.tri_verts.end());

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/bake/palette.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "render/draw_list.h"
 #include "render/layer_names.h"
 #include "render/renderer.h"

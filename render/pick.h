@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "render/draw_list.h"
 #include "render/layers.h"
 

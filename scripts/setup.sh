@@ -8,7 +8,7 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config python3
   # core
   nlohmann-json3-dev libcli11-dev
-  # glTF export (core/bake/gltf_export.cpp, navbake --gltf-out): tinygltf, used header-only
+  # glTF export (core/formats/gltf_export.cpp, navbake --gltf-out): tinygltf, used header-only
   libtinygltf-dev
   # level formats other than OBJ (glTF/GLB, FBX, Collada, PLY, STL, 3DS): assimp, private to navkit_bake
   libassimp-dev

@@ -12,7 +12,7 @@
 #include "core/bake/erode.h"
 #include "core/bake/filter.h"
 #include "core/bake/input.h"
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 #include "core/bake/rasterize.h"
 #include "core/bake/regions.h"
 

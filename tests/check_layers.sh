@@ -20,12 +20,14 @@ check() {  # check DESCRIPTION PATTERN DIR...
   fi
 }
 gl='GL/|GLFW/|glad/|imgui|backends/imgui|render/|app/'
-check "core/runtime and core/io include a bake or map2d header" 'core/bake/|core/map2d/|navkit/bake\.h|navkit/map2d\.h' core/runtime core/io
-check "core/map2d includes a bake header" 'core/bake/|navkit/bake\.h' core/map2d
+check "core/runtime and core/io include a bake or map2d header" 'core/(bake|pipeline|explain|formats)/|core/map2d/|navkit/bake\.h|navkit/map2d\.h' core/runtime core/io
+check "core/map2d includes a bake header" 'core/(bake|pipeline|explain|formats)/|navkit/bake\.h' core/map2d
+check "core/bake (the stages) includes the pipeline, explain or formats" 'core/(pipeline|explain|formats)/' core/bake
+check "core/explain or core/formats include render or app" 'render/|app/' core/explain core/formats
 check "core or include/navkit includes OpenGL, ImGui, render or app" "$gl" core include
 check "core/runtime, core/io or core/map2d include tinygltf or assimp (the glTF writer and the level reader are the bake's)" 'tiny_gltf|assimp/' core/runtime core/io core/map2d
 check "render includes ImGui or app" 'imgui|backends/imgui|app/' render
-check "include/navkit/runtime.h includes a bake or map2d header" 'core/bake/|core/map2d/' include/navkit/runtime.h
+check "include/navkit/runtime.h includes a bake or map2d header" 'core/(bake|pipeline|explain|formats)/|core/map2d/' include/navkit/runtime.h
 # The public headers, with everything they include: the runtime's pulls no oneTBB and no JSON, and
 # no installed header needs a JSON library (the bake links oneTBB but its headers do not show it).
 if command -v g++ >/dev/null 2>&1; then

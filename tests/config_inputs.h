@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bake/config_json.h"
-#include "core/bake/params_json.h"
+#include "core/formats/config_json.h"
+#include "core/formats/params_json.h"
 
 namespace navtest {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "test_scenes.h"
 
 namespace navtest {

@@ -14,12 +14,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/bake/config_json.h"
-#include "core/bake/detour_export.h"
-#include "core/bake/gltf_export.h"
-#include "core/bake/obj_export.h"
-#include "core/bake/why.h"
-#include "core/bake/level_import.h"
+#include "core/formats/config_json.h"
+#include "core/formats/detour_export.h"
+#include "core/formats/gltf_export.h"
+#include "core/formats/obj_export.h"
+#include "core/explain/why.h"
+#include "core/formats/level_import.h"
 #include "core/io/file.h"
 #include "render/links_draw.h"
 #include "session.h"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "camera.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "edit_state.h"
 #include "log.h"
 #include "map2d_view.h"

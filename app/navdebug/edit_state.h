@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "islands.h"
 #include "undo.h"
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "render/draw_list.h"
 #include "render/inspect.h"
 #include "render/layers.h"

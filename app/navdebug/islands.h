@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/runtime/islands.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 
 namespace navdebug {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/common.h"
 #include "core/map2d/map2d.h"
 

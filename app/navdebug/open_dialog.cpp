@@ -2,7 +2,7 @@
 
 #include <imgui.h>
 
-#include "core/bake/level_import.h"
+#include "core/formats/level_import.h"
 #include "core/io/file.h"
 
 #include <algorithm>

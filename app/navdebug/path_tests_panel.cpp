@@ -7,7 +7,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "core/bake/path_tests_json.h"
+#include "core/formats/path_tests_json.h"
 #include "ui_common.h"
 
 namespace navdebug {

@@ -1,4 +1,4 @@
-// The "Path tests" panel (issue 22 item 5): a path test file (core/bake/path_tests_json.h) opened
+// The "Path tests" panel (issue 22 item 5): a path test file (core/formats/path_tests_json.h) opened
 // from --path-tests FILE or the panel's field, its cases listed with pass / fail against the bake
 // on screen. Clicking a case shows it with the path tool (start, end, filter); "Save current path
 // as case" appends the path tool's path to the file with the expectation of its current result.

@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/bake/config_json.h"
+#include "core/formats/config_json.h"
 #include "core/bake/input.h"
 #include "core/io/file.h"
 #include "core/io/json_text.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 
 namespace navdebug {
 

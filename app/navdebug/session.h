@@ -26,8 +26,8 @@
 
 #include "core/bake/areas.h"
 #include "core/common.h"
-#include "core/bake/params.h"
-#include "core/bake/config_json.h"
+#include "core/pipeline/params.h"
+#include "core/formats/config_json.h"
 #include "render/layer_names.h"
 
 namespace navdebug {
@@ -88,7 +88,7 @@ struct Session {
 nav::Status parse_view_json(const nlohmann::ordered_json& j, const std::string& where, ViewSettings& out);
 
 // The config object (every parameter by name, "volumes" when there are any), as navbake --config
-// reads it: the one writer in core (core/bake/params_json.h).
+// reads it: the one writer in core (core/formats/params_json.h).
 using nav::config_json;
 
 // Parses the session text; `file` names it in errors and resolves a relative mesh path.

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
-#include "core/bake/config_json.h"
+#include "core/formats/config_json.h"
 #include "core/io/file.h"
 #include "session.h"
 

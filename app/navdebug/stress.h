@@ -22,7 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 
 namespace navdebug {
 

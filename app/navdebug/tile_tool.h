@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 
 namespace navdebug {
 

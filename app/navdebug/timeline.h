@@ -5,7 +5,7 @@
 #pragma once
 #include <array>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 
 namespace navdebug {
 

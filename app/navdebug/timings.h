@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 
 namespace navdebug {
 

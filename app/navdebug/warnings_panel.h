@@ -5,9 +5,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/bake/diagnose.h"
-#include "core/bake/params.h"
-#include "core/bake/pipeline.h"
+#include "core/explain/diagnose.h"
+#include "core/pipeline/params.h"
+#include "core/pipeline/pipeline.h"
 #include "log.h"
 
 namespace navdebug {

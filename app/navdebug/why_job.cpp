@@ -4,7 +4,7 @@
 #include <exception>
 #include <new>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 
 namespace navdebug {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "core/bake/why.h"
+#include "core/explain/why.h"
 
 namespace navdebug {
 

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/bake/why.h"
+#include "core/explain/why.h"
 #include "render/draw_list.h"
 #include "why_job.h"
 

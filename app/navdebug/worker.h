@@ -19,7 +19,7 @@
 
 #include <glm/glm.hpp>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "log.h"
 #include "render/diff_draw.h"
 #include "render/layers.h"

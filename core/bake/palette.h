@@ -1,5 +1,5 @@
 // The colours of the bake's results, written once for every view of them: the debugger's layers
-// (render/layers.cpp) and the glTF export (core/bake/gltf_export.cpp) colour regions, areas and
+// (render/layers.cpp) and the glTF export (core/formats/gltf_export.cpp) colour regions, areas and
 // polygons with these functions, so a file opened in Blender shows what the debugger showed.
 // RGBA8 packed in memory order r, g, b, a. No OpenGL here: render uses it, not the reverse.
 #pragma once

@@ -4,7 +4,7 @@
 // all-tiles file (MSET, version 1: the navmesh parameters, then each tile's reference, size and
 // data). Part of the runtime: a game loads a navmesh file with the runtime library alone.
 //
-// Writing: the bake (core/bake/detour_export.h) fills a DetourTileSource from its polygon and
+// Writing: the bake (core/formats/detour_export.h) fills a DetourTileSource from its polygon and
 // detail meshes, as a Recast user fills dtNavMeshCreateParams; write_detour_tile makes the exact
 // bytes dtCreateNavMeshData makes from the same input.
 // Reading: every size, count, offset and index is checked against the bytes present before it is

@@ -2,7 +2,7 @@
 // be at most this long, (not) cross these areas, (not) take these off-mesh links", evaluated on a
 // NavMesh. The runtime side only: the cases as plain structs (area ids, link user ids, a
 // QueryFilter) and their evaluation. Reading and writing the JSON file (area names, flag names)
-// lives in the bake library (core/bake/path_tests_json.h), which knows the area table; the runtime
+// lives in the bake library (core/formats/path_tests_json.h), which knows the area table; the runtime
 // links no JSON library.
 #pragma once
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The one type where the bake and the runtime meet: a navmesh tile in world units. The voxel bake
-// (core/bake/tile_builder.h) and the 2D-map front end (core/map2d/map2d_tile.h) produce tiles; a
+// (core/pipeline/tile_builder.h) and the 2D-map front end (core/map2d/map2d_tile.h) produce tiles; a
 // Detour file reader will produce the same type. A NavMesh (core/runtime/navmesh.h) is a set of tiles and stitches them.
 //
 // Plain data, flat arrays, local indices. Conventions (Recast's and Detour's): polygons are convex

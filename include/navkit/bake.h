@@ -8,28 +8,28 @@
 //   Params           every parameter (param_table(): name, unit, default, range, help);
 //                    load_config_file / parse_config_json read the JSON configs.
 //   Task hook        Pipeline::set_task_hook: a tiled bake runs its workers on the game's own job
-//                    system instead of oneTBB (see TaskHook in core/bake/pipeline.h).
+//                    system instead of oneTBB (see TaskHook in core/pipeline/pipeline.h).
 //   Stages           each stage is also a plain function over flat arrays (rasterize_triangles,
 //                    build_compact_heightfield, erode_walkable_area, build_distance_field,
 //                    build_regions_watershed, build_contours, build_poly_mesh,
 //                    build_poly_mesh_detail, make_nav_tile...), for a game's own pipeline.
 //   InputMesh        triangle soup; load_level reads OBJ (our reader, load_obj) or glTF/GLB, FBX,
-//                    Collada, PLY, STL, 3DS (assimp), with checked limits (core/bake/level_import.h).
+//                    Collada, PLY, STL, 3DS (assimp), with checked limits (core/formats/level_import.h).
 //   write_navmesh_obj, write_tile_obj   the polygon mesh or one tile as OBJ.
-//   make_detour_mesh a finished bake as Detour's MSET file (core/bake/detour_export.h; write it
+//   make_detour_mesh a finished bake as Detour's MSET file (core/formats/detour_export.h; write it
 //                    with write_mset); gltf_bake_layers / write_gltf: the layers as glTF.
 //   Why              explain_point(bake, point): the story of a world point through every stage
 //                    and the first stage that lost it; find_fix: the smallest change of the
 //                    deciding parameter, verified by a bake; explain_path: why A cannot reach B
-//                    (core/bake/why.h).
+//                    (core/explain/why.h).
 #pragma once
 
 #include <navkit/runtime.h>
 
-#include "core/bake/detour_export.h"
-#include "core/bake/gltf_export.h"
-#include "core/bake/level_import.h"
-#include "core/bake/obj_export.h"
-#include "core/bake/params_json.h"
-#include "core/bake/pipeline.h"
-#include "core/bake/why.h"
+#include "core/formats/detour_export.h"
+#include "core/formats/gltf_export.h"
+#include "core/formats/level_import.h"
+#include "core/formats/obj_export.h"
+#include "core/formats/params_json.h"
+#include "core/pipeline/pipeline.h"
+#include "core/explain/why.h"

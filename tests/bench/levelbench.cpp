@@ -1,4 +1,4 @@
-// levelbench: load time of a level through assimp (core/bake/level_import.cpp) against our own OBJ
+// levelbench: load time of a level through assimp (core/formats/level_import.cpp) against our own OBJ
 // reader, for the same geometry: each OBJ given is exported by assimp to GLB and to FBX (ASCII:
 // assimp 5.2.5's binary FBX writer makes files its reader refuses) next to a temp copy, then each
 // file is loaded --reps times by load_level; the table gives the medians and the triangle counts
@@ -18,7 +18,7 @@
 #include <vector>
 #include <unistd.h>
 
-#include "core/bake/level_import.h"
+#include "core/formats/level_import.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/bake/auto_links.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 
 namespace {
 using Clock = std::chrono::steady_clock;

@@ -46,8 +46,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/bake/params_json.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/params_json.h"
+#include "core/pipeline/pipeline.h"
 #include "diff/detour_ref.h"
 #include "diff/recast_ref.h"
 

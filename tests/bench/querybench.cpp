@@ -33,7 +33,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
 #include "diff/detour_ref.h"

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/detour_export.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/detour_export.h"
+#include "core/pipeline/pipeline.h"
 #include "diff/detour_write_ref.h"
 
 namespace {

@@ -32,7 +32,7 @@
 #define CALLGRIND_TOGGLE_COLLECT
 #endif
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "diff/recast_ref.h"
 
 namespace {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
-#include "core/bake/why.h"
+#include "core/pipeline/pipeline.h"
+#include "core/explain/why.h"
 
 namespace {
 

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/tile_builder.h"
+#include "core/pipeline/tile_builder.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
 #include "diff/recast_ref.h"

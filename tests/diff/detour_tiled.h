@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "core/bake/tiling.h"
+#include "core/pipeline/tiling.h"
 #include "diff/detour_ref.h"
 #include "diff/recast_ref.h"
 

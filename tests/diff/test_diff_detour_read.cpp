@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/detour_format.h"
 #include "core/runtime/detour_load.h"
 #include "diff/detour_mset.h"

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/detour_export.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/detour_export.h"
+#include "core/pipeline/pipeline.h"
 #include "diff/detour_ref.h"
 #include "diff/detour_write_ref.h"
 #include "detour_tiles.h"

@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/query.h"
 #include "diff/tilecache_ref.h"
 #include "test_scenes.h"

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
-#include "core/bake/tiling.h"
+#include "core/pipeline/pipeline.h"
+#include "core/pipeline/tiling.h"
 #include "diff/detour_ref.h"
 #include "diff/detour_tiled.h"
 #include "diff/recast_ref.h"

@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "core/bake/obstacles.h"
-#include "core/bake/tiling.h"
+#include "core/pipeline/tiling.h"
 #include "diff/recast_ref.h"
 
 namespace navdiff {

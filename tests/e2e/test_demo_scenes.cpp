@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tests/config_inputs.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "test_files.h"
 
 namespace {

@@ -11,7 +11,7 @@
 
 #include "test_files.h"
 #include "core/bake/input.h"
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 #include "test_scenes.h"
 
 using navtest::run_cmd;

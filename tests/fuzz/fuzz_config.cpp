@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bake/params.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/params.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

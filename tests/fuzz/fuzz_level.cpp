@@ -1,4 +1,4 @@
-// The assimp level reader (core/bake/level_import.h) on arbitrary bytes: the first byte picks the
+// The assimp level reader (core/formats/level_import.h) on arbitrary bytes: the first byte picks the
 // format assimp is told to expect, the rest is the file. A mesh it accepts must be one every stage
 // can read. The path names a directory that does not exist, so a .gltf's external buffers are never
 // found (the fuzzer reads nothing but its input). Seeds: corpus/level/ (a 4 x 4 m floor in each
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/bake/level_import.h"
+#include "core/formats/level_import.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static constexpr std::string_view kFormats[] = {"gltf", "glb", "fbx", "dae", "ply", "stl", "3ds"};

@@ -11,8 +11,8 @@
 
 #include <cstring>
 
-#include "core/bake/pipeline.h"
-#include "core/bake/why.h"
+#include "core/pipeline/pipeline.h"
+#include "core/explain/why.h"
 
 namespace {
 struct Bytes {

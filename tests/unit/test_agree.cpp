@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/diagnose.h"
-#include "core/bake/pipeline.h"
+#include "core/explain/diagnose.h"
+#include "core/pipeline/pipeline.h"
 #include "test_scenes.h"
 
 bool write_large_scene(const std::string& path);  // tools/large_scene.cpp

@@ -9,10 +9,10 @@
 
 #include "tests/config_inputs.h"
 #include "core/bake/areas.h"
-#include "core/bake/config_json.h"
+#include "core/formats/config_json.h"
 #include "core/bake/palette.h"
-#include "core/bake/params_json.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/params_json.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/query.h"
 
 #include "test_scenes.h"

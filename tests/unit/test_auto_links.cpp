@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/bake/auto_links.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "test_scenes.h"
 #ifdef NAV_HAVE_RENDER
 #include "render/layers.h"

@@ -1,8 +1,8 @@
 // bake_diff: regions compared by span sets, polygons by vertex coordinates.
 #include <doctest/doctest.h>
 
-#include "core/bake/bake_diff.h"
-#include "core/bake/pipeline.h"
+#include "core/explain/bake_diff.h"
+#include "core/pipeline/pipeline.h"
 #include "test_scenes.h"
 
 namespace {

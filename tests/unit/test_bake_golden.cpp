@@ -19,7 +19,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "test_scenes.h"
 
 namespace {

@@ -11,7 +11,7 @@
 
 #include "core/bake/contours.h"
 #include "core/bake/detail.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/bake/polymesh.h"
 #include "test_scenes.h"
 

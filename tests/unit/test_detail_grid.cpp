@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
 #include "test_scenes.h"

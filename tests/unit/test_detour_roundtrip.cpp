@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/detour_export.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/detour_export.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/detour_format.h"
 #include "core/runtime/detour_load.h"
 #include "core/runtime/query.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/detour_export.h"
+#include "core/formats/detour_export.h"
 #include "core/runtime/detour_format.h"
 #include "detour_tiles.h"
 #include "test_files.h"

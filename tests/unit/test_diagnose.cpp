@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "tests/config_inputs.h"
-#include "core/bake/diagnose.h"
-#include "core/bake/pipeline.h"
+#include "core/explain/diagnose.h"
+#include "core/pipeline/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

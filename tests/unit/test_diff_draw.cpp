@@ -6,7 +6,7 @@
 #include <map>
 #include <memory>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "render/diff_draw.h"
 #include "test_scenes.h"
 

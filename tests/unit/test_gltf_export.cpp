@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/gltf_export.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/gltf_export.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/query.h"
 #include "gltf_read.h"
 #include "test_files.h"

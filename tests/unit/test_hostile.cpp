@@ -14,8 +14,8 @@
 #include "tests/config_inputs.h"
 #include "core/bake/geom_int.h"
 #include "core/bake/input.h"
-#include "core/bake/params.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/params.h"
+#include "core/pipeline/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

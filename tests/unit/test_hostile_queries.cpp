@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 #include "core/map2d/map2d_tile.h"
 #include "core/map2d/mesh_file.h"
 #include "core/runtime/polyanya.h"

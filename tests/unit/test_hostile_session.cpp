@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/navdebug/session.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "test_files.h"
 
 using navtest::TempFile;

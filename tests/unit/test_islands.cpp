@@ -17,9 +17,9 @@
 
 #include "tests/config_inputs.h"
 #include "core/runtime/islands.h"
-#include "core/bake/tile_builder.h"
+#include "core/pipeline/tile_builder.h"
 #include "core/runtime/navmesh.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/query.h"
 #include "poly_loops.h"
 #include "test_scenes.h"

@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
 #include "test_scenes.h"

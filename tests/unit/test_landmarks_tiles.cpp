@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
 #include "test_scenes.h"

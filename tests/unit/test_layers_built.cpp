@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "render/layers.h"
 #include "test_scenes.h"
 

@@ -1,4 +1,4 @@
-// Level formats through assimp (core/bake/level_import.h): a small level written as OBJ, exported
+// Level formats through assimp (core/formats/level_import.h): a small level written as OBJ, exported
 // by assimp to every format it both writes and reads, read back by load_level and baked: the same
 // counts as the OBJ. Node transforms, units, mesh names and hostile files.
 #include <doctest/doctest.h>
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "core/bake/input.h"
-#include "core/bake/level_import.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/level_import.h"
+#include "core/pipeline/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 #ifdef NAV_HAVE_RENDER

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "skip.h"
 #include "test_scenes.h"
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/bake/detail.h"
-#include "core/bake/tile_builder.h"
+#include "core/pipeline/tile_builder.h"
 #include "core/runtime/navmesh.h"
 #include "core/bake/polymesh.h"
 #include "poly_loops.h"

@@ -1,4 +1,4 @@
-// The trimmed tiled bake's obstacle cache (Pipeline::set_obstacle_cache, core/bake/chf_cache.h):
+// The trimmed tiled bake's obstacle cache (Pipeline::set_obstacle_cache, core/pipeline/chf_cache.h):
 // the LZ4-packed compact heightfield round-trips exactly and a corrupt one fails cleanly; a touched
 // tile re-bakes from the areas stage out of it, byte-identical to a fresh bake, and a cache that
 // does not unpack falls back to a re-bake from rasterize.
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "navmesh_bytes.h"
-#include "core/bake/chf_cache.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/chf_cache.h"
+#include "core/pipeline/pipeline.h"
 #include "test_scenes.h"
 #include "tile_scene.h"
 

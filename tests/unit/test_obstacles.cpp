@@ -8,9 +8,9 @@
 
 #include "tests/config_inputs.h"
 #include "navmesh_bytes.h"
-#include "core/bake/config_json.h"
+#include "core/formats/config_json.h"
 #include "core/bake/obstacles.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/query.h"
 #include "test_scenes.h"
 #include "tile_scene.h"

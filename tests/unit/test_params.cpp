@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 
 using namespace nav;
 

@@ -1,4 +1,4 @@
-// The one place parameters become text and back (core/bake/params_json.h): the JSON config that
+// The one place parameters become text and back (core/formats/params_json.h): the JSON config that
 // navbake --json, navdebug's config save and sessions write and --config reads, and the
 // --set NAME=VALUE assignments of both tools.
 #include <doctest/doctest.h>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "tests/config_inputs.h"
-#include "core/bake/config_json.h"
-#include "core/bake/params_json.h"
+#include "core/formats/config_json.h"
+#include "core/formats/params_json.h"
 #include "test_files.h"
 
 using namespace nav;

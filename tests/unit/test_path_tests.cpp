@@ -1,4 +1,4 @@
-// Path test files (issue 22 item 5): the parser (core/bake/path_tests_json.h) on good and bad
+// Path test files (issue 22 item 5): the parser (core/formats/path_tests_json.h) on good and bad
 // files, and the evaluator (core/runtime/path_tests.h) on small scenes whose answers are known: a
 // floor with a water strip (the path crosses it at cost 1, goes round at cost 10) and two
 // platforms joined only by an off-mesh link.
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/bake/areas.h"
-#include "core/bake/path_tests_json.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/path_tests_json.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/path_tests.h"
 #include "core/runtime/query.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/bake/filter.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "render/inspect.h"
 #include "render/pick.h"
 #include "test_scenes.h"

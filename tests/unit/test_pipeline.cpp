@@ -9,7 +9,7 @@
 #include "tests/config_inputs.h"
 #include "core/bake/erode.h"
 #include "core/bake/filter.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "test_files.h"
 #include "test_scenes.h"
 

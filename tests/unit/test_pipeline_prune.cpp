@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "app/navdebug/session.h"
-#include "core/bake/config_json.h"
-#include "core/bake/params_json.h"
-#include "core/bake/pipeline.h"
+#include "core/formats/config_json.h"
+#include "core/formats/params_json.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/detour_load.h"
 #include "core/runtime/islands.h"
 #include "core/runtime/navmesh.h"

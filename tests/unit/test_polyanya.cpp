@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/map2d/map2d.h"
 #include "core/map2d/map2d_tile.h"
 #include "core/runtime/polyanya.h"

@@ -20,11 +20,11 @@
 #include "core/bake/erode.h"
 #include "core/bake/filter.h"
 #include "core/bake/input.h"
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 #include "core/bake/polymesh.h"
 #include "core/bake/rasterize.h"
 #include "core/bake/regions.h"
-#include "core/bake/tile_builder.h"
+#include "core/pipeline/tile_builder.h"
 #include "bake_regions.h"
 #include "test_scenes.h"
 

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "core/bake/detail.h"
-#include "core/bake/tile_builder.h"
+#include "core/pipeline/tile_builder.h"
 #include "core/runtime/navmesh.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/bake/polymesh.h"
 #include "core/runtime/query.h"
 #include "test_scenes.h"

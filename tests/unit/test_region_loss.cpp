@@ -1,4 +1,4 @@
-// Regions lost between stages (core/bake/diagnose.h, region_loss): a region the partition made
+// Regions lost between stages (core/explain/diagnose.h, region_loss): a region the partition made
 // that reached no contour (a sliver simplified below 3 vertices) or no polygon (triangulation
 // failed), counted per grid and explained in Warnings. Known answers on hand-made stage results;
 // on real bakes, solo and tiled, the counts agree with the Stages table's.
@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <set>
 
-#include "core/bake/diagnose.h"
-#include "core/bake/pipeline.h"
+#include "core/explain/diagnose.h"
+#include "core/pipeline/pipeline.h"
 #include "test_scenes.h"
 
 using namespace nav;

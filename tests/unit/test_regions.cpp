@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/bake/distance.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/bake/regions.h"
 #include "test_scenes.h"
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "app/navbake_args.h"
-#include "core/bake/detour_export.h"
+#include "core/formats/detour_export.h"
 #include "core/bake/input.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/detour_format.h"
 #include "test_files.h"
 #include "test_scenes.h"

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "test_scenes.h"
 
 using namespace nav;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/pipeline.h"
-#include "core/bake/tiling.h"
+#include "core/pipeline/pipeline.h"
+#include "core/pipeline/tiling.h"
 #include "test_scenes.h"
 #include "tile_scene.h"
 

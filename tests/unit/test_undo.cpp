@@ -12,8 +12,8 @@
 
 #include "tests/config_inputs.h"
 #include "app/navdebug/undo.h"
-#include "core/bake/diagnose.h"
-#include "core/bake/pipeline.h"
+#include "core/explain/diagnose.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/islands.h"
 #include "core/runtime/query.h"
 

@@ -17,7 +17,7 @@
 
 #include "app/navdebug/undo.h"
 #include "app/navdebug/volume_tool.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/query.h"
 #include "tile_scene.h"
 

@@ -1,4 +1,4 @@
-// explain_point and point_on_navmesh (core/bake/why.h): one hand-made scene per cause, each story's
+// explain_point and point_on_navmesh (core/explain/why.h): one hand-made scene per cause, each story's
 // stage, cause, decider and numbers checked against values worked out by hand from the geometry.
 //
 // The scenes stand on a ground quad [-9.15, 9.15]^2 at y = 0 with the default parameters
@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "core/bake/filter.h"
-#include "core/bake/pipeline.h"
-#include "core/bake/why.h"
+#include "core/pipeline/pipeline.h"
+#include "core/explain/why.h"
 #include "test_scenes.h"
 
 using namespace nav;

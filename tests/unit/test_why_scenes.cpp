@@ -8,8 +8,8 @@
 #include <cmath>
 #include <string>
 
-#include "core/bake/pipeline.h"
-#include "core/bake/why.h"
+#include "core/pipeline/pipeline.h"
+#include "core/explain/why.h"
 #include "why_scenes.h"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "app/navdebug/worker.h"
-#include "core/bake/pipeline.h"
-#include "core/bake/why.h"
+#include "core/pipeline/pipeline.h"
+#include "core/explain/why.h"
 #include "render/layers.h"
 #include "why_scenes.h"
 

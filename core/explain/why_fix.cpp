@@ -18,7 +18,7 @@
 #include <functional>
 #include <limits>
 
-#include "core/bake/why.h"
+#include "core/explain/why.h"
 #include "core/runtime/query.h"
 
 namespace nav {

@@ -1,6 +1,6 @@
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 
-#include "core/bake/level_import.h"
+#include "core/formats/level_import.h"
 
 #include <algorithm>
 #include <chrono>
@@ -21,10 +21,10 @@
 #include <unistd.h>
 #endif
 
-#include "core/bake/chf_cache.h"
+#include "core/pipeline/chf_cache.h"
 #include "core/bake/erode.h"
 #include "core/bake/filter.h"
-#include "core/bake/voxel_values.h"
+#include "core/pipeline/voxel_values.h"
 
 namespace nav {
 

@@ -24,14 +24,14 @@
 #include "core/bake/input.h"
 #include "core/bake/obstacles.h"
 #include "core/runtime/navmesh.h"
-#include "core/bake/params.h"
-#include "core/bake/params_json.h"  // the JSON config (parse_config_json, load_config_file)
+#include "core/pipeline/params.h"
+#include "core/formats/params_json.h"  // the JSON config (parse_config_json, load_config_file)
 #include "core/bake/polymesh.h"
 #include "core/bake/rasterize.h"
 #include "core/bake/regions.h"
 #include "core/bake/stage.h"
-#include "core/bake/tile_builder.h"
-#include "core/bake/tiling.h"
+#include "core/pipeline/tile_builder.h"
+#include "core/pipeline/tiling.h"
 #include "core/runtime/islands.h"
 
 namespace nav {
@@ -159,7 +159,7 @@ Bake tile_view(const Bake& b, const TileBake& t);
 // What a trimmed tiled bake (set_keep_intermediates(false)) keeps per tile for the obstacles
 // (set_obstacles, set_volumes and the areas-stage parameters): None, nothing, and a touched tile
 // re-bakes from rasterize; Compressed, the tile's compact heightfield and eroded areas as they stand
-// before the areas stage, LZ4-compressed (core/bake/chf_cache.h), made when the tile's erode stage
+// before the areas stage, LZ4-compressed (core/pipeline/chf_cache.h), made when the tile's erode stage
 // runs, and a touched tile unpacks it and re-bakes from the areas stage (the same result byte for
 // byte). A bake that keeps its intermediates needs none (its tiles keep them uncompressed).
 enum class ObstacleCache : uint8_t { None, Compressed };

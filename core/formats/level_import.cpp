@@ -1,4 +1,4 @@
-#include "core/bake/level_import.h"
+#include "core/formats/level_import.h"
 
 #include "core/io/file.h"
 

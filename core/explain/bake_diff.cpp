@@ -1,4 +1,4 @@
-#include "core/bake/bake_diff.h"
+#include "core/explain/bake_diff.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 // walkable_radius + 2 cells, merge_and_filter's connected regions by a flood capped at
 // region_min_size^2 spans. The input triangle is found by scanning the mesh (a bake keeps no
 // spatial index of it): about 3 ms per million triangles; everything else is local to the point.
-#include "core/bake/why.h"
+#include "core/explain/why.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "core/bake/obj_export.h"
+#include "core/formats/obj_export.h"
 
 #include <charconv>
 #include <cerrno>

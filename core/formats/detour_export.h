@@ -7,7 +7,7 @@
 
 #include "core/bake/areas.h"
 #include "core/bake/detail.h"
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 #include "core/bake/polymesh.h"
 #include "core/common.h"
 #include "core/runtime/detour_format.h"

@@ -1,4 +1,4 @@
-#include "core/bake/path_tests_json.h"
+#include "core/formats/path_tests_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "core/bake/params_json.h"
+#include "core/formats/params_json.h"
 #include "core/io/file.h"
 #include "core/io/json_text.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/bake/input.h"
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 #include "core/common.h"
 #include "core/runtime/navmesh.h"
 

@@ -1,10 +1,10 @@
 // The bake's navmesh as Detour's files (see detour_export.h).
-#include "core/bake/detour_export.h"
+#include "core/formats/detour_export.h"
 
 #include <algorithm>
 #include <string>
 
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/tile.h"
 
 namespace nav {

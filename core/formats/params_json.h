@@ -11,7 +11,7 @@
 
 #include "core/bake/areas.h"
 #include "core/bake/obstacles.h"
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 #include "core/common.h"
 #include "core/runtime/tile.h"
 

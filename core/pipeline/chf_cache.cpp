@@ -1,4 +1,4 @@
-#include "core/bake/chf_cache.h"
+#include "core/pipeline/chf_cache.h"
 
 #include <algorithm>
 #include <cstring>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/bake/input.h"
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 
 namespace nav {
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bake/params.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/params.h"
+#include "core/pipeline/pipeline.h"
 #include "core/bake/stage.h"
 #include "core/common.h"
 #include "core/runtime/navmesh.h"

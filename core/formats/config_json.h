@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/bake/params_json.h"
+#include "core/formats/params_json.h"
 
 namespace nav {
 

@@ -1,8 +1,8 @@
 // Which parameter changes matter to the bake once rounded to voxels: shared by Pipeline::set_params
 // (a change that leaves every derived voxel value unchanged re-runs nothing) and the warnings'
-// fixes (core/bake/diagnose.h: such a change is never offered as a fix).
+// fixes (core/explain/diagnose.h: such a change is never offered as a fix).
 #pragma once
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 
 namespace nav {
 

@@ -1,5 +1,5 @@
-#include "core/bake/params_json.h"
-#include "core/bake/config_json.h"
+#include "core/formats/params_json.h"
+#include "core/formats/config_json.h"
 
 #include <algorithm>
 #include <charconv>

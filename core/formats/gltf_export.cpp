@@ -1,4 +1,4 @@
-#include "core/bake/gltf_export.h"
+#include "core/formats/gltf_export.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/bake/palette.h"
-#include "core/bake/pipeline.h"
+#include "core/pipeline/pipeline.h"
 #include "core/io/file.h"
 
 // tinygltf's implementation lives in this file only. No image codecs (we write no textures: the

@@ -1,4 +1,4 @@
-#include "core/bake/tiling.h"
+#include "core/pipeline/tiling.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "core/bake/params.h"
+#include "core/pipeline/params.h"
 
 #include <algorithm>
 #include <cctype>

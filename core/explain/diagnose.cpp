@@ -1,4 +1,4 @@
-#include "core/bake/diagnose.h"
+#include "core/explain/diagnose.h"
 
 #include <algorithm>
 #include <array>
@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "core/bake/pipeline.h"
-#include "core/bake/voxel_values.h"
+#include "core/pipeline/pipeline.h"
+#include "core/pipeline/voxel_values.h"
 
 namespace nav {
 

@@ -1,5 +1,5 @@
 // Polygon mesh + detail mesh -> NavTile (see tile_builder.h).
-#include "core/bake/tile_builder.h"
+#include "core/pipeline/tile_builder.h"
 
 #include <cmath>
 #include <memory>
