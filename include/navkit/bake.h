@@ -1,6 +1,9 @@
 // navkit bake: baking a navmesh from triangle soup (navkit::bake, pkg-config navkit). Links the
 // runtime (include <navkit/runtime.h> for the queries), oneTBB and assimp; everything is in namespace nav.
 //
+// Include this header, not the ones it gathers: those are installed as <navkit/detail/core/...>
+// (core/... in the source tree, as named below) and are no interface of their own.
+//
 //   Pipeline         owns the mesh, the parameters and every stage's result. load_mesh(path) or
 //                    set_mesh(InputMesh), set_param("cell_size", "0.2") or set_params(Params),
 //                    run() (only what a change made dirty is rebuilt), snapshot() -> Bake: the
@@ -26,6 +29,8 @@
 
 #include <navkit/runtime.h>
 
+#include "core/bake/erode.h"
+#include "core/bake/filter.h"
 #include "core/formats/detour_export.h"
 #include "core/formats/gltf_export.h"
 #include "core/formats/level_import.h"

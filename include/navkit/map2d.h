@@ -1,6 +1,9 @@
 // navkit map2d: navmeshes from 2D maps (navkit::map2d, pkg-config navkit). Links the runtime, not
 // the bake; everything is in namespace nav.
 //
+// Include this header, not the ones it gathers: those are installed as <navkit/detail/core/...>
+// (core/... in the source tree) and are no interface of their own.
+//
 //   Map2D                  an outline and obstacle polygons in the xz plane (load_map2d reads the
 //                          JSON form {"outline": [[x,z],...], "obstacles": [...], "agent_radius"}).
 //   build_map2d            obstacles inflated by the agent radius, clipped (Weiler-Atherton),

@@ -1,6 +1,9 @@
 // navkit runtime: what a game links (navkit::runtime, pkg-config navkit-runtime). Standard library
 // only: no oneTBB, no JSON, no OpenGL. Everything is in namespace nav.
 //
+// Include this header, not the ones it gathers: those are installed as <navkit/detail/core/...>
+// (core/... in the source tree, as named below) and are no interface of their own.
+//
 // Data
 //   NavTile          one navmesh tile in world units: vertices, convex polygons (clockwise in xz),
 //                    neighbours and tile-border portals, areas, flags, detail triangles, BV tree.
