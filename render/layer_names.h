@@ -10,15 +10,27 @@
 
 namespace nav::render {
 
-// The layers in draw order: each stage's layers (the LAYER rows of NAV_STAGES, core/bake/stage.h),
-// then the layers no one stage owns, as LAYER(stage, Id, name) rows (the stage whose result it draws
-// or follows). What each draws is its row in render/layers.cpp's kLayerTable.
-#define NAV_EXTRA_LAYERS(LAYER)    \
-    LAYER(Rasterize, Tiles, tiles) \
-    LAYER(Navmesh, Path, path)     \
+// The debugger's draw layers in draw order, each as LAYER(stage, Id, name): the stage whose result
+// it draws (or follows), its enum value Layer::Id and its --draw name. Every stage has at least one
+// layer (the static_assert below); what each draws is its row in render/layers.cpp's kLayerTable.
+#define NAV_LAYER_ROWS(LAYER)                  \
+    LAYER(Input, Input, input)                 \
+    LAYER(Rasterize, Voxels, voxels)           \
+    LAYER(Filter, Filtered, filtered)          \
+    LAYER(Compact, Compact, compact)           \
+    LAYER(Erode, Eroded, eroded)               \
+    LAYER(Areas, Areas, areas)                 \
+    LAYER(Distance, Distance, distance)        \
+    LAYER(Regions, Regions, regions)           \
+    LAYER(Contours, RawContours, raw_contours) \
+    LAYER(Contours, Contours, contours)        \
+    LAYER(Polymesh, Polymesh, polymesh)        \
+    LAYER(Detail, Detail, detail)              \
+    LAYER(Navmesh, Navmesh, navmesh)           \
+    LAYER(Navmesh, Islands, islands)           \
+    LAYER(Rasterize, Tiles, tiles)             \
+    LAYER(Navmesh, Path, path)                 \
     LAYER(Navmesh, Links, links)
-
-#define NAV_LAYER_ROWS(LAYER) NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_SKIP, LAYER) NAV_EXTRA_LAYERS(LAYER)
 
 enum class Layer : int {
 #define NAV_LAYER_ENUM(stage, id, name) id,
@@ -40,6 +52,17 @@ constexpr std::array<Stage, kLayerCount> kLayerStages = {
     NAV_LAYER_ROWS(NAV_LAYER_STAGE)
 #undef NAV_LAYER_STAGE
 };
+// Every stage is drawn: a stage added to NAV_STAGES without a layer row here fails to compile.
+constexpr bool every_stage_has_a_layer() {
+    for (int s = 0; s < kStageCount; ++s) {
+        bool found = false;
+        for (Stage ls : kLayerStages) found = found || static_cast<int>(ls) == s;
+        if (!found) return false;
+    }
+    return true;
+}
+static_assert(every_stage_has_a_layer(), "a stage in NAV_STAGES (core/bake/stage.h) has no draw layer in NAV_LAYER_ROWS");
+
 constexpr std::string_view layer_name(Layer l) { return kLayerNames[static_cast<int>(l)]; }
 inline std::optional<Layer> layer_from_name(std::string_view name) {
     for (int i = 0; i < kLayerCount; ++i)

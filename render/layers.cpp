@@ -678,9 +678,8 @@ std::span<const LegendEntry> legend_path() {
 namespace {
 // What a layer is, in one place: its tooltip, the stage data it is drawn from (compared by
 // identity to tell when to rebuild), whether the bake holds that data, how it is drawn, and its
-// legend. Its name and stage are its LAYER row (core/bake/stage.h's NAV_STAGES for a stage's layers,
-// render/layer_names.h's NAV_EXTRA_LAYERS for the others: the session reader needs the names
-// without GL). Adding a layer: that row, and a row here with its builder and legend.
+// legend. Its name and stage are its LAYER row in render/layer_names.h (NAV_LAYER_ROWS: the session
+// reader needs the names without GL). Adding a layer: that row, and a row here with its builder and legend.
 struct LayerInfo {
     Layer layer;
     std::string_view help;    // one-line tooltip
@@ -1052,6 +1051,8 @@ void split_list(const DrawList& d, const CellBlocks& cb, float x0, float z0, flo
     }
 }
 }  // namespace
+
+bool layer_per_grid(Layer l) { return layer_info(l).per_grid; }
 
 int layer_part_block(const TileLayout& L) {
     if (!L.tiled()) return 1;

@@ -196,6 +196,9 @@ constexpr uint32_t kTileEdge = rgba(235, 235, 245, 200);
 bool build_layer(Layer l, const Bake& bake, DrawList& out, DrawList& extra);
 // Whether the bake holds what the layer draws.
 bool layer_available(Layer l, const Bake& bake);
+// Drawn from one grid's results (the solo grid or each tile's): the layer table's per_grid column,
+// which picking and the tiled builders read.
+bool layer_per_grid(Layer l);
 
 // Ground grid under the mesh bounds and the bounds box, for orientation.
 void build_ground(const float* bmin, const float* bmax, DrawList& out);

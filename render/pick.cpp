@@ -312,12 +312,10 @@ Element pick_grid(const Bake& b, Layer l, const float* o, const float* d, const 
     return best.e;
 }
 
-bool per_grid(Layer l) { return l >= Layer::Voxels && l <= Layer::Detail; }
-
 // A tiled bake's per-grid layers: the pick in each tile's grid, the nearest along the ray (point
 // mode: nearest p's height) among the tiles whose own box holds the hit, else among all.
 Element pick(const Bake& b, Layer l, const float* o, const float* d, const float* point) {
-    if (!b.tiled() || !per_grid(l)) return pick_grid(b, l, o, d, point);
+    if (!b.tiled() || !layer_per_grid(l)) return pick_grid(b, l, o, d, point);
     Element best;
     float best_key = 0.0f;
     bool best_inside = false;

@@ -1,7 +1,6 @@
 // The bake stages in order, in one list (NAV_STAGES) from which everything per stage follows: the
 // Stage enum and names (JSON timings_ms, the UI), the results each stage owns (StageResults and
-// for_each_result, pipeline.h), the pipeline's stage table (pipeline.cpp: scope, run_<name>) and the
-// debugger's draw layers of each stage (render/layer_names.h: Layer, --draw names, layer_stage).
+// for_each_result, pipeline.h) and the pipeline's stage table (pipeline.cpp: scope, run_<name>).
 #pragma once
 #include <array>
 #include <optional>
@@ -9,63 +8,50 @@
 
 namespace nav {
 
-// NAV_STAGES(STAGE, RESULT, LAYER) expands, for each stage in order:
+// NAV_STAGES(STAGE, RESULT) expands, for each stage in order:
 //   STAGE(Id, name, scope, key_count)  the enum value Stage::Id, its name "name", where it runs
 //       (Mesh: once for the whole mesh; Grid: per grid, the solo grid or every tile; GridThenMesh:
 //       per grid, then once for the whole mesh) and the count its timeline row shows;
 //   RESULT(Id, ptr, Type, member)      a result the stage owns: StageResults::member, a ptr<Type>
-//       (Ptr: shared, reused when no snapshot holds it; ConstPtr: a new object every build);
-//   LAYER(Id, Layer, name)             a debugger draw layer of the stage (--draw name), in draw order.
+//       (Ptr: shared, reused when no snapshot holds it; ConstPtr: a new object every build).
+// How a stage is drawn is not core's business: render/layer_names.h keys its layers by Stage.
 // Pass NAV_STAGE_SKIP for the kinds a use does not need.
-// Adding a stage: its rows here, its run_<name> function in pipeline.cpp, its layer's row (builder,
-// legend, help) in render/layers.cpp's kLayerTable.
-#define NAV_STAGES(STAGE, RESULT, LAYER)                                 \
+// Adding a stage: its rows here, its run_<name> function in the pipeline, its layer rows in
+// render/layer_names.h and their builders in render/layers.cpp's kLayerTable (a static_assert
+// there fails while a stage has no layer).
+#define NAV_STAGES(STAGE, RESULT)                                        \
     STAGE(Input, input, Mesh, walkable_tris)                             \
     RESULT(Input, Ptr, std::vector<uint8_t>, tri_areas)                  \
-    LAYER(Input, Input, input)                                           \
     STAGE(Rasterize, rasterize, Grid, solid_spans)                       \
     RESULT(Rasterize, Ptr, Heightfield, solid)                           \
-    LAYER(Rasterize, Voxels, voxels)                                     \
     STAGE(Filter, filter, Grid, walkable_solid_spans)                    \
     RESULT(Filter, Ptr, Heightfield, filtered)                           \
-    LAYER(Filter, Filtered, filtered)                                    \
     STAGE(Compact, compact, Grid, compact_spans)                         \
     RESULT(Compact, Ptr, CompactHeightfield, compact)                    \
-    LAYER(Compact, Compact, compact)                                     \
     STAGE(Erode, erode, Grid, walkable_spans)                            \
     RESULT(Erode, Ptr, std::vector<uint8_t>, eroded)                     \
-    LAYER(Erode, Eroded, eroded)                                         \
     STAGE(Areas, areas, Grid, volume_spans)                              \
     RESULT(Areas, Ptr, std::vector<uint8_t>, areas)                      \
-    LAYER(Areas, Areas, areas)                                           \
     STAGE(Distance, distance, Grid, max_distance)                        \
     RESULT(Distance, Ptr, DistanceField, distance)                       \
-    LAYER(Distance, Distance, distance)                                  \
     STAGE(Regions, regions, Grid, regions)                               \
     RESULT(Regions, Ptr, Regions, regions)                               \
     RESULT(Regions, Ptr, RegionTrace, region_trace)                      \
-    LAYER(Regions, Regions, regions)                                     \
     STAGE(Contours, contours, Grid, contours)                            \
     RESULT(Contours, Ptr, ContourSet, contours)                          \
-    LAYER(Contours, RawContours, raw_contours)                           \
-    LAYER(Contours, Contours, contours)                                  \
     STAGE(Polymesh, polymesh, Grid, polys)                               \
     RESULT(Polymesh, Ptr, PolyMesh, polymesh)                            \
-    LAYER(Polymesh, Polymesh, polymesh)                                  \
     STAGE(Detail, detail, Grid, detail_tris)                             \
     RESULT(Detail, Ptr, PolyMeshDetail, detail)                          \
-    LAYER(Detail, Detail, detail)                                        \
     STAGE(Navmesh, navmesh, GridThenMesh, navmesh_polys)                 \
     RESULT(Navmesh, Ptr, NavMesh, navmesh)                               \
-    RESULT(Navmesh, ConstPtr, NavTile, tile)                             \
-    LAYER(Navmesh, Navmesh, navmesh)                                     \
-    LAYER(Navmesh, Islands, islands)
+    RESULT(Navmesh, ConstPtr, NavTile, tile)
 
 #define NAV_STAGE_SKIP(...)
 
 enum class Stage : int {
 #define NAV_STAGE_ENUM(id, name, scope, key) id,
-    NAV_STAGES(NAV_STAGE_ENUM, NAV_STAGE_SKIP, NAV_STAGE_SKIP)
+    NAV_STAGES(NAV_STAGE_ENUM, NAV_STAGE_SKIP)
 #undef NAV_STAGE_ENUM
     Count
 };
@@ -75,13 +61,13 @@ constexpr Stage kLastStage = static_cast<Stage>(kStageCount - 1);
 
 constexpr std::array<std::string_view, kStageCount> kStageNames = {
 #define NAV_STAGE_NAME(id, name, scope, key) #name,
-    NAV_STAGES(NAV_STAGE_NAME, NAV_STAGE_SKIP, NAV_STAGE_SKIP)
+    NAV_STAGES(NAV_STAGE_NAME, NAV_STAGE_SKIP)
 #undef NAV_STAGE_NAME
 };
 // The count the debugger's timeline shows on each stage's row.
 constexpr std::array<std::string_view, kStageCount> kStageKeyCounts = {
 #define NAV_STAGE_KEY(id, name, scope, key) #key,
-    NAV_STAGES(NAV_STAGE_KEY, NAV_STAGE_SKIP, NAV_STAGE_SKIP)
+    NAV_STAGES(NAV_STAGE_KEY, NAV_STAGE_SKIP)
 #undef NAV_STAGE_KEY
 };
 

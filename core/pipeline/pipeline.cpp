@@ -500,7 +500,7 @@ struct StageDef {
 };
 constexpr StageDef kStageTable[kStageCount] = {
 #define NAV_STAGE_DEF(id, name, scope, key) {Stage::id, Scope::scope, run_##name},
-    NAV_STAGES(NAV_STAGE_DEF, NAV_STAGE_SKIP, NAV_STAGE_SKIP)
+    NAV_STAGES(NAV_STAGE_DEF, NAV_STAGE_SKIP)
 #undef NAV_STAGE_DEF
 };
 constexpr bool table_in_order() {

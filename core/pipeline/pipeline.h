@@ -60,7 +60,7 @@ struct StageResults {
     template <class T>
     using ConstPtr = std::shared_ptr<const T>;
 #define NAV_STAGE_RESULT_MEMBER(stage, ptr, Type, member) ptr<Type> member;
-    NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_MEMBER, NAV_STAGE_SKIP)
+    NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_MEMBER)
 #undef NAV_STAGE_RESULT_MEMBER
 };
 
@@ -69,7 +69,7 @@ struct StageResults {
 template <class F, class... R>
 void for_each_result(F&& fn, R&... r) {
 #define NAV_STAGE_RESULT_CALL(stage, ptr, Type, member) fn(Stage::stage, r.member...);
-    NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_CALL, NAV_STAGE_SKIP)
+    NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_CALL)
 #undef NAV_STAGE_RESULT_CALL
 }
 
