@@ -31,6 +31,7 @@ PACKAGES=(
   time
   # the debugger driven by hand in a real window under Xvfb (tests/e2e/window_input.sh)
   xdotool
+  universal-ctags  # the function_length ctest: function lengths from ctags' line and end fields
 )
 # Not installed here: node and npm for the gltf_validator ctest (tests/check_gltf.sh installs the
 # npm package gltf-validator into the build tree). This machine's nodejs 20 (with npm) comes from

@@ -144,23 +144,12 @@ std::string mesh_label(const aiMesh& m, const aiNode& n, unsigned index) {
     return "mesh " + std::to_string(index);
 }
 
-}  // namespace
-
-std::span<const std::string_view> level_extensions() { return kLevelExtensions; }
-
-bool is_assimp_level_path(std::string_view path) {
-    const std::string e = lower_extension(path);
-    for (std::string_view x : kLevelExtensions)
-        if (x != ".obj" && e == x) return true;
-    return false;
-}
-
-Status parse_level(std::string_view bytes, std::string_view format, const std::string& path, InputMesh& out,
-                   uint64_t max_bytes) {
+// The bytes against their format before assimp sees them. assimp falls back to guessing the format
+// from the bytes when the named one's reader turns a file down, so a ".glb" holding PLY text would
+// reach the PLY reader: the PLY guard runs on whatever starts like PLY, and the formats with a
+// signature must have it.
+Status check_signature(std::string_view bytes, std::string_view format, const std::string& path) {
     if (bytes.empty()) return Status::bad_input(path + ": the file is empty (expected a " + std::string(format) + " level)");
-    // assimp falls back to guessing the format from the bytes when the named one's reader turns a
-    // file down, so a ".glb" holding PLY text would reach the PLY reader: the PLY guard runs on
-    // whatever starts like PLY, and the formats with a signature must have it.
     if ((format == "ply" || bytes.substr(0, 3) == "ply") && !ply_header_ends(bytes))
         return Status::bad_input(path + ": not a PLY file (expected 'ply' at byte 0 and a header ending in a line "
                                  "'end_header')");
@@ -173,7 +162,13 @@ Status parse_level(std::string_view bytes, std::string_view format, const std::s
     else if (format == "3ds" && (bytes.size() < 2 || bytes[0] != '\x4d' || bytes[1] != '\x4d'))
         expected = "the 3DS main chunk 0x4d4d at byte 0";
     if (expected) return Status::bad_input(path + ": not a " + std::string(format) + " file (expected " + expected + ")");
-    Assimp::Importer imp;
+    return Status::ok();
+}
+
+// Reads the level with imp (which owns the scene) into *scene: positions only, triangulated,
+// vertices joined by position, checked for non-finite coordinates before the post-processing.
+Status read_scene(Assimp::Importer& imp, std::string_view bytes, std::string_view format, const std::string& path,
+                  uint64_t max_bytes, const aiScene** scene_out) {
     imp.SetIOHandler(new LimitedIOSystem(std::filesystem::path(path).parent_path(), max_bytes));  // the importer owns it
     // Only positions matter: dropping the rest lets JoinIdenticalVertices merge by position; point
     // and line primitives are removed by SortByPType.
@@ -207,28 +202,30 @@ Status parse_level(std::string_view bytes, std::string_view format, const std::s
         return Status::bad_input(path + ": cannot read it as " + hint + " (assimp: " + imp.GetErrorString() + ")");
     if (!scene->mRootNode || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE))
         return Status::bad_input(path + ": the " + hint + " file holds no complete scene (no meshes placed by nodes)");
+    *scene_out = scene;
+    return Status::ok();
+}
 
-    aiMatrix4x4 root_fix;
-    std::string note;
-    if (format == "fbx")
-        if (Status st = fbx_axes(*scene, path, root_fix, note); !st) return st;
+// A node that places meshes, with its accumulated transform.
+struct PlacedNode {
+    const aiNode* node;
+    aiMatrix4x4 world;
+};
 
-    // The node tree, depth first without recursion (a hostile file may nest deeply), each node
-    // with its accumulated transform. First pass: the counts, checked before anything is copied.
-    struct Item {
-        const aiNode* node;
-        aiMatrix4x4 world;
-    };
-    std::vector<Item> placed;  // nodes with meshes, in tree order
-    std::vector<Item> stack{{scene->mRootNode, root_fix * scene->mRootNode->mTransformation}};
-    int64_t nverts = 0, ntris = 0;
+// The node tree, depth first without recursion (a hostile file may nest deeply), each node
+// with its accumulated transform: the nodes with meshes in tree order, and the vertices and
+// triangles they place, counted and checked before anything is copied.
+Status place_nodes(const aiScene& scene, const aiMatrix4x4& root_fix, const std::string& path, std::vector<PlacedNode>& placed,
+                   int64_t& nverts, int64_t& ntris) {
+    std::vector<PlacedNode> stack{{scene.mRootNode, root_fix * scene.mRootNode->mTransformation}};
+    nverts = ntris = 0;
     while (!stack.empty()) {
-        const Item it = stack.back();
+        const PlacedNode it = stack.back();
         stack.pop_back();
         const aiNode& n = *it.node;
         if (n.mNumMeshes > 0) placed.push_back(it);
         for (unsigned i = 0; i < n.mNumMeshes; ++i) {
-            const aiMesh& m = *scene->mMeshes[n.mMeshes[i]];
+            const aiMesh& m = *scene.mMeshes[n.mMeshes[i]];
             if (!(m.mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
             nverts += m.mNumVertices;
             ntris += m.mNumFaces;
@@ -239,6 +236,80 @@ Status parse_level(std::string_view bytes, std::string_view format, const std::s
         for (unsigned c = n.mNumChildren; c-- > 0;)  // reversed: children come off the stack in file order
             if (n.mChildren[c]) stack.push_back({n.mChildren[c], it.world * n.mChildren[c]->mTransformation});
     }
+    return Status::ok();
+}
+
+// One placement of a triangle mesh (named mesh_names[name]) into m: its vertices through the
+// node's transform w, its triangles, turned over when w mirrors.
+Status append_mesh(const aiMesh& mesh, uint32_t name, const aiMatrix4x4& w, const std::string& path, InputMesh& m) {
+    // A mirroring transform (negative determinant) turns the triangles over: swap two corners
+    // so they face the way they did in the file.
+    const bool mirrored = w.Determinant() < 0;
+    const int base = m.vert_count();
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+        const aiVector3D& p = mesh.mVertices[v];
+        double q[3];
+        for (int r = 0; r < 3; ++r)
+            q[r] = double(w[static_cast<unsigned>(r)][0]) * p.x + double(w[static_cast<unsigned>(r)][1]) * p.y +
+                   double(w[static_cast<unsigned>(r)][2]) * p.z + double(w[static_cast<unsigned>(r)][3]);
+        for (int r = 0; r < 3; ++r) {
+            if (!std::isfinite(q[r]))
+                return Status::bad_input(path + ": mesh `" + m.mesh_names[name] + "`: vertex " + std::to_string(v + 1) +
+                                         " has a coordinate that is not a finite number (in the file or "
+                                         "after its node transform)");
+            if (std::fabs(q[r]) > kMaxCoordinate)
+                return Status::bad_input(path + ": mesh `" + m.mesh_names[name] + "`: vertex " + std::to_string(v + 1) +
+                                         " coordinate " + fmt_num(q[r]) + " (after its node transform) is beyond +-" +
+                                         fmt_num(kMaxCoordinate) +
+                                         " m, the largest the bake handles (is the level in millimetres, or "
+                                         "placed far from the origin?)");
+            m.verts.push_back(static_cast<float>(q[r]));
+        }
+    }
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+        const aiFace& face = mesh.mFaces[f];
+        if (face.mNumIndices != 3) continue;  // points and lines left in a mixed mesh
+        int idx[3];
+        for (int k = 0; k < 3; ++k) {
+            if (face.mIndices[k] >= mesh.mNumVertices)
+                return Status::bad_input(path + ": mesh `" + m.mesh_names[name] + "`: face " + std::to_string(f + 1) +
+                                         " uses vertex " + std::to_string(face.mIndices[k]) + ", expected 0.." +
+                                         std::to_string(static_cast<int64_t>(mesh.mNumVertices) - 1));
+            idx[k] = base + static_cast<int>(face.mIndices[k]);
+        }
+        if (mirrored) std::swap(idx[1], idx[2]);
+        m.tris.insert(m.tris.end(), idx, idx + 3);
+        m.tri_mesh.push_back(name);
+    }
+    return Status::ok();
+}
+
+}  // namespace
+
+std::span<const std::string_view> level_extensions() { return kLevelExtensions; }
+
+bool is_assimp_level_path(std::string_view path) {
+    const std::string e = lower_extension(path);
+    for (std::string_view x : kLevelExtensions)
+        if (x != ".obj" && e == x) return true;
+    return false;
+}
+
+Status parse_level(std::string_view bytes, std::string_view format, const std::string& path, InputMesh& out,
+                   uint64_t max_bytes) {
+    if (Status st = check_signature(bytes, format, path); !st) return st;
+    Assimp::Importer imp;
+    const aiScene* scene = nullptr;
+    if (Status st = read_scene(imp, bytes, format, path, max_bytes, &scene); !st) return st;
+
+    aiMatrix4x4 root_fix;
+    std::string note;
+    if (format == "fbx")
+        if (Status st = fbx_axes(*scene, path, root_fix, note); !st) return st;
+
+    std::vector<PlacedNode> placed;
+    int64_t nverts = 0, ntris = 0;
+    if (Status st = place_nodes(*scene, root_fix, path, placed, nverts, ntris); !st) return st;
 
     InputMesh m;
     m.path = path;
@@ -246,12 +317,8 @@ Status parse_level(std::string_view bytes, std::string_view format, const std::s
     m.tris.reserve(static_cast<size_t>(ntris) * 3);
     m.tri_mesh.reserve(static_cast<size_t>(ntris));
     std::vector<int64_t> name_of(scene->mNumMeshes, -1);  // a mesh placed twice keeps one name
-    for (const Item& it : placed) {
+    for (const PlacedNode& it : placed) {
         const aiNode& n = *it.node;
-        const aiMatrix4x4& w = it.world;
-        // A mirroring transform (negative determinant) turns the triangles over: swap two corners
-        // so they face the way they did in the file.
-        const bool mirrored = w.Determinant() < 0;
         for (unsigned i = 0; i < n.mNumMeshes; ++i) {
             const unsigned mi = n.mMeshes[i];
             const aiMesh& mesh = *scene->mMeshes[mi];
@@ -260,49 +327,11 @@ Status parse_level(std::string_view bytes, std::string_view format, const std::s
                 name_of[mi] = static_cast<int64_t>(m.mesh_names.size());
                 m.mesh_names.push_back(mesh_label(mesh, n, mi));
             }
-            const uint32_t name = static_cast<uint32_t>(name_of[mi]);
-            const int base = m.vert_count();
-            for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
-                const aiVector3D& p = mesh.mVertices[v];
-                double q[3];
-                for (int r = 0; r < 3; ++r)
-                    q[r] = double(w[static_cast<unsigned>(r)][0]) * p.x + double(w[static_cast<unsigned>(r)][1]) * p.y +
-                           double(w[static_cast<unsigned>(r)][2]) * p.z + double(w[static_cast<unsigned>(r)][3]);
-                for (int r = 0; r < 3; ++r) {
-                    if (!std::isfinite(q[r]))
-                        return Status::bad_input(path + ": mesh `" + m.mesh_names[name] + "`: vertex " +
-                                                 std::to_string(v + 1) +
-                                                 " has a coordinate that is not a finite number (in the file or "
-                                                 "after its node transform)");
-                    if (std::fabs(q[r]) > kMaxCoordinate)
-                        return Status::bad_input(path + ": mesh `" + m.mesh_names[name] + "`: vertex " +
-                                                 std::to_string(v + 1) + " coordinate " + fmt_num(q[r]) +
-                                                 " (after its node transform) is beyond +-" + fmt_num(kMaxCoordinate) +
-                                                 " m, the largest the bake handles (is the level in millimetres, or "
-                                                 "placed far from the origin?)");
-                    m.verts.push_back(static_cast<float>(q[r]));
-                }
-            }
-            for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-                const aiFace& face = mesh.mFaces[f];
-                if (face.mNumIndices != 3) continue;  // points and lines left in a mixed mesh
-                int idx[3];
-                for (int k = 0; k < 3; ++k) {
-                    if (face.mIndices[k] >= mesh.mNumVertices)
-                        return Status::bad_input(path + ": mesh `" + m.mesh_names[name] + "`: face " +
-                                                 std::to_string(f + 1) + " uses vertex " +
-                                                 std::to_string(face.mIndices[k]) + ", expected 0.." +
-                                                 std::to_string(static_cast<int64_t>(mesh.mNumVertices) - 1));
-                    idx[k] = base + static_cast<int>(face.mIndices[k]);
-                }
-                if (mirrored) std::swap(idx[1], idx[2]);
-                m.tris.insert(m.tris.end(), idx, idx + 3);
-                m.tri_mesh.push_back(name);
-            }
+            if (Status st = append_mesh(mesh, static_cast<uint32_t>(name_of[mi]), it.world, path, m); !st) return st;
         }
     }
     if (m.tris.empty())
-        return Status::bad_input(path + ": no triangles found (the " + hint +
+        return Status::bad_input(path + ": no triangles found (the " + std::string(format) +
                                  " file's nodes place no mesh with faces; points and lines are not read)");
     if (!note.empty()) m.warnings.push_back(note);
     m.compute_bounds();

@@ -156,19 +156,17 @@ Status read_detour_file(const uint8_t* data, size_t size, const std::string& wha
     return Status::ok();
 }
 
-Status read_detour_tile(const uint8_t* data, size_t size, const std::string& what, size_t base_offset, NavTile& out) {
-    out = NavTile{};
-    const Where w{what, base_offset};
-    if (size < kHeaderSize)
-        return Status::bad_input(w.at(0, "tile header") + ": the tile has " + std::to_string(size) + " bytes, fewer than its " +
-                                 std::to_string(kHeaderSize) + "-byte header");
-    const uint32_t magic = load<uint32_t>(data);
-    if (magic != kTileMagic) return Status::bad_input(w.at(0, "tile magic") + ": not a Detour tile (expected 'DNAV')");
-    const int32_t version = load<int32_t>(data + 4);
-    if (version != kDetourVersion)
-        return Status::bad_input(w.at(4, "tile version") + ": " + std::to_string(version) + " (expected " + std::to_string(kDetourVersion) +
-                                 ", Detour 1.5's DT_NAVMESH_VERSION)");
-    // The counts, then the sections they size: all checked against the tile's bytes first.
+namespace {
+
+// The tile's section counts (dtMeshHeader) and where each section starts in its bytes.
+struct TileLayout {
+    size_t poly_count, vert_count, link_count, dmesh_count, dvert_count, dtri_count, bv_count, off_count, off_base;
+    size_t verts_at, polys_at, links_at, dmesh_at, dverts_at, dtris_at, bv_at, off_at;
+    size_t ground_verts;  // the vertices before the off-mesh connections' two each
+};
+
+// The counts, then the sections they size: all checked against the tile's bytes first.
+Status read_layout(const uint8_t* data, size_t size, const Where& w, TileLayout& L) {
     static const char* const kCountNames[9] = {"polyCount",       "vertCount",      "maxLinkCount", "detailMeshCount", "detailVertCount",
                                                "detailTriCount", "bvNodeCount",    "offMeshConCount", "offMeshBase"};
     int32_t c[9];
@@ -178,34 +176,39 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
             return Status::bad_input(w.at(24 + static_cast<size_t>(k) * 4, std::string("tile header ") + kCountNames[k]) + ": " +
                                      std::to_string(c[k]) + " (expected >= 0)");
     }
-    const size_t poly_count = static_cast<size_t>(c[0]), vert_count = static_cast<size_t>(c[1]), link_count = static_cast<size_t>(c[2]),
-                 dmesh_count = static_cast<size_t>(c[3]), dvert_count = static_cast<size_t>(c[4]), dtri_count = static_cast<size_t>(c[5]),
-                 bv_count = static_cast<size_t>(c[6]), off_count = static_cast<size_t>(c[7]), off_base = static_cast<size_t>(c[8]);
-    const size_t verts_at = kHeaderSize;
-    const size_t polys_at = verts_at + vert_count * kVertSize;
-    const size_t links_at = polys_at + poly_count * kPolySize;
-    const size_t dmesh_at = links_at + link_count * kLinkSize;
-    const size_t dverts_at = dmesh_at + dmesh_count * kDetailMeshSize;
-    const size_t dtris_at = dverts_at + dvert_count * kVertSize;
-    const size_t bv_at = dtris_at + dtri_count * kDetailTriSize;
-    const size_t off_at = bv_at + bv_count * kBvNodeSize;
-    const size_t end = off_at + off_count * kOffMeshSize;  // counts < 2^31 each: no overflow in 64 bits
+    L.poly_count = static_cast<size_t>(c[0]), L.vert_count = static_cast<size_t>(c[1]), L.link_count = static_cast<size_t>(c[2]);
+    L.dmesh_count = static_cast<size_t>(c[3]), L.dvert_count = static_cast<size_t>(c[4]), L.dtri_count = static_cast<size_t>(c[5]);
+    L.bv_count = static_cast<size_t>(c[6]), L.off_count = static_cast<size_t>(c[7]), L.off_base = static_cast<size_t>(c[8]);
+    L.verts_at = kHeaderSize;
+    L.polys_at = L.verts_at + L.vert_count * kVertSize;
+    L.links_at = L.polys_at + L.poly_count * kPolySize;
+    L.dmesh_at = L.links_at + L.link_count * kLinkSize;
+    L.dverts_at = L.dmesh_at + L.dmesh_count * kDetailMeshSize;
+    L.dtris_at = L.dverts_at + L.dvert_count * kVertSize;
+    L.bv_at = L.dtris_at + L.dtri_count * kDetailTriSize;
+    L.off_at = L.bv_at + L.bv_count * kBvNodeSize;
+    const size_t end = L.off_at + L.off_count * kOffMeshSize;  // counts < 2^31 each: no overflow in 64 bits
     if (end != size)
         return Status::bad_input(w.at(24, "tile header counts") + ": they make the tile " + std::to_string(end) + " bytes, it has " +
                                  std::to_string(size));
-    if (off_base + off_count != poly_count)
-        return Status::bad_input(w.at(56, "tile header offMeshBase") + ": " + std::to_string(off_base) + " ground polygons + " +
-                                 std::to_string(off_count) + " off-mesh connections != polyCount " + std::to_string(poly_count));
-    if (vert_count < 2 * off_count)
-        return Status::bad_input(w.at(28, "tile header vertCount") + ": " + std::to_string(vert_count) + ", fewer than the 2 vertices of each of the " +
-                                 std::to_string(off_count) + " off-mesh connections");
-    if (dmesh_count != off_base)
-        return Status::bad_input(w.at(36, "tile header detailMeshCount") + ": " + std::to_string(dmesh_count) + " (expected one per ground polygon, " +
-                                 std::to_string(off_base) + ")");
-    if (off_base > kMaxTilePolys)
-        return Status::bad_input(w.at(56, "tile header offMeshBase") + ": " + std::to_string(off_base) + " ground polygons, more than " +
+    if (L.off_base + L.off_count != L.poly_count)
+        return Status::bad_input(w.at(56, "tile header offMeshBase") + ": " + std::to_string(L.off_base) + " ground polygons + " +
+                                 std::to_string(L.off_count) + " off-mesh connections != polyCount " + std::to_string(L.poly_count));
+    if (L.vert_count < 2 * L.off_count)
+        return Status::bad_input(w.at(28, "tile header vertCount") + ": " + std::to_string(L.vert_count) + ", fewer than the 2 vertices of each of the " +
+                                 std::to_string(L.off_count) + " off-mesh connections");
+    if (L.dmesh_count != L.off_base)
+        return Status::bad_input(w.at(36, "tile header detailMeshCount") + ": " + std::to_string(L.dmesh_count) + " (expected one per ground polygon, " +
+                                 std::to_string(L.off_base) + ")");
+    if (L.off_base > kMaxTilePolys)
+        return Status::bad_input(w.at(56, "tile header offMeshBase") + ": " + std::to_string(L.off_base) + " ground polygons, more than " +
                                  std::to_string(kMaxTilePolys));
+    L.ground_verts = L.vert_count - 2 * L.off_count;
+    return Status::ok();
+}
 
+// The header's tile coordinates, agent sizes and bounds.
+Status read_header(const uint8_t* data, const Where& w, const TileLayout& L, NavTile& out) {
     // Tile coordinates: the NavMesh looks at x +- 1 and z +- 1 for neighbours; a grid beyond
     // kMaxTileCoord tiles from the origin is no level (1e6 m of world at the smallest tile, 8 cells of 1 cm).
     static const char* const kGridNames[3] = {"x", "y", "layer"};
@@ -225,7 +228,7 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
         const size_t o = 60 + static_cast<size_t>(k) * 4;
         f[k] = load<float>(data + o);
         const bool bad = !std::isfinite(f[k]) || std::fabs(f[k]) > kMaxCoordinate || (k < 3 && f[k] < 0) ||
-                         (k == 9 && bv_count > 0 && f[k] <= 0);
+                         (k == 9 && L.bv_count > 0 && f[k] <= 0);
         if (bad)
             return Status::bad_input(w.at(o, std::string("tile header ") + kFloatNames[k]) + ": " + std::to_string(f[k]) +
                                      (k < 3 ? " (expected a finite size >= 0 m)" : k == 9 ? " (expected > 0)" : " (expected a finite coordinate)"));
@@ -236,152 +239,187 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
                                      std::to_string(f[6 + k]) + " below bmin " + std::to_string(f[3 + k]));
     out.walkable_height = f[0], out.walkable_radius = f[1], out.walkable_climb = f[2];
     for (int k = 0; k < 3; ++k) out.bmin[k] = f[3 + k], out.bmax[k] = f[6 + k];
+    return Status::ok();
+}
 
-    if (Status s = check_coords(data, verts_at, vert_count, w, "vertex"); !s) return s;
-    if (Status s = check_coords(data, dverts_at, dvert_count, w, "detail vertex"); !s) return s;
-    const size_t ground_verts = vert_count - 2 * off_count;
+// A polygon's vertex indices (at: its record): below the ground vertices for a ground polygon,
+// below all vertices for an off-mesh one, and distinct.
+Status check_poly_verts(const uint8_t* data, const Where& w, const TileLayout& L, size_t at, const std::string& poly, uint8_t nv,
+                        bool ground) {
+    for (size_t j = 0; j < nv; ++j) {
+        const uint16_t v = load<uint16_t>(data + at + 4 + j * 2);
+        const size_t limit = ground ? L.ground_verts : L.vert_count;
+        if (v >= limit)
+            return Status::bad_input(w.at(at + 4 + j * 2, poly + " vertex " + std::to_string(j)) + ": index " + std::to_string(v) +
+                                     " (expected below " + std::to_string(limit) + (ground ? ", the ground vertices)" : ", the vertices)"));
+        // Detour never names a vertex twice in a polygon; a file that does can stack any number
+        // of zero-area border edges on one line (the stitch compares them pairwise).
+        for (size_t i = 0; i < j; ++i)
+            if (load<uint16_t>(data + at + 4 + i * 2) == v)
+                return Status::bad_input(w.at(at + 4 + j * 2, poly + " vertex " + std::to_string(j)) + ": index " +
+                                         std::to_string(v) + " is also its vertex " + std::to_string(i) +
+                                         " (expected distinct vertices)");
+    }
+    return Status::ok();
+}
 
-    // Polygons: ground polygons into our arrays, off-mesh polygons checked for what the links need.
-    out.poly_first.reserve(off_base + 1);
-    out.edge_vert.reserve(off_base * kDetourVertsPerPoly);
-    out.edge_nei.reserve(off_base * kDetourVertsPerPoly);
-    out.areas.reserve(off_base);
-    out.flags.reserve(off_base);
+std::string hex4(uint16_t n) {
+    char b[8];
+    std::snprintf(b, sizeof b, "%04x", n);
+    return b;
+}
+
+// Ground polygon p's edges (at: its record) into out: each vertex and its neighbour (another
+// ground polygon, a tile portal's side, or none).
+Status read_poly_edges(const uint8_t* data, const Where& w, const TileLayout& L, size_t p, size_t at, const std::string& poly,
+                       uint8_t nv, NavTile& out) {
+    for (size_t j = 0; j < nv; ++j) {
+        const uint16_t n = load<uint16_t>(data + at + 16 + j * 2);
+        uint32_t nei = kNoPoly;
+        if (n & kExtLink) {
+            const int side = (n & 0x7f00) ? -1 : detour_dir_to_side(n & 0xff);
+            if (side < 0)
+                return Status::bad_input(w.at(at + 16 + j * 2, poly + " neighbour " + std::to_string(j)) + ": tile portal 0x" +
+                                         hex4(n) + " (expected DT_EXT_LINK with direction 0, 2, 4 or 6)");
+            nei = kTilePortal | static_cast<uint32_t>(side);
+        } else if (n != 0) {
+            if (static_cast<size_t>(n - 1) >= L.off_base)
+                return Status::bad_input(w.at(at + 16 + j * 2, poly + " neighbour " + std::to_string(j)) + ": " + std::to_string(n) +
+                                         " names polygon " + std::to_string(n - 1) + " (expected 0 or 1.." + std::to_string(L.off_base) +
+                                         ", a ground polygon + 1)");
+            if (static_cast<size_t>(n - 1) == p)
+                return Status::bad_input(w.at(at + 16 + j * 2, poly + " neighbour " + std::to_string(j)) +
+                                         ": names the polygon itself (expected another polygon, a portal or 0)");
+            nei = static_cast<uint32_t>(n - 1);
+        }
+        out.edge_vert.push_back(load<uint16_t>(data + at + 4 + j * 2));
+        out.edge_nei.push_back(nei);
+    }
+    return Status::ok();
+}
+
+// Polygons: ground polygons into our arrays, off-mesh polygons checked for what the links need;
+// then the ground vertices.
+Status read_polygons(const uint8_t* data, const Where& w, const TileLayout& L, NavTile& out) {
+    out.poly_first.reserve(L.off_base + 1);
+    out.edge_vert.reserve(L.off_base * kDetourVertsPerPoly);
+    out.edge_nei.reserve(L.off_base * kDetourVertsPerPoly);
+    out.areas.reserve(L.off_base);
+    out.flags.reserve(L.off_base);
     out.poly_first.push_back(0);
-    for (size_t p = 0; p < poly_count; ++p) {
-        const size_t at = polys_at + p * kPolySize;
+    for (size_t p = 0; p < L.poly_count; ++p) {
+        const size_t at = L.polys_at + p * kPolySize;
         const std::string poly = "polygon " + std::to_string(p);
         const uint8_t nv = data[at + 30];
         const uint8_t area_type = data[at + 31];
         const uint8_t type = area_type >> 6;
-        const bool ground = p < off_base;
+        const bool ground = p < L.off_base;
         if (type != (ground ? kPolyTypeGround : kPolyTypeOffMesh))
             return Status::bad_input(w.at(at + 31, poly + " type") + ": " + std::to_string(type) + " (expected " +
                                      (ground ? "0, a ground polygon: it is below offMeshBase)" : "1, an off-mesh connection: it is at or above offMeshBase)"));
         if (ground ? (nv < 3 || nv > kDetourVertsPerPoly) : nv != 2)
             return Status::bad_input(w.at(at + 30, poly + " vertCount") + ": " + std::to_string(nv) +
                                      (ground ? " (expected 3..6 for a ground polygon)" : " (expected 2 for an off-mesh connection)"));
-        for (size_t j = 0; j < nv; ++j) {
-            const uint16_t v = load<uint16_t>(data + at + 4 + j * 2);
-            const size_t limit = ground ? ground_verts : vert_count;
-            if (v >= limit)
-                return Status::bad_input(w.at(at + 4 + j * 2, poly + " vertex " + std::to_string(j)) + ": index " + std::to_string(v) +
-                                         " (expected below " + std::to_string(limit) + (ground ? ", the ground vertices)" : ", the vertices)"));
-            // Detour never names a vertex twice in a polygon; a file that does can stack any number
-            // of zero-area border edges on one line (the stitch compares them pairwise).
-            for (size_t i = 0; i < j; ++i)
-                if (load<uint16_t>(data + at + 4 + i * 2) == v)
-                    return Status::bad_input(w.at(at + 4 + j * 2, poly + " vertex " + std::to_string(j)) + ": index " +
-                                             std::to_string(v) + " is also its vertex " + std::to_string(i) +
-                                             " (expected distinct vertices)");
-        }
+        if (Status s = check_poly_verts(data, w, L, at, poly, nv, ground); !s) return s;
         if (!ground) continue;
-        for (size_t j = 0; j < nv; ++j) {
-            const uint16_t n = load<uint16_t>(data + at + 16 + j * 2);
-            uint32_t nei = kNoPoly;
-            if (n & kExtLink) {
-                const int side = (n & 0x7f00) ? -1 : detour_dir_to_side(n & 0xff);
-                if (side < 0)
-                    return Status::bad_input(w.at(at + 16 + j * 2, poly + " neighbour " + std::to_string(j)) + ": tile portal 0x" +
-                                             [&] { char b[8]; std::snprintf(b, sizeof b, "%04x", n); return std::string(b); }() +
-                                             " (expected DT_EXT_LINK with direction 0, 2, 4 or 6)");
-                nei = kTilePortal | static_cast<uint32_t>(side);
-            } else if (n != 0) {
-                if (static_cast<size_t>(n - 1) >= off_base)
-                    return Status::bad_input(w.at(at + 16 + j * 2, poly + " neighbour " + std::to_string(j)) + ": " + std::to_string(n) +
-                                             " names polygon " + std::to_string(n - 1) + " (expected 0 or 1.." + std::to_string(off_base) +
-                                             ", a ground polygon + 1)");
-                if (static_cast<size_t>(n - 1) == p)
-                    return Status::bad_input(w.at(at + 16 + j * 2, poly + " neighbour " + std::to_string(j)) +
-                                             ": names the polygon itself (expected another polygon, a portal or 0)");
-                nei = static_cast<uint32_t>(n - 1);
-            }
-            out.edge_vert.push_back(load<uint16_t>(data + at + 4 + j * 2));
-            out.edge_nei.push_back(nei);
-        }
+        if (Status s = read_poly_edges(data, w, L, p, at, poly, nv, out); !s) return s;
         out.poly_first.push_back(static_cast<uint32_t>(out.edge_vert.size()));
         out.areas.push_back(area_type & 0x3f);
         out.flags.push_back(load<uint16_t>(data + at + 28));
     }
-    out.verts.resize(ground_verts * 3);
-    if (ground_verts) std::memcpy(out.verts.data(), data + verts_at, ground_verts * kVertSize);
+    out.verts.resize(L.ground_verts * 3);
+    if (L.ground_verts) std::memcpy(out.verts.data(), data + L.verts_at, L.ground_verts * kVertSize);
+    return Status::ok();
+}
 
-    // Detail meshes: ranges inside the detail arrays, triangle indices inside the polygon's vertices
-    // plus its own detail vertices. The triangles listed may not exceed the tile's (dtCreateNavMeshData
-    // lays them end to end), so the world triangles we make are bounded by the file's bytes.
-    size_t listed = 0;
-    for (size_t p = 0; p < off_base; ++p) {
-        const size_t at = dmesh_at + p * kDetailMeshSize;
+// Detail meshes: ranges inside the detail arrays, triangle indices inside the polygon's vertices
+// plus its own detail vertices. The triangles listed may not exceed the tile's (dtCreateNavMeshData
+// lays them end to end), so the world triangles we make are bounded by the file's bytes. Their
+// count in *listed.
+Status check_detail(const uint8_t* data, const Where& w, const TileLayout& L, const NavTile& out, size_t* listed) {
+    *listed = 0;
+    for (size_t p = 0; p < L.off_base; ++p) {
+        const size_t at = L.dmesh_at + p * kDetailMeshSize;
         const std::string poly = "detail mesh " + std::to_string(p);
         const uint32_t vb = load<uint32_t>(data + at), tb = load<uint32_t>(data + at + 4);
         const uint8_t vn = data[at + 8], tn = data[at + 9];
-        if (static_cast<uint64_t>(vb) + vn > dvert_count)
+        if (static_cast<uint64_t>(vb) + vn > L.dvert_count)
             return Status::bad_input(w.at(at, poly + " vertBase") + ": vertices " + std::to_string(vb) + ".." + std::to_string(uint64_t{vb} + vn) +
-                                     " past the " + std::to_string(dvert_count) + " detail vertices");
-        if (static_cast<uint64_t>(tb) + tn > dtri_count)
+                                     " past the " + std::to_string(L.dvert_count) + " detail vertices");
+        if (static_cast<uint64_t>(tb) + tn > L.dtri_count)
             return Status::bad_input(w.at(at + 4, poly + " triBase") + ": triangles " + std::to_string(tb) + ".." + std::to_string(uint64_t{tb} + tn) +
-                                     " past the " + std::to_string(dtri_count) + " detail triangles");
+                                     " past the " + std::to_string(L.dtri_count) + " detail triangles");
         if (tn == 0) return Status::bad_input(w.at(at + 9, poly + " triCount") + ": 0 (expected at least one triangle)");
-        listed += tn;
+        *listed += tn;
         const size_t pnv = out.poly_first[p + 1] - out.poly_first[p];
         for (size_t t = tb; t < tb + tn; ++t)
             for (int k = 0; k < 3; ++k) {
-                const uint8_t i = data[dtris_at + t * kDetailTriSize + static_cast<size_t>(k)];
+                const uint8_t i = data[L.dtris_at + t * kDetailTriSize + static_cast<size_t>(k)];
                 if (i >= pnv + vn)
-                    return Status::bad_input(w.at(dtris_at + t * kDetailTriSize + static_cast<size_t>(k),
+                    return Status::bad_input(w.at(L.dtris_at + t * kDetailTriSize + static_cast<size_t>(k),
                                                   "detail triangle " + std::to_string(t) + " vertex " + std::to_string(k)) +
                                              ": index " + std::to_string(i) + " (expected below " + std::to_string(pnv + vn) + ", polygon " +
                                              std::to_string(p) + "'s " + std::to_string(pnv) + " vertices + " + std::to_string(vn) + " detail vertices)");
             }
     }
-    if (listed > dtri_count)
-        return Status::bad_input(w.at(44, "tile header detailTriCount") + ": " + std::to_string(dtri_count) +
-                                 ", fewer than the detail meshes' " + std::to_string(listed) + " triangles (their ranges overlap)");
-    out.detail_first.reserve(off_base + 1);
+    if (*listed > L.dtri_count)
+        return Status::bad_input(w.at(44, "tile header detailTriCount") + ": " + std::to_string(L.dtri_count) +
+                                 ", fewer than the detail meshes' " + std::to_string(*listed) + " triangles (their ranges overlap)");
+    return Status::ok();
+}
+
+// The checked detail meshes as world triangles, per ground polygon.
+void read_detail(const uint8_t* data, const TileLayout& L, size_t listed, NavTile& out) {
+    out.detail_first.reserve(L.off_base + 1);
     out.detail_tris.reserve(listed * 9);
     out.detail_first.push_back(0);
-    for (size_t p = 0; p < off_base; ++p) {
-        const size_t at = dmesh_at + p * kDetailMeshSize;
+    for (size_t p = 0; p < L.off_base; ++p) {
+        const size_t at = L.dmesh_at + p * kDetailMeshSize;
         const uint32_t vb = load<uint32_t>(data + at), tb = load<uint32_t>(data + at + 4);
         const uint8_t tn = data[at + 9];
         const uint32_t e0 = out.poly_first[p];
         const size_t pnv = out.poly_first[p + 1] - e0;
         for (size_t t = tb; t < tb + tn; ++t)
             for (int k = 0; k < 3; ++k) {
-                const uint8_t i = data[dtris_at + t * kDetailTriSize + static_cast<size_t>(k)];
+                const uint8_t i = data[L.dtris_at + t * kDetailTriSize + static_cast<size_t>(k)];
                 const float* v = i < pnv ? &out.verts[static_cast<size_t>(out.edge_vert[e0 + i]) * 3] : nullptr;
                 float dv[3];
                 if (!v) {
-                    std::memcpy(dv, data + dverts_at + (vb + (i - pnv)) * kVertSize, sizeof dv);
+                    std::memcpy(dv, data + L.dverts_at + (vb + (i - pnv)) * kVertSize, sizeof dv);
                     v = dv;
                 }
                 out.detail_tris.insert(out.detail_tris.end(), v, v + 3);
             }
         out.detail_first.push_back(static_cast<uint32_t>(out.detail_tris.size() / 9));
     }
+}
 
-    // BV tree: checked, then left out. Detour's boxes are quantized to cells of the tile and 1.5.1
-    // pads the tree to 2 * polyCount nodes with zero nodes (leaves of polygon 0 at the tile's
-    // corner); our tree is exact floats over the polygon and detail bounds, which the NavMesh builds
-    // from the polygons in O(n log n) when the tile comes without one.
-    for (size_t i = 0; i < bv_count; ++i) {
-        const size_t at = bv_at + i * kBvNodeSize;
+// BV tree: checked, then left out. Detour's boxes are quantized to cells of the tile and 1.5.1
+// pads the tree to 2 * polyCount nodes with zero nodes (leaves of polygon 0 at the tile's
+// corner); our tree is exact floats over the polygon and detail bounds, which the NavMesh builds
+// from the polygons in O(n log n) when the tile comes without one.
+Status check_bv_tree(const uint8_t* data, const Where& w, const TileLayout& L) {
+    for (size_t i = 0; i < L.bv_count; ++i) {
+        const size_t at = L.bv_at + i * kBvNodeSize;
         const int32_t idx = load<int32_t>(data + at + 12);
-        if (idx >= 0 ? static_cast<size_t>(idx) >= std::max<size_t>(off_base, 1)
-                     : (idx == INT32_MIN || i + static_cast<size_t>(-static_cast<int64_t>(idx)) > bv_count))
+        if (idx >= 0 ? static_cast<size_t>(idx) >= std::max<size_t>(L.off_base, 1)
+                     : (idx == INT32_MIN || i + static_cast<size_t>(-static_cast<int64_t>(idx)) > L.bv_count))
             return Status::bad_input(w.at(at + 12, "BV node " + std::to_string(i) + " index") + ": " + std::to_string(idx) +
-                                     " (expected a ground polygon 0.." + std::to_string(off_base ? off_base - 1 : 0) +
-                                     " or an escape -n that stays within the " + std::to_string(bv_count) + " nodes)");
+                                     " (expected a ground polygon 0.." + std::to_string(L.off_base ? L.off_base - 1 : 0) +
+                                     " or an escape -n that stays within the " + std::to_string(L.bv_count) + " nodes)");
         for (int k = 0; k < 3; ++k)
             if (load<uint16_t>(data + at + static_cast<size_t>(k) * 2) > load<uint16_t>(data + at + 6 + static_cast<size_t>(k) * 2))
                 return Status::bad_input(w.at(at + static_cast<size_t>(k) * 2, "BV node " + std::to_string(i) + " bmin " + "xyz"[k]) +
                                          ": above its bmax");
     }
+    return Status::ok();
+}
 
-    // Off-mesh connections become links, with the flags and area of their polygons.
-    out.links.reserve(off_count);
-    for (size_t i = 0; i < off_count; ++i) {
-        const size_t at = off_at + i * kOffMeshSize;
+// Off-mesh connections become links, with the flags and area of their polygons.
+Status read_offmesh(const uint8_t* data, const Where& w, const TileLayout& L, NavTile& out) {
+    out.links.reserve(L.off_count);
+    for (size_t i = 0; i < L.off_count; ++i) {
+        const size_t at = L.off_at + i * kOffMeshSize;
         const std::string con = "off-mesh connection " + std::to_string(i);
         OffMeshLink l;
         for (int k = 0; k < 7; ++k) {
@@ -392,10 +430,10 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
             (k < 3 ? l.start[k] : k < 6 ? l.end[k - 3] : l.radius) = v;
         }
         const uint16_t poly = load<uint16_t>(data + at + 28);
-        if (poly != off_base + i)
-            return Status::bad_input(w.at(at + 28, con + " poly") + ": " + std::to_string(poly) + " (expected " + std::to_string(off_base + i) +
+        if (poly != L.off_base + i)
+            return Status::bad_input(w.at(at + 28, con + " poly") + ": " + std::to_string(poly) + " (expected " + std::to_string(L.off_base + i) +
                                      ", offMeshBase + " + std::to_string(i) + ")");
-        const size_t pat = polys_at + poly * kPolySize;
+        const size_t pat = L.polys_at + poly * kPolySize;
         l.flags = load<uint16_t>(data + pat + 28);
         l.area = data[pat + 31] & 0x3f;
         l.bidir = (data[at + 30] & kOffMeshBidir) != 0;
@@ -403,6 +441,33 @@ Status read_detour_tile(const uint8_t* data, size_t size, const std::string& wha
         out.links.push_back(l);
     }
     return Status::ok();
+}
+
+}  // namespace
+
+Status read_detour_tile(const uint8_t* data, size_t size, const std::string& what, size_t base_offset, NavTile& out) {
+    out = NavTile{};
+    const Where w{what, base_offset};
+    if (size < kHeaderSize)
+        return Status::bad_input(w.at(0, "tile header") + ": the tile has " + std::to_string(size) + " bytes, fewer than its " +
+                                 std::to_string(kHeaderSize) + "-byte header");
+    const uint32_t magic = load<uint32_t>(data);
+    if (magic != kTileMagic) return Status::bad_input(w.at(0, "tile magic") + ": not a Detour tile (expected 'DNAV')");
+    const int32_t version = load<int32_t>(data + 4);
+    if (version != kDetourVersion)
+        return Status::bad_input(w.at(4, "tile version") + ": " + std::to_string(version) + " (expected " + std::to_string(kDetourVersion) +
+                                 ", Detour 1.5's DT_NAVMESH_VERSION)");
+    TileLayout L;
+    if (Status s = read_layout(data, size, w, L); !s) return s;
+    if (Status s = read_header(data, w, L, out); !s) return s;
+    if (Status s = check_coords(data, L.verts_at, L.vert_count, w, "vertex"); !s) return s;
+    if (Status s = check_coords(data, L.dverts_at, L.dvert_count, w, "detail vertex"); !s) return s;
+    if (Status s = read_polygons(data, w, L, out); !s) return s;
+    size_t listed = 0;
+    if (Status s = check_detail(data, w, L, out, &listed); !s) return s;
+    read_detail(data, L, listed, out);
+    if (Status s = check_bv_tree(data, w, L); !s) return s;
+    return read_offmesh(data, w, L, out);
 }
 
 }  // namespace nav

@@ -151,12 +151,24 @@ uint8_t classify_offmesh_point(const float* pt, const float* bmin, const float* 
 
 Status bad(const std::string& m) { return Status::bad_input("detour tile: " + m); }
 
-}  // namespace
+// What the checks count for the tile's layout.
+struct TileCounts {
+    int64_t edge_count = 0, portal_count = 0;               // the polygons' edges and tile-border portals
+    int64_t unique_detail_verts = 0, detail_tri_count = 0;  // detail vertices beyond the polygons' own, triangles
+    std::vector<uint8_t> cls;  // each off-mesh connection's two ends: classify_offmesh_point, 0xff inside
+    int stored_offmesh = 0;    // the connections starting inside the tile
+    int64_t offmesh_links = 0;
+    int64_t tot_polys = 0, tot_verts = 0, max_links = 0;
+};
 
-Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out) {
-    out.clear();
+// Where each section starts in the tile's block.
+struct TileSections {
+    uint8_t *hdr, *verts, *polys, *dmeshes, *dverts, *dtris, *bvtree, *offcons;
+};
+
+// Detour's own refusals first (nvp, vertex count, empty mesh), then what it would crash on.
+Status check_source(const DetourTileSource& src) {
     const int nvp = src.nvp;
-    // Detour's own refusals first (nvp, vertex count, empty mesh), then what it would crash on.
     if (nvp > kDetourVertsPerPoly)
         return bad("nvp (vertices per polygon) is " + std::to_string(nvp) + "; Detour's polygons have at most " +
                    std::to_string(kDetourVertsPerPoly));
@@ -180,13 +192,22 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
     if (src.offmesh_count > 0 && (!src.offmesh_verts || !src.offmesh_rad || !src.offmesh_flags || !src.offmesh_areas ||
                                   !src.offmesh_dir))
         return bad("off-mesh connection arrays missing");
+    return Status::ok();
+}
 
-    const size_t np = static_cast<size_t>(src.poly_count);
+// The vertex count of polygon i (its first nvp indices up to the first kNullIdx).
+int poly_vert_count(const DetourTileSource& src, size_t i) {
+    const uint16_t* p = &src.polys[i * 2 * static_cast<size_t>(src.nvp)];
+    int nv = 0;
+    while (nv < src.nvp && p[nv] != kNullIdx) ++nv;
+    return nv;
+}
+
+// Polygons: vertex counts, indices, edges and portals.
+Status count_polygons(const DetourTileSource& src, TileCounts& n) {
+    const int nvp = src.nvp;
     const size_t stride = 2 * static_cast<size_t>(nvp);
-
-    // Polygons: vertex counts, indices, edges and portals.
-    int64_t edge_count = 0, portal_count = 0;
-    for (size_t i = 0; i < np; ++i) {
+    for (size_t i = 0; i < static_cast<size_t>(src.poly_count); ++i) {
         const uint16_t* p = &src.polys[i * stride];
         int nv = 0;
         for (int j = 0; j < nvp && p[j] != kNullIdx; ++j, ++nv) {
@@ -195,140 +216,144 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
                            "; expected below vert_count " + std::to_string(src.vert_count));
             const uint16_t nb = p[nvp + j];
             if (nb & 0x8000) {
-                if ((nb & 0xf) != 0xf) ++portal_count;
+                if ((nb & 0xf) != 0xf) ++n.portal_count;
             } else if (nb >= src.poly_count) {
                 return bad("polygon " + std::to_string(i) + " edge " + std::to_string(j) + " neighbour " + std::to_string(nb) +
                            " is not a polygon (poly_count " + std::to_string(src.poly_count) + ")");
             }
         }
         if (nv < 3) return bad("polygon " + std::to_string(i) + " has " + std::to_string(nv) + " vertices; at least 3 expected");
-        edge_count += nv;
+        n.edge_count += nv;
     }
+    return Status::ok();
+}
 
-    // Detail sub-meshes: in range, each starting with its polygon's vertices, counts in a byte.
-    int64_t unique_detail_verts = 0, detail_tri_count = 0;
-    if (have_detail) {
-        detail_tri_count = src.detail_tri_count;
-        for (size_t i = 0; i < np; ++i) {
-            const uint32_t* m = &src.detail_meshes[i * 4];
-            const uint16_t* p = &src.polys[i * stride];
-            int nv = 0;
-            while (nv < nvp && p[nv] != kNullIdx) ++nv;
-            auto which = [i] { return "detail sub-mesh " + std::to_string(i); };  // built on failure only
-            if (uint64_t(m[0]) + m[1] > uint64_t(src.detail_vert_count))
-                return bad(which() + " vertices " + std::to_string(m[0]) + "+" + std::to_string(m[1]) +
-                           " beyond detail_vert_count " + std::to_string(src.detail_vert_count));
-            if (uint64_t(m[2]) + m[3] > uint64_t(src.detail_tri_count))
-                return bad(which() + " triangles " + std::to_string(m[2]) + "+" + std::to_string(m[3]) +
-                           " beyond detail_tri_count " + std::to_string(src.detail_tri_count));
-            if (m[1] < uint32_t(nv) || m[1] - uint32_t(nv) > 255)
-                return bad(which() + " has " + std::to_string(m[1]) + " vertices; expected its polygon's " + std::to_string(nv) +
-                           " plus at most 255");
-            if (m[3] > 255) return bad(which() + " has " + std::to_string(m[3]) + " triangles; Detour stores at most 255");
-            for (uint32_t t = m[2]; t < m[2] + m[3]; ++t)
-                for (int k = 0; k < 3; ++k)
-                    if (src.detail_tris[size_t(t) * 4 + k] >= m[1])
-                        return bad("detail triangle " + std::to_string(t) + " vertex " + std::to_string(k) + " is " +
-                                   std::to_string(src.detail_tris[size_t(t) * 4 + k]) + "; its sub-mesh has " +
-                                   std::to_string(m[1]) + " vertices");
-            unique_detail_verts += m[1] - nv;
+// Detail sub-meshes: in range, each starting with its polygon's vertices, counts in a byte.
+// Without a detail mesh: a fan of nv - 2 triangles per polygon.
+Status count_detail(const DetourTileSource& src, TileCounts& n) {
+    const size_t np = static_cast<size_t>(src.poly_count);
+    if (!src.detail_meshes) {
+        for (size_t i = 0; i < np; ++i) n.detail_tri_count += poly_vert_count(src, i) - 2;
+        return Status::ok();
+    }
+    n.detail_tri_count = src.detail_tri_count;
+    for (size_t i = 0; i < np; ++i) {
+        const uint32_t* m = &src.detail_meshes[i * 4];
+        const int nv = poly_vert_count(src, i);
+        auto which = [i] { return "detail sub-mesh " + std::to_string(i); };  // built on failure only
+        if (uint64_t(m[0]) + m[1] > uint64_t(src.detail_vert_count))
+            return bad(which() + " vertices " + std::to_string(m[0]) + "+" + std::to_string(m[1]) +
+                       " beyond detail_vert_count " + std::to_string(src.detail_vert_count));
+        if (uint64_t(m[2]) + m[3] > uint64_t(src.detail_tri_count))
+            return bad(which() + " triangles " + std::to_string(m[2]) + "+" + std::to_string(m[3]) +
+                       " beyond detail_tri_count " + std::to_string(src.detail_tri_count));
+        if (m[1] < uint32_t(nv) || m[1] - uint32_t(nv) > 255)
+            return bad(which() + " has " + std::to_string(m[1]) + " vertices; expected its polygon's " + std::to_string(nv) +
+                       " plus at most 255");
+        if (m[3] > 255) return bad(which() + " has " + std::to_string(m[3]) + " triangles; Detour stores at most 255");
+        for (uint32_t t = m[2]; t < m[2] + m[3]; ++t)
+            for (int k = 0; k < 3; ++k)
+                if (src.detail_tris[size_t(t) * 4 + k] >= m[1])
+                    return bad("detail triangle " + std::to_string(t) + " vertex " + std::to_string(k) + " is " +
+                               std::to_string(src.detail_tris[size_t(t) * 4 + k]) + "; its sub-mesh has " +
+                               std::to_string(m[1]) + " vertices");
+        n.unique_detail_verts += m[1] - nv;
+    }
+    // dtCreateNavMeshData counts the copied vertices in an unsigned short.
+    if (n.unique_detail_verts > 0xffff)
+        return bad(std::to_string(n.unique_detail_verts) +
+                   " detail vertices beyond the polygons' own; Detour stores at most 65535 a tile");
+    return Status::ok();
+}
+
+// Off-mesh connections: only those starting inside the tile's box (xz, and y within the
+// mesh's height range grown by the climb) are stored; each end inside takes two links.
+void classify_offmesh(const DetourTileSource& src, TileCounts& n) {
+    n.cls.assign(static_cast<size_t>(src.offmesh_count) * 2, 0);
+    if (src.offmesh_count <= 0) return;
+    float hmin = FLT_MAX, hmax = -FLT_MAX;
+    if (src.detail_verts && src.detail_vert_count) {
+        for (int i = 0; i < src.detail_vert_count; ++i) {
+            const float h = src.detail_verts[size_t(i) * 3 + 1];
+            hmin = dt_min(hmin, h);
+            hmax = dt_max(hmax, h);
         }
-        // dtCreateNavMeshData counts the copied vertices in an unsigned short.
-        if (unique_detail_verts > 0xffff)
-            return bad(std::to_string(unique_detail_verts) +
-                       " detail vertices beyond the polygons' own; Detour stores at most 65535 a tile");
     } else {
-        for (size_t i = 0; i < np; ++i) {
-            const uint16_t* p = &src.polys[i * stride];
-            int nv = 0;
-            while (nv < nvp && p[nv] != kNullIdx) ++nv;
-            detail_tri_count += nv - 2;
+        for (int i = 0; i < src.vert_count; ++i) {
+            const float h = src.bmin[1] + static_cast<float>(src.verts[size_t(i) * 3 + 1]) * src.ch;
+            hmin = dt_min(hmin, h);
+            hmax = dt_max(hmax, h);
         }
     }
-
-    // Off-mesh connections: only those starting inside the tile's box (xz, and y within the
-    // mesh's height range grown by the climb) are stored; each end inside takes two links.
-    std::vector<uint8_t> cls(static_cast<size_t>(src.offmesh_count) * 2);
-    int stored_offmesh = 0;
-    int64_t offmesh_links = 0;
-    if (src.offmesh_count > 0) {
-        float hmin = FLT_MAX, hmax = -FLT_MAX;
-        if (src.detail_verts && src.detail_vert_count) {
-            for (int i = 0; i < src.detail_vert_count; ++i) {
-                const float h = src.detail_verts[size_t(i) * 3 + 1];
-                hmin = dt_min(hmin, h);
-                hmax = dt_max(hmax, h);
-            }
-        } else {
-            for (int i = 0; i < src.vert_count; ++i) {
-                const float h = src.bmin[1] + static_cast<float>(src.verts[size_t(i) * 3 + 1]) * src.ch;
-                hmin = dt_min(hmin, h);
-                hmax = dt_max(hmax, h);
-            }
-        }
-        hmin -= src.walkable_climb;
-        hmax += src.walkable_climb;
-        const float bmin[3] = {src.bmin[0], hmin, src.bmin[2]};
-        const float bmax[3] = {src.bmax[0], hmax, src.bmax[2]};
-        for (int i = 0; i < src.offmesh_count; ++i) {
-            const float* p0 = &src.offmesh_verts[size_t(i) * 6];
-            const float* p1 = p0 + 3;
-            uint8_t& c0 = cls[size_t(i) * 2];
-            uint8_t& c1 = cls[size_t(i) * 2 + 1];
-            c0 = classify_offmesh_point(p0, bmin, bmax);
-            c1 = classify_offmesh_point(p1, bmin, bmax);
-            if (c0 == 0xff && (p0[1] < bmin[1] || p0[1] > bmax[1])) c0 = 0;
-            if (c0 == 0xff) ++offmesh_links;
-            if (c1 == 0xff) ++offmesh_links;
-            if (c0 == 0xff) ++stored_offmesh;
-        }
+    hmin -= src.walkable_climb;
+    hmax += src.walkable_climb;
+    const float bmin[3] = {src.bmin[0], hmin, src.bmin[2]};
+    const float bmax[3] = {src.bmax[0], hmax, src.bmax[2]};
+    for (int i = 0; i < src.offmesh_count; ++i) {
+        const float* p0 = &src.offmesh_verts[size_t(i) * 6];
+        const float* p1 = p0 + 3;
+        uint8_t& c0 = n.cls[size_t(i) * 2];
+        uint8_t& c1 = n.cls[size_t(i) * 2 + 1];
+        c0 = classify_offmesh_point(p0, bmin, bmax);
+        c1 = classify_offmesh_point(p1, bmin, bmax);
+        if (c0 == 0xff && (p0[1] < bmin[1] || p0[1] > bmax[1])) c0 = 0;
+        if (c0 == 0xff) ++n.offmesh_links;
+        if (c1 == 0xff) ++n.offmesh_links;
+        if (c0 == 0xff) ++n.stored_offmesh;
     }
+}
 
-    const int64_t tot_polys = src.poly_count + int64_t(stored_offmesh);
-    const int64_t tot_verts = src.vert_count + int64_t(stored_offmesh) * 2;
-    if (tot_verts > 0xffff || tot_polys > 0xffff)
-        return bad(std::to_string(tot_verts) + " vertices and " + std::to_string(tot_polys) +
+// The block's size from the counts, zeroed, and where each section starts in it.
+Status lay_out(const DetourTileSource& src, TileCounts& n, std::vector<uint8_t>& out, TileSections& at) {
+    const size_t np = static_cast<size_t>(src.poly_count);
+    n.tot_polys = src.poly_count + int64_t(n.stored_offmesh);
+    n.tot_verts = src.vert_count + int64_t(n.stored_offmesh) * 2;
+    if (n.tot_verts > 0xffff || n.tot_polys > 0xffff)
+        return bad(std::to_string(n.tot_verts) + " vertices and " + std::to_string(n.tot_polys) +
                    " polygons with the off-mesh connections; Detour indexes them in 16 bits");
-    const int64_t max_links = edge_count + portal_count * 2 + offmesh_links * 2;
+    n.max_links = n.edge_count + n.portal_count * 2 + n.offmesh_links * 2;
 
-    const size_t vert_bytes = align4(12 * size_t(tot_verts));
-    const size_t poly_bytes = align4(kPolySize * size_t(tot_polys));
-    const size_t link_bytes = align4(kLinkSize * size_t(max_links));
+    const size_t vert_bytes = align4(12 * size_t(n.tot_verts));
+    const size_t poly_bytes = align4(kPolySize * size_t(n.tot_polys));
+    const size_t link_bytes = align4(kLinkSize * size_t(n.max_links));
     const size_t dmesh_bytes = align4(kDetailMeshSize * np);
-    const size_t dvert_bytes = align4(12 * size_t(unique_detail_verts));
-    const size_t dtri_bytes = align4(4 * size_t(detail_tri_count));
+    const size_t dvert_bytes = align4(12 * size_t(n.unique_detail_verts));
+    const size_t dtri_bytes = align4(4 * size_t(n.detail_tri_count));
     const size_t bv_bytes = src.build_bv_tree ? align4(kBvNodeSize * np * 2) : 0;
-    const size_t off_bytes = align4(kOffMeshSize * size_t(stored_offmesh));
+    const size_t off_bytes = align4(kOffMeshSize * size_t(n.stored_offmesh));
     const size_t total = kHeaderSize + vert_bytes + poly_bytes + link_bytes + dmesh_bytes + dvert_bytes + dtri_bytes +
                          bv_bytes + off_bytes;
     if (total > size_t(INT_MAX))
         return bad("the tile would be " + std::to_string(total) + " bytes; Detour's size is an int");
 
     out.assign(total, 0);
-    uint8_t* const hdr = out.data();
-    uint8_t* const verts = hdr + kHeaderSize;
-    uint8_t* const polys = verts + vert_bytes;
-    uint8_t* const dmeshes = polys + poly_bytes + link_bytes;
-    uint8_t* const dverts = dmeshes + dmesh_bytes;
-    uint8_t* const dtris = dverts + dvert_bytes;
-    uint8_t* const bvtree = dtris + dtri_bytes;
-    uint8_t* const offcons = bvtree + bv_bytes;
+    at.hdr = out.data();
+    at.verts = at.hdr + kHeaderSize;
+    at.polys = at.verts + vert_bytes;
+    at.dmeshes = at.polys + poly_bytes + link_bytes;
+    at.dverts = at.dmeshes + dmesh_bytes;
+    at.dtris = at.dverts + dvert_bytes;
+    at.bvtree = at.dtris + dtri_bytes;
+    at.offcons = at.bvtree + bv_bytes;
+    return Status::ok();
+}
 
-    // Header (dtMeshHeader field order).
+// Header (dtMeshHeader field order).
+void write_header(const DetourTileSource& src, const TileCounts& n, uint8_t* hdr) {
     put<int32_t>(hdr + 0, static_cast<int32_t>(kTileMagic));
     put<int32_t>(hdr + 4, kDetourVersion);
     put<int32_t>(hdr + 8, src.tile_x);
     put<int32_t>(hdr + 12, src.tile_y);
     put<int32_t>(hdr + 16, src.tile_layer);
     put<uint32_t>(hdr + 20, src.user_id);
-    put<int32_t>(hdr + 24, int32_t(tot_polys));
-    put<int32_t>(hdr + 28, int32_t(tot_verts));
-    put<int32_t>(hdr + 32, int32_t(max_links));
-    put<int32_t>(hdr + 36, src.poly_count);                // detailMeshCount
-    put<int32_t>(hdr + 40, int32_t(unique_detail_verts));  // detailVertCount
-    put<int32_t>(hdr + 44, int32_t(detail_tri_count));
+    put<int32_t>(hdr + 24, int32_t(n.tot_polys));
+    put<int32_t>(hdr + 28, int32_t(n.tot_verts));
+    put<int32_t>(hdr + 32, int32_t(n.max_links));
+    put<int32_t>(hdr + 36, src.poly_count);                  // detailMeshCount
+    put<int32_t>(hdr + 40, int32_t(n.unique_detail_verts));  // detailVertCount
+    put<int32_t>(hdr + 44, int32_t(n.detail_tri_count));
     put<int32_t>(hdr + 48, src.build_bv_tree ? src.poly_count * 2 : 0);  // bvNodeCount
-    put<int32_t>(hdr + 52, stored_offmesh);
+    put<int32_t>(hdr + 52, n.stored_offmesh);
     put<int32_t>(hdr + 56, src.poly_count);  // offMeshBase
     put<float>(hdr + 60, src.walkable_height);
     put<float>(hdr + 64, src.walkable_radius);
@@ -337,10 +362,11 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
         put<float>(hdr + 72 + 4 * k, src.bmin[k]);
         put<float>(hdr + 84 + 4 * k, src.bmax[k]);
     }
-    const float quant = 1.0f / src.cs;
-    put<float>(hdr + 96, quant);
+    put<float>(hdr + 96, 1.0f / src.cs);  // bvQuantFactor
+}
 
-    // Vertices: voxel units to world, then both ends of each stored off-mesh connection.
+// Vertices: voxel units to world, then both ends of each stored off-mesh connection.
+void write_vertices(const DetourTileSource& src, const TileCounts& n, uint8_t* verts) {
     for (int i = 0; i < src.vert_count; ++i) {
         const uint16_t* iv = &src.verts[size_t(i) * 3];
         uint8_t* v = verts + size_t(i) * 12;
@@ -348,14 +374,20 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
         put<float>(v + 4, src.bmin[1] + static_cast<float>(iv[1]) * src.ch);
         put<float>(v + 8, src.bmin[2] + static_cast<float>(iv[2]) * src.cs);
     }
-    for (int i = 0, n = 0; i < src.offmesh_count; ++i) {
-        if (cls[size_t(i) * 2] != 0xff) continue;
-        std::memcpy(verts + (size_t(src.vert_count) + size_t(n) * 2) * 12, &src.offmesh_verts[size_t(i) * 6], 24);
-        ++n;
+    for (int i = 0, k = 0; i < src.offmesh_count; ++i) {
+        if (n.cls[size_t(i) * 2] != 0xff) continue;
+        std::memcpy(verts + (size_t(src.vert_count) + size_t(k) * 2) * 12, &src.offmesh_verts[size_t(i) * 6], 24);
+        ++k;
     }
+}
 
-    // Polygons: neighbour n becomes n + 1 (0 = none); a portal's Recast side 0..3 (x-, z+, x+, z-)
-    // becomes DT_EXT_LINK | Detour's side (4, 2, 0, 6); any other marked side stays 0.
+// Polygons: neighbour n becomes n + 1 (0 = none); a portal's Recast side 0..3 (x-, z+, x+, z-)
+// becomes DT_EXT_LINK | Detour's side (4, 2, 0, 6); any other marked side stays 0. Then one
+// polygon of two vertices per stored off-mesh connection.
+void write_polygons(const DetourTileSource& src, const TileCounts& n, uint8_t* polys) {
+    const int nvp = src.nvp;
+    const size_t np = static_cast<size_t>(src.poly_count);
+    const size_t stride = 2 * static_cast<size_t>(nvp);
     for (size_t i = 0; i < np; ++i) {
         const uint16_t* s = &src.polys[i * stride];
         uint8_t* p = polys + i * kPolySize;
@@ -377,111 +409,142 @@ Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out)
         p[30] = static_cast<uint8_t>(nv);
         p[31] = static_cast<uint8_t>((src.poly_areas[i] & 0x3f) | (kPolyTypeGround << 6));
     }
-    for (int i = 0, n = 0; i < src.offmesh_count; ++i) {
-        if (cls[size_t(i) * 2] != 0xff) continue;
-        uint8_t* p = polys + (np + size_t(n)) * kPolySize;
-        put<uint16_t>(p + 4, static_cast<uint16_t>(src.vert_count + n * 2));
-        put<uint16_t>(p + 6, static_cast<uint16_t>(src.vert_count + n * 2 + 1));
+    for (int i = 0, k = 0; i < src.offmesh_count; ++i) {
+        if (n.cls[size_t(i) * 2] != 0xff) continue;
+        uint8_t* p = polys + (np + size_t(k)) * kPolySize;
+        put<uint16_t>(p + 4, static_cast<uint16_t>(src.vert_count + k * 2));
+        put<uint16_t>(p + 6, static_cast<uint16_t>(src.vert_count + k * 2 + 1));
         put<uint16_t>(p + 28, src.offmesh_flags[i]);
         p[30] = 2;
         p[31] = static_cast<uint8_t>((src.offmesh_areas[i] & 0x3f) | (kPolyTypeOffMesh << 6));
-        ++n;
+        ++k;
     }
+}
 
-    // Detail: sub-mesh records, the vertices beyond each polygon's own (those are its first ones),
-    // the triangles as given. Without a detail mesh, a fan per polygon with its boundary edges
-    // flagged (edge 0 on the first triangle, edge 1 always, edge 2 on the last).
-    if (have_detail) {
+// Detail: sub-mesh records, the vertices beyond each polygon's own (those are its first ones),
+// the triangles as given. Without a detail mesh, a fan per polygon with its boundary edges
+// flagged (edge 0 on the first triangle, edge 1 always, edge 2 on the last). The polygons'
+// vertex counts are read from their written records.
+void write_detail(const DetourTileSource& src, const TileSections& at) {
+    const size_t np = static_cast<size_t>(src.poly_count);
+    if (src.detail_meshes) {
         uint32_t vbase = 0;
         for (size_t i = 0; i < np; ++i) {
             const uint32_t* m = &src.detail_meshes[i * 4];
-            const uint32_t nv = polys[i * kPolySize + 30];
+            const uint32_t nv = at.polys[i * kPolySize + 30];
             const uint32_t extra = m[1] - nv;
-            uint8_t* d = dmeshes + i * kDetailMeshSize;
+            uint8_t* d = at.dmeshes + i * kDetailMeshSize;
             put<uint32_t>(d + 0, vbase);
             put<uint32_t>(d + 4, m[2]);
             d[8] = static_cast<uint8_t>(extra);
             d[9] = static_cast<uint8_t>(m[3]);
             if (extra) {
-                std::memcpy(dverts + size_t(vbase) * 12, &src.detail_verts[(size_t(m[0]) + nv) * 3], size_t(extra) * 12);
+                std::memcpy(at.dverts + size_t(vbase) * 12, &src.detail_verts[(size_t(m[0]) + nv) * 3], size_t(extra) * 12);
                 vbase += extra;
             }
         }
-        if (src.detail_tri_count > 0) std::memcpy(dtris, src.detail_tris, size_t(src.detail_tri_count) * 4);
-    } else {
-        uint32_t tbase = 0;
-        for (size_t i = 0; i < np; ++i) {
-            const int nv = polys[i * kPolySize + 30];
-            uint8_t* d = dmeshes + i * kDetailMeshSize;
-            put<uint32_t>(d + 4, tbase);
-            d[9] = static_cast<uint8_t>(nv - 2);
-            for (int j = 2; j < nv; ++j, ++tbase) {
-                uint8_t* t = dtris + size_t(tbase) * 4;
-                t[0] = 0;
-                t[1] = static_cast<uint8_t>(j - 1);
-                t[2] = static_cast<uint8_t>(j);
-                t[3] = static_cast<uint8_t>((1 << 2) | (j == 2 ? 1 : 0) | (j == nv - 1 ? 1 << 4 : 0));
-            }
+        if (src.detail_tri_count > 0) std::memcpy(at.dtris, src.detail_tris, size_t(src.detail_tri_count) * 4);
+        return;
+    }
+    uint32_t tbase = 0;
+    for (size_t i = 0; i < np; ++i) {
+        const int nv = at.polys[i * kPolySize + 30];
+        uint8_t* d = at.dmeshes + i * kDetailMeshSize;
+        put<uint32_t>(d + 4, tbase);
+        d[9] = static_cast<uint8_t>(nv - 2);
+        for (int j = 2; j < nv; ++j, ++tbase) {
+            uint8_t* t = at.dtris + size_t(tbase) * 4;
+            t[0] = 0;
+            t[1] = static_cast<uint8_t>(j - 1);
+            t[2] = static_cast<uint8_t>(j);
+            t[3] = static_cast<uint8_t>((1 << 2) | (j == 2 ? 1 : 0) | (j == nv - 1 ? 1 << 4 : 0));
         }
     }
+}
 
-    // BV tree: bounds quantized by 1/cs on every axis (from the detail vertices when there are
-    // any, else from the polygon's voxel vertices with y rescaled by ch/cs).
-    if (src.build_bv_tree) {
-        std::vector<BvItem> scratch(np + np / 2 + 1);  // the items, then the merge buffer: one allocation
-        BvItem* items = scratch.data();
-        BvItem* tmp = items + np;
-        for (size_t i = 0; i < np; ++i) {
-            BvItem& it = items[i];
-            it.i = static_cast<int>(i);
-            if (have_detail) {
-                const uint32_t vb = src.detail_meshes[i * 4 + 0];
-                const uint32_t ndv = src.detail_meshes[i * 4 + 1];
-                const float* dv = &src.detail_verts[size_t(vb) * 3];
-                float bmin[3] = {dv[0], dv[1], dv[2]}, bmax[3] = {dv[0], dv[1], dv[2]};
-                for (uint32_t j = 1; j < ndv; ++j)
-                    for (int k = 0; k < 3; ++k) {
-                        const float v = dv[size_t(j) * 3 + k];
-                        bmin[k] = dt_min(bmin[k], v);  // dtVmin
-                        bmax[k] = dt_max(bmax[k], v);  // dtVmax
-                    }
-                for (int k = 0; k < 3; ++k) {
-                    it.bmin[k] = quantize(bmin[k], src.bmin[k], quant);
-                    it.bmax[k] = quantize(bmax[k], src.bmin[k], quant);
-                }
-            } else {
-                const uint16_t* p = &src.polys[i * stride];
-                for (int k = 0; k < 3; ++k) it.bmin[k] = it.bmax[k] = src.verts[size_t(p[0]) * 3 + k];
-                for (int j = 1; j < nvp && p[j] != kNullIdx; ++j)
-                    for (int k = 0; k < 3; ++k) {
-                        const uint16_t v = src.verts[size_t(p[j]) * 3 + k];
-                        it.bmin[k] = std::min(it.bmin[k], v);
-                        it.bmax[k] = std::max(it.bmax[k], v);
-                    }
-                // (unsigned short)floorf(...): x86-64 converts through a 32-bit int and keeps the low
-                // 16 bits; trunc_int does the conversion without C++'s undefined out-of-range cast.
-                it.bmin[1] = static_cast<uint16_t>(static_cast<uint32_t>(
-                    trunc_int(std::floor(static_cast<float>(it.bmin[1]) * src.ch / src.cs))));
-                it.bmax[1] = static_cast<uint16_t>(static_cast<uint32_t>(
-                    trunc_int(std::ceil(static_cast<float>(it.bmax[1]) * src.ch / src.cs))));
+// The BV item of polygon i: bounds quantized by 1/cs on every axis (from the detail vertices when
+// there are any, else from the polygon's voxel vertices with y rescaled by ch/cs).
+BvItem bv_item(const DetourTileSource& src, size_t i) {
+    BvItem it;
+    it.i = static_cast<int>(i);
+    if (src.detail_meshes) {
+        const float quant = 1.0f / src.cs;
+        const uint32_t vb = src.detail_meshes[i * 4 + 0];
+        const uint32_t ndv = src.detail_meshes[i * 4 + 1];
+        const float* dv = &src.detail_verts[size_t(vb) * 3];
+        float bmin[3] = {dv[0], dv[1], dv[2]}, bmax[3] = {dv[0], dv[1], dv[2]};
+        for (uint32_t j = 1; j < ndv; ++j)
+            for (int k = 0; k < 3; ++k) {
+                const float v = dv[size_t(j) * 3 + k];
+                bmin[k] = dt_min(bmin[k], v);  // dtVmin
+                bmax[k] = dt_max(bmax[k], v);  // dtVmax
             }
+        for (int k = 0; k < 3; ++k) {
+            it.bmin[k] = quantize(bmin[k], src.bmin[k], quant);
+            it.bmax[k] = quantize(bmax[k], src.bmin[k], quant);
         }
-        int cur = 0;
-        subdivide(items, 0, src.poly_count, cur, bvtree, tmp);
+        return it;
     }
+    const uint16_t* p = &src.polys[i * 2 * static_cast<size_t>(src.nvp)];
+    for (int k = 0; k < 3; ++k) it.bmin[k] = it.bmax[k] = src.verts[size_t(p[0]) * 3 + k];
+    for (int j = 1; j < src.nvp && p[j] != kNullIdx; ++j)
+        for (int k = 0; k < 3; ++k) {
+            const uint16_t v = src.verts[size_t(p[j]) * 3 + k];
+            it.bmin[k] = std::min(it.bmin[k], v);
+            it.bmax[k] = std::max(it.bmax[k], v);
+        }
+    // (unsigned short)floorf(...): x86-64 converts through a 32-bit int and keeps the low
+    // 16 bits; trunc_int does the conversion without C++'s undefined out-of-range cast.
+    it.bmin[1] = static_cast<uint16_t>(
+        static_cast<uint32_t>(trunc_int(std::floor(static_cast<float>(it.bmin[1]) * src.ch / src.cs))));
+    it.bmax[1] = static_cast<uint16_t>(
+        static_cast<uint32_t>(trunc_int(std::ceil(static_cast<float>(it.bmax[1]) * src.ch / src.cs))));
+    return it;
+}
 
-    // Off-mesh connections stored in this tile.
-    for (int i = 0, n = 0; i < src.offmesh_count; ++i) {
-        if (cls[size_t(i) * 2] != 0xff) continue;
-        uint8_t* c = offcons + size_t(n) * kOffMeshSize;
+// BV tree: Detour's subdivide over every polygon's item.
+void write_bv_tree(const DetourTileSource& src, uint8_t* bvtree) {
+    const size_t np = static_cast<size_t>(src.poly_count);
+    std::vector<BvItem> scratch(np + np / 2 + 1);  // the items, then the merge buffer: one allocation
+    BvItem* items = scratch.data();
+    BvItem* tmp = items + np;
+    for (size_t i = 0; i < np; ++i) items[i] = bv_item(src, i);
+    int cur = 0;
+    subdivide(items, 0, src.poly_count, cur, bvtree, tmp);
+}
+
+// Off-mesh connections stored in this tile.
+void write_offmesh(const DetourTileSource& src, const TileCounts& n, uint8_t* offcons) {
+    for (int i = 0, k = 0; i < src.offmesh_count; ++i) {
+        if (n.cls[size_t(i) * 2] != 0xff) continue;
+        uint8_t* c = offcons + size_t(k) * kOffMeshSize;
         std::memcpy(c, &src.offmesh_verts[size_t(i) * 6], 24);
         put<float>(c + 24, src.offmesh_rad[i]);
-        put<uint16_t>(c + 28, static_cast<uint16_t>(src.poly_count + n));
+        put<uint16_t>(c + 28, static_cast<uint16_t>(src.poly_count + k));
         c[30] = src.offmesh_dir[i] ? kOffMeshBidir : 0;
-        c[31] = cls[size_t(i) * 2 + 1];
+        c[31] = n.cls[size_t(i) * 2 + 1];
         if (src.offmesh_user_id) put<uint32_t>(c + 32, src.offmesh_user_id[i]);
-        ++n;
+        ++k;
     }
+}
+
+}  // namespace
+
+Status write_detour_tile(const DetourTileSource& src, std::vector<uint8_t>& out) {
+    out.clear();
+    TileCounts n;
+    if (Status st = check_source(src); !st) return st;
+    if (Status st = count_polygons(src, n); !st) return st;
+    if (Status st = count_detail(src, n); !st) return st;
+    classify_offmesh(src, n);
+    TileSections at{};
+    if (Status st = lay_out(src, n, out, at); !st) return st;
+    write_header(src, n, at.hdr);
+    write_vertices(src, n, at.verts);
+    write_polygons(src, n, at.polys);
+    write_detail(src, at);
+    if (src.build_bv_tree) write_bv_tree(src, at.bvtree);
+    write_offmesh(src, n, at.offcons);
     return Status::ok();
 }
 

@@ -117,6 +117,21 @@ bool clip_segment_poly_xz(const float* p0, const float* p1, const float* v, int 
     return true;
 }
 
+// closest_point_on_poly_boundary on checked arguments: pos itself when it is over polygon p (in
+// xz), else the nearest point of p's boundary.
+void closest_on_boundary(const NavMesh& m, uint32_t p, const float* pos, float* closest) {
+    float v[kMaxPolyVerts * 3], ed[kMaxPolyVerts], et[kMaxPolyVerts];
+    const int n = poly_verts(m, p, v);
+    if (dist_pt_poly_edges(pos, v, n, ed, et)) {
+        copy3(closest, pos);
+    } else {
+        int imin = 0;
+        for (int j = 1; j < n; ++j)
+            if (ed[j] < ed[imin]) imin = j;
+        lerp3(closest, &v[imin * 3], &v[((imin + 1) % n) * 3], et[imin]);
+    }
+}
+
 }  // namespace
 
 // Binary min-heap on f with lazy deletion: an improved node is pushed again and the stale entry
@@ -283,16 +298,7 @@ Status NavQuery::closest_point_on_poly_boundary_dense(uint32_t p, const float* p
     if (p >= static_cast<uint32_t>(mesh_->npolys))
         return Status::bad_input("closest_point_on_poly_boundary: polygon " + std::to_string(p) + " out of range");
     if (Status s = check_point(pos, "closest_point_on_poly_boundary: point"); !s) return s;
-    float v[kMaxPolyVerts * 3], ed[kMaxPolyVerts], et[kMaxPolyVerts];
-    const int n = poly_verts(*mesh_, p, v);
-    if (dist_pt_poly_edges(pos, v, n, ed, et)) {
-        copy3(closest, pos);
-    } else {
-        int imin = 0;
-        for (int j = 1; j < n; ++j)
-            if (ed[j] < ed[imin]) imin = j;
-        lerp3(closest, &v[imin * 3], &v[((imin + 1) % n) * 3], et[imin]);
-    }
+    closest_on_boundary(*mesh_, p, pos, closest);
     return Status::ok();
 }
 
@@ -471,6 +477,218 @@ int landmark_goal(const NavMesh& m, const LandmarkTable& t, uint32_t island, con
     return nlm;
 }
 
+
+// One run of NavQuery's A* loop (NavQuery::search): the mesh arrays, filter and goal gathered
+// once, the search's bound, node budget and best state so far, and its steps: expand a popped
+// state through its polygon's portals and links, label (relax) each state reached. Node, Heap
+// and Goal are NavQuery's node, open list and goal; Recorder records search<true>'s trace
+// (updates(), update(t, from_poly, kind), step(s, node, first_update)).
+template <bool kTrace, class Node, class Heap, class Goal, class Recorder>
+struct AStarRun {
+    static constexpr int L = NavMesh::kLandmarks;
+    const NavMesh& m;
+    const SearchArrays a;
+    Node* const nodes;
+    Heap& heap;
+    const Goal& goal;
+    const Recorder rec;
+    const uint32_t start_poly;
+    const float* const start_pos;
+    const float hscale;
+    // States: portal sides 0..nedges-1, the start S, the goal G, then one per link traversal
+    // (standing on the point where it lands): L0 + traversal id.
+    const uint32_t S, G, L0;
+    const uint32_t stamp, closed;
+    const uint32_t limit;
+    const bool has_links;
+    const uint32_t* const plink_first;
+    const uint32_t* const plink_trav;
+    float cost[kMaxAreas];
+    const uint16_t include, exclude;
+    const float gx, gy, gz;
+    const uint32_t end_poly, target_a, target_b;
+    const float goal_cost;
+    // Upper bound on the answer once the goal has a label: states with f beyond it are useless.
+    float bound = std::numeric_limits<float>::max();
+    bool out_of_nodes = false;
+    int expanded = 0;
+    uint32_t used = 1;
+    uint32_t best_state;
+    float best_h = 0, best_g = 0;
+
+    // Landmark (ALT) lower bounds: lm_goal[k] = walking distance from landmark k to the goal.
+    // With links, only on the goal's island, and only when no link leaves it (see query.h).
+    const std::shared_ptr<const LandmarkTable> lmt;
+    const float* const lm;
+    float lm_goal[L] = {};
+    const uint32_t goal_island;
+    int nlm = 0;
+    const uint32_t* const poly_island;
+
+    // Starts the search from start_poly at start_pos: the start state S open. stamp: the nodes'
+    // mark of an open state this query (stamp + 1: closed); limit: the node budget; landmarks:
+    // the table to bound with, or null.
+    AStarRun(const NavMesh& mesh, Node* nodes_, Heap& heap_, uint32_t stamp_, uint32_t limit_,
+             std::shared_ptr<const LandmarkTable> landmarks, uint32_t start_poly_, const float* start_pos_, const Goal& goal_,
+             const QueryFilter& filter, float hscale_, Recorder rec_)
+        : m(mesh), a(mesh), nodes(nodes_), heap(heap_), goal(goal_), rec(rec_), start_poly(start_poly_),
+          start_pos(start_pos_), hscale(hscale_), S(static_cast<uint32_t>(mesh.nedges)), G(S + 1), L0(S + 2),
+          stamp(stamp_), closed(stamp_ + 1), limit(limit_), has_links(!mesh.poly_link_first.empty()),
+          plink_first(has_links ? mesh.poly_link_first.data() : nullptr),
+          plink_trav(has_links ? mesh.poly_link_trav.data() : nullptr), include(filter.include_flags),
+          exclude(filter.exclude_flags), gx(goal_.pos[0]), gy(goal_.pos[1]), gz(goal_.pos[2]), end_poly(goal_.poly),
+          target_a(goal_.state_a), target_b(goal_.state_b),
+          goal_cost(goal_.poly != kNoPoly ? filter.area_cost[a.areas[goal_.poly]] : 0.0f), best_state(S),
+          lmt(std::move(landmarks)), lm(lmt ? lmt->dist.data() : nullptr),
+          goal_island(mesh.poly_island[goal_.poly != kNoPoly ? goal_.poly : a.edge_poly[goal_.state_a]]),
+          poly_island(mesh.poly_island.data()) {
+        std::copy(filter.area_cost, filter.area_cost + kMaxAreas, cost);
+        const bool lm_ok = lmt && (!has_links || !m.island_has_out_link[goal_island]);
+        nlm = lm_ok ? landmark_goal(m, *lmt, goal_island, goal, lm_goal) : 0;
+        const float sx = start_pos[0], sy = start_pos[1], sz = start_pos[2];
+        const float start_h = std::sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy) + (gz - sz) * (gz - sz));
+        nodes[S] = Node{0, start_h * hscale, kNoEdge, stamp};  // g, f, parent, mark
+        heap.push({nodes[S].f, S});
+        best_h = start_h;
+    }
+
+    // The landmark lower bound on the walk from portal side t to the goal.
+    float lm_bound(uint32_t t) const {
+        if (nlm == 0) return 0.0f;  // no landmarks on this island (or none in the mesh)
+        if (has_links && poly_island[a.edge_poly[t]] != goal_island) return 0.0f;  // reached through a link
+        const float* d = lm + static_cast<size_t>(t) * L;
+        float b = 0;
+        for (int k = 0; k < L; ++k) b = std::max(b, std::fabs(lm_goal[k] - d[k]));
+        return b;
+    }
+
+    // Labels state t (in polygon Q, standing on m3, reached at cost g from s in P); relaxes the
+    // goal when Q is the goal polygon. `portal`: t is a portal side (landmark bound applies).
+    void label(uint32_t s, uint32_t P, uint32_t t, uint32_t Q, const float* m3, float g, bool portal, bool dead_end) {
+        const float mx = m3[0], my = m3[1], mz = m3[2];
+        Node& nt = nodes[t];
+        const uint32_t mark = nt.mark;
+        float h;
+        if (mark != stamp && mark != closed) {
+            h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
+            const float fv = g + (portal ? std::max(h, lm_bound(t)) : h) * hscale;
+            if (fv >= bound) return;
+            if (used >= limit) {
+                out_of_nodes = true;
+                return;
+            }
+            ++used;
+            nt.mark = stamp;
+            nt.g = g;
+            nt.f = fv;
+            nt.parent = s;
+            if (!dead_end) heap.push({fv, t});
+            if (h < best_h || (h == best_h && g < best_g)) {
+                best_h = h;
+                best_g = g;
+                best_state = t;
+            }
+            if constexpr (kTrace) rec.update(t, P, AStarTrace::Update::Pushed);
+        } else {
+            if (mark == closed || g >= nt.g) return;
+            const float hh = nt.f - nt.g;
+            if (g + hh >= bound) return;
+            nt.g = g;
+            nt.f = g + hh;
+            nt.parent = s;
+            if (!dead_end) heap.push({nt.f, t});
+            if (best_state == t) best_g = g;
+            if constexpr (kTrace) rec.update(t, P, AStarTrace::Update::Improved);
+            h = -1;
+        }
+        if (Q == end_poly) {
+            if (h < 0) h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
+            const float gg = g + h * goal_cost;
+            Node& ng = nodes[G];
+            if (ng.mark != stamp || gg < ng.g) {
+                const bool fresh = ng.mark != stamp;
+                ng.mark = stamp;
+                ng.g = ng.f = gg;
+                ng.parent = t;
+                heap.push({gg, G});
+                bound = gg;
+                if constexpr (kTrace) rec.update(G, Q, fresh ? AStarTrace::Update::Pushed : AStarTrace::Update::Improved);
+            }
+        }
+    }
+
+    // Expands state s (in polygon P, standing on pos, at cost gs) through P's portals.
+    void expand_portals(uint32_t s, uint32_t P, const float* pos, float gs) {
+        const bool on_portal = s < S;
+        const float px = pos[0], py = pos[1], pz = pos[2];
+        const uint32_t e0 = a.poly_first[P], e1 = a.poly_first[P + 1];
+        const float cP = cost[a.areas[P]];
+        // Walking distances from this state's position to each edge midpoint of P.
+        const float* row = on_portal ? &a.pair_dist[a.pair_first[P] + (s - e0) * (e1 - e0)] : nullptr;
+        for (uint32_t f = e0; f < e1; ++f) {
+            const uint32_t t = a.edge_opp[f];
+            if (t == kNoEdge || f == s) continue;
+            const uint32_t Q = a.edge_nei[f];
+            const uint16_t qf = a.flags[Q];
+            if ((qf & include) == 0 || (qf & exclude) != 0) continue;
+            const float* mid = &a.edge_mid[static_cast<size_t>(t) * 3];
+            const float mx = mid[0], my = mid[1], mz = mid[2];
+            const float step =
+                row ? row[f - e0] : std::sqrt((mx - px) * (mx - px) + (my - py) * (my - py) + (mz - pz) * (mz - pz));
+            // A dead end (Q's only portal is the one we cross, and no link leaves Q) cannot lead
+            // anywhere: its state is labelled but never queued (reaching the goal from it is
+            // relaxed all the same).
+            const bool dead_end = a.portals[Q] == 1 && t != target_a && t != target_b &&
+                                  (!has_links || plink_first[Q] == plink_first[Q + 1]);
+            label(s, P, t, Q, mid, gs + step * cP, true, dead_end);
+        }
+    }
+
+    // Expands state s (in polygon P, standing on pos, at cost gs) through the links leaving P.
+    void expand_links(uint32_t s, uint32_t P, const float* pos, float gs) {
+        const float px = pos[0], py = pos[1], pz = pos[2];
+        const float cP = cost[a.areas[P]];
+        for (uint32_t k = plink_first[P]; k < plink_first[P + 1]; ++k) {
+            const uint32_t tr = plink_trav[k], li = tr >> 1;
+            const uint16_t lf = m.link_flags[li];
+            if ((lf & include) == 0 || (lf & exclude) != 0) continue;
+            const uint32_t Q = m.trav_to_poly(tr);
+            const uint16_t qf = a.flags[Q];
+            if ((qf & include) == 0 || (qf & exclude) != 0) continue;
+            const float* from = m.trav_from(tr);
+            const float walk =
+                std::sqrt((from[0] - px) * (from[0] - px) + (from[1] - py) * (from[1] - py) + (from[2] - pz) * (from[2] - pz));
+            const float g = gs + walk * cP + m.link_length[li] * cost[m.link_area[li]];
+            label(s, P, L0 + tr, Q, m.trav_to(tr), g, false, false);
+        }
+    }
+
+    // The loop: pops the cheapest open state until a goal state; returns it (kNoEdge: none).
+    uint32_t run() {
+        while (!heap.empty()) {
+            const auto top = heap.pop();
+            const uint32_t s = top.id;
+            Node& ns = nodes[s];
+            if (ns.mark != stamp || top.f != ns.f) continue;  // stale entry
+            ns.mark = closed;
+            ++expanded;
+            uint32_t first_update = 0;
+            if constexpr (kTrace) first_update = rec.updates();
+            if (s == G || s == target_a || s == target_b) {
+                if constexpr (kTrace) rec.step(s, ns, first_update);
+                return s;
+            }
+            const bool on_portal = s < S;
+            const uint32_t P = on_portal ? a.edge_poly[s] : s == S ? start_poly : m.trav_to_poly(s - L0);
+            const float* const pos = on_portal ? &a.edge_mid[static_cast<size_t>(s) * 3] : s == S ? start_pos : m.trav_to(s - L0);
+            expand_portals(s, P, pos, ns.g);
+            if (has_links) expand_links(s, P, pos, ns.g);
+            if constexpr (kTrace) rec.step(s, ns, first_update);
+        }
+        return kNoEdge;
+    }
+};
+
 }  // namespace
 
 uint32_t NavQuery::trace_state_poly(uint32_t s, uint32_t start_poly, uint32_t end_poly) const {
@@ -523,179 +741,31 @@ void NavQuery::trace_step(AStarTrace& trace, uint32_t s, const Node& n, uint32_t
 template <bool kTrace>
 uint32_t NavQuery::search(uint32_t start_poly, const float* start_pos, const SearchGoal& goal, const QueryFilter& filter,
                           float hscale, PathResult& out, AStarTrace* trace, uint32_t* best_out) {
-    const NavMesh& m = *mesh_;
+    // search<true>'s recorder: a state labelled, a state popped.
+    struct Recorder {
+        const NavQuery& q;
+        AStarTrace* trace;
+        uint32_t start_poly;
+        const SearchGoal& goal;
+        uint32_t updates() const { return static_cast<uint32_t>(trace->updates.size()); }
+        void update(uint32_t t, uint32_t from_poly, AStarTrace::Update kind) const {
+            q.trace_update(*trace, t, from_poly, kind, start_poly, goal);
+        }
+        void step(uint32_t s, const Node& n, uint32_t first_update) const {
+            q.trace_step(*trace, s, n, first_update, start_poly, goal.poly);
+        }
+    };
     prepare_nodes();
-    // States: portal sides 0..nedges-1, the start S, the goal G, then one per link traversal
-    // (standing on the point where it lands): L0 + traversal id.
-    const uint32_t S = static_cast<uint32_t>(m.nedges), G = S + 1, L0 = S + 2;
-    const uint32_t stamp = stamp_, closed = stamp + 1;
-    Node* const nodes = nodes_.data();
+    const NavMesh& m = *mesh_;
     const uint32_t limit = max_nodes_ > 0 ? static_cast<uint32_t>(max_nodes_) : std::numeric_limits<uint32_t>::max();
-    const SearchArrays a(m);
-    const uint32_t *const edge_opp = a.edge_opp, *const edge_nei = a.edge_nei, *const edge_poly = a.edge_poly;
-    const bool has_links = !m.poly_link_first.empty();
-    const uint32_t* const plink_first = has_links ? m.poly_link_first.data() : nullptr;
-    const uint32_t* const plink_trav = has_links ? m.poly_link_trav.data() : nullptr;
-    float cost[kMaxAreas];
-    std::copy(filter.area_cost, filter.area_cost + kMaxAreas, cost);
-    const uint16_t include = filter.include_flags, exclude = filter.exclude_flags;
-    const float gx = goal.pos[0], gy = goal.pos[1], gz = goal.pos[2];
-    const float sx = start_pos[0], sy = start_pos[1], sz = start_pos[2];
-    const uint32_t end_poly = goal.poly, target_a = goal.state_a, target_b = goal.state_b;
-    const float goal_cost = end_poly != kNoPoly ? cost[a.areas[end_poly]] : 0.0f;
-    // Upper bound on the answer once the goal has a label: states with f beyond it are useless.
-    float bound = std::numeric_limits<float>::max();
-    bool out_of_nodes = false;
-    int expanded = 0;
-
-    // Landmark (ALT) lower bounds: lm_goal[k] = walking distance from landmark k to the goal.
-    // With links, only on the goal's island, and only when no link leaves it (see query.h).
-    constexpr int L = NavMesh::kLandmarks;
-    // The table this search started with (another thread may publish a completed one meanwhile).
-    const std::shared_ptr<const LandmarkTable> lmt = use_landmarks_ ? m.landmarks() : nullptr;
-    const float* const lm = lmt ? lmt->dist.data() : nullptr;
-    float lm_goal[L] = {};
-    const uint32_t goal_island = m.poly_island[end_poly != kNoPoly ? end_poly : edge_poly[target_a]];
-    const bool lm_ok = lmt && (!has_links || !m.island_has_out_link[goal_island]);
-    const int nlm = lm_ok ? landmark_goal(m, *lmt, goal_island, goal, lm_goal) : 0;
-    const uint32_t* const poly_island = m.poly_island.data();
-    auto lm_bound = [lm, nlm, &lm_goal, has_links, poly_island, edge_poly, goal_island](uint32_t t) {
-        if (nlm == 0) return 0.0f;  // no landmarks on this island (or none in the mesh)
-        if (has_links && poly_island[edge_poly[t]] != goal_island) return 0.0f;  // reached through a link
-        const float* d = lm + static_cast<size_t>(t) * L;
-        float b = 0;
-        for (int k = 0; k < L; ++k) b = std::max(b, std::fabs(lm_goal[k] - d[k]));
-        return b;
-    };
-
-    const float start_h = std::sqrt((gx - sx) * (gx - sx) + (gy - sy) * (gy - sy) + (gz - sz) * (gz - sz));
-    nodes[S] = Node{0, start_h * hscale, kNoEdge, stamp};  // g, f, parent, mark
-    heap_.push(HeapEntry{nodes[S].f, S});
-    uint32_t used = 1;
-    uint32_t best_state = S;
-    float best_h = start_h, best_g = 0;
-
-    // Trace recording (search<true> only): a state labelled.
-    auto record_update = [&](uint32_t t, uint32_t from_poly, AStarTrace::Update kind) {
-        trace_update(*trace, t, from_poly, kind, start_poly, goal);
-    };
-
-    // Labels state t (in polygon Q, standing on m3, reached at cost g from s in P); relaxes the
-    // goal when Q is the goal polygon. `portal`: t is a portal side (landmark bound applies).
-    auto label = [&](uint32_t s, uint32_t P, uint32_t t, uint32_t Q, const float* m3, float g, bool portal, bool dead_end) {
-        const float mx = m3[0], my = m3[1], mz = m3[2];
-        Node& nt = nodes[t];
-        const uint32_t mark = nt.mark;
-        float h;
-        if (mark != stamp && mark != closed) {
-            h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
-            const float fv = g + (portal ? std::max(h, lm_bound(t)) : h) * hscale;
-            if (fv >= bound) return;
-            if (used >= limit) {
-                out_of_nodes = true;
-                return;
-            }
-            ++used;
-            nt.mark = stamp;
-            nt.g = g;
-            nt.f = fv;
-            nt.parent = s;
-            if (!dead_end) heap_.push(HeapEntry{fv, t});
-            if (h < best_h || (h == best_h && g < best_g)) {
-                best_h = h;
-                best_g = g;
-                best_state = t;
-            }
-            if constexpr (kTrace) record_update(t, P, AStarTrace::Update::Pushed);
-        } else {
-            if (mark == closed || g >= nt.g) return;
-            const float hh = nt.f - nt.g;
-            if (g + hh >= bound) return;
-            nt.g = g;
-            nt.f = g + hh;
-            nt.parent = s;
-            if (!dead_end) heap_.push(HeapEntry{nt.f, t});
-            if (best_state == t) best_g = g;
-            if constexpr (kTrace) record_update(t, P, AStarTrace::Update::Improved);
-            h = -1;
-        }
-        if (Q == end_poly) {
-            if (h < 0) h = std::sqrt((gx - mx) * (gx - mx) + (gy - my) * (gy - my) + (gz - mz) * (gz - mz));
-            const float gg = g + h * goal_cost;
-            Node& ng = nodes[G];
-            if (ng.mark != stamp || gg < ng.g) {
-                const bool fresh = ng.mark != stamp;
-                ng.mark = stamp;
-                ng.g = ng.f = gg;
-                ng.parent = t;
-                heap_.push(HeapEntry{gg, G});
-                bound = gg;
-                if constexpr (kTrace) record_update(G, Q, fresh ? AStarTrace::Update::Pushed : AStarTrace::Update::Improved);
-            }
-        }
-    };
-
-    uint32_t found = kNoEdge;
-    while (!heap_.empty()) {
-        const HeapEntry top = heap_.pop();
-        const uint32_t s = top.id;
-        Node& ns = nodes[s];
-        if (ns.mark != stamp || top.f != ns.f) continue;  // stale entry
-        ns.mark = closed;
-        ++expanded;
-        uint32_t first_update = 0;
-        if constexpr (kTrace) first_update = static_cast<uint32_t>(trace->updates.size());
-        if (s == G || s == target_a || s == target_b) {
-            found = s;
-            if constexpr (kTrace) trace_step(*trace, s, ns, first_update, start_poly, end_poly);
-            break;
-        }
-        const bool on_portal = s < S;
-        const uint32_t P = on_portal ? edge_poly[s] : s == S ? start_poly : m.trav_to_poly(s - L0);
-        const float* const pos = on_portal ? &a.edge_mid[static_cast<size_t>(s) * 3] : s == S ? start_pos : m.trav_to(s - L0);
-        const float px = pos[0], py = pos[1], pz = pos[2];
-        const uint32_t e0 = a.poly_first[P], e1 = a.poly_first[P + 1];
-        const float cP = cost[a.areas[P]];
-        const float gs = ns.g;
-        // Walking distances from this state's position to each edge midpoint of P.
-        const float* row = on_portal ? &a.pair_dist[a.pair_first[P] + (s - e0) * (e1 - e0)] : nullptr;
-        for (uint32_t f = e0; f < e1; ++f) {
-            const uint32_t t = edge_opp[f];
-            if (t == kNoEdge || f == s) continue;
-            const uint32_t Q = edge_nei[f];
-            const uint16_t qf = a.flags[Q];
-            if ((qf & include) == 0 || (qf & exclude) != 0) continue;
-            const float* mid = &a.edge_mid[static_cast<size_t>(t) * 3];
-            const float mx = mid[0], my = mid[1], mz = mid[2];
-            const float step =
-                row ? row[f - e0] : std::sqrt((mx - px) * (mx - px) + (my - py) * (my - py) + (mz - pz) * (mz - pz));
-            // A dead end (Q's only portal is the one we cross, and no link leaves Q) cannot lead
-            // anywhere: its state is labelled but never queued (reaching the goal from it is
-            // relaxed all the same).
-            const bool dead_end = a.portals[Q] == 1 && t != target_a && t != target_b &&
-                                  (!has_links || plink_first[Q] == plink_first[Q + 1]);
-            label(s, P, t, Q, mid, gs + step * cP, true, dead_end);
-        }
-        if (has_links) {
-            for (uint32_t k = plink_first[P]; k < plink_first[P + 1]; ++k) {
-                const uint32_t tr = plink_trav[k], li = tr >> 1;
-                const uint16_t lf = m.link_flags[li];
-                if ((lf & include) == 0 || (lf & exclude) != 0) continue;
-                const uint32_t Q = m.trav_to_poly(tr);
-                const uint16_t qf = a.flags[Q];
-                if ((qf & include) == 0 || (qf & exclude) != 0) continue;
-                const float* from = m.trav_from(tr);
-                const float walk = std::sqrt((from[0] - px) * (from[0] - px) + (from[1] - py) * (from[1] - py) +
-                                             (from[2] - pz) * (from[2] - pz));
-                const float g = gs + walk * cP + m.link_length[li] * cost[m.link_area[li]];
-                label(s, P, L0 + tr, Q, m.trav_to(tr), g, false, false);
-            }
-        }
-        if constexpr (kTrace) trace_step(*trace, s, ns, first_update, start_poly, end_poly);
-    }
-    out.out_of_nodes = out.out_of_nodes || out_of_nodes;
-    out.expanded += expanded;
-    if (best_out) *best_out = best_state;
+    // The landmark table this search started with (another thread may publish a completed one meanwhile).
+    AStarRun<kTrace, Node, Heap, SearchGoal, Recorder> run(m, nodes_.data(), heap_, stamp_, limit,
+                                                           use_landmarks_ ? m.landmarks() : nullptr, start_poly, start_pos,
+                                                           goal, filter, hscale, Recorder{*this, trace, start_poly, goal});
+    const uint32_t found = run.run();
+    out.out_of_nodes = out.out_of_nodes || run.out_of_nodes;
+    out.expanded += run.expanded;
+    if (best_out) *best_out = run.best_state;
     return found;
 }
 
@@ -874,106 +944,118 @@ void append_crossings(const NavMesh& m, std::span<const uint32_t> corridor, int 
     }
 }
 
-}  // namespace
+// One funnel (string pulling) over a piece of the corridor, cor = corridor[base .. base +
+// cor.size()), from sp to ep; ep gets end_flag and end_ref. The portal step: each portal in turn
+// narrows the funnel's left or right side, or crosses it, when the side it crossed ends in a
+// corner: a path vertex, and the funnel starts again from there.
+struct Funnel {
+    const NavMesh& m;
+    const StraightPathOptions& options;
+    StraightPath& out;
+    FunnelTrace* const trace;
+    const float* const end_pos;  // the query's end point: where a broken corridor ends
+    const std::span<const uint32_t> cor;
+    const size_t base;
+    const float* const ep;
+    const uint8_t end_flag;
+    const PolyRef end_ref;
+    float apex[3], left[3], right[3];
+    int apex_idx = 0, left_idx = 0, right_idx = 0;
+    uint32_t left_poly = kNoPoly, right_poly = kNoPoly;
 
-Status NavQuery::find_straight_path_dense(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
-                                    std::span<const uint32_t> links, const StraightPathOptions& options, StraightPath& out,
-                                    FunnelTrace* trace) const {
-    out.points.clear();
-    out.flags.clear();
-    out.polys.clear();
-    out.partial = false;
-    if (trace) trace->clear();
-    if (!mesh_) return Status::bad_input("find_straight_path: no mesh bound (call init)");
-    const NavMesh& m = *mesh_;
-    if (Status s = check_point(start_pos, "find_straight_path: start point"); !s) return s;
-    if (Status s = check_point(end_pos, "find_straight_path: end point"); !s) return s;
-    if (corridor.empty()) return Status::bad_input("find_straight_path: empty corridor");
-    for (uint32_t p : corridor)
-        if (p >= static_cast<uint32_t>(m.npolys)) return Status::bad_input("find_straight_path: polygon " + std::to_string(p) + " out of range");
-    if (!links.empty()) {
-        if (links.size() != corridor.size())
-            return Status::bad_input("find_straight_path: " + std::to_string(links.size()) + " link entries for a corridor of " +
-                                     std::to_string(corridor.size()));
-        for (uint32_t t : links)
-            if (t != kNoLink && t >= 2 * static_cast<uint32_t>(m.nlinks))
-                return Status::bad_input("find_straight_path: link traversal " + std::to_string(t) + " out of range");
+    enum class Portal { Use, Skip, Broken };
+
+    void record(int i, uint8_t ev, const float* pl, const float* pr) {
+        FunnelTrace::Step st;
+        st.portal = static_cast<uint32_t>(base + static_cast<size_t>(i));
+        st.events = ev;
+        copy3(st.portal_left, pl);
+        copy3(st.portal_right, pr);
+        copy3(st.apex, apex);
+        copy3(st.left, left);
+        copy3(st.right, right);
+        trace->steps.push_back(st);
     }
-    if (!std::isfinite(options.shrink_fraction) || !std::isfinite(options.shrink_distance) || options.shrink_fraction < 0 ||
-        options.shrink_distance < 0)
-        return Status::bad_input("find_straight_path: shrink must be finite and >= 0");
 
-    float cs[3], ce[3];
-    closest_point_on_poly_boundary_dense(corridor.front(), start_pos, cs);
-    closest_point_on_poly_boundary_dense(corridor.back(), end_pos, ce);
-    append_vertex(out, cs, kStraightStart, m.ref(corridor.front()));
+    // The ends of portal i (between cor[i] and cor[i + 1]) into pl and pr, shrunk by the options;
+    // Skip when the funnel starts on the first portal, Broken when the two polygons do not meet.
+    Portal portal(int i, float* pl, float* pr) const {
+        const uint32_t e = m.find_edge(cor[static_cast<size_t>(i)], cor[static_cast<size_t>(i) + 1]);
+        if (e == kNoEdge) return Portal::Broken;
+        m.edge_points(e, pl, pr);
+        if (options.shrink_fraction > 0 || options.shrink_distance > 0) {
+            const float len = std::sqrt(dist_sq3(pl, pr));
+            if (len > 0) {
+                const float t = std::min(0.5f, std::max(options.shrink_fraction, options.shrink_distance / len));
+                float a[3], b[3];
+                lerp3(a, pl, pr, t);
+                lerp3(b, pr, pl, t);
+                copy3(pl, a);
+                copy3(pr, b);
+            }
+        }
+        // Starting on the first portal: step over it. "On" is Detour's 1 mm, but at most
+        // 16 float steps of the coordinates' magnitude: on a map a few millimetres across
+        // 1 mm is most of a wall's thickness, and skipping a portal the start is merely
+        // near lets the path cut across the polygon's other edges.
+        if (i == 0) {
+            float t;
+            const float mag = std::max({std::fabs(apex[0]), std::fabs(apex[2]), std::fabs(pl[0]), std::fabs(pl[2]),
+                                        std::fabs(pr[0]), std::fabs(pr[2])});
+            const float on = std::min(0.001f, 16.0f * std::numeric_limits<float>::epsilon() * mag);
+            if (dist_pt_seg_sq_xz(apex, pl, pr, &t) < on * on) return Portal::Skip;
+        }
+        return Portal::Use;
+    }
 
-    // One funnel over corridor[base .. base + cor.size()) from sp to ep; ep gets end_flag and
-    // end_ref. False when the corridor broke (the path then ends, partial, in the last polygon
-    // reached).
-    auto funnel = [&](std::span<const uint32_t> cor, size_t base, const float* sp, const float* ep, uint8_t end_flag,
-                      PolyRef end_ref) -> bool {
+    // Broken corridor at portal i: end in the last polygon we can reach.
+    void end_broken(int i) {
+        float pe[3];
+        closest_on_boundary(m, cor[static_cast<size_t>(i)], end_pos, pe);
+        append_crossings(m, cor, apex_idx, i, pe, options.crossings, out);
+        append_vertex(out, pe, kStraightEnd, kNoRef);
+        out.partial = true;
+    }
+
+    // One side crossed the other at portal i: that other side's point (corner, reached at portal
+    // corner_idx, in corner_poly) becomes the apex and a path vertex. True when it is the end.
+    bool turn_corner(const float* corner, int corner_idx, uint32_t corner_poly, int i, uint8_t ev, const float* pl,
+                     const float* pr) {
+        append_crossings(m, cor, apex_idx, corner_idx, corner, options.crossings, out);
+        copy3(apex, corner);
+        apex_idx = corner_idx;
+        const bool is_end = corner_poly == kNoPoly;
+        append_vertex(out, apex, is_end ? end_flag : 0, is_end ? end_ref : m.ref(corner_poly));
+        copy3(left, apex);
+        copy3(right, apex);
+        left_idx = right_idx = apex_idx;
+        if (trace) record(i, ev, pl, pr);
+        return is_end;
+    }
+
+    // The funnel from sp. False when the corridor broke (the path then ends, partial, in the last
+    // polygon reached).
+    bool run(const float* sp) {
         const int n = static_cast<int>(cor.size());
         if (n <= 1) {
             append_vertex(out, ep, end_flag, end_ref);
             return true;
         }
-        const bool shrink = options.shrink_fraction > 0 || options.shrink_distance > 0;
-        float apex[3], left[3], right[3];
         copy3(apex, sp);
         copy3(left, sp);
         copy3(right, sp);
-        int apex_idx = 0, left_idx = 0, right_idx = 0;
-        uint32_t left_poly = cor.front(), right_poly = cor.front();
-        auto record = [&](int i, uint8_t ev, const float* pl, const float* pr) {
-            FunnelTrace::Step st;
-            st.portal = static_cast<uint32_t>(base + static_cast<size_t>(i));
-            st.events = ev;
-            copy3(st.portal_left, pl);
-            copy3(st.portal_right, pr);
-            copy3(st.apex, apex);
-            copy3(st.left, left);
-            copy3(st.right, right);
-            trace->steps.push_back(st);
-        };
+        left_poly = right_poly = cor.front();
         for (int i = 0; i < n; ++i) {
             float pl[3], pr[3];
             if (i + 1 < n) {
-                const uint32_t e = m.find_edge(cor[static_cast<size_t>(i)], cor[static_cast<size_t>(i) + 1]);
-                if (e == kNoEdge) {
-                    // Broken corridor: end in the last polygon we can reach.
-                    float pe[3];
-                    closest_point_on_poly_boundary_dense(cor[static_cast<size_t>(i)], end_pos, pe);
-                    append_crossings(m, cor, apex_idx, i, pe, options.crossings, out);
-                    append_vertex(out, pe, kStraightEnd, kNoRef);
-                    out.partial = true;
+                const Portal got = portal(i, pl, pr);
+                if (got == Portal::Broken) {
+                    end_broken(i);
                     return false;
                 }
-                m.edge_points(e, pl, pr);
-                if (shrink) {
-                    const float len = std::sqrt(dist_sq3(pl, pr));
-                    if (len > 0) {
-                        const float t = std::min(0.5f, std::max(options.shrink_fraction, options.shrink_distance / len));
-                        float a[3], b[3];
-                        lerp3(a, pl, pr, t);
-                        lerp3(b, pr, pl, t);
-                        copy3(pl, a);
-                        copy3(pr, b);
-                    }
-                }
-                // Starting on the first portal: step over it. "On" is Detour's 1 mm, but at most
-                // 16 float steps of the coordinates' magnitude: on a map a few millimetres across
-                // 1 mm is most of a wall's thickness, and skipping a portal the start is merely
-                // near lets the path cut across the polygon's other edges.
-                if (i == 0) {
-                    float t;
-                    const float mag = std::max({std::fabs(apex[0]), std::fabs(apex[2]), std::fabs(pl[0]), std::fabs(pl[2]),
-                                                std::fabs(pr[0]), std::fabs(pr[2])});
-                    const float on = std::min(0.001f, 16.0f * std::numeric_limits<float>::epsilon() * mag);
-                    if (dist_pt_seg_sq_xz(apex, pl, pr, &t) < on * on) {
-                        if (trace) record(i, FunnelTrace::kSkip, pl, pr);
-                        continue;
-                    }
+                if (got == Portal::Skip) {
+                    if (trace) record(i, FunnelTrace::kSkip, pl, pr);
+                    continue;
                 }
             } else {
                 copy3(pl, ep);
@@ -991,16 +1073,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     ev |= FunnelTrace::kTightenRight;
                 } else {
                     // The right side crossed the left one: the left point is a corner.
-                    append_crossings(m, cor, apex_idx, left_idx, left, options.crossings, out);
-                    copy3(apex, left);
-                    apex_idx = left_idx;
-                    const bool is_end = left_poly == kNoPoly;
-                    append_vertex(out, apex, is_end ? end_flag : 0, is_end ? end_ref : m.ref(left_poly));
-                    copy3(left, apex);
-                    copy3(right, apex);
-                    left_idx = right_idx = apex_idx;
-                    if (trace) record(i, FunnelTrace::kCornerLeft, pl, pr);
-                    if (is_end) return true;
+                    if (turn_corner(left, left_idx, left_poly, i, FunnelTrace::kCornerLeft, pl, pr)) return true;
                     i = apex_idx;
                     continue;
                 }
@@ -1014,16 +1087,8 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
                     ev |= FunnelTrace::kTightenLeft;
                 } else {
                     // The left side crossed the right one: the right point is a corner.
-                    append_crossings(m, cor, apex_idx, right_idx, right, options.crossings, out);
-                    copy3(apex, right);
-                    apex_idx = right_idx;
-                    const bool is_end = right_poly == kNoPoly;
-                    append_vertex(out, apex, is_end ? end_flag : 0, is_end ? end_ref : m.ref(right_poly));
-                    copy3(left, apex);
-                    copy3(right, apex);
-                    left_idx = right_idx = apex_idx;
-                    if (trace) record(i, static_cast<uint8_t>(ev | FunnelTrace::kCornerRight), pl, pr);
-                    if (is_end) return true;
+                    if (turn_corner(right, right_idx, right_poly, i, static_cast<uint8_t>(ev | FunnelTrace::kCornerRight), pl, pr))
+                        return true;
                     i = apex_idx;
                     continue;
                 }
@@ -1033,8 +1098,56 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
         append_crossings(m, cor, apex_idx, n - 1, ep, options.crossings, out);
         append_vertex(out, ep, end_flag, end_ref);
         return true;
-    };
+    }
+};
 
+// find_straight_path's arguments against the mesh: the points, the corridor's polygons, the
+// links (one entry per corridor polygon, when given) and the shrink options.
+Status check_straight_path(const NavMesh& m, const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
+                           std::span<const uint32_t> links, const StraightPathOptions& options) {
+    if (Status s = check_point(start_pos, "find_straight_path: start point"); !s) return s;
+    if (Status s = check_point(end_pos, "find_straight_path: end point"); !s) return s;
+    if (corridor.empty()) return Status::bad_input("find_straight_path: empty corridor");
+    for (uint32_t p : corridor)
+        if (p >= static_cast<uint32_t>(m.npolys)) return Status::bad_input("find_straight_path: polygon " + std::to_string(p) + " out of range");
+    if (!links.empty()) {
+        if (links.size() != corridor.size())
+            return Status::bad_input("find_straight_path: " + std::to_string(links.size()) + " link entries for a corridor of " +
+                                     std::to_string(corridor.size()));
+        for (uint32_t t : links)
+            if (t != kNoLink && t >= 2 * static_cast<uint32_t>(m.nlinks))
+                return Status::bad_input("find_straight_path: link traversal " + std::to_string(t) + " out of range");
+    }
+    if (!std::isfinite(options.shrink_fraction) || !std::isfinite(options.shrink_distance) || options.shrink_fraction < 0 ||
+        options.shrink_distance < 0)
+        return Status::bad_input("find_straight_path: shrink must be finite and >= 0");
+    return Status::ok();
+}
+
+}  // namespace
+
+Status NavQuery::find_straight_path_dense(const float* start_pos, const float* end_pos, std::span<const uint32_t> corridor,
+                                    std::span<const uint32_t> links, const StraightPathOptions& options, StraightPath& out,
+                                    FunnelTrace* trace) const {
+    out.points.clear();
+    out.flags.clear();
+    out.polys.clear();
+    out.partial = false;
+    if (trace) trace->clear();
+    if (!mesh_) return Status::bad_input("find_straight_path: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    if (Status s = check_straight_path(m, start_pos, end_pos, corridor, links, options); !s) return s;
+
+    float cs[3], ce[3];
+    closest_on_boundary(m, corridor.front(), start_pos, cs);
+    closest_on_boundary(m, corridor.back(), end_pos, ce);
+    append_vertex(out, cs, kStraightStart, m.ref(corridor.front()));
+
+    // One funnel over corridor[a .. b] from sp to ep; ep gets end_flag and end_ref.
+    auto funnel = [&](size_t a, size_t b, const float* sp, const float* ep, uint8_t end_flag, PolyRef end_ref) {
+        Funnel f{m, options, out, trace, end_pos, corridor.subspan(a, b - a + 1), a, ep, end_flag, end_ref, {}, {}, {}};
+        return f.run(sp);
+    };
     // The corridor in pieces joined by link traversals: a funnel per piece, each from where the
     // previous link landed to where the next link leaves (the last to the end point).
     const size_t n = corridor.size();
@@ -1044,20 +1157,19 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
         size_t b = a;
         while (b + 1 < n && (links.empty() || links[b + 1] == kNoLink)) ++b;
         if (b + 1 >= n) {
-            funnel(corridor.subspan(a, b - a + 1), a, sp, ce, kStraightEnd, kNoRef);
+            funnel(a, b, sp, ce, kStraightEnd, kNoRef);
             return Status::ok();
         }
         const uint32_t tr = links[b + 1];
         if (m.trav_from_poly(tr) != corridor[b] || m.trav_to_poly(tr) != corridor[b + 1]) {
             // Not a traversal between these polygons: a broken corridor.
             float pe[3];
-            closest_point_on_poly_boundary_dense(corridor[b], end_pos, pe);
-            funnel(corridor.subspan(a, b - a + 1), a, sp, pe, kStraightEnd, kNoRef);
+            closest_on_boundary(m, corridor[b], end_pos, pe);
+            funnel(a, b, sp, pe, kStraightEnd, kNoRef);
             out.partial = true;
             return Status::ok();
         }
-        if (!funnel(corridor.subspan(a, b - a + 1), a, sp, m.trav_from(tr), kStraightOffMesh, m.ref(corridor[b + 1])))
-            return Status::ok();
+        if (!funnel(a, b, sp, m.trav_from(tr), kStraightOffMesh, m.ref(corridor[b + 1]))) return Status::ok();
         copy3(sp, m.trav_to(tr));
         append_vertex(out, sp, 0, m.ref(corridor[b + 1]));
         a = b + 1;
