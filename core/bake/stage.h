@@ -16,9 +16,10 @@ namespace nav {
 //       (Ptr: shared, reused when no snapshot holds it; ConstPtr: a new object every build).
 // How a stage is drawn is not core's business: render/layer_names.h keys its layers by Stage.
 // Pass NAV_STAGE_SKIP for the kinds a use does not need.
-// Adding a stage: its rows here, its run_<name> function in the pipeline, its layer rows in
-// render/layer_names.h and their builders in render/layers.cpp's kLayerTable (a static_assert
-// there fails while a stage has no layer).
+// Adding a stage: its rows here, its run_<name> function in the pipeline, its story_<name> in
+// core/explain/why.cpp (the why story of a point at that stage), its layer rows in
+// render/layer_names.h and their builders in render/layers.cpp's kLayerTable. Each of those is
+// generated from or checked against this list: a stage missing one fails to compile.
 #define NAV_STAGES(STAGE, RESULT)                                        \
     STAGE(Input, input, Mesh, walkable_tris)                             \
     RESULT(Input, Ptr, std::vector<uint8_t>, tri_areas)                  \

@@ -1327,7 +1327,7 @@ Stage story_navmesh(GridStory& gs) {
 // function does not compile.
 constexpr StoryFn kStories[] = {
 #define NAV_WHY_STORY(id, name, scope, key) &story_##name,
-    NAV_STAGES(NAV_WHY_STORY, NAV_STAGE_SKIP, NAV_STAGE_SKIP)
+    NAV_STAGES(NAV_WHY_STORY, NAV_STAGE_SKIP)
 #undef NAV_WHY_STORY
 };
 static_assert(std::size(kStories) == static_cast<size_t>(kStageCount), "every stage has its story_<name> in kStories");
