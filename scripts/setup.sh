@@ -2,6 +2,7 @@
 # Installs the Debian 12 packages the project needs (only the missing ones). Run as root (or with
 # sudo available). Every dependency of the build, the tests and the benchmarks is listed here.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 PACKAGES=(
   # toolchain
@@ -42,15 +43,22 @@ for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
   exit 0
 fi
-echo "setup: installing ${missing[*]}"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
     echo "setup: need root to install: ${missing[*]}" >&2; exit 1
   fi
 fi
+# apt's own output (hundreds of lines) goes to a log, shown only when the installation fails
+mkdir -p build
+log="$PWD/build/setup-apt.log"
+echo "setup: installing ${#missing[@]} packages (apt output in $log): ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if ! { $SUDO apt-get update -q && $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  echo "setup: apt-get failed; the end of $log:" >&2
+  tail -n 30 "$log" >&2
+  exit 1
+fi

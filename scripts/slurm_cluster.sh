@@ -11,7 +11,8 @@
 #           the node is idle; prints the line to source (STATE_DIR/env: SLURM_CONF=...)
 #   stop    stops the three daemons by their PIDs (TERM, then KILL after a time limit)
 #   status  the daemons' PIDs and `sinfo`
-# Exit codes: 0 ok; 1 a daemon failed or a wait timed out (its log's tail is printed); 2 usage.
+# Exit codes: 0 ok; 1 a daemon failed or a wait timed out (its log's tail is printed); 2 usage;
+# 3 slurmd refused to start on this machine (its first error is printed, the cluster stopped).
 set -euo pipefail
 
 die() { echo "slurm_cluster: $*" >&2; exit 1; }
@@ -118,6 +119,10 @@ KillWait=5
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=main Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
+  # slurmd (22.05) initialises its cgroup plugin even with the cgroup-free plugins above, and its
+  # default CgroupPlugin=autodetect fails where /sys/fs/cgroup has no cgroup filesystem (a chroot,
+  # a restricted container): naming the plugin skips the detection, and nothing above uses it.
+  echo "CgroupPlugin=cgroup/v1" >"$dir/cgroup.conf"
   printf 'export SLURM_CONF=%s\n' "$dir/slurm.conf" >"$dir/env"
   export SLURM_CONF="$dir/slurm.conf"
 
@@ -137,7 +142,14 @@ EOF
   slurmd -D -f "$dir/slurm.conf" -N "$host" >"$dir/slurmd.out" 2>&1 &
   echo $! >"$dir/slurmd.pid"
   # the node registers and goes idle
-  wait_for 30 "node idle" bash -c "sinfo -h -n '$host' -o %t | grep -qx 'idle'" ||
+  if ! wait_for 30 "node idle" bash -c "sinfo -h -n '$host' -o %t | grep -qx 'idle'" && ! alive slurmd &&
+     grep -qs "slurmd initialization failed" "$dir/slurmd.out" "$dir/slurmd.log"; then
+    # slurmd itself refused this machine (a missing kernel facility, say): not a fault of this cluster
+    echo "slurm_cluster: slurmd cannot start on this machine: $(grep -hs 'error:' "$dir/slurmd.out" | head -1 | sed 's/.*error: //')" >&2
+    stop
+    exit 3
+  fi
+  sinfo -h -n "$host" -o %t | grep -qx 'idle' ||
     { show_log "$dir/slurmd.log"; show_log "$dir/slurmd.out"; show_log "$dir/slurmctld.log";
       sinfo -N >&2 || true; die "node $host did not become idle within 30 s"; }
   echo "slurm_cluster: up in $dir (controller port $ctld_port, slurmd port $slurmd_port, $cpus CPUs)"

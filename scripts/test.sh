@@ -3,73 +3,117 @@
 #   release   build, then ctest: unit, property, end-to-end, differential against Recast/Detour,
 #             the layering check, the installed package and its examples, navdebug screenshots
 #             under Xvfb, the large generated level
-#   asan      ASan + UBSan: the unit and differential tests again
-#   tsan      ThreadSanitizer: the pipeline, tile and task-hook tests (navtests_threads, only them)
+#   asan      ASan + UBSan: the unit and differential tests again (only those targets are built)
+#   tsan      ThreadSanitizer: the pipeline, tile, task-hook and deferred-landmark tests
+#             (navtests_threads, only them)
 #   fuzz      each libFuzzer target for FUZZ_SECONDS (default 30) under ASan + UBSan (clang; a
 #             finding prints its symbolized stack: llvm-symbolizer comes with setup.sh)
-# and closes with a summary: each phase's time, the tests counted, every skipped case and why.
-set -euo pipefail
+# Every phase runs even when an earlier one failed. The closing summary always prints: each
+# phase's time and status, the failing phases with the tail of their logs (all logs in
+# build/summary/), every skipped test or case with its reason, and the count line
+#   suite: N passed, M failed, K skipped
+# A skipped test is never counted as passed. The exit status is 1 when any phase failed.
+# For a part of the suite: NAV_TEST_ONLY="setup,release build,release tests" runs only the phases
+# named (the others are listed as not run), NAV_TEST_CTEST_ARGS="-R layers" is added to each ctest
+# call, and NAV_TEST_FAIL_PHASE="NAME" makes that phase fail at once (to see the failure path).
+set -uo pipefail  # no -e here: a failing phase must not stop the later ones (each phase runs under -e)
 cd "$(dirname "$0")/.."
 root=$PWD
 jobs=$(nproc)
 summary_dir="$root/build/summary"
+rm -rf "$summary_dir"
 mkdir -p "$summary_dir"
-export NAV_TEST_SUMMARY="$summary_dir/skips.txt"  # tests/main.cpp appends its skip counts here
+export NAV_TEST_SUMMARY="$summary_dir/cases.txt"  # tests/main.cpp appends its skip counts here, the scripts their partial skips
+counts="$summary_dir/counts.txt"                  # "PASSED FAILED SKIPPED" lines, one per run that counted tests
+skips="$summary_dir/skipped.txt"                  # one line per skipped ctest: "NAME: REASON"
 : >"$NAV_TEST_SUMMARY"
-phases=() passed=0
+: >"$counts"
+: >"$skips"
+phases=() failed_phases=()
 t_all=$(date +%s)
 
-phase() {  # phase NAME COMMAND...: runs it, prints "== NAME: N s" and keeps it for the summary
-  local name="$1" t0 t1
+phase() {  # phase NAME FUNCTION: runs it under -e with its output also in build/summary/NAME.log
+  local name="$1" t0 rc secs log
   shift
+  if [ -n "${NAV_TEST_ONLY:-}" ] && [[ ",$NAV_TEST_ONLY," != *",$name,"* ]]; then
+    phases+=("$(printf '%-14s     - s   not run (NAV_TEST_ONLY)' "$name")")
+    return 0
+  fi
+  log="$summary_dir/${name// /_}.log"
   echo "== $name"
   t0=$(date +%s)
-  "$@"
-  t1=$(date +%s)
-  echo "== $name: $((t1 - t0)) s"
-  phases+=("$(printf '%-16s %5d s' "$name" $((t1 - t0)))")
+  (
+    set -e
+    if [ "${NAV_TEST_FAIL_PHASE:-}" = "$name" ]; then
+      echo "NAV_TEST_FAIL_PHASE=$name: failing this phase on purpose"
+      false
+    fi
+    "$@"
+  ) 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  secs=$(($(date +%s) - t0))
+  if [ "$rc" -eq 0 ]; then
+    echo "== $name: $secs s"
+    phases+=("$(printf '%-14s %5d s' "$name" "$secs")")
+  else
+    echo "== $name: FAILED (exit $rc) after $secs s"
+    phases+=("$(printf '%-14s %5d s   FAILED (exit %d)' "$name" "$secs" "$rc")")
+    failed_phases+=("$name")
+  fi
 }
 
-count_ctest() {  # count_ctest LOG: adds the tests ctest passed to $passed
-  local n
-  n=$(grep -Eo 'tests passed, 0 tests failed out of [0-9]+' "$1" | grep -Eo '[0-9]+$' | tail -1)
-  passed=$((passed + ${n:-0}))
+count() { echo "$1 $2 $3" >>"$counts"; }  # count PASSED FAILED SKIPPED
+
+# ctest_run PRESET LABEL CTEST_ARGS...: runs ctest, counts its tests (a skipped one as skipped, not
+# passed) and writes each skipped test's reason (the last line of its output that says "skip").
+ctest_run() {
+  local preset=$1 label=$2 rc=0 log="$summary_dir/ctest_$1.txt" p f s name reason
+  shift 2
+  echo "$label:" >>"$NAV_TEST_SUMMARY"
+  # shellcheck disable=SC2086  # NAV_TEST_CTEST_ARGS is split into arguments on purpose
+  ctest --preset "$preset" -j "$jobs" "$@" ${NAV_TEST_CTEST_ARGS:-} | tee "$log" || rc=$?
+  read -r p f s < <(awk '/Test +#[0-9]+: / { if (/\*\*\*Skipped/) s++; else if (/ Passed /) p++; else f++ }
+                         END { print p + 0, f + 0, s + 0 }' "$log")
+  count "$p" "$f" "$s"
+  while read -r name; do
+    reason=$(awk -v t="$name" '/^[0-9]+\/[0-9]+ Test: / { cur = substr($0, index($0, ": ") + 2) }
+                               cur == t && tolower($0) ~ /skip/ && !/^Test Skipped/ { line = $0 }
+                               END { print line }' "build/$preset/Testing/Temporary/LastTest.log")
+    echo "$name ($label): ${reason:-no reason printed (see build/$preset/Testing/Temporary/LastTest.log)}" >>"$skips"
+  done < <(sed -nE 's/.*Test +#[0-9]+: ([^ ]+) .*\*\*\*Skipped.*/\1/p' "$log")
+  return "$rc"
 }
 
 setup() { bash scripts/setup.sh; }
 
+# Every target the release ctests run, not the benchmarks (no test runs them; tests/bench/run*.sh
+# configure and build them in their own directory).
 release_build() {
-  cmake --preset release >/dev/null
+  cmake --preset release -DNAV_BUILD_BENCH=OFF >/dev/null
   cmake --build --preset release -j "$jobs"
 }
-release_tests() {
-  echo "release tests:" >>"$NAV_TEST_SUMMARY"
-  ctest --preset release -j "$jobs" | tee "$summary_dir/release.log"
-  count_ctest "$summary_dir/release.log"
-}
+release_tests() { ctest_run release "release tests" --timeout 1500; }
 
+# The ASan build compiles only what its ctests run: navtests (unit), navdiff and navdiff2d
+# (differential) and navbake (which navtests drives).
 asan_build() {
   cmake --preset asan >/dev/null
   cmake --build --preset asan -j "$jobs" --target navtests navdiff navdiff2d navbake
 }
 asan_tests() {
-  echo "asan tests:" >>"$NAV_TEST_SUMMARY"
-  # The screenshots, the window and shortcut tests (navdebug), the memory estimate against peak RSS
-  # (ASan's shadow memory would count), the large level (7 M spans), the install check, the Slurm / xargs split bake
-  # and the npm glTF validator (scripts and outside tools; the split and the export themselves are
-  # in the unit tests, which run here) run in the release build only.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --preset asan -j "$jobs" -E "screenshots|large_scene|stress_large|memory_estimate|window_|shortcuts_readme|install|layers|split_bake|gltf_validator" | tee "$summary_dir/asan.log"
-  count_ctest "$summary_dir/asan.log"
+    ctest_run asan "asan tests" -R '^(unit|differential|differential_map2d)$'
 }
 
 tsan() {
   echo "tsan:" >>"$NAV_TEST_SUMMARY"
   cmake --preset tsan >/dev/null
   cmake --build --preset tsan -j "$jobs" --target navtests_threads
+  local rc=0
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    build/tsan/tests/navtests_threads -tc='tiles:*,tiles threads:*,pipeline:*,task hook:*,landmarks deferred:*' -tce='*navbake*'
-  passed=$((passed + 1))
+    build/tsan/tests/navtests_threads -tc='tiles:*,tiles threads:*,pipeline:*,task hook:*,landmarks deferred:*' -tce='*navbake*' || rc=$?
+  if [ "$rc" -eq 0 ]; then count 1 0 0; else count 0 1 0; fi
+  return "$rc"
 }
 
 fuzz_one() {  # fuzz_one TARGET SECONDS: one libFuzzer target; non-zero with its finding printed
@@ -90,48 +134,70 @@ fuzz_one() {  # fuzz_one TARGET SECONDS: one libFuzzer target; non-zero with its
 }
 
 fuzz() {
-  # Every target gets FUZZ_SECONDS of its own; $jobs targets run side by side (each libFuzzer run
-  # is one thread), so the phase takes about targets / jobs x FUZZ_SECONDS.
-  local secs=${FUZZ_SECONDS:-30} t failed=0 pids=() names=() i
   # fuzz_level (assimp's formats) is built and run by hand only: libassimp 5.2.5 itself has heap
   # faults on hostile PLY and GLB files that no check of ours can prevent (README, "Level formats").
   local targets=(obj config pairs pipeline session map2d args navmesh)
+  if ! command -v clang++ >/dev/null 2>&1; then
+    echo "fuzz: skipped: clang++ not installed (scripts/setup.sh installs it)"
+    echo "fuzz (${#targets[@]} targets): clang++ not installed (scripts/setup.sh installs it)" >>"$skips"
+    count 0 0 "${#targets[@]}"
+    return 0
+  fi
+  # Every target gets FUZZ_SECONDS of its own; $jobs targets run side by side (each libFuzzer run
+  # is one thread), so the phase takes about targets / jobs x FUZZ_SECONDS.
+  local secs=${FUZZ_SECONDS:-30} t failed=0 pids=() i n_ok=0
   cmake --preset fuzz >/dev/null
   cmake --build --preset fuzz -j "$jobs" --target "${targets[@]/#/fuzz_}"
   for t in "${targets[@]}"; do
     rm -f "build/fuzz/fuzz_$t.done"
     fuzz_one "$t" "$secs" &
-    pids+=($!) names+=("$t")
+    pids+=($!)
     if [ "${#pids[@]}" -ge "$jobs" ]; then
       wait "${pids[0]}" || failed=1
-      pids=("${pids[@]:1}") names=("${names[@]:1}")
+      pids=("${pids[@]:1}")
     fi
   done
   for i in "${pids[@]}"; do wait "$i" || failed=1; done
   for t in "${targets[@]}"; do
     if [ -f "build/fuzz/fuzz_$t.done" ]; then
-      tee -a "$summary_dir/fuzz.txt" <"build/fuzz/fuzz_$t.done"
-      passed=$((passed + 1))
+      cat "build/fuzz/fuzz_$t.done"
+      n_ok=$((n_ok + 1))
     fi
   done
-  [ "$failed" -eq 0 ] || exit 1
+  count "$n_ok" $((${#targets[@]} - n_ok)) 0
+  [ "$failed" -eq 0 ]
 }
 
-: >"$summary_dir/fuzz.txt"
 phase setup setup
 phase "release build" release_build
 phase "release tests" release_tests
 phase "asan build" asan_build
 phase "asan tests" asan_tests
-phase "tsan" tsan
-if command -v clang++ >/dev/null 2>&1; then
-  phase "fuzz" fuzz
-else
-  echo "fuzz: skipped, clang++ not installed (scripts/setup.sh installs it)" | tee -a "$summary_dir/fuzz.txt"
-fi
+phase tsan tsan
+phase fuzz fuzz
 
-echo "== summary"
+echo "== summary (logs in build/summary/)"
 printf '%s\n' "${phases[@]}"
-printf '%-16s %5d s\n' "total" $(($(date +%s) - t_all))
-cat "$NAV_TEST_SUMMARY" "$summary_dir/fuzz.txt"
-echo "suite: $passed passed, 0 failed"
+printf '%-14s %5d s\n' "total" $(($(date +%s) - t_all))
+for name in "${failed_phases[@]}"; do
+  echo "-- $name FAILED; the end of build/summary/${name// /_}.log:"
+  tail -n 25 "$summary_dir/${name// /_}.log" | sed 's/^/   | /'
+done
+# Per binary: the doctest cases run and those skipped (with why); per script: what it left out.
+cat "$NAV_TEST_SUMMARY"
+cases_skipped=$(grep -Eo ': [0-9]+ of [0-9]+ [a-z]+ skipped' "$NAV_TEST_SUMMARY" | awk '{ s += $2 } END { print s + 0 }')
+read -r n_pass n_fail n_skip < <(awk '{ p += $1; f += $2; s += $3 } END { print p + 0, f + 0, s + 0 }' "$counts")
+if [ -s "$skips" ]; then
+  echo "skipped tests (not counted as passed):"
+  sed 's/^/  /' "$skips"
+fi
+# a phase that failed without a test to show for it (a build, the set-up) counts as one failure
+for name in "${failed_phases[@]}"; do
+  case "$name" in
+    "release tests" | "asan tests" | tsan | fuzz) ;;
+    *) n_fail=$((n_fail + 1)) ;;
+  esac
+done
+[ "${#failed_phases[@]}" -eq 0 ] || [ "$n_fail" -gt 0 ] || n_fail=1
+echo "suite: $n_pass passed, $n_fail failed, $((n_skip + cases_skipped)) skipped"
+[ "${#failed_phases[@]}" -eq 0 ]

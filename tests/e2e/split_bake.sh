@@ -3,8 +3,9 @@
 # one-process file byte for byte, through `xargs -P 2` on this machine and through a real
 # single-node Slurm cluster (scripts/slurm_cluster.sh: a private munged, slurmctld and slurmd with
 # their own key, ports and state; scripts/farm_bake.sh submits the job array and the dependent
-# merge). The cluster is stopped whatever happens (trap). Exit 77 (ctest: skipped) with a message
-# when slurm-wlm or munge is not installed; everything else is a failure.
+# merge). The cluster is stopped whatever happens (trap). Exit 77 (ctest: skipped) with a one-line
+# reason when slurm-wlm or munge is not installed or slurmd refuses to start on this machine
+# (slurm_cluster.sh's exit 3); everything else is a failure.
 # Usage: split_bake.sh NAVBAKE SOURCE_DIR WORKDIR
 set -euo pipefail
 navbake=$1 src=$2 work=$3
@@ -59,12 +60,12 @@ echo "split_bake: xargs -P 2, 4 rectangles + merge == one process ($(stat -c %s 
 export PATH="$PATH:/usr/sbin"
 for exe in munged slurmctld slurmd sbatch squeue; do
   if ! command -v "$exe" >/dev/null 2>&1; then
-    echo "split_bake: SKIPPED the Slurm half: $exe not installed (slurm-wlm and munge; scripts/setup.sh)"
+    echo "split_bake: skipped the Slurm half: $exe not installed (slurm-wlm and munge; scripts/setup.sh)"
     exit 77
   fi
 done
 if [ "$(id -u)" -ne 0 ]; then
-  echo "split_bake: SKIPPED the Slurm half: the single-node cluster runs its daemons as root (scripts/test.sh runs as root)"
+  echo "split_bake: skipped the Slurm half: the single-node cluster runs its daemons as root (scripts/test.sh runs as root)"
   exit 77
 fi
 # a short, unique state directory: the munge socket's path must fit a Unix socket name (108 bytes)
@@ -74,7 +75,13 @@ cleanup() {
   rm -rf "$state"
 }
 trap cleanup EXIT
-timeout 90 "$src/scripts/slurm_cluster.sh" start "$state"
+rc=0
+timeout 90 "$src/scripts/slurm_cluster.sh" start "$state" 2>&1 | tee "$work/cluster.txt" || rc=$?
+if [ "$rc" -eq 3 ]; then
+  echo "split_bake: skipped the Slurm half: $(sed -n 's/^slurm_cluster: //p' "$work/cluster.txt" | grep 'cannot start' | head -1)"
+  exit 77
+fi
+[ "$rc" -eq 0 ] || { echo "FAIL: the Slurm cluster did not start (exit $rc)"; exit 1; }
 # shellcheck disable=SC1091
 . "$state/env"
 timeout 200 "$src/scripts/farm_bake.sh" --navbake "$navbake" --split 2x2 --wait 180 "$mesh" "$work/slurm" -- "${set_args[@]}" \

@@ -2,7 +2,7 @@
 # Shared by the real-window tests (tests/e2e/window_*.sh), which source it after `set -euo pipefail`
 # and setting: name (the test's name in its messages), exe (navdebug), out (output folder), src
 # (source folder), displays (the X display numbers to try, e.g. "$(seq 90 140)": each test its own
-# range, so two can run at once). It makes the three paths absolute, skips (exit 0) without Xvfb,
+# range, so two can run at once). It makes the three paths absolute, skips (exit 77) without Xvfb,
 # xdotool or python3, starts an Xvfb screen of 1280x800 on the first free display (DISPLAY), kills
 # it and the app ($app_pid, when set) on exit, gives the app a config folder of its own
 # (XDG_CONFIG_HOME: recent files, imgui.ini), and provides, on the app's state dump $dump:
@@ -13,7 +13,7 @@ out=$(cd "$out" && pwd)
 exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 src=$(cd "$src" && pwd)
 for tool in Xvfb xdotool python3; do
-  command -v "$tool" > /dev/null || { echo "$name: SKIP: $tool not installed (scripts/setup.sh)"; exit 0; }
+  command -v "$tool" > /dev/null || { echo "$name: skipped: $tool not installed (scripts/setup.sh)"; exit 77; }
 done
 
 # a display of our own (xvfb-run -a would do the same; the test then needs no wrapper)

@@ -15,18 +15,33 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
-#include "test_scenes.h"
+#include "tile_scene.h"
 
 namespace {
 
-std::vector<std::shared_ptr<const nav::NavTile>> baked_tiles(const std::string& path, int tile_size) {
+// The levels are the repository's, so these tests run on a fresh clone without ../shared, and in
+// the TSan phase: the demo level (ramps, platforms, one island across its tiles) and, where islands
+// must be told apart, two copies of the tiled tests' scene 20 m apart (two islands of many tiles).
+std::string demo_level() { return std::string(NAV_SOURCE_DIR) + "/assets/demo.obj"; }
+
+nav::InputMesh two_islands() {
+    nav::InputMesh m = navtest::tile_scene();
+    const nav::InputMesh other = navtest::tile_scene();
+    const int base = m.vert_count();
+    for (size_t i = 0; i < other.verts.size(); ++i) m.verts.push_back(other.verts[i] + (i % 3 == 0 ? 60.0f : 0.0f));
+    for (int t : other.tris) m.tris.push_back(base + t);
+    return m;
+}
+
+std::vector<std::shared_ptr<const nav::NavTile>> baked_tiles(nav::InputMesh mesh, int tile_size) {
     nav::Pipeline pipe;
-    REQUIRE(pipe.load_mesh(path));
+    REQUIRE(pipe.set_mesh(std::move(mesh)));
     REQUIRE(pipe.set_param(nav::ParamId::tile_size, tile_size));
     REQUIRE(pipe.run());
     std::vector<std::shared_ptr<const nav::NavTile>> tiles;
@@ -64,9 +79,7 @@ int same_path_costs(nav::NavQuery& q, nav::NavQuery& ref, uint32_t seed, int pai
 }  // namespace
 
 TEST_CASE("landmarks deferred: pending islands, then complete_landmarks equals a build that computed them") {
-    const std::string path = navtest::shared_mesh_or_skip("nav_test.obj");
-    if (path.empty()) return;
-    auto tiles = baked_tiles(path, 32);
+    auto tiles = baked_tiles(two_islands(), 32);
     REQUIRE(tiles.size() > 4);
 
     nav::NavMesh first;  // nothing to copy from: every island with portals is pending
@@ -122,9 +135,7 @@ TEST_CASE("landmarks deferred: pending islands, then complete_landmarks equals a
 }
 
 TEST_CASE("landmarks deferred: a cancelled completion publishes nothing half-done") {
-    const std::string path = navtest::shared_mesh_or_skip("dungeon.obj");
-    if (path.empty()) return;
-    const auto tiles = baked_tiles(path, 32);
+    const auto tiles = baked_tiles(two_islands(), 32);
     nav::NavMesh m;
     REQUIRE(nav::build_navmesh(tiles, nullptr, m, {}, true));
     const auto before = m.landmarks();
@@ -138,8 +149,7 @@ TEST_CASE("landmarks deferred: a cancelled completion publishes nothing half-don
 }
 
 TEST_CASE("landmarks deferred: the pipeline publishes an obstacle's navmesh first, its copies share the table") {
-    const std::string path = navtest::shared_mesh_or_skip("dungeon.obj");
-    if (path.empty()) return;
+    const std::string path = demo_level();
     nav::Pipeline deferred, eager;
     for (nav::Pipeline* p : {&deferred, &eager}) {
         REQUIRE(p->load_mesh(path));
@@ -187,9 +197,7 @@ TEST_CASE("landmarks deferred: the pipeline publishes an obstacle's navmesh firs
 }
 
 TEST_CASE("landmarks deferred: queries while another thread completes the table") {
-    const std::string path = navtest::shared_mesh_or_skip("nav_test.obj");
-    if (path.empty()) return;
-    const auto tiles = baked_tiles(path, 32);
+    const auto tiles = baked_tiles(two_islands(), 32);
     nav::NavMesh m, full;
     REQUIRE(nav::build_navmesh(tiles, nullptr, m, {}, true));
     REQUIRE(nav::build_navmesh(tiles, nullptr, full));
@@ -208,8 +216,7 @@ TEST_CASE("landmarks deferred: queries while another thread completes the table"
 }
 
 TEST_CASE("pipeline: an assembly reuses the navmesh two builds back only when no snapshot holds it") {
-    const std::string path = navtest::shared_mesh_or_skip("dungeon.obj");
-    if (path.empty()) return;
+    const std::string path = demo_level();
     nav::Pipeline p;
     REQUIRE(p.load_mesh(path));
     REQUIRE(p.set_param(nav::ParamId::tile_size, 32));
