@@ -273,7 +273,7 @@ void tile_of(const Bake& b, float x, float z, int& tx, int& tz) {
 // How far above the point a surface still counts as the one under it: two cell heights, so a
 // point typed a little under its floor finds it, and the floor under a table (0.7 m lower than
 // its top, within a climb) is the floor, not the table.
-float reach_up(const Bake& bake) { return 2.0f * std::max(bake.params.f(ParamId::cell_height), 0.01f); }
+float reach_up(const Bake& bake) { return 2.0f * std::max(bake.inputs.params.f(ParamId::cell_height), 0.01f); }
 
 // ---- the grid part of the story ------------------------------------------------------------
 
@@ -589,7 +589,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
     WhyStory& s = c.s;
     const Bake& g = c.g;
     const float* p = c.p;
-    const Params& P = c.bake.params;
+    const Params& P = c.bake.inputs.params;
     const float max_slope = P.f(ParamId::agent_max_slope);
     const float tol = std::max(c.climb_m, 2.0f * c.ch);
 
@@ -921,7 +921,7 @@ void story_grid(GridCtx& c, const Surface& surf) {
         // Replays mark_convex_volume's rule for this span: the last volume to change it wins.
         uint8_t cur = (*eroded)[ci];
         int who = -1;
-        const std::vector<ConvexVolume>& vols = c.bake.volumes;
+        const std::vector<ConvexVolume>& vols = c.bake.inputs.volumes;
         for (size_t k = 0; k < vols.size(); ++k) {
             const ConvexVolume& v = vols[k];
             const int nv = static_cast<int>(v.verts.size() / 3);
@@ -1185,7 +1185,7 @@ WhyStory explain_point(const Bake& bake, const float* point) {
         not_in_bake(s, Stage::Input);
         return s;
     }
-    const Params& P = bake.params;
+    const Params& P = bake.inputs.params;
     const Surface surf = find_surface(*bake.mesh, bake.tri_areas.get(), P.f(ParamId::agent_max_slope), point[0],
                                       point[2], point[1] + reach_up(bake));
     if (surf.tri >= 0) s.floor_y = surf.y;
