@@ -85,10 +85,10 @@ json report_diagnostics(const nav::Bake& bake) {
     json list = json::array();
     if (!bake.mesh) return list;
     const nav::MeshShape shape = nav::analyze_mesh(*bake.mesh);
-    for (const nav::Diagnostic& d : nav::diagnose(bake.params, &bake, &shape)) {
+    for (const nav::Diagnostic& d : nav::diagnose(bake.inputs.params, &bake, &shape)) {
         std::string flags;
         json fix = json::object();
-        nav::Params fixed = bake.params;
+        nav::Params fixed = bake.inputs.params;
         nav::apply_fix(d, fixed);
         for (const nav::ParamChange& c : d.fix) {
             const std::string name(nav::param_def(c.id).name);
@@ -116,7 +116,7 @@ json counts_json(const nav::Bake& b) {
         c[k] = b.count(k);
     if (b.auto_links)  // only with link_drop_height or link_jump_distance set: other reports stay as they were
         for (const char* k : {"auto_links", "links_rejected"}) c[k] = b.count(k);
-    if (!b.links.empty()) c["manual_links"] = b.count("manual_links");  // only with the config's "links"
+    if (!b.inputs.links.empty()) c["manual_links"] = b.count("manual_links");  // only with the config's "links"
     return c;
 }
 
@@ -572,7 +572,7 @@ nav::Status check_files(const Args& a, const Job& job) {
                                           "a .json or .mesh input, not " + a.mesh_path + " (use --obj-out)");
         outputs.push_back({"--mesh-out", "", a.mesh_out});
     }
-    if (a.obj_out_given && job.params.i(nav::ParamId::tile_size) > 0 && !job.map2d)
+    if (a.obj_out_given && job.inputs.params.i(nav::ParamId::tile_size) > 0 && !job.map2d)
         return nav::Status::bad_input("--obj-out writes the solo polygon mesh; it needs tile_size 0");
     for (size_t i = 0; i < outputs.size(); ++i) {
         const NamedPath& o = outputs[i];
@@ -613,21 +613,14 @@ nav::Status write_output(const std::string& flag, const nav::Status& st) {
 // config file) and what was expected. Nothing is written before every input has been read.
 nav::Status prepare_job(const Args& a, Job& job) {
     if (!a.config_path.empty()) {
-        nav::ConfigInputs in = job.config_inputs();
-        if (nav::Status st = nav::load_config_file(a.config_path, in); !st) return st;
-        job.params = std::move(in.params);
-        job.volumes = std::move(in.volumes);
-        job.areas = std::move(in.areas);
-        job.obstacles = std::move(in.obstacles);
-        job.links = std::move(in.links);
-        job.prune = in.prune;
+        if (nav::Status st = nav::load_config_file(a.config_path, job.inputs); !st) return st;
     }
     if (nav::Status st = navbake::apply_args(a, job); !st) return st;
     if (nav::Status st = check_files(a, job); !st) return st;
     if (a.path_tests_given) {  // read before the bake: a bad file is exit 2 at once
         if (a.path_tests_path.empty()) return nav::Status::bad_input("--path-tests: empty path (expected a JSON file of path cases)");
         if (a.tile_given) return nav::Status::bad_input("--path-tests runs on the whole navmesh: not with --tile");
-        if (nav::Status st = nav::load_path_tests(a.path_tests_path, job.areas, job.path_tests); !st)
+        if (nav::Status st = nav::load_path_tests(a.path_tests_path, job.inputs.areas, job.path_tests); !st)
             return nav::Status{st.code, "--path-tests " + st.message};
     }
     return nav::Status::ok();
@@ -677,7 +670,7 @@ nav::Status run_path_tests(const nav::NavMesh& nm, const Args& a, const Job& job
     q.init(&nm);
     nav::PathTestOptions opt;  // the --pairs search box
     opt.area_name = nav::area_table_namer;
-    opt.area_name_ctx = &job.areas;
+    opt.area_name_ctx = &job.inputs.areas;
     json items = json::array();
     int passed = 0;
     for (const nav::PathTestCase& c : job.path_tests) {
@@ -685,7 +678,7 @@ nav::Status run_path_tests(const nav::NavMesh& nm, const Args& a, const Job& job
         if (nav::Status st = nav::evaluate_path_test(q, c, opt, r); !st) return nav::Status{st.code, "--path-tests " + st.message};
         json areas = json::array();
         for (uint8_t id : r.areas) {
-            const std::string_view n = job.areas.name_of(id);
+            const std::string_view n = job.inputs.areas.name_of(id);
             areas.push_back(n.empty() ? json(id) : json(std::string(n)));
         }
         items.push_back({{"name", c.name},
@@ -694,7 +687,7 @@ nav::Status run_path_tests(const nav::NavMesh& nm, const Args& a, const Job& job
                          {"end", {c.end[0], c.end[1], c.end[2]}},
                          {"reached", r.reached},
                          {"length", r.length},
-                         {"expected", expect_text(c.expect, job.areas)},
+                         {"expected", expect_text(c.expect, job.inputs.areas)},
                          {"areas", areas},
                          {"links", r.links},
                          {"failures", r.failures}});
@@ -797,13 +790,13 @@ json json_report_head(const Args& a, const Job& job, const nav::Bake& bake, cons
                    {"tris", m.tri_count()},
                    {"bmin", {m.bmin[0], m.bmin[1], m.bmin[2]}},
                    {"bmax", {m.bmax[0], m.bmax[1], m.bmax[2]}}};
-    out["config"] = json(nav::config_json(bake.params));
-    out["config"]["volumes"] = static_cast<int>(bake.volumes.size());
-    out["config"]["obstacles"] = static_cast<int>(bake.obstacles.size());
-    out["config"]["links"] = static_cast<int>(bake.links.size());
+    out["config"] = json(nav::config_json(bake.inputs.params));
+    out["config"]["volumes"] = static_cast<int>(bake.inputs.volumes.size());
+    out["config"]["obstacles"] = static_cast<int>(bake.inputs.obstacles.size());
+    out["config"]["links"] = static_cast<int>(bake.inputs.links.size());
     if (bake.prune.point) out["prune"] = prune_json(bake.prune);
     out["grid"] = {{"width", bake.config.width}, {"height", bake.config.height}};
-    out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.memory_limit()}, {"peak_rss", peak_rss()}};
+    out["memory"] = {{"estimate", pipe.estimate_memory()}, {"limit", pipe.def().memory_limit}, {"peak_rss", peak_rss()}};
     out["counts"] = counts_json(bake);
     out["walkable_area"] = bake.walkable_area();
     out["diagnostics"] = diagnostics;
@@ -884,8 +877,8 @@ json param_value_json(nav::ParamId id, double v) {
 // volume to take out of the config.
 std::string fix_set_flag(const nav::WhyFix& fix, const nav::Bake& bake) {
     if (!fix.param) return "drop volume " + std::to_string(fix.remove_volume) + " from the --config \"volumes\"";
-    nav::Params p = bake.params;
-    std::vector<nav::ConvexVolume> volumes = bake.volumes;
+    nav::Params p = bake.inputs.params;
+    std::vector<nav::ConvexVolume> volumes = bake.inputs.volumes;
     nav::apply_why_fix(fix, p, volumes);
     return "--set " + std::string(nav::param_def(*fix.param).name) + "=" + p.to_string(*fix.param);
 }
@@ -1091,15 +1084,16 @@ nav::Status write_gltf_out(const Args& a, const nav::Bake& bake, const PathsResu
 // An OBJ mesh: load, bake (--reps times), --incremental, the paths (reading --pairs), then
 // --obj-out (every input read by then), then the report.
 int run_obj(const Args& a, const Job& job) {
-    nav::Pipeline pipe;
     // --why reads every stage of the point's tile: a tiled bake keeps them. A solo bake is lean
     // (each intermediate dropped once its last reader has run: a lower peak) when it bakes once;
     // --reps and --incremental bake again, so there it keeps its buffers and rebuilds in them.
-    const bool solo = job.params.i(nav::ParamId::tile_size) <= 0;
-    pipe.set_keep_intermediates(a.keep_intermediates || job.why || job.why_path || a.gltf_out_given ||
-                                (solo && (a.reps > 1 || a.incremental_given)));
-    pipe.set_only_tile(job.tile_x, job.tile_y);
-    pipe.set_memory_limit(static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0));
+    const bool solo = job.inputs.params.i(nav::ParamId::tile_size) <= 0;
+    nav::PipelineDef def = nav::default_pipeline_def();
+    def.keep_intermediates = a.keep_intermediates || job.why || job.why_path || a.gltf_out_given ||
+                             (solo && (a.reps > 1 || a.incremental_given));
+    def.only_tiles = {job.tile_x, job.tile_y, job.tile_x, job.tile_y};
+    def.memory_limit = static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0);
+    nav::Pipeline pipe(std::move(def));
     {
         nav::ObjReadOptions ropt;
         ropt.max_bytes = job.max_input;
@@ -1108,12 +1102,7 @@ int run_obj(const Args& a, const Job& job) {
         for (const std::string& w : mesh.warnings) std::cerr << "navbake: warning: " << w << "\n";
         if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return fail(st);
     }
-    pipe.set_params(job.params);
-    pipe.set_volumes(job.volumes);
-    pipe.set_obstacles(job.obstacles);
-    pipe.set_areas(job.areas);
-    if (nav::Status st = pipe.set_links(job.links); !st) return fail(st);
-    if (nav::Status st = pipe.set_prune(job.prune); !st) return fail(st);
+    if (nav::Status st = pipe.set_inputs(job.inputs); !st) return fail(st);
 
     RepTimes times;
     if (nav::Status st = bake_reps(pipe, a.reps, times); !st) return fail(st);
@@ -1139,7 +1128,7 @@ int run_obj(const Args& a, const Job& job) {
     }
     PathsResult paths;  // --paths / --pairs need the whole navmesh: prepare_job refuses them with --tile
     if (bake->navmesh)
-        if (nav::Status st = run_paths(*bake->navmesh, a, job, bake->params.path_mode(), bake->params.max_nodes(),
+        if (nav::Status st = run_paths(*bake->navmesh, a, job, bake->inputs.params.path_mode(), bake->inputs.params.max_nodes(),
                                        report ? &*report : nullptr, paths);
             !st)
             return fail(st);
@@ -1164,7 +1153,7 @@ int run_obj(const Args& a, const Job& job) {
 // outputs (--mesh-out, --obj-out: every input read by then), then the report.
 int run_map2d(const Args& a, const Job& job) {
     const std::string& path = a.mesh_path;
-    const nav::Params& params = job.params;
+    const nav::Params& params = job.inputs.params;
     namespace m2 = nav::map2d;
     const auto t0 = std::chrono::steady_clock::now();
     m2::PolyMesh2D mesh;
@@ -1247,13 +1236,13 @@ int run_navmesh_in(const Args& a, const Job& job) {
         if (tests.ran) out["path_tests"] = tests.report;
         out["mesh"] = {{"path", path}, {"kind", "detour"},
                        {"bmin", {nm.bmin[0], nm.bmin[1], nm.bmin[2]}}, {"bmax", {nm.bmax[0], nm.bmax[1], nm.bmax[2]}}};
-        out["config"] = json(nav::config_json(job.params));
+        out["config"] = json(nav::config_json(job.inputs.params));
         out["counts"] = counts;
         out["timings_ms"] = {{"total", load_ms}};
         report.emplace(std::move(out));
     }
     PathsResult paths;
-    if (nav::Status st = run_paths(nm, a, job, job.params.path_mode(), job.params.max_nodes(), report ? &*report : nullptr, paths); !st)
+    if (nav::Status st = run_paths(nm, a, job, job.inputs.params.path_mode(), job.inputs.params.max_nodes(), report ? &*report : nullptr, paths); !st)
         return fail(st);
     if (report) {
         if (report->begun()) report->finish(paths.summary);
@@ -1291,7 +1280,7 @@ std::optional<int> run_split(const Args& a) {
         return 0;
     }
     if (nav::Status st = prepare_job(a, job); !st) return fail(st);
-    if (job.prune && !a.tile_grid)  // the prune needs the whole navmesh, which only --merge assembles
+    if (job.inputs.prune && !a.tile_grid)  // the prune needs the whole navmesh, which only --merge assembles
         std::cerr << "navbake: warning: prune: not applied by a split bake (its files carry no disabled flags); "
                      "bake in one process to prune\n";
     const nav::Status st = a.tile_grid ? navbake::run_tile_grid(a, job) : navbake::run_tiles_job(a, job);
@@ -1308,7 +1297,7 @@ int main(int argc, char** argv) {
         if (const std::optional<int> code = run_split(args)) return check_stdout(*code);
         Job job;
         if (nav::Status st = prepare_job(args, job); !st) return fail(st);
-        tiled = !job.map2d && job.params.i(nav::ParamId::tile_size) > 0;
+        tiled = !job.map2d && job.inputs.params.i(nav::ParamId::tile_size) > 0;
         return check_stdout(args.navmesh_in_given ? run_navmesh_in(args, job) : job.map2d ? run_map2d(args, job) : run_obj(args, job));
     } catch (const std::bad_alloc&) {  // outside a stage (the stages report it themselves): the same contract
         return fail(nav::out_of_memory("navbake", tiled));

@@ -305,10 +305,10 @@ nav::Status refuse_for_map2d(const Args& a, const Job& job) {
     // the rest came from --config: any parameter it moved off its default
     const nav::Params defaults;
     for (const nav::ParamDef& d : nav::param_table())
-        if (!applies(d.id) && job.params.to_string(d.id) != defaults.to_string(d.id))
+        if (!applies(d.id) && job.inputs.params.to_string(d.id) != defaults.to_string(d.id))
             return nav::Status::bad_input("--config " + a.config_path + ": " + std::string(d.name) + "=" +
-                                          job.params.to_string(d.id) + " " + what + why);
-    if (!job.volumes.empty())
+                                          job.inputs.params.to_string(d.id) + " " + what + why);
+    if (!job.inputs.volumes.empty())
         return nav::Status::bad_input("--config " + a.config_path + ": \"volumes\" " + what +
                                       ": they mark voxel areas (a 2D map's obstacles are in the map)");
     return nav::Status::ok();
@@ -344,7 +344,7 @@ nav::Status apply_split_args(const Args& a, Job& job) {
     if (job.map2d) return nav::Status::bad_input(std::string(flag) + " does not apply to a 2D map (" + a.mesh_path + "): it is not baked in tiles");
     if (a.tiles_given)
         if (nav::Status st = parse_tile_rect(a.tiles_text, job.tiles); !st) return st;
-    if (job.params.i(nav::ParamId::tile_size) == 0)
+    if (job.inputs.params.i(nav::ParamId::tile_size) == 0)
         return nav::Status::bad_input(std::string(flag) + ": needs --set tile_size=N (N > 0)");
     const std::pair<const char*, bool> others[] = {
         {"--tile", a.tile_given}, {"--incremental", a.incremental_given}, {"--paths", a.npaths > 0},
@@ -364,11 +364,11 @@ nav::Status apply_split_args(const Args& a, Job& job) {
 }  // namespace
 
 nav::Status apply_args(const Args& a, Job& job) {
-    if (nav::Status st = nav::apply_assignments("--set", a.sets, job.params); !st) return st;
+    if (nav::Status st = nav::apply_assignments("--set", a.sets, job.inputs.params); !st) return st;
     if (a.incremental_given) {
         if (nav::Status st = nav::split_assignment("--incremental", a.incremental, job.inc_name, job.inc_value); !st)
             return st;
-        nav::Params probe = job.params;  // validate before baking
+        nav::Params probe = job.inputs.params;  // validate before baking
         if (nav::Status st = nav::apply_assignment("--incremental", a.incremental, probe); !st) return st;
     }
     job.max_input = static_cast<uint64_t>(a.max_input_mb * 1024.0 * 1024.0);
@@ -401,7 +401,7 @@ nav::Status apply_args(const Args& a, Job& job) {
             return nav::Status::bad_input(std::string(flag) + " explains one bake: not with --incremental (give the "
                                           "parameter with --set instead)");
     }
-    if (a.tile_given && job.params.i(nav::ParamId::tile_size) == 0)
+    if (a.tile_given && job.inputs.params.i(nav::ParamId::tile_size) == 0)
         return nav::Status::bad_input("--tile " + shown(a.only_tile) + ": needs --set tile_size=N (N > 0)");
     if (job.tile_x >= 0 && (a.npaths > 0 || !a.pairs_path.empty()))
         return nav::Status::bad_input("--paths / --pairs need the whole navmesh: not with --tile");
@@ -420,7 +420,7 @@ nav::Status apply_detour_args(const Args& a, const Job& job) {
         if (a.tile_given)
             return nav::Status::bad_input(std::string(flag) + " writes the whole bake (every tile): not with --tile");
         // refused before the bake rather than after it
-        if (const int nvp = job.params.i(nav::ParamId::verts_per_poly); nvp > nav::kDetourVertsPerPoly)
+        if (const int nvp = job.inputs.params.i(nav::ParamId::verts_per_poly); nvp > nav::kDetourVertsPerPoly)
             return nav::Status::bad_input(std::string(flag) + ": verts_per_poly is " + std::to_string(nvp) +
                                           "; Detour's polygons have at most " +
                                           std::to_string(nav::kDetourVertsPerPoly) +
@@ -451,10 +451,10 @@ nav::Status refuse_for_navmesh_in(const Args& a, const Job& job) {
         if (given) return nav::Status::bad_input(std::string(flag) + " " + what);
     const nav::Params defaults;
     for (const nav::ParamDef& d : nav::param_table())
-        if (!nav::is_query_param(d.id) && job.params.to_string(d.id) != defaults.to_string(d.id))
-            return nav::Status::bad_input(std::string(d.name) + "=" + job.params.to_string(d.id) + " " + what +
+        if (!nav::is_query_param(d.id) && job.inputs.params.to_string(d.id) != defaults.to_string(d.id))
+            return nav::Status::bad_input(std::string(d.name) + "=" + job.inputs.params.to_string(d.id) + " " + what +
                                           ": only the query parameters apply");
-    if (!job.volumes.empty()) return nav::Status::bad_input("--config " + a.config_path + ": \"volumes\" " + what);
+    if (!job.inputs.volumes.empty()) return nav::Status::bad_input("--config " + a.config_path + ": \"volumes\" " + what);
     return nav::Status::ok();
 }
 

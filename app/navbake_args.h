@@ -52,14 +52,7 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
 
 // What the flags ask for.
 struct Job {
-    nav::Params params;
-    std::vector<nav::ConvexVolume> volumes;
-    std::vector<nav::Obstacle> obstacles;
-    nav::AreaTable areas = nav::AreaTable::defaults();  // the config's "areas": polygon flags
-    std::vector<nav::OffMeshLink> links;  // the config's "links": manual off-mesh links
-    std::optional<std::array<float, 3>> prune;  // the config's "prune": the island prune point
-    // The config's inputs together (as config_json writes them).
-    nav::ConfigInputs config_inputs() const { return {params, volumes, areas, obstacles, links, prune}; }
+    nav::BakeInputs inputs;  // --config, then --set and the other flags that change an input
     std::string inc_name, inc_value;  // --incremental
     int tile_x = -1, tile_y = -1;     // --tile
     uint64_t seed = 1;                // --seed

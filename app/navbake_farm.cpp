@@ -349,6 +349,13 @@ nav::Status merge_split(const std::string& dir, uint64_t max_bytes, nav::DetourM
 
 namespace {
 
+// The pipeline options of a farm job: navbake's memory limit (--max-memory).
+nav::PipelineDef memory_limited(const Args& a) {
+    nav::PipelineDef def = nav::default_pipeline_def();
+    def.memory_limit = static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0);
+    return def;
+}
+
 // The mesh loaded as navbake's bake loads it (warnings on stderr), the parameters, volumes,
 // obstacles and area table set (the area table gives the tiles' polygon flags, as in one process).
 nav::Status load_pipeline(const Args& a, const Job& job, nav::Pipeline& pipe) {
@@ -359,12 +366,7 @@ nav::Status load_pipeline(const Args& a, const Job& job, nav::Pipeline& pipe) {
     if (nav::Status st = nav::load_level(a.mesh_path, mesh, ropt); !st) return st;
     for (const std::string& w : mesh.warnings) std::fprintf(stderr, "navbake: warning: %s\n", w.c_str());
     if (nav::Status st = pipe.set_mesh(std::move(mesh)); !st) return st;
-    pipe.set_params(job.params);
-    pipe.set_volumes(job.volumes);
-    pipe.set_obstacles(job.obstacles);
-    pipe.set_areas(job.areas);
-    pipe.set_memory_limit(static_cast<uint64_t>(a.max_memory_mb * 1024.0 * 1024.0));
-    return nav::Status::ok();
+    return pipe.set_inputs(job.inputs);
 }
 
 // The tile grid of the loaded mesh: the mesh-wide stage only (the grid follows from the mesh
@@ -378,11 +380,11 @@ nav::Status tile_grid(nav::Pipeline& pipe, const nav::Params& params, nav::BakeC
 }  // namespace
 
 nav::Status run_tile_grid(const Args& a, const Job& job) {
-    nav::Pipeline pipe;
+    nav::Pipeline pipe(memory_limited(a));
     if (nav::Status st = load_pipeline(a, job, pipe); !st) return st;
     nav::BakeConfig c;
     nav::TileLayout L;
-    if (nav::Status st = tile_grid(pipe, job.params, c, L); !st) return st;
+    if (nav::Status st = tile_grid(pipe, job.inputs.params, c, L); !st) return st;
     std::printf("%d %d\n", L.cols, L.rows);
     return nav::Status::ok();
 }
@@ -391,11 +393,14 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
     const int* r = job.tiles;
     const std::string& dir = a.tile_out;
     if (dir.empty()) return nav::Status::bad_input("--tiles needs --tile-out DIR (where the job writes its tiles)");
-    nav::Pipeline pipe;
+    nav::PipelineDef def = memory_limited(a);
+    def.keep_intermediates = false;  // only each tile's polygons and detail are written
+    def.only_tiles = {r[0], r[1], r[2], r[3]};
+    nav::Pipeline pipe(std::move(def));
     if (nav::Status st = load_pipeline(a, job, pipe); !st) return st;
     nav::BakeConfig c;
     nav::TileLayout L;
-    if (nav::Status st = tile_grid(pipe, job.params, c, L); !st) return st;
+    if (nav::Status st = tile_grid(pipe, job.inputs.params, c, L); !st) return st;
     if (r[2] >= L.cols || r[3] >= L.rows)
         return nav::Status::bad_input("--tiles " + rect_text(r) + ": outside the tile grid of " + std::to_string(L.cols) +
                                       " x " + std::to_string(L.rows) + " tiles (x in 0.." + std::to_string(L.cols - 1) +
@@ -410,7 +415,7 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
     g.tile_width = g.tile_height = static_cast<float>(L.tile_size) * c.cs;  // as make_detour_mesh
     // The parameters that shape the tiles: all but "threads" (a job's own business: each machine
     // has its own core count, and the tiles are the same on any), and the mesh's triangle count.
-    nlohmann::ordered_json config = nav::config_json(job.config_inputs());
+    nlohmann::ordered_json config = nav::config_json(job.inputs);
     config.erase("threads");
     config.erase("links");  // manual off-mesh links change no tile (they join the assembled navmesh only)
     config.erase("prune");  // nor does the prune (a split bake does not apply it: run_split warns)
@@ -436,8 +441,6 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
     if (ec) return nav::Status::bad_input("--tile-out " + dir + ": cannot remove the old manifest " + manifest_name(r) +
                                           " (" + ec.message() + ")");
 
-    pipe.set_keep_intermediates(false);  // only each tile's polygons and detail are written
-    pipe.set_only_tiles(r[0], r[1], r[2], r[3]);
     // Through the tiles' last stage (their runtime tile) as the whole bake runs: a tile is trimmed to
     // its outputs only once it has run every tile stage (stopping at Detail kept every intermediate
     // of every tile: 13x the peak memory on the large level).
@@ -455,7 +458,7 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
                 continue;
             }
             std::vector<uint8_t> data;
-            nav::Status st = nav::write_detour_bake_tile(*tb->polymesh, *tb->detail, bake->params, x, y, data, &bake->area_flags);
+            nav::Status st = nav::write_detour_bake_tile(*tb->polymesh, *tb->detail, bake->inputs.params, x, y, data, &bake->area_flags);
             if (!st) return st;
             const std::string path = tile_out_path(dir, x, y);  // the names a whole bake's --tile-out writes
             st = nav::write_output_file(path, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));

@@ -1,6 +1,6 @@
-// Tests written before nav::ConfigInputs read a config into separate parameters, volumes, area
+// Tests written before nav::BakeInputs (once ConfigInputs) read a config into separate parameters, volumes, area
 // types and obstacles: these run the one reader (parse_config_json / load_config_file /
-// read_config_json on a ConfigInputs) with those parts copied in and, on success, out. Without an
+// read_config_json on a BakeInputs) with those parts copied in and, on success, out. Without an
 // area table the config's names resolve against the defaults (or the config's own "areas").
 #pragma once
 #include <nlohmann/json.hpp>
@@ -16,7 +16,7 @@ namespace navtest {
 template <class Read>
 nav::Status read_parts(Read&& read, nav::Params& p, std::vector<nav::ConvexVolume>& v, nav::AreaTable* areas,
                        std::vector<nav::Obstacle>* obs) {
-    nav::ConfigInputs in;
+    nav::BakeInputs in;
     in.params = p;
     in.volumes = v;
     if (areas) in.areas = *areas;
@@ -32,7 +32,7 @@ nav::Status read_parts(Read&& read, nav::Params& p, std::vector<nav::ConvexVolum
 
 inline nav::Status parse_config(std::string_view text, const std::string& what, nav::Params& p, std::vector<nav::ConvexVolume>& v,
                                 nav::AreaTable* areas = nullptr, std::vector<nav::Obstacle>* obs = nullptr) {
-    return read_parts([&](nav::ConfigInputs& in) { return nav::parse_config_json(text, what, in); }, p, v, areas, obs);
+    return read_parts([&](nav::BakeInputs& in) { return nav::parse_config_json(text, what, in); }, p, v, areas, obs);
 }
 inline nav::Status parse_config(std::string_view text, const std::string& what, nav::Params& p, std::vector<nav::ConvexVolume>& v,
                                 nav::AreaTable& areas, std::vector<nav::Obstacle>* obs = nullptr) {
@@ -43,16 +43,16 @@ inline nav::Status parse_config(std::string_view text, const std::string& what, 
     return parse_config(text, what, p, v, nullptr, obs);
 }
 inline nav::Status load_config(const std::string& path, nav::Params& p, std::vector<nav::ConvexVolume>& v) {
-    return read_parts([&](nav::ConfigInputs& in) { return nav::load_config_file(path, in); }, p, v, nullptr, nullptr);
+    return read_parts([&](nav::BakeInputs& in) { return nav::load_config_file(path, in); }, p, v, nullptr, nullptr);
 }
 inline nav::Status read_config(const nlohmann::json& j, const std::string& what, nav::Params& p, std::vector<nav::ConvexVolume>& v) {
-    return read_parts([&](nav::ConfigInputs& in) { return nav::read_config_json(j, what, in); }, p, v, nullptr, nullptr);
+    return read_parts([&](nav::BakeInputs& in) { return nav::read_config_json(j, what, in); }, p, v, nullptr, nullptr);
 }
 
-// The config of these parts (ConfigInputs with the default area table unless given).
-inline nav::ConfigInputs config_of(const nav::Params& p, const std::vector<nav::ConvexVolume>& v = {}, const nav::AreaTable* areas = nullptr,
+// The config of these parts (BakeInputs with the default area table unless given).
+inline nav::BakeInputs config_of(const nav::Params& p, const std::vector<nav::ConvexVolume>& v = {}, const nav::AreaTable* areas = nullptr,
                                    const std::vector<nav::Obstacle>& obs = {}) {
-    nav::ConfigInputs in;
+    nav::BakeInputs in;
     in.params = p;
     in.volumes = v;
     if (areas) in.areas = *areas;

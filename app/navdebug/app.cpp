@@ -40,13 +40,9 @@ bool ends_with_ci(const std::string& s, std::string_view suffix) {
 
 }  // namespace
 
-App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<nav::ConvexVolume> volumes,
-         AppOptions opts)
+App::App(BakeWorker& worker, Log& log, const nav::BakeInputs& inputs, AppOptions opts)
     : worker_(worker), log_(log), opts_(std::move(opts)) {
-    edit_.desired = params;
-    edit_.volumes = std::move(volumes);
-    edit_.obstacles = worker_.initial_obstacles();
-    edit_.links = worker_.initial_links();
+    edit_.desired = inputs;
     edit_.mark_requested();
     worker_.init_layers(opts_.layers);  // the worker builds these layers' draw lists with its bakes
     panels_.mesh_field = opts_.mesh_path;
@@ -85,7 +81,8 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
         sel_.inspector.set_pin_point(*opts_.select);
         sel_.tool = Selection::Tool::Inspect;
     }
-    if (opts_.prune) edit_.islands.prune_at(*opts_.prune);
+    if (opts_.prune) edit_.prune_at(*opts_.prune);
+    edit_.requested.prune = edit_.desired.prune;  // main's first request carries it
     if (opts_.tile_select) {
         sel_.tile = opts_.tile_select;
         sel_.tool = Selection::Tool::Tile;
@@ -106,8 +103,7 @@ App::App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<na
     view_.draw_opts = opts_.draw;
     view_.see = opts_.view;
     view_.highlight_changes = opts_.highlight_changes;
-    // the worker applies the prune and computes the change highlight with its bakes
-    worker_.set_prune(edit_.islands.prune_point());
+    // the worker computes the change highlight with its bakes
     worker_.set_highlight_changes(view_.highlight_changes);
     if (opts_.map2d) map2d_.set_scene(opts_.map2d);
     if (opts_.top_view) map2d_.set_top_view(true);
@@ -129,7 +125,7 @@ void App::open_mesh(const std::string& path, bool own_settings) {
     panels_.open_dialog.add_recent(path);
     if (opens_without_bake(path)) {  // built here at once: no bake stages to run
         auto scene = std::make_shared<Map2DScene>();
-        if (const nav::Status st = load_map2d_scene(path, edit_.desired, *scene); !st) {
+        if (const nav::Status st = load_map2d_scene(path, edit_.desired.params, *scene); !st) {
             log_.error(st.message);
             set_error(st.message);
             return;
@@ -153,7 +149,7 @@ void App::open_mesh(const std::string& path, bool own_settings) {
 }
 
 void App::forget_level_picks() {
-    edit_.islands.clear();  // the prune point is a pick on the old level too, "keep settings" or not
+    edit_.clear_prune();  // the prune point is a pick on the old level too, "keep settings" or not
     sel_.path.clear_points();
     sel_.inspector.clear_pin();
     sel_.why.clear();
@@ -168,32 +164,27 @@ void App::forget_level_picks() {
 
 void App::load_config(const std::string& path) {
     if (path.empty()) return;
-    nav::ConfigInputs in;
-    in.params = edit_.desired;
-    in.areas = areas_;
-    in.prune = prune_array(edit_.islands.prune_point());  // kept unless the config has "prune"
+    nav::BakeInputs in;
+    in.params = edit_.desired.params;
+    in.areas = edit_.desired.areas;
+    in.prune = edit_.desired.prune;  // kept unless the config has "prune"
     const nav::Status st = nav::load_config_file(path, in);
     if (!st) {
         log_.error(st.message);
         set_error(st.message);
         return;
     }
-    edit_.desired = in.params;
-    edit_.volumes = std::move(in.volumes);
-    edit_.obstacles = std::move(in.obstacles);
-    edit_.links = std::move(in.links);
     set_areas(in.areas);
-    set_prune_point(edit_.islands, in.prune);
+    edit_.desired = std::move(in);
     panels_.config_field = path;
-    log_.info("loaded config " + path + " (" + std::to_string(edit_.volumes.size()) + " volumes, " +
-              std::to_string(edit_.obstacles.size()) + " obstacles, " + std::to_string(edit_.links.size()) + " links)");
+    log_.info("loaded config " + path + " (" + std::to_string(edit_.desired.volumes.size()) + " volumes, " +
+              std::to_string(edit_.desired.obstacles.size()) + " obstacles, " + std::to_string(edit_.desired.links.size()) + " links)");
     panels_.banner.clear();
 }
 
 void App::save_config(const std::string& path) {
     if (path.empty()) return;
-    const nlohmann::ordered_json j = config_json(
-        nav::ConfigInputs{edit_.desired, edit_.volumes, areas_, edit_.obstacles, edit_.links, prune_array(edit_.islands.prune_point())});
+    const nlohmann::ordered_json j = config_json(edit_.desired);
     if (const nav::Status st = nav::write_output_file(path, j.dump(2) + "\n"); !st) {
         log_.error("cannot write config " + st.message);
         set_error("cannot write config " + st.message);
@@ -377,13 +368,12 @@ void App::poll_worker() {
     worker_.set_region_trace(replay_.wants_trace());
     // the bake and the draw lists the worker built for it, taken together, and the change
     // highlight (a 2D map: its own bake, drawn from layers built here). The prune point is an input
-    // of the pipeline: the bake comes pruned.
-    worker_.set_prune(edit_.islands.prune_point());
+    // of the pipeline (EditState::desired): the bake comes pruned.
     auto [latest, view, built, view_tile, highlight] = worker_.latest_published();
     if (map2d_.scene()) {
         // a 2D scene is built when opened, not by the worker: its bake with the prune is made by the
         // pipeline's prune (nav::prune_at) when the point changes
-        map2d_bake_ = pruned_scene_bake(*map2d_.scene(), edit_.islands.prune_point(), std::move(map2d_bake_));
+        map2d_bake_ = pruned_scene_bake(*map2d_.scene(), edit_.prune_point(), std::move(map2d_bake_));
         latest = map2d_bake_, view = latest, built = nullptr, view_tile.reset(), highlight = highlight_;
     } else {
         map2d_bake_.reset();
@@ -411,11 +401,11 @@ void App::poll_worker() {
         draw_bake_ = bake_ == raw_bake_ && raw_view_tile_ == sel_.tile ? raw_view_ : ui_tile_view_.make(bake_, *sel_.tile);
     else
         draw_bake_ = bake_;
-    panels_.warnings.update(bake_.get(), edit_.desired, log_);
+    panels_.warnings.update(bake_.get(), edit_.desired.params, log_);
     // the newest desired state goes to the worker whenever it differs from what was asked last
     if (edit_.unrequested()) {
         cancelled_ = false;
-        worker_.request(edit_.desired, edit_.volumes, edit_.run_to, &edit_.obstacles, &edit_.links);
+        worker_.request(edit_.desired, edit_.run_to);
         edit_.mark_requested();
     }
 }
@@ -483,22 +473,18 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
 
 void App::apply_own_settings(const std::string& mesh_path) {
     const std::string cfg = std::filesystem::path(mesh_path).replace_extension(".json").string();
-    nav::ConfigInputs in;
+    nav::BakeInputs in;
     std::error_code ec;
     if (std::filesystem::exists(cfg, ec) && nav::load_config_file(cfg, in)) {
         panels_.config_field = cfg;
         log_.info("settings of " + mesh_path + " from " + cfg + " (" + std::to_string(in.volumes.size()) + " volumes)");
     } else {
-        in = nav::ConfigInputs{};
+        in = nav::BakeInputs{};
         panels_.config_field.clear();
         log_.info("default settings for " + mesh_path + " (no " + cfg + "; Files: keep settings carries them over)");
     }
-    edit_.desired = in.params;
-    edit_.volumes = std::move(in.volumes);
-    edit_.obstacles = std::move(in.obstacles);
-    edit_.links = std::move(in.links);
     set_areas(in.areas);
-    set_prune_point(edit_.islands, in.prune);  // the level's own config's, else none
+    edit_.desired = std::move(in);  // the prune point too: the level's own config's, else none
     edit_.undo.reset(edit_.snapshot());  // a new mesh starts a new history
 }
 
@@ -521,24 +507,24 @@ void App::build_overlays() {
     overlay_cpu_.depth_test = false;
     sel_.inspector.draw_overlay(overlay_cpu_);
     tile_overlay(overlay_cpu_);
-    sel_.obstacle.clamp(edit_.obstacles);
+    sel_.obstacle.clamp(edit_.desired.obstacles);
     if (!map2d_.scene())
-        draw_obstacles(edit_.obstacles, sel_.tool == Selection::Tool::Obstacle ? sel_.obstacle.selected() : -1,
-                       edit_.desired.f(nav::ParamId::agent_radius), overlay_cpu_);
+        draw_obstacles(edit_.desired.obstacles, sel_.tool == Selection::Tool::Obstacle ? sel_.obstacle.selected() : -1,
+                       edit_.desired.params.f(nav::ParamId::agent_radius), overlay_cpu_);
     // the volumes while their tool is on (the areas layer and the navmesh show what they stamp)
-    sel_.volume.clamp(edit_.volumes);
+    sel_.volume.clamp(edit_.desired.volumes);
     if (!map2d_.scene() && sel_.tool == Selection::Tool::Volume) {
-        draw_volumes(edit_.volumes, sel_.volume.selected(), overlay_cpu_);
+        draw_volumes(edit_.desired.volumes, sel_.volume.selected(), overlay_cpu_);
         draw_volume_points(sel_.volume.points(), sel_.volume.area(), volume_close_radius(), overlay_cpu_);
         if (sel_.volume.selected() >= 0)
-            draw_volume_handles(edit_.volumes[static_cast<size_t>(sel_.volume.selected())], sel_.volume.dragged_point(), overlay_cpu_);
+            draw_volume_handles(edit_.desired.volumes[static_cast<size_t>(sel_.volume.selected())], sel_.volume.dragged_point(), overlay_cpu_);
     }
     // the manual links: while the link tool is on or the links layer is shown (the automatic ones
     // are the layer's), the selected one white; a half-placed link's start as a point
-    sel_.link.clamp(edit_.links);
+    sel_.link.clamp(edit_.desired.links);
     const bool link_tool = sel_.tool == Selection::Tool::Link;
     if (!map2d_.scene() && (link_tool || opts_.layers[static_cast<size_t>(r::Layer::Links)])) {
-        r::build_manual_links(edit_.links, link_tool ? sel_.link.selected() : -1, overlay_cpu_, overlay_cpu_);
+        r::build_manual_links(edit_.desired.links, link_tool ? sel_.link.selected() : -1, overlay_cpu_, overlay_cpu_);
         if (link_tool && sel_.link.pending()) overlay_cpu_.add_point(sel_.link.pending()->data(), r::colors::kLinkManual);
     }
     why_bold_cpu_.clear();
@@ -680,15 +666,15 @@ void App::apply_fix(const nav::WhyFix& fix) {
     const std::string text = fix.text;
     // The fix was verified on the bake shown: applied over other edits made since, it would be
     // another change than the one verified (and a volume index would name another volume).
-    const bool same = fix.remove_volume >= 0 ? bake_ && edit_.volumes == bake_->volumes
-                                             : fix.param && edit_.desired.get(*fix.param) == fix.from;
+    const bool same = fix.remove_volume >= 0 ? bake_ && edit_.desired.volumes == bake_->inputs.volumes
+                                             : fix.param && edit_.desired.params.get(*fix.param) == fix.from;
     if (!same) {
         log_.warn("why: not applied: the parameters or volumes changed since " + text +
                   " was verified; click the point again");
         return;
     }
     edit_.undo.commit(edit_.snapshot());  // the state before it, if not recorded yet
-    nav::apply_why_fix(fix, edit_.desired, edit_.volumes);
+    nav::apply_why_fix(fix, edit_.desired.params, edit_.desired.volumes);
     edit_.undo.commit(edit_.snapshot());  // one step: Ctrl+Z undoes the whole fix
     edit_.run_to = nav::kLastStage;       // the fix shows on the whole bake
     log_.info("why: applied " + text + " (Ctrl+Z undoes it)");

@@ -95,8 +95,7 @@ struct AppOptions {
 
 class App {
 public:
-    App(BakeWorker& worker, Log& log, const nav::Params& params, std::vector<nav::ConvexVolume> volumes,
-        AppOptions opts);
+    App(BakeWorker& worker, Log& log, const nav::BakeInputs& inputs, AppOptions opts);
 
     bool init_gl(std::string& err);
     // Builds the UI and handles input for one frame; (W, H) window size in screen coordinates.
@@ -115,14 +114,14 @@ public:
     bool animating() const { return view_.animating; }
 
     // ---- what the stress mode (stress.h) drives, as a slider does ----
-    const nav::Params& desired_params() const { return edit_.desired; }
-    const std::vector<nav::ConvexVolume>& desired_volumes() const { return edit_.volumes; }
+    const nav::Params& desired_params() const { return edit_.desired.params; }
+    const std::vector<nav::ConvexVolume>& desired_volumes() const { return edit_.desired.volumes; }
     // The area types (Areas panel, config "areas", sessions): the worker's polygon flags, the path
     // filter's costs, the views' area colours (nav::set_area_colors) follow them.
-    const nav::AreaTable& areas() const { return areas_; }
+    const nav::AreaTable& areas() const { return edit_.desired.areas; }
     void set_areas(const nav::AreaTable& areas);
     // Sets one parameter of the desired state (the worker restarts on the next frame).
-    nav::Status set_param(nav::ParamId id, double value) { return edit_.desired.set(id, value); }
+    nav::Status set_param(nav::ParamId id, double value) { return edit_.desired.params.set(id, value); }
     // The worker has handled the desired state: nothing pending, nothing building.
     bool settled() const;
     // The screen shows the bake the app holds: its layers are all uploaded (a frame may defer the
@@ -277,7 +276,6 @@ private:
     // the state App wires together
     ViewState view_;
     EditState edit_;
-    nav::AreaTable areas_ = nav::AreaTable::defaults();
     nav::AreaTable areas_edit_ = nav::AreaTable::defaults();  // the Areas panel's rows, maybe not valid yet
     std::string areas_error_;                                 // why areas_edit_ is not applied
     bool areas_open_ = false;                                 // the Areas section opens when the table is not the defaults

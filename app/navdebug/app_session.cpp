@@ -15,12 +15,7 @@ bool App::save_session(const std::string& path, std::string& err) const {
     else if (!opts_.mesh_path.empty())
         s.mesh = std::filesystem::absolute(opts_.mesh_path).lexically_normal().string();
     s.has_config = true;
-    s.params = edit_.desired;
-    s.volumes = edit_.volumes;
-    s.obstacles = edit_.obstacles;
-    s.links = edit_.links;
-    s.prune = prune_array(edit_.islands.prune_point());
-    s.areas = areas_;
+    s.inputs = edit_.desired;
     if (sel_.path.has_start() && sel_.path.has_end()) s.path = std::make_pair(sel_.path.start(), sel_.path.end());
     s.camera = std::make_pair(view_.cam.eye, view_.cam.eye + view_.cam.forward() * 10.0f);
     s.layers = opts_.layers;
@@ -50,12 +45,8 @@ void App::load_session(const std::string& path) {
                                                               std::filesystem::path(*s.mesh).lexically_normal());
     if (new_level) forget_level_picks();  // then the session's own picks below
     if (s.has_config) {
-        edit_.desired = s.params;
-        edit_.volumes = s.volumes;
-        edit_.obstacles = s.obstacles;
-        edit_.links = s.links;
-        set_areas(s.areas);
-        set_prune_point(edit_.islands, s.prune);
+        set_areas(s.inputs.areas);
+        edit_.desired = s.inputs;
     }
     if (s.layers) opts_.layers = *s.layers;
     if (s.view) view_.see = *s.view;

@@ -81,7 +81,7 @@ void App::click_tools(float W, float H) {
         ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
         glm::vec3 hit;
         if (pick(hit)) {
-            edit_.islands.prune_at(hit);
+            edit_.prune_at(hit);
             log_.info("prune: keeping what is reachable from (" + std::to_string(hit.x) + ", " + std::to_string(hit.y) +
                       ", " + std::to_string(hit.z) + ")");
         }
@@ -151,8 +151,8 @@ void App::click_tools(float W, float H) {
         glm::vec3 hit, o, d;
         const bool got = pick(hit);
         view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
-        if (sel_.obstacle.press(edit_.obstacles, &o.x, &d.x, got ? &hit.x : nullptr))
-            log_.info("obstacle " + std::to_string(edit_.obstacles.size() - 1) + " placed at (" + std::to_string(hit.x) +
+        if (sel_.obstacle.press(edit_.desired.obstacles, &o.x, &d.x, got ? &hit.x : nullptr))
+            log_.info("obstacle " + std::to_string(edit_.desired.obstacles.size() - 1) + " placed at (" + std::to_string(hit.x) +
                       ", " + std::to_string(hit.y) + ", " + std::to_string(hit.z) + ")");
     }
     // volume tool: clicks add hull points, close the volume, select one (app_volumes.cpp)
@@ -165,8 +165,8 @@ void App::click_tools(float W, float H) {
         const bool got = pick(hit);
         view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, o, d);
         const bool half = sel_.link.pending().has_value();
-        if (sel_.link.press(edit_.links, &o.x, &d.x, got ? &hit.x : nullptr, edit_.desired.f(nav::ParamId::agent_radius)))
-            log_.info("link " + std::to_string(edit_.links.size() - 1) + " placed, end at (" + std::to_string(hit.x) + ", " +
+        if (sel_.link.press(edit_.desired.links, &o.x, &d.x, got ? &hit.x : nullptr, edit_.desired.params.f(nav::ParamId::agent_radius)))
+            log_.info("link " + std::to_string(edit_.desired.links.size() - 1) + " placed, end at (" + std::to_string(hit.x) + ", " +
                       std::to_string(hit.y) + ", " + std::to_string(hit.z) + ")");
         else if (!half && sel_.link.pending())
             log_.info("link start at (" + std::to_string(hit.x) + ", " + std::to_string(hit.y) + ", " + std::to_string(hit.z) +
@@ -175,17 +175,17 @@ void App::click_tools(float W, float H) {
     if (sel_.link.dragging()) {
         glm::vec3 hit;
         if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.link.release();
-        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.link.drag_to(edit_.links, &hit.x);
+        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.link.drag_to(edit_.desired.links, &hit.x);
     }
     if (sel_.volume.dragging()) {
         glm::vec3 hit;
         if (!io.MouseDown[ImGuiMouseButton_Left] || sel_.tool != Selection::Tool::Volume) sel_.volume.release();
-        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.volume.drag_to(edit_.volumes, &hit.x);
+        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.volume.drag_to(edit_.desired.volumes, &hit.x);
     }
     if (sel_.obstacle.dragging()) {
         glm::vec3 hit;
         if (!io.MouseDown[ImGuiMouseButton_Left]) sel_.obstacle.release();
-        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.obstacle.drag_to(edit_.obstacles, &hit.x);
+        else if ((io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) && pick(hit)) sel_.obstacle.drag_to(edit_.desired.obstacles, &hit.x);
     }
     if (sel_.path.dragging()) {
         glm::vec3 hit;

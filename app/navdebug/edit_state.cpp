@@ -2,20 +2,20 @@
 
 namespace navdebug {
 
+EditSnapshot EditState::snapshot() const {
+    EditSnapshot s = desired;
+    s.areas = nav::AreaTable::defaults();  // not in the history
+    return s;
+}
+
 void EditState::restore(const EditSnapshot& s) {
-    desired = s.params;
-    volumes = s.volumes;
-    obstacles = s.obstacles;
-    links = s.links;
-    if (s.prune) islands.prune_at(*s.prune);
-    else islands.clear();
+    nav::AreaTable areas = std::move(desired.areas);
+    desired = s;
+    desired.areas = std::move(areas);
 }
 
 void EditState::mark_requested() {
     requested = desired;
-    requested_volumes = volumes;
-    requested_obstacles = obstacles;
-    requested_links = links;
     requested_to = run_to;
 }
 

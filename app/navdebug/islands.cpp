@@ -34,7 +34,7 @@ void IslandsTool::update_rows(const std::shared_ptr<const nav::NavMesh>& mesh) {
     });
 }
 
-void IslandsTool::panel(const nav::Bake* bake) {
+void IslandsTool::panel(const nav::Bake* bake, std::optional<std::array<float, 3>>& prune) {
     const std::shared_ptr<const nav::NavMesh> mesh = bake ? bake->navmesh : nullptr;
     update_rows(mesh && !mesh->empty() ? mesh : nullptr);
     if (!rows_mesh_) {
@@ -87,9 +87,7 @@ void IslandsTool::panel(const nav::Bake* bake) {
 
     // prune state (the bake's, made with the current prune point; none while it is on its way)
     const nav::PruneOutcome* result = bake && bake->prune.point ? &bake->prune : nullptr;
-    if (result && !(prune_point_ && (*result->point)[0] == prune_point_->x && (*result->point)[1] == prune_point_->y &&
-                    (*result->point)[2] == prune_point_->z))
-        result = nullptr;
+    if (result && result->point != prune) result = nullptr;
     if (result && result->applied) {
         ImGui::Text("kept island %u: %u polygons, %u disabled", result->stats.island, result->stats.kept,
                     result->stats.disabled);
@@ -102,12 +100,12 @@ void IslandsTool::panel(const nav::Bake* bake) {
         ImGui::TextColored(kWarnColor, "%s", result->message.c_str());
         ImGui::PopTextWrapPos();
     }
-    if (pruned()) {
-        const glm::vec3 at = *prune_point_;
-        if (ImGui::SmallButton("Clear")) clear();
+    if (prune) {
+        const std::array<float, 3> at = *prune;
+        if (ImGui::SmallButton("Clear")) prune.reset();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Undo the prune: every polygon walkable again.");
         ImGui::SameLine();
-        ImGui::TextDisabled("from (%.2f, %.2f, %.2f)", at.x, at.y, at.z);
+        ImGui::TextDisabled("from (%.2f, %.2f, %.2f)", at[0], at[1], at[2]);
     } else {
         ImGui::TextWrapped("To prune: choose Click: prune above, then click the navmesh. What the clicked polygon "
                            "cannot reach is disabled.");

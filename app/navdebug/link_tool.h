@@ -1,7 +1,7 @@
 // The Links tool: manual off-mesh links (the runtime's OffMeshLink) placed by two clicks on the
 // level (the first sets the start, the second the end; Esc cancels a half-placed link), their ends
 // moved by dragging, removed with Delete, listed and edited in the Links panel. The links are an
-// input of the bake (EditState::links -> the worker -> Pipeline::set_links, which relinks the
+// input of the bake (EditState::desired.links -> the worker -> Pipeline::set_inputs, which relinks the
 // navmesh and re-bakes no tile), never a patch on the finished navmesh.
 //
 // Picking and the placing logic are plain functions (no ImGui); panel() is the ImGui part. The

@@ -150,33 +150,21 @@ void glfw_error(int code, const char* msg) { std::fprintf(stderr, "navdebug: GLF
 // ---- the inputs: config, parameters, mesh -------------------------------------------------------
 
 // What the first bake starts from.
-struct BakeInputs {
-    std::unique_ptr<nav::Pipeline> pipeline = std::make_unique<nav::Pipeline>();
-    nav::Params params;
+struct FirstBake {
+    std::unique_ptr<navdebug::BakeWorker> worker;  // its pipeline has the first mesh and inputs
+    nav::BakeInputs inputs;    // the session's, the config's, --set; the prune point: --prune, else the config's
     nav::Params first_params;  // --diff-from-set: the parameters of the first of the two bakes
-    std::vector<nav::ConvexVolume> volumes;
-    std::vector<nav::Obstacle> obstacles;
-    nav::AreaTable areas = nav::AreaTable::defaults();  // the config's "areas"
-    std::vector<nav::OffMeshLink> links;                // the config's "links"
-    std::optional<std::array<float, 3>> prune;          // the config's "prune" (--prune wins)
 };
 
 // The session's config, then --config (plain `navdebug`: the demo's, as scripts/run.sh opens it),
 // --set, --diff-from-set; then the mesh or 2D map. Fills start.app's mesh_path, config_path,
 // highlight_changes and map2d. nullopt to go on, else the exit code (the message printed).
 std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartOptions& start, navdebug::Log& log,
-                               BakeInputs& in) {
+                               FirstBake& in) {
     navdebug::AppOptions& opts = start.app;
     const navdebug::Session& session = start.session;
     std::string mesh_path = opts.mesh_path, config_path = opts.config_path;
-    if (session.has_config) {
-        in.params = session.params;
-        in.volumes = session.volumes;
-        in.obstacles = session.obstacles;
-        in.areas = session.areas;
-        in.links = session.links;
-        in.prune = session.prune;
-    }
+    if (session.has_config) in.inputs = session.inputs;
     // plain `navdebug` opens the demo as scripts/run.sh does: demo.obj with demo.json
     if (mesh_path.empty() && config_path.empty() && !session.has_config) {
         const std::string def_cfg = assets_dir() + "/demo.json";
@@ -184,27 +172,20 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
             config_path = def_cfg;
     }
     if (!config_path.empty()) {
-        nav::ConfigInputs c{in.params, in.volumes, in.areas, in.obstacles, in.links, in.prune};
-        const nav::Status st = nav::load_config_file(config_path, c);
+        const nav::Status st = nav::load_config_file(config_path, in.inputs);
         if (!st) return fail(kExitBadInput, st.message);
-        in.params = std::move(c.params);
-        in.volumes = std::move(c.volumes);
-        in.areas = std::move(c.areas);
-        in.obstacles = std::move(c.obstacles);
-        in.links = std::move(c.links);
-        in.prune = c.prune;
         log.info("loaded config " + config_path);
     }
     for (const navdebug::AppOptions::CliVolume& v : opts.add_volumes) {
         uint8_t id = 0;
-        if (!in.areas.id_of(v.area, id))
-            return fail(kExitBadInput, "--add-volume: unknown area '" + v.area + "' (expected " + in.areas.names() +
+        if (!in.inputs.areas.id_of(v.area, id))
+            return fail(kExitBadInput, "--add-volume: unknown area '" + v.area + "' (expected " + in.inputs.areas.names() +
                                            " or not_walkable)");
     }
     {
         // --move-volume-point: the volume and its point must exist once the --add-volume ones are in
         std::vector<size_t> npoints;
-        for (const nav::ConvexVolume& v : in.volumes) npoints.push_back(v.verts.size() / 3);
+        for (const nav::ConvexVolume& v : in.inputs.volumes) npoints.push_back(v.verts.size() / 3);
         for (const navdebug::AppOptions::CliVolume& v : opts.add_volumes) {
             std::vector<float> hull;
             npoints.push_back(nav::convex_hull_xz(v.pts, hull) ? hull.size() / 3 : 0);
@@ -219,19 +200,19 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
                                                std::to_string(npoints[m.volume]) + " hull points");
         }
     }
-    if (const nav::Status st = nav::apply_assignments("--set", cli.sets, in.params); !st)
+    if (const nav::Status st = nav::apply_assignments("--set", cli.sets, in.inputs.params); !st)
         return fail(kExitBadInput, st.message);
-    in.first_params = in.params;
+    in.first_params = in.inputs.params;
     if (const nav::Status st = nav::apply_assignments("--diff-from-set", cli.diff_sets, in.first_params); !st)
         return fail(kExitBadInput, st.message);
     opts.highlight_changes = !cli.diff_sets.empty();
-    if (!opts.prune && in.prune) opts.prune = glm::vec3((*in.prune)[0], (*in.prune)[1], (*in.prune)[2]);
-    in.pipeline->set_params(in.params);
-    in.pipeline->set_volumes(in.volumes);
-    in.pipeline->set_obstacles(in.obstacles);
-    in.pipeline->set_areas(in.areas);
-    if (const nav::Status st = in.pipeline->set_links(in.links); !st) return fail(kExitBadInput, st.message);
-    in.pipeline->set_memory_limit(static_cast<uint64_t>(cli.max_memory_mb * 1024.0 * 1024.0));
+    if (!opts.prune && in.inputs.prune)
+        opts.prune = glm::vec3((*in.inputs.prune)[0], (*in.inputs.prune)[1], (*in.inputs.prune)[2]);
+    if (opts.prune) in.inputs.prune = std::array<float, 3>{opts.prune->x, opts.prune->y, opts.prune->z};
+    nav::PipelineDef def = nav::default_pipeline_def();
+    def.memory_limit = static_cast<uint64_t>(cli.max_memory_mb * 1024.0 * 1024.0);
+    in.worker = std::make_unique<navdebug::BakeWorker>(log, std::move(def));
+    if (const nav::Status st = in.worker->pipeline().set_inputs(in.inputs); !st) return fail(kExitBadInput, st.message);
 
     if (mesh_path.empty()) {
         const std::string def = assets_dir() + "/demo.obj";
@@ -243,13 +224,13 @@ std::optional<int> load_inputs(const navdebug::CliOptions& cli, navdebug::StartO
     }
     if (navdebug::opens_without_bake(mesh_path)) {  // a 2D map or a Detour file: built here, no bake worker run
         auto scene = std::make_shared<navdebug::Map2DScene>();
-        if (const nav::Status st = navdebug::load_map2d_scene(mesh_path, in.params, *scene); !st)
+        if (const nav::Status st = navdebug::load_map2d_scene(mesh_path, in.inputs.params, *scene); !st)
             return fail(st.code == nav::Status::Code::BadInput ? kExitBadInput : 1, st.message);
         log.info("opened " + std::string(scene->detour ? "Detour navmesh " : scene->is_map ? "2D map " : "2D mesh ") + mesh_path + " (" +
                  std::to_string(scene->bake->navmesh->npolys) + " polygons)");
         opts.map2d = std::move(scene);
     } else if (!mesh_path.empty()) {
-        const nav::Status st = in.pipeline->load_mesh(mesh_path);
+        const nav::Status st = in.worker->pipeline().load_mesh(mesh_path);
         if (!st) return fail(kExitBadInput, st.message);
         log.info("opened " + mesh_path);
     }
@@ -353,7 +334,7 @@ int bake_exit_code(const std::shared_ptr<const nav::Bake>& bake) {
 // --screenshot: waits for the bake (with --diff-from-set the second one too), renders a few frames
 // offscreen, writes the last as a PNG, then --save-session.
 int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, const navdebug::CliOptions& cli,
-                    const navdebug::StartOptions& start, const BakeInputs& in) {
+                    const navdebug::StartOptions& start, const FirstBake& in) {
     const navdebug::AppOptions& opts = start.app;
     const int width = start.width, height = start.height;
     app.set_layer_upload_budget(0.0);  // the frames saved draw every layer whole
@@ -383,7 +364,7 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
     if (!cli.diff_sets.empty()) {
         // the app sees the first bake, then the final one arrives and is compared with it
         offscreen_frame();
-        worker.request(in.params, in.volumes, opts.stage.value_or(nav::kLastStage));
+        worker.request(in.inputs, opts.stage.value_or(nav::kLastStage));
         settle(worker, cli);
         exit_code = bake_exit_code(worker.latest());  // the screenshot shows the final bake: its failure counts
     }
@@ -551,13 +532,13 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
 
 // The bake worker and the App on the open window: the first bake requested, then the screenshot
 // or the interactive loop.
-int run_app(GLFWwindow* win, const navdebug::CliOptions& cli, const navdebug::StartOptions& start, BakeInputs& in,
+int run_app(GLFWwindow* win, const navdebug::CliOptions& cli, const navdebug::StartOptions& start, FirstBake& in,
             navdebug::Log& log) {
     const navdebug::AppOptions& opts = start.app;
-    navdebug::BakeWorker worker(std::move(in.pipeline), log);
+    navdebug::BakeWorker& worker = *in.worker;
     worker.set_wake([] { glfwPostEmptyEvent(); });
-    App app(worker, log, in.params, in.volumes, opts);
-    app.set_areas(in.areas);
+    App app(worker, log, in.inputs, opts);
+    app.set_areas(in.inputs.areas);
     std::string err;
     if (!app.init_gl(err)) return fail(1, err);
     glfwSetWindowUserPointer(win, &app);
@@ -567,8 +548,13 @@ int run_app(GLFWwindow* win, const navdebug::CliOptions& cli, const navdebug::St
     if (cli.hold_tiles > 0) worker.hold_after_tiles(cli.hold_tiles);
     worker.start();
     if (opts.map2d) {}  // nothing to bake
-    else if (!cli.diff_sets.empty()) worker.request(in.first_params, in.volumes, opts.stage.value_or(nav::kLastStage));
-    else worker.request(in.params, in.volumes, opts.stage.value_or(nav::kLastStage));
+    else if (!cli.diff_sets.empty()) {
+        nav::BakeInputs first = in.inputs;
+        first.params = in.first_params;
+        worker.request(first, opts.stage.value_or(nav::kLastStage));
+    } else {
+        worker.request(in.inputs, opts.stage.value_or(nav::kLastStage));
+    }
     app.set_view_cache(!cli.no_view_cache);
     const int exit_code = cli.screenshot() ? take_screenshot(app, worker, win, cli, start, in)
                                            : run_interactive(app, win, start.stress, start.bench, cli);
@@ -601,7 +587,7 @@ int main(int argc, char** argv) {
     if (const nav::Status st = navdebug::resolve_cli(cli, start); !st) return fail(kExitBadInput, st.message);
     navdebug::Log log;
     log.set_echo(cli.screenshot());
-    BakeInputs in;
+    FirstBake in;
     if (const std::optional<int> code = load_inputs(cli, start, log, in)) return *code;
 
     // ---- the window ----

@@ -37,7 +37,7 @@ std::shared_ptr<const nav::Bake> loaded_bake(const nav::Params& params, std::sha
                                              std::shared_ptr<nav::NavMesh> nm) {
     in->compute_bounds();
     auto b = std::make_shared<nav::Bake>();
-    b->params = params;
+    b->inputs.params = params;
     b->tri_areas = std::make_shared<const std::vector<uint8_t>>(in->tri_count(), nav::kWalkableArea);
     b->mesh = std::move(in);
     b->navmesh = std::move(nm);

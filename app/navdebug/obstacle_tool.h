@@ -1,6 +1,6 @@
 // The Obstacles tool: temporary obstacles (core/bake/obstacles.h) placed by a click on the level,
 // moved by dragging, removed with Delete, listed and edited in the Obstacles panel. The obstacles
-// are an input of the bake (EditState::obstacles -> the worker -> Pipeline::set_obstacles, which
+// are an input of the bake (EditState::desired.obstacles -> the worker -> Pipeline::set_inputs, which
 // re-bakes only the tiles they touch), never a patch on the finished navmesh.
 //
 // Picking and drawing are plain functions (no ImGui); panel() is the ImGui part.

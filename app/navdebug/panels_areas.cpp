@@ -17,14 +17,13 @@
 namespace navdebug {
 
 void App::set_areas(const nav::AreaTable& areas) {
-    areas_ = areas;
+    edit_.desired.areas = areas;
     areas_edit_ = areas;
     areas_error_.clear();
     uint32_t colors[64] = {};
     for (const nav::AreaType& a : areas.types)
         if (a.id < 64) colors[a.id] = a.color | 0xff000000u;  // alpha 0 would mean "built-in"
     nav::set_area_colors(colors);
-    worker_.set_areas(areas);
     sel_.path.set_areas(areas);
     if (!(areas == nav::AreaTable::defaults())) areas_open_ = true;
 }

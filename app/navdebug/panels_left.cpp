@@ -156,7 +156,7 @@ void App::ui_left_panel(float, float H) {
         if (nw > 0) ImGui::PopStyleColor();
         if (open) {
             ImGui::PushID("warnings");
-            panels_.warnings.panel(edit_.desired, log_);
+            panels_.warnings.panel(edit_.desired.params, log_);
             ImGui::PopID();
         }
     }
@@ -206,10 +206,10 @@ void App::ui_params() {
         ImGui::PushID(static_cast<int>(d.id));
         const std::string label(d.label);
         const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
-        const std::string hint = nav::voxel_hint(d.id, edit_.desired, mesh ? mesh->bmin : nullptr, mesh ? mesh->bmax : nullptr);
+        const std::string hint = nav::voxel_hint(d.id, edit_.desired.params, mesh ? mesh->bmin : nullptr, mesh ? mesh->bmax : nullptr);
         std::string unit = d.unit.empty() || d.unit == "cells" ? "" : " " + std::string(d.unit);
         bool changed = false;
-        double value = edit_.desired.get(d.id);
+        double value = edit_.desired.params.get(d.id);
         ImGui::SetNextItemWidth(slider_w);
         switch (d.kind) {
             case nav::ParamKind::Float: {
@@ -230,7 +230,7 @@ void App::ui_params() {
                 int v = static_cast<int>(value);
                 const std::string fmt = "%d" + escape_percent(unit) + (hint.empty() ? "" : "  " + escape_percent(hint));
                 // tile_size's top follows the grid (nav::slider_range)
-                const nav::ParamRange r = nav::slider_range(d.id, edit_.desired, mesh ? mesh->bmin : nullptr,
+                const nav::ParamRange r = nav::slider_range(d.id, edit_.desired.params, mesh ? mesh->bmin : nullptr,
                                                             mesh ? mesh->bmax : nullptr);
                 // ImGui's int sliders assert on a bound beyond INT_MAX / 2 (max_nodes' 2^30 crashed the
                 // panel once scrolled into view); a range that wide is dragged on a log scale
@@ -282,12 +282,12 @@ void App::ui_params() {
             changed = true;
         }
         if (changed) {
-            const nav::Status st = edit_.desired.set(d.id, value);
+            const nav::Status st = edit_.desired.params.set(d.id, value);
             if (!st) log_.warn(st.message);
         }
         ImGui::PopID();
     }
-    if (ImGui::Button("Reset all")) edit_.desired = nav::Params();
+    if (ImGui::Button("Reset all")) edit_.desired.params = nav::Params();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every parameter back to its default (the Stages timeline steps the bake).");
 }
 

@@ -10,14 +10,14 @@ namespace r = nav::render;
 
 void App::update_path_tests() {
     if (sel_.path_tests.open_pending()) {  // --path-tests FILE, read with the config's area table
-        if (nav::Status st = sel_.path_tests.open(sel_.path_tests.path(), areas_); !st) log_.error(st.message);
+        if (nav::Status st = sel_.path_tests.open(sel_.path_tests.path(), edit_.desired.areas); !st) log_.error(st.message);
         else if (opts_.path_test) {
             if (*opts_.path_test < sel_.path_tests.cases().size()) show_path_test(*opts_.path_test);
             else log_.error("--path-test " + std::to_string(*opts_.path_test) + ": " + sel_.path_tests.path() + " has " +
                             std::to_string(sel_.path_tests.cases().size()) + " cases");
         }
     }
-    sel_.path_tests.update(bake_ ? bake_->navmesh : nullptr, areas_);
+    sel_.path_tests.update(bake_ ? bake_->navmesh : nullptr, edit_.desired.areas);
 }
 
 void App::show_path_test(size_t i) {
@@ -41,7 +41,7 @@ void App::ui_path_tests() {
         if (!sel_.path.has_start() || !sel_.path.has_end()) {
             log_.warn("Save current path as case: set the path tool's start and end first");
         } else if (nav::Status st = sel_.path_tests.save_case(sel_.path.start(), sel_.path.end(), sel_.path.filter(),
-                                                             bake_ ? bake_->navmesh : nullptr, areas_);
+                                                             bake_ ? bake_->navmesh : nullptr, edit_.desired.areas);
                    !st) {
             log_.error(st.message);
         } else {

@@ -46,9 +46,9 @@ void App::ui_right_panel(float W, float H) {
     if (ImGui::CollapsingHeader("Stages", ImGuiTreeNodeFlags_DefaultOpen)) {
         TimelineInput in;
         in.bake = raw_bake_.get();
-        in.desired = &edit_.desired;
-        in.volumes_changed = raw_bake_ && (edit_.volumes != raw_bake_->volumes || edit_.obstacles != raw_bake_->obstacles ||
-                                         edit_.links != raw_bake_->links);
+        in.desired = &edit_.desired.params;
+        in.volumes_changed = raw_bake_ && (edit_.desired.volumes != raw_bake_->inputs.volumes || edit_.desired.obstacles != raw_bake_->inputs.obstacles ||
+                                         edit_.desired.links != raw_bake_->inputs.links);
         in.mesh_pending = mesh_pending_;
         in.busy = worker_.busy();
         in.building = worker_.building_stage();
@@ -139,21 +139,21 @@ void App::ui_right_panel(float W, float H) {
         ui_tile_panel();
         ImGui::PopID();
     }
-    if ((sel_.tool == Selection::Tool::Obstacle || !edit_.obstacles.empty()) && !map2d_.scene() &&
+    if ((sel_.tool == Selection::Tool::Obstacle || !edit_.desired.obstacles.empty()) && !map2d_.scene() &&
         ImGui::CollapsingHeader("Obstacles", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("obstacles");
-        sel_.obstacle.panel(edit_.obstacles);
+        sel_.obstacle.panel(edit_.desired.obstacles);
         ImGui::PopID();
     }
     if (sel_.tool == Selection::Tool::Volume && !map2d_.scene() && ImGui::CollapsingHeader("Volumes", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("volumes");
-        sel_.volume.panel(edit_.volumes, areas_);
+        sel_.volume.panel(edit_.desired.volumes, edit_.desired.areas);
         ImGui::PopID();
     }
-    if ((sel_.tool == Selection::Tool::Link || !edit_.links.empty()) && !map2d_.scene() &&
+    if ((sel_.tool == Selection::Tool::Link || !edit_.desired.links.empty()) && !map2d_.scene() &&
         ImGui::CollapsingHeader("Links", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("links");
-        sel_.link.panel(edit_.links, areas_, edit_.desired.f(nav::ParamId::agent_radius));
+        sel_.link.panel(edit_.desired.links, edit_.desired.areas, edit_.desired.params.f(nav::ParamId::agent_radius));
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -162,10 +162,10 @@ void App::ui_right_panel(float W, float H) {
         ImGui::PopID();
     }
     // open while a prune is set or the islands layer is shown, until the user folds it
-    const bool islands_open = edit_.islands.pruned() || opts_.layers[static_cast<size_t>(r::Layer::Islands)];
+    const bool islands_open = edit_.desired.prune.has_value() || opts_.layers[static_cast<size_t>(r::Layer::Islands)];
     if (ImGui::CollapsingHeader("Islands", islands_open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("islands");
-        edit_.islands.panel(bake_.get());
+        edit_.islands.panel(bake_.get(), edit_.desired.prune);
         ImGui::PopID();
         // a new prune's result (kept, disabled, or a point off the navmesh) scrolls into sight once
         if (bake_ && bake_->prune.point && bake_.get() != panels_.prune_shown.get()) ImGui::SetScrollHereY(1.0f);

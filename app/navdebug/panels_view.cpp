@@ -206,7 +206,7 @@ void App::ui_bake_status(bool panel) {
     } else if (cancelled_) {
         if (ImGui::SmallButton(panel ? "Re-bake##panel" : "Re-bake##view")) {
             cancelled_ = false;
-            worker_.request(edit_.desired, edit_.volumes, edit_.run_to, &edit_.obstacles, &edit_.links);
+            worker_.request(edit_.desired, edit_.run_to);
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build with the current parameters again.");
     }

@@ -105,10 +105,8 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
             s.mesh = p.lexically_normal().string();
         } else if (key == "config") {
             if (!v.is_object()) return nav::Status::bad_input(where + ": expected an object (as navbake --config reads)");
-            nav::ConfigInputs in = s.config_inputs();
-            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", in);
+            const nav::Status st = nav::read_config_json(nlohmann::json(v), file + ": config", s.inputs);
             if (!st) return st;
-            s.set_config_inputs(std::move(in));
             s.has_config = true;
         } else if (key == "layers") {
             if (!v.is_array()) return nav::Status::bad_input(where + ": expected an array of layer names");
@@ -180,12 +178,12 @@ nav::Status parse_session(const std::string& text, const std::string& file, Sess
     if (j.contains("volumes")) {
         nlohmann::json wrap = nlohmann::json::object();
         wrap["volumes"] = nlohmann::json(j["volumes"]);
-        nav::ConfigInputs in;
-        in.params = s.params;
-        in.areas = s.areas;  // names resolve against the config's area types
+        nav::BakeInputs in;
+        in.params = s.inputs.params;
+        in.areas = s.inputs.areas;  // names resolve against the config's area types
         const nav::Status st = nav::read_config_json(wrap, file, in);
         if (!st) return st;
-        s.volumes = std::move(in.volumes);
+        s.inputs.volumes = std::move(in.volumes);
         s.has_config = true;
     }
     out = std::move(s);
@@ -203,13 +201,13 @@ std::string session_to_json(const Session& s) {
     Json j = Json::object();
     if (s.mesh) j["mesh"] = *s.mesh;
     if (s.has_config) {
-        nav::ConfigInputs in = s.config_inputs();
+        nav::BakeInputs in = s.inputs;
         in.volumes.clear();  // written as the top-level "volumes"
         j["config"] = config_json(in);
-        nav::ConfigInputs vin;
-        vin.params = s.params;
-        vin.volumes = s.volumes;
-        vin.areas = s.areas;
+        nav::BakeInputs vin;
+        vin.params = s.inputs.params;
+        vin.volumes = s.inputs.volumes;
+        vin.areas = s.inputs.areas;
         Json vols = config_json(vin);
         j["volumes"] = vols.contains("volumes") ? vols["volumes"] : Json::array();
     }

@@ -56,13 +56,8 @@ inline std::pair<float, float> floor_clip(float y) { return {y - kFloorClipBelow
 
 struct Session {
     std::optional<std::string> mesh;
-    bool has_config = false;  // "config" or "volumes" present: params / volumes below are set
-    nav::Params params;
-    std::vector<nav::ConvexVolume> volumes;
-    std::vector<nav::Obstacle> obstacles;  // the config's "obstacles"
-    nav::AreaTable areas = nav::AreaTable::defaults();      // the config's "areas" (has_config)
-    std::vector<nav::OffMeshLink> links;   // the config's "links" (manual off-mesh links)
-    std::optional<std::array<float, 3>> prune;  // the config's "prune" (the Islands tool's prune point)
+    bool has_config = false;  // "config" or "volumes" present: `inputs` is set
+    nav::BakeInputs inputs;  // the "config" object (as navbake --config reads it), with the top-level "volumes"
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target
     std::optional<nav::render::LayerMask> layers;
@@ -71,17 +66,6 @@ struct Session {
     bool tile_only = false;                          // "tile": "only"
     std::optional<glm::vec3> why_point;                            // "why": "point"
     std::optional<std::pair<glm::vec3, glm::vec3>> why_path;       // "why": "path" (start, end)
-
-    // The config's inputs together (nav::ConfigInputs), and back.
-    nav::ConfigInputs config_inputs() const { return {params, volumes, areas, obstacles, links, prune}; }
-    void set_config_inputs(nav::ConfigInputs in) {
-        params = std::move(in.params);
-        volumes = std::move(in.volumes);
-        areas = std::move(in.areas);
-        obstacles = std::move(in.obstacles);
-        links = std::move(in.links);
-        prune = in.prune;
-    }
 };
 
 // Parses a "view" object (sessions); `where` names it in errors.

@@ -67,18 +67,18 @@ void App::run_shortcut(const Shortcut& s) {
         show_shortcuts_ = !show_shortcuts_;
         break;
     case ShortcutAction::DeleteSelected:
-        if (sel_.tool == Selection::Tool::Obstacle && sel_.obstacle.remove_selected(edit_.obstacles))
-            log_.info("obstacle removed (" + std::to_string(edit_.obstacles.size()) + " left)");
-        else if (sel_.tool == Selection::Tool::Volume && sel_.volume.remove_selected(edit_.volumes))
-            log_.info("volume removed (" + std::to_string(edit_.volumes.size()) + " left)");
-        else if (sel_.tool == Selection::Tool::Link && sel_.link.remove_selected(edit_.links))
-            log_.info("link removed (" + std::to_string(edit_.links.size()) + " left)");
+        if (sel_.tool == Selection::Tool::Obstacle && sel_.obstacle.remove_selected(edit_.desired.obstacles))
+            log_.info("obstacle removed (" + std::to_string(edit_.desired.obstacles.size()) + " left)");
+        else if (sel_.tool == Selection::Tool::Volume && sel_.volume.remove_selected(edit_.desired.volumes))
+            log_.info("volume removed (" + std::to_string(edit_.desired.volumes.size()) + " left)");
+        else if (sel_.tool == Selection::Tool::Link && sel_.link.remove_selected(edit_.desired.links))
+            log_.info("link removed (" + std::to_string(edit_.desired.links.size()) + " left)");
         break;
     case ShortcutAction::CloseVolume:
         if (sel_.tool != Selection::Tool::Volume || sel_.volume.points().empty()) break;
-        if (sel_.volume.close(edit_.volumes))
-            log_.info("volume " + std::to_string(edit_.volumes.size() - 1) + " added (" +
-                      std::to_string(edit_.volumes.back().verts.size() / 3) + " hull points)");
+        if (sel_.volume.close(edit_.desired.volumes))
+            log_.info("volume " + std::to_string(edit_.desired.volumes.size() - 1) + " added (" +
+                      std::to_string(edit_.desired.volumes.back().verts.size() / 3) + " hull points)");
         else
             log_.warn("volume: " + sel_.volume.error());
         break;

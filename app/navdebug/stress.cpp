@@ -114,7 +114,7 @@ void StressRun::check_shown(const App& app) {
     // layers are the ones uploaded. A refused bake (grid over the memory limit) is a result too.
     if (!pending_) return;
     const auto& b = app.latest_bake();
-    if (!b || b->partial || !(b->params == pending_->target) || app.layer_cache().generation() != b->generation) return;
+    if (!b || b->partial || !(b->inputs.params == pending_->target) || app.layer_cache().generation() != b->generation) return;
     latency_ms_.push_back(static_cast<float>(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending_->t).count()));
     if (!b->error.is_ok()) {
@@ -123,7 +123,11 @@ void StressRun::check_shown(const App& app) {
             b->error_stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(b->error_stage)]) : "bake";
         const std::string what = stage + ": " + b->error.message;
         if (failures_.size() < 20 || failures_.count(what)) {
-            if (!failures_.count(what)) failure_configs_[what] = config_json(nav::ConfigInputs{b->params, b->volumes, nav::AreaTable::defaults(), b->obstacles, b->links, b->prune.point});
+            if (!failures_.count(what)) {
+                nav::BakeInputs in = b->inputs;
+                in.areas = nav::AreaTable::defaults();
+                failure_configs_[what] = config_json(in);
+            }
             ++failures_[what];
         }
     }
@@ -226,7 +230,7 @@ bool StressRun::before_frame(App& app) {
                 report_["layers_cpu_end_kib"] = static_cast<int64_t>(app.layer_cpu_bytes() / 1024);
                 report_["layers_gpu_end_kib"] = static_cast<int64_t>(app.layer_gpu_bytes() / 1024);
                 report_["restored_bake_matches_first"] =
-                    app.latest_bake() && app.latest_bake()->params == start_params_ &&
+                    app.latest_bake() && app.latest_bake()->inputs.params == start_params_ &&
                     app.latest_bake()->count("polys") == start_polys_;
                 finish(false);
             } else if (waited > o_.timeout_s) {
@@ -259,11 +263,11 @@ void StressRun::capture_final(App& app) {
     j["rss_start_kib"] = rss_start_;
     j["rss_final_bake_kib"] = resident_kib();
     j["mesh"] = b && b->mesh ? b->mesh->path : "";
-    j["config"] = config_json(nav::ConfigInputs{app.desired_params(), app.desired_volumes(), nav::AreaTable::defaults(), {}, {}, {}});
+    j["config"] = config_json(nav::BakeInputs{app.desired_params(), app.desired_volumes(), nav::AreaTable::defaults(), {}, {}, {}});
     nlohmann::ordered_json bake;
     if (b) {
         bake["generation"] = b->generation;
-        bake["params_match"] = b->params == app.desired_params();
+        bake["params_match"] = b->inputs.params == app.desired_params();
         bake["ok"] = b->error.is_ok() && b->built_through == nav::kStageCount - 1;
         bake["error"] = b->error.is_ok() ? "" : b->error.message;
         bake["error_stage"] = b->error_stage >= 0 ? std::string(nav::kStageNames[static_cast<size_t>(b->error_stage)]) : "";

@@ -51,7 +51,7 @@ std::array<StageState, nav::kStageCount> stage_states(const TimelineInput& in) {
     int stale_from = nav::kStageCount;
     if (b && in.desired) {
         for (const nav::ParamDef& d : nav::param_table())
-            if (!nav::dirties_no_stage(d.id) && in.desired->get(d.id) != b->params.get(d.id)) stale_from = std::min(stale_from, static_cast<int>(d.stage));
+            if (!nav::dirties_no_stage(d.id) && in.desired->get(d.id) != b->inputs.params.get(d.id)) stale_from = std::min(stale_from, static_cast<int>(d.stage));
     }
     if (in.volumes_changed) stale_from = std::min(stale_from, static_cast<int>(nav::Stage::Areas));
     if (in.mesh_pending) stale_from = 0;

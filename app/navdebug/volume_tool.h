@@ -6,7 +6,7 @@
 // the convex hull of its points again (a point dragged inside the hull drops out of it), dragging
 // inside the selected volume moves it in xz. The Volumes panel lists and edits them (area,
 // heights, the selected one's points). The volumes are an input of the bake
-// (EditState::volumes -> the worker -> Pipeline::set_volumes, which re-bakes from the areas stage,
+// (EditState::desired.volumes -> the worker -> Pipeline::set_inputs, which re-bakes from the areas stage,
 // only the tiles a changed volume touches), never a patch on the finished navmesh.
 //
 // Picking, the volume a set of points makes and drawing are plain functions and a class without

@@ -29,14 +29,18 @@ std::string describe_run(const nav::Bake& b) {
     return s + " (total " + fmt_ms(total) + ")";
 }
 
-BakeWorker::BakeWorker(std::unique_ptr<nav::Pipeline> pipeline, Log& log) : pipe_(std::move(pipeline)), log_(log) {
-    params_ = pipe_->params();
-    volumes_ = pipe_->volumes();
-    obstacles_ = pipe_->obstacles();
-    links_ = pipe_->links();
+BakeWorker::BakeWorker(Log& log, nav::PipelineDef def) : log_(log) {
+    def.progress = &building_;
+    def.on_tile = [this](std::shared_ptr<const nav::Bake> b) { on_tile(std::move(b)); };
+    // the bake behind the UI: the tile threads at background priority (start() lowers this one),
+    // so frames keep drawing while a bake takes both cores
+    def.background_threads = true;
+    // an edit's navmesh reaches the view before the landmarks of its A* heuristic (computed right
+    // after each publish, in loop()): on a large level they are most of the time from edit to navmesh
+    def.defer_landmarks = true;
+    pipe_ = std::make_unique<nav::Pipeline>(std::move(def));
+    inputs_ = pipe_->inputs();
     latest_ = pipe_->snapshot();
-    pipe_->set_progress(&building_);
-    pipe_->set_on_tile([this](std::shared_ptr<const nav::Bake> b) { on_tile(std::move(b)); });
 }
 
 BakeWorker::~BakeWorker() {
@@ -50,36 +54,20 @@ BakeWorker::~BakeWorker() {
 }
 
 void BakeWorker::start() {
-    // the bake behind the UI: this thread and the tile threads at background priority, so frames
-    // keep drawing while a bake takes both cores
-    pipe_->set_background_threads(true);
-    // an edit's navmesh reaches the view before the landmarks of its A* heuristic (computed right
-    // after, below): on a large level they are most of the time from edit to navmesh
-    pipe_->set_defer_landmarks(true);
     thread_ = std::thread([this] {
         nav::lower_thread_priority();
         loop();
     });
 }
 
-std::vector<nav::Obstacle> BakeWorker::initial_obstacles() const {
-    std::lock_guard lk(m_);
-    return obstacles_;
-}
-
-std::vector<nav::OffMeshLink> BakeWorker::initial_links() const {
-    std::lock_guard lk(m_);
-    return links_;
-}
-
-void BakeWorker::request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
-                         const std::vector<nav::Obstacle>* obstacles, const std::vector<nav::OffMeshLink>* links) {
+void BakeWorker::request(const nav::BakeInputs& inputs, nav::Stage to) {
     {
         std::lock_guard lk(m_);
-        params_ = params;
-        volumes_ = volumes;
-        if (obstacles) obstacles_ = *obstacles;
-        if (links) links_ = *links;
+        nav::BakeInputs names_only = inputs;
+        names_only.areas = inputs_.areas;
+        const bool same_bake = names_only == inputs_ && inputs.areas.flag_table() == inputs_.areas.flag_table() && to == to_;
+        inputs_ = inputs;
+        if (same_bake && !(inputs.areas == names_only.areas)) return;  // names, colours, costs: no bake result changes
         to_ = to;
         ++requested_;
         if (working_) cancel_.store(true);
@@ -102,20 +90,6 @@ void BakeWorker::set_region_trace(bool on) {
         std::lock_guard lk(m_);
         if (region_trace_ == on) return;
         region_trace_ = on;
-        ++requested_;
-        if (working_) cancel_.store(true);
-    }
-    cv_.notify_all();
-}
-
-void BakeWorker::set_areas(const nav::AreaTable& areas) {
-    {
-        std::lock_guard lk(m_);
-        if (areas_.flag_table() == areas.flag_table()) {
-            areas_ = areas;  // names, colours, costs: no bake result changes
-            return;
-        }
-        areas_ = areas;
         ++requested_;
         if (working_) cancel_.store(true);
     }
@@ -167,16 +141,6 @@ void BakeWorker::set_tile_only(std::optional<TileXZ> tile) {
     cv_.notify_all();
 }
 
-void BakeWorker::set_prune(const std::optional<glm::vec3>& point) {
-    {
-        std::lock_guard lk(m_);
-        if (prune_ == point) return;
-        prune_ = point;
-        ++requested_;  // the next run prunes again (Pipeline::set_prune: no tile re-baked)
-        if (working_) cancel_.store(true);
-    }
-    cv_.notify_all();
-}
 
 void BakeWorker::set_highlight_changes(bool on) {
     std::lock_guard lk(m_);
@@ -387,7 +351,7 @@ void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
     bool new_highlight = false, keep = true;
     std::shared_ptr<const BakeHighlight> changes;
     const bool prune_only = before && bake && bake->stages_run.empty() && before->prune.point != bake->prune.point &&
-                            before->links == bake->links;
+                            before->inputs.links == bake->inputs.links;
     if (highlight_on && before && bake && before != bake && !bake->partial && !prune_only) {
         changes = highlight(*before, *bake, keep);
         new_highlight = !keep;
@@ -413,31 +377,21 @@ void BakeWorker::publish(std::shared_ptr<const nav::Bake> bake) {
 
 void BakeWorker::loop() {
     for (;;) {
-        nav::Params params;
-        std::vector<nav::ConvexVolume> volumes;
-        std::vector<nav::Obstacle> obstacles;
-        std::vector<nav::OffMeshLink> links;
+        nav::BakeInputs inputs;
         nav::Stage to;
         std::string mesh_path;
         bool trace = false;
         uint64_t seq;
         std::vector<TileXZ> rebuild;
         std::optional<WhyJob> why;
-        nav::AreaTable areas;
-        std::optional<std::array<float, 3>> prune;
         {
             std::unique_lock lk(m_);
             cv_.wait(lk, [&] { return stop_ || requested_ != handled_; });
             if (stop_) break;
-            params = params_;
-            volumes = volumes_;
-            obstacles = obstacles_;
-            links = links_;
+            inputs = inputs_;
             to = to_;
             mesh_path.swap(mesh_path_);
             trace = region_trace_;
-            areas = areas_;
-            if (prune_) prune = std::array<float, 3>{prune_->x, prune_->y, prune_->z};
             seq = requested_;
             working_ = true;
             cancel_.store(false);
@@ -453,10 +407,8 @@ void BakeWorker::loop() {
                 log_.warn("rebuild tile " + std::to_string(t.first) + "," + std::to_string(t.second) +
                           ": no such tile in the current bake");
 
-        pipe_->set_areas(std::move(areas));  // dirties the navmesh step when some area's flags changed
-        if (const nav::Status st = pipe_->set_prune(prune); !st) log_.error(st.message);  // the old point stays
         try {
-            handle(params, volumes, obstacles, links, to, mesh_path, trace);
+            handle(inputs, to, mesh_path, trace);
         } catch (const std::exception& e) {
             // Out of memory (or any other exception) inside a stage: the failed bake is shown with
             // the last good results kept, never an abort.
@@ -511,10 +463,7 @@ void BakeWorker::fail_run(const std::string& what, bool out_of_memory) {
     publish(std::move(failed));
 }
 
-void BakeWorker::handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes,
-                        const std::vector<nav::Obstacle>& obstacles, const std::vector<nav::OffMeshLink>& links, nav::Stage to,
-                        const std::string& mesh_path,
-                        bool trace) {
+void BakeWorker::handle(const nav::BakeInputs& inputs, nav::Stage to, const std::string& mesh_path, bool trace) {
     {
         bool mesh_changed = false;
         if (!mesh_path.empty()) {
@@ -533,17 +482,19 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
         }
         // a parameter change may dirty nothing (every derived voxel value unchanged): it still runs,
         // re-running no stage, so the published bake carries the new parameters and the log says so
-        const bool params_changed = !(params == pipe_->params());
-        pipe_->set_params(params);
+        const bool params_changed = !(inputs.params == pipe_->params());
         pipe_->set_record_region_trace(trace);
-        if (volumes != pipe_->volumes()) pipe_->set_volumes(volumes);
-        if (obstacles != pipe_->obstacles()) pipe_->set_obstacles(obstacles);
         const std::optional<std::array<float, 3>> pruned_before = pipe_->snapshot()->prune.point;
-        bool links_changed = false;
-        if (links != pipe_->links()) {
-            if (const nav::Status st = pipe_->set_links(links); !st) log_.error("links: " + st.message);  // the old links stay
-            else links_changed = true;
+        const bool links_differ = inputs.links != pipe_->inputs().links;
+        if (const nav::Status st = pipe_->set_inputs(inputs); !st) {
+            // a link or the prune point refused: the rest applies, the old links and point stay
+            log_.error(st.message);
+            nav::BakeInputs kept = inputs;
+            kept.links = pipe_->inputs().links;
+            kept.prune = pipe_->inputs().prune;
+            (void)pipe_->set_inputs(kept);
         }
+        const bool links_changed = links_differ && pipe_->inputs().links == inputs.links;
 
         if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed || params_changed)) {
             // the first bake of a mesh shows its input at once, the later stages as they come
@@ -572,7 +523,7 @@ void BakeWorker::handle(const nav::Params& params, const std::vector<nav::Convex
                                    ? " - the parameter change leaves every derived voxel value unchanged"
                                    : "") +
                               (snap->stages_run.empty() && links_changed
-                                   ? " - " + std::to_string(snap->links.size()) + " manual links relinked, no tile re-baked"
+                                   ? " - " + std::to_string(snap->inputs.links.size()) + " manual links relinked, no tile re-baked"
                                    : "") +
                               (snap->stages_run.empty() && snap->prune.point != pruned_before
                                    ? std::string(" - pruned again, no tile re-baked")

@@ -1,9 +1,9 @@
-// The bake worker: a thread that owns the Pipeline. The UI posts the newest desired state
-// (parameters, volumes, target stage, a mesh to load); the worker applies it (set_params dirties
+// The bake worker: a thread that owns the Pipeline. The UI posts the newest desired state (the
+// bake inputs, target stage, a mesh to load); the worker applies it (Pipeline::set_inputs dirties
 // only what changed), runs with a cancel flag that a newer request raises, and publishes the
 // snapshot of every run that was not cancelled, with what the view derives from it (draw lists,
-// the change highlight). The island prune is the pipeline's (Pipeline::set_prune): every bake
-// published is pruned already. The UI reads latest() and never blocks.
+// the change highlight). The island prune is an input of the pipeline (BakeInputs::prune): every
+// bake published is pruned already. The UI reads latest() and never blocks.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -44,7 +44,9 @@ struct BakeHighlight {
 
 class BakeWorker {
 public:
-    BakeWorker(std::unique_ptr<nav::Pipeline> pipeline, Log& log);
+    // The worker's pipeline gets `def` with its own progress report and tile callback, its bake
+    // threads at background priority and the landmarks deferred (computed after each publish).
+    explicit BakeWorker(Log& log, nav::PipelineDef def = nav::default_pipeline_def());
     ~BakeWorker();
     BakeWorker(const BakeWorker&) = delete;
     BakeWorker& operator=(const BakeWorker&) = delete;
@@ -53,20 +55,16 @@ public:
     void set_wake(std::function<void()> wake) { wake_ = std::move(wake); }
     void start();
 
-    // The newest desired state; cancels a build in progress.
-    // obstacles: the new temporary obstacles, links: the new manual off-mesh links (null: the last
-    // ones asked for stay).
-    void request(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes, nav::Stage to,
-                 const std::vector<nav::Obstacle>* obstacles = nullptr, const std::vector<nav::OffMeshLink>* links = nullptr);
-    // The obstacles and links the pipeline was given before the worker started (the App's first state).
-    std::vector<nav::Obstacle> initial_obstacles() const;
-    std::vector<nav::OffMeshLink> initial_links() const;
+    // The pipeline, before start() only: the first mesh and inputs (main, tests).
+    nav::Pipeline& pipeline() { return *pipe_; }
+    // The newest desired inputs and target stage; cancels a build in progress. A request that
+    // changes only the names, colours or costs of area types (no flags: no bake result changes) is
+    // kept for the next run and starts none.
+    void request(const nav::BakeInputs& inputs, nav::Stage to);
     // Loads a mesh before the next build (the pipeline keeps the old mesh if it fails).
     void request_mesh(const std::string& path);
     // Whether bakes record the region trace (replay); a change re-runs the regions stage.
     void set_region_trace(bool on);
-    // The area types (Pipeline::set_areas): a change of some area's flags re-runs the navmesh step.
-    void set_areas(const nav::AreaTable& areas);
 
     // The layers the view shows: after each bake (and when this adds a layer) the worker builds
     // their draw lists and publishes them with the snapshot, so the UI thread only uploads.
@@ -82,9 +80,6 @@ public:
     // tiles); a change re-publishes the latest bake with its layers.
     void set_tile_only(std::optional<TileXZ> tile);
 
-    // The Islands tool's prune point (nullopt: none): an input of the pipeline (Pipeline::set_prune)
-    // as the parameters are; a change runs the pipeline, which prunes again and re-bakes no tile.
-    void set_prune(const std::optional<glm::vec3>& point);
     // The change highlight: while on, each finished bake published is compared with the bake
     // published before it and the result (or the last one, when the two have nothing to compare)
     // is published with it; off drops it.
@@ -141,16 +136,14 @@ private:
     void run_why(WhyJob job);
     // One request: load the mesh if asked, apply the state, run and publish. May throw
     // (std::bad_alloc in a stage); loop() catches and reports through fail_run.
-    void handle(const nav::Params& params, const std::vector<nav::ConvexVolume>& volumes,
-                const std::vector<nav::Obstacle>& obstacles, const std::vector<nav::OffMeshLink>& links, nav::Stage to,
-                const std::string& mesh_path, bool trace);
+    void handle(const nav::BakeInputs& inputs, nav::Stage to, const std::string& mesh_path, bool trace);
     // Publishes the last good bake marked failed with `what` at the stage that was building.
     void fail_run(const std::string& what, bool out_of_memory);  // out of memory: bad input (exit 2)
     // Computes the change highlight and builds the shown layers' draw lists for
     // `bake` (reusing the last set's unchanged entries), then publishes them together.
     void publish(std::shared_ptr<const nav::Bake> bake);
     void event(WorkerEvent::Kind kind, std::string text);
-    // Pipeline::set_on_tile: a tile finished (a bake thread); publishes the partial bake now and
+    // PipelineDef::on_tile: a tile finished (a bake thread); publishes the partial bake now and
     // then (at most every kPartialMs), or holds there (hold_after_tiles).
     void on_tile(std::shared_ptr<const nav::Bake> partial);
     // The change highlight of prev -> next; `keep` when the two bakes have nothing to compare (the
@@ -170,14 +163,10 @@ private:
     bool stop_ = false;
     bool working_ = false;
     uint64_t requested_ = 0, handled_ = 0;
-    nav::Params params_;
-    std::vector<nav::ConvexVolume> volumes_;
-    std::vector<nav::Obstacle> obstacles_;
-    std::vector<nav::OffMeshLink> links_;
+    nav::BakeInputs inputs_;
     nav::Stage to_ = nav::kLastStage;
     std::string mesh_path_;
     bool region_trace_ = false;
-    nav::AreaTable areas_ = nav::AreaTable::defaults();
     bool first_of_mesh_ = true;  // the next run is the first on this mesh: publish its input at once
     int runs_ = 0, hold_at_ = 0;
     bool held_ = false;
@@ -192,7 +181,6 @@ private:
     std::optional<TileXZ> tile_only_;       // set_tile_only
     std::optional<TileXZ> view_tile_only_;  // what latest_view_ was made with
     TileOnlyView tile_view_;
-    std::optional<glm::vec3> prune_;                   // set_prune
     bool highlight_on_ = false;                        // set_highlight_changes
     std::optional<WhyJob> why_job_;                    // request_why, not started yet
     bool why_running_ = false;

@@ -58,7 +58,7 @@ struct AreaType {
     bool operator==(const AreaType&) const = default;
 };
 
-// Per area id 0..63: the flags of its polygons (Pipeline::set_areas, make_nav_tile).
+// Per area id 0..63: the flags of its polygons (BakeInputs::areas, make_nav_tile).
 using AreaFlagTable = std::array<uint16_t, kMaxAreas>;
 // Every id kPolyFlagWalk: what tiles got before area types.
 AreaFlagTable default_area_flags();

@@ -234,7 +234,7 @@ void diagnose_params(const Params& p, std::vector<Diagnostic>& out) {
 // With only mesh_scale changed since the bake: the grid the new scale makes, refused or huge, named
 // after mesh_scale (a slider move to 1000 makes a 20 km mesh the bake refuses). False when refused.
 bool diagnose_scaled_grid(const Params& p, const Bake& bake, std::vector<Diagnostic>& out) {
-    const MeshFix now = mesh_fix(p), was = mesh_fix(bake.params);
+    const MeshFix now = mesh_fix(p), was = mesh_fix(bake.inputs.params);
     if (now.z_up != was.z_up || now.flip_winding != was.flip_winding || !(was.scale > 0.0f)) return true;
     const float k = now.scale / was.scale;  // both positive: min stays min
     float bmin[3], bmax[3];
@@ -266,7 +266,7 @@ bool diagnose_mesh(const Params& p, const Bake& bake, const MeshShape& shape, st
     const double cs = p.get(P::cell_size), ch = p.get(P::cell_height);
     // while p asks for other mesh fixes than the bake's, what they give is not known yet, but for
     // a new scale alone: the bounds scale with it, so the grid it makes is known before the bake
-    if (mesh_fix(p) != mesh_fix(bake.params)) return diagnose_scaled_grid(p, bake, out);
+    if (mesh_fix(p) != mesh_fix(bake.inputs.params)) return diagnose_scaled_grid(p, bake, out);
     const InputMesh& m = *bake.mesh;
     const MeshShape& s = shape;
     const double horizontal = s.area_up + s.area_down;
@@ -401,7 +401,7 @@ void diagnose_result(const Params& p, const Bake& bake, std::vector<Diagnostic>&
     const double ch = p.get(P::cell_height);
     const double radius = p.get(P::agent_radius), climb = p.get(P::agent_max_climb);
     const bool through_polys = bake.built_through >= static_cast<int>(Stage::Polymesh) && bake.polymesh;
-    if (bake.error.is_ok() && through_polys && bake.polymesh->npolys == 0 && bake.params == p) {
+    if (bake.error.is_ok() && through_polys && bake.polymesh->npolys == 0 && bake.inputs.params == p) {
         const int64_t walkable_solid = bake.count("walkable_solid_spans"), walkable = bake.count("walkable_spans");
         const int64_t regions = bake.count("regions");
         std::string why;
@@ -431,7 +431,7 @@ void diagnose_result(const Params& p, const Bake& bake, std::vector<Diagnostic>&
 // Regions that reached no polygon: counted per grid, explained, no fix offered (each cause has its
 // own trade-off, the reason names the parameters).
 void diagnose_region_loss(const Params& p, const Bake& bake, std::vector<Diagnostic>& out) {
-    if (!bake.error.is_ok() || !(bake.params == p) || bake.built_through < static_cast<int>(Stage::Contours)) return;
+    if (!bake.error.is_ok() || !(bake.inputs.params == p) || bake.built_through < static_cast<int>(Stage::Contours)) return;
     const RegionLoss l = region_loss(bake);
     if (l.lost() == 0) return;
     std::string why = std::to_string(l.regions) + " regions, " + std::to_string(l.regions - l.lost()) +

@@ -275,7 +275,7 @@ void tile_of(const Bake& b, float x, float z, int& tx, int& tz) {
 // How far above the point a surface still counts as the one under it: two cell heights, so a
 // point typed a little under its floor finds it, and the floor under a table (0.7 m lower than
 // its top, within a climb) is the floor, not the table.
-float reach_up(const Bake& bake) { return 2.0f * std::max(bake.params.f(ParamId::cell_height), 0.01f); }
+float reach_up(const Bake& bake) { return 2.0f * std::max(bake.inputs.params.f(ParamId::cell_height), 0.01f); }
 
 // ---- the grid part of the story ------------------------------------------------------------
 
@@ -1004,7 +1004,7 @@ Stage story_areas(GridStory& gs) {
     const uint8_t a = (*areas)[gs.ci];
     const float px = c.gbmin[0] + (static_cast<float>(c.cx) + 0.5f) * c.cs;
     const float pz = c.gbmin[2] + (static_cast<float>(c.cz) + 0.5f) * c.cs;
-    const std::vector<ConvexVolume>& vols = c.bake.volumes;
+    const std::vector<ConvexVolume>& vols = c.bake.inputs.volumes;
     const int who = volume_of(vols, (*c.g.eroded)[gs.ci], gs.cfloor, px, pz);
     if (a == kNullArea) {
         WhyShape sh;
@@ -1336,7 +1336,7 @@ static_assert(std::size(kStories) == static_cast<size_t>(kStageCount), "every st
 // until one ends it.
 void story_grid(GridCtx& c, const Surface& surf) {
     GridStory gs{c, surf};
-    gs.max_slope = c.bake.params.f(ParamId::agent_max_slope);
+    gs.max_slope = c.bake.inputs.params.f(ParamId::agent_max_slope);
     gs.tol = std::max(c.climb_m, 2.0f * c.ch);
     if (surf.tri >= 0)
         gs.input_text = "triangle " + ival(surf.tri) + " at " + m2(surf.y) + ", slope " + fmt("%.1f", surf.slope) +
@@ -1390,7 +1390,7 @@ WhyStory explain_point(const Bake& bake, const float* point) {
         not_in_bake(s, Stage::Input);
         return s;
     }
-    const Params& P = bake.params;
+    const Params& P = bake.inputs.params;
     const Surface surf = find_surface(*bake.mesh, bake.tri_areas.get(), P.f(ParamId::agent_max_slope), point[0],
                                       point[2], point[1] + reach_up(bake));
     if (surf.tri >= 0) s.floor_y = surf.y;

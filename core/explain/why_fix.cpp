@@ -108,18 +108,19 @@ std::string fmt_value(ParamId id, double v) {
 std::shared_ptr<const Bake> bake_with(const InputMesh& mesh, const Params& params,
                                       const std::vector<ConvexVolume>& volumes, int tx, int tz,
                                       const CancelFlag* cancel) {
-    Pipeline p;
-    if (!p.set_mesh(mesh).ok()) return nullptr;
-    Params q = params;  // the corrections are in the mesh already
+    BakeInputs in;
+    in.params = params;  // the corrections are in the mesh already
     for (const ParamDef& d : param_table())
-        if (is_mesh_fix(d.id)) (void)q.set(d.id, d.def);
-    p.set_params(q);
-    p.set_volumes(volumes);
+        if (is_mesh_fix(d.id)) (void)in.params.set(d.id, d.def);
+    in.volumes = volumes;
     // One tile or a solo bake: keep its stages, so the story reads every one of them (a lean solo
     // bake drops them). A whole tiled level (a path's fix) keeps only polygons, as navbake does:
     // every tile's stages of a large level would not fit, and the path's test needs the polygons only.
-    p.set_keep_intermediates(tx >= 0 || q.i(ParamId::tile_size) <= 0);
-    if (tx >= 0) p.set_only_tile(tx, tz);
+    PipelineDef def = default_pipeline_def();
+    def.keep_intermediates = tx >= 0 || in.params.i(ParamId::tile_size) <= 0;
+    if (tx >= 0) def.only_tiles = {tx, tz, tx, tz};
+    Pipeline p(std::move(def));
+    if (!p.set_mesh(mesh).ok() || !p.set_inputs(in).ok()) return nullptr;
     if (!p.run(kLastStage, cancel).ok()) return nullptr;
     return p.snapshot();
 }
@@ -164,17 +165,17 @@ std::optional<WhyFix> search_fix(const Bake& bake, const WhyStory& story, bool w
     };
 
     if (story.cause == WhyCause::Volume && story.volume >= 0 &&
-        story.volume < static_cast<int>(bake.volumes.size())) {
-        std::vector<ConvexVolume> vols = bake.volumes;
+        story.volume < static_cast<int>(bake.inputs.volumes.size())) {
+        std::vector<ConvexVolume> vols = bake.inputs.volumes;
         vols.erase(vols.begin() + story.volume);
         fix.remove_volume = story.volume;
-        fix.from = static_cast<double>(bake.volumes.size());
+        fix.from = static_cast<double>(bake.inputs.volumes.size());
         fix.to = static_cast<double>(vols.size());
         char buf[96];
         std::snprintf(buf, sizeof buf, "remove convex volume %d (%s)", story.volume,
-                      std::string(area_name(bake.volumes[story.volume].area)).c_str());
+                      std::string(area_name(bake.inputs.volumes[story.volume].area)).c_str());
         fix.text = buf;
-        fix.verified = verify(bake.params, vols);
+        fix.verified = verify(bake.inputs.params, vols);
         fix.ms = ms_since(t0);
         if (!fix.verified) return std::nullopt;
         return fix;
@@ -183,11 +184,11 @@ std::optional<WhyFix> search_fix(const Bake& bake, const WhyStory& story, bool w
 
     const ParamId id = *story.decider;
     const ParamDef& def = param_def(id);
-    const double from = bake.params.get(id);
+    const double from = bake.inputs.params.get(id);
     const int dir = fix_direction(story, from);
     const double step = param_step(id);
-    const double key_from = derived_key(bake.params, id, bake.config);
-    Params target = bake.params;
+    const double key_from = derived_key(bake.inputs.params, id, bake.config);
+    Params target = bake.inputs.params;
     double key_needed = key_from;
     if (def.kind != ParamKind::Bool && target.set(id, std::clamp(story.needed, def.min, def.max)).ok())
         key_needed = derived_key(target, id, bake.config);
@@ -200,7 +201,7 @@ std::optional<WhyFix> search_fix(const Bake& bake, const WhyStory& story, bool w
         for (int k = 1; k <= 2000; ++k) {
             const double v = nice_value(from + dir * k * step, step);
             if (v < def.min - 1e-9 || v > def.max + 1e-9) break;
-            Params p = bake.params;
+            Params p = bake.inputs.params;
             if (!p.set(id, v).ok()) continue;
             const double key = derived_key(p, id, bake.config);
             if (key == prev_key) continue;  // the same voxel value: changes nothing
@@ -212,9 +213,9 @@ std::optional<WhyFix> search_fix(const Bake& bake, const WhyStory& story, bool w
         }
     }
     for (double v : candidates) {
-        Params p = bake.params;
+        Params p = bake.inputs.params;
         if (!p.set(id, v).ok()) continue;
-        if (verify(p, bake.volumes)) {
+        if (verify(p, bake.inputs.volumes)) {
             fix.param = id;
             fix.from = from;
             fix.to = v;
@@ -336,7 +337,7 @@ float route_length(const Bake& b, const float* a, const float* e) {
     NavQuery q;
     q.init(b.navmesh.get());
     Route r;
-    const float ext[3] = {b.config.cs * 2, std::max(b.params.f(ParamId::agent_max_climb), b.config.ch), b.config.cs * 2};
+    const float ext[3] = {b.config.cs * 2, std::max(b.inputs.params.f(ParamId::agent_max_climb), b.config.ch), b.config.cs * 2};
     if (!q.find_route(a, e, ext, QueryFilter{}, RouteOptions{}, r).ok() || !r.found() || !r.path.reached) return -1;
     return static_cast<float>(r.length_xz());
 }

@@ -14,10 +14,10 @@ namespace nav {
 // booleans, enum names); "volumes", "obstacles" and "links" when there are any; "areas" when the
 // table is not AreaTable::defaults(); volume and link areas by the table's names (ids when unnamed).
 // Every link field is written. read_config_json reads it back to the same inputs.
-nlohmann::ordered_json config_json(const ConfigInputs& in);
+nlohmann::ordered_json config_json(const BakeInputs& in);
 nlohmann::ordered_json config_json(const Params& params);  // the parameters alone
 
 // parse_config_json (params_json.h) on a parsed JSON value.
-Status read_config_json(const nlohmann::json& j, const std::string& what, ConfigInputs& in);
+Status read_config_json(const nlohmann::json& j, const std::string& what, BakeInputs& in);
 
 }  // namespace nav

@@ -102,7 +102,7 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
         const PolyMesh& pm = *b.polymesh;
         if (pm.npolys == 0) return Status::bad_input("detour export: the navmesh has no polygons");
         DetourTileBytes t;
-        Status st = write_detour_bake_tile(pm, *b.detail, b.params, 0, 0, t.data, &b.area_flags,
+        Status st = write_detour_bake_tile(pm, *b.detail, b.inputs.params, 0, 0, t.data, &b.area_flags,
                                            pruned_polys(b, 0, 0, pm.npolys, disabled));
         if (!st) return st;
         // dtNavMesh::init(data, ...): the tile's own box is the grid, one tile of its polygons.
@@ -137,7 +137,7 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
     for (const auto& tp : b.tiles) {
         if (tp->polymesh->npolys == 0) continue;
         DetourTileBytes t;
-        st = write_detour_bake_tile(*tp->polymesh, *tp->detail, b.params, tp->tx, tp->tz, t.data, &b.area_flags,
+        st = write_detour_bake_tile(*tp->polymesh, *tp->detail, b.inputs.params, tp->tx, tp->tz, t.data, &b.area_flags,
                                     pruned_polys(b, tp->tx, tp->tz, tp->polymesh->npolys, disabled));
         if (!st) return st;
         t.ref = detour_tile_ref(out.params, static_cast<int>(out.tiles.size()));

@@ -370,7 +370,7 @@ double short_decimal(float f) {
     return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
 }
 
-std::string config_json_text(const ConfigInputs& in, int indent) {
+std::string config_json_text(const BakeInputs& in, int indent) {
     return config_json(in).dump(indent);
 }
 
@@ -379,12 +379,12 @@ std::string config_json_text(const Params& params, int indent) {
 }
 
 nlohmann::ordered_json config_json(const Params& params) {
-    ConfigInputs in;
+    BakeInputs in;
     in.params = params;
     return config_json(in);
 }
 
-nlohmann::ordered_json config_json(const ConfigInputs& in) {
+nlohmann::ordered_json config_json(const BakeInputs& in) {
     static const AreaTable kDefaults = AreaTable::defaults();
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const ParamDef& d : param_table()) {
@@ -415,9 +415,9 @@ nlohmann::ordered_json config_json(const ConfigInputs& in) {
     return j;
 }
 
-Status read_config_json(const nlohmann::json& j, const std::string& what, ConfigInputs& in) {
+Status read_config_json(const nlohmann::json& j, const std::string& what, BakeInputs& in) {
     if (!j.is_object()) return Status::bad_input(what + ": expected a JSON object of parameter names");
-    ConfigInputs c = in;
+    BakeInputs c = in;
     // "areas" first, wherever it stands: the volumes' and links' area names resolve against it.
     if (j.contains("areas"))
         if (Status st = read_areas(j["areas"], what + ": areas", c.areas); !st) return st;
@@ -485,13 +485,13 @@ Status read_config_json(const nlohmann::json& j, const std::string& what, Config
     return Status::ok();
 }
 
-Status parse_config_json(std::string_view text, const std::string& what, ConfigInputs& in) {
+Status parse_config_json(std::string_view text, const std::string& what, BakeInputs& in) {
     nlohmann::json j;
     if (Status st = parse_json_text(text, what, j); !st) return st;
     return read_config_json(j, what, in);
 }
 
-Status load_config_file(const std::string& path, ConfigInputs& in) {
+Status load_config_file(const std::string& path, BakeInputs& in) {
     std::string text;
     if (Status st = read_input_file(path, "JSON config file", kMaxConfigBytes, text); !st) return st;
     return parse_config_json(text, path, in);

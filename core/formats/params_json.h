@@ -11,6 +11,7 @@
 
 #include "core/bake/areas.h"
 #include "core/bake/obstacles.h"
+#include "core/pipeline/bake_inputs.h"
 #include "core/pipeline/params.h"
 #include "core/common.h"
 #include "core/runtime/tile.h"
@@ -19,18 +20,8 @@ namespace nav {
 
 // ---- JSON config -------------------------------------------------------------------------------
 
-// Everything a JSON config gives a bake: the parameters, the convex volumes, the area types, the
-// temporary obstacles, the manual off-mesh links and the island prune point. The readers fill one;
-// what the text leaves out keeps its value.
-struct ConfigInputs {
-    Params params;
-    std::vector<ConvexVolume> volumes;
-    AreaTable areas = AreaTable::defaults();
-    std::vector<Obstacle> obstacles;
-    std::vector<OffMeshLink> links;
-    std::optional<std::array<float, 3>> prune;  // "prune": the island prune point (Pipeline::set_prune)
-    bool operator==(const ConfigInputs&) const = default;
-};
+// A JSON config gives a bake its inputs (BakeInputs, core/pipeline/bake_inputs.h): the readers
+// fill one; what the text leaves out keeps its value.
 
 // Reads a JSON config from text into `in`: an object whose keys are parameter names (values
 // number, bool or enum string), plus optional
@@ -46,24 +37,24 @@ struct ConfigInputs {
 //    "jump"|id, "flags": n, "user_id": n}] replaces in.links (start and end required; radius
 //    default the config's agent_radius, bidirectional true, area jump, flags 1 (walk), user_id 0);
 //  - "prune": [x, y, z] sets in.prune (the island prune point: only the navmesh island nearest it
-//    stays enabled, Pipeline::set_prune), null clears it.
+//    stays enabled: BakeInputs::prune), null clears it.
 // Keys not in the text keep their value. Bad syntax, unknown keys and bad values are errors naming
 // `what` (the file) and the key or item ("FILE: obstacles[2]: radius -1 must be a finite number >
 // 0", "FILE: links[1].area: unknown area 'mud' (...)", "FILE: areas[2].cost: ...", "FILE: areas:
 // 64 area types, at most 63"); nothing changes on an error. (config_json.h has the same on JSON
 // objects, and the writer.)
-Status parse_config_json(std::string_view text, const std::string& what, ConfigInputs& in);
+Status parse_config_json(std::string_view text, const std::string& what, BakeInputs& in);
 // The file is read by read_input_file (regular files or pipes, at most kMaxConfigBytes), the text
 // by parse_config_json: every failure is bad input naming the file.
 constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;  // a config or session is a few kB
-Status load_config_file(const std::string& path, ConfigInputs& in);
+Status load_config_file(const std::string& path, BakeInputs& in);
 
 // The shortest decimal that reads back as the same float (0.2f is written 0.2, not
 // 0.20000000298...): how float coordinates go into JSON.
 double short_decimal(float f);
 
 // The config as JSON text (config_json, pretty-printed with `indent` spaces, -1 = one line).
-std::string config_json_text(const ConfigInputs& in, int indent = 2);
+std::string config_json_text(const BakeInputs& in, int indent = 2);
 std::string config_json_text(const Params& params, int indent = 2);  // the parameters alone
 
 // ---- --set NAME=VALUE ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// The obstacle cache of a trimmed tiled bake (Pipeline::set_obstacle_cache): a tile's compact
+// The obstacle cache of a trimmed tiled bake (PipelineDef::obstacle_cache): a tile's compact
 // heightfield and its eroded areas, what the areas stage reads, packed into one buffer and
 // compressed with LZ4 (Debian's liblz4, private to the bake library). A tile an obstacle touches
 // unpacks it and re-runs from the areas stage instead of from rasterize.

@@ -1,5 +1,6 @@
-// The Pipeline owns the input, the parameters and the result of every stage. Setting a parameter
-// marks the earliest stage that reads it dirty; run() rebuilds only from the earliest dirty stage.
+// The Pipeline owns the input, the parameters and the result of every stage. Changing an input
+// (set_inputs) marks the earliest stage that reads it dirty; run() rebuilds only from the earliest
+// dirty stage.
 // Each run publishes an immutable snapshot (Bake) that another thread may draw while the next
 // build runs; stage buffers are reused when no snapshot holds them any more.
 #pragma once
@@ -24,6 +25,8 @@
 #include "core/bake/input.h"
 #include "core/bake/obstacles.h"
 #include "core/runtime/navmesh.h"
+#include "core/pipeline/bake_inputs.h"
+#include "core/pipeline/memory_estimate.h"
 #include "core/pipeline/params.h"
 #include "core/formats/params_json.h"  // the JSON config (parse_config_json, load_config_file)
 #include "core/bake/polymesh.h"
@@ -93,13 +96,10 @@ struct TileBake : StageResults<true> {
 // build_navmesh once all are baked) and leaves the other per-grid fields null.
 struct Bake : StageResults<true> {
     uint64_t generation = 0;
-    Params params;
+    BakeInputs inputs;  // what it was baked from (Pipeline::set_inputs)
     BakeConfig config;
-    std::vector<ConvexVolume> volumes;
-    std::vector<Obstacle> obstacles;
-    std::vector<OffMeshLink> links;  // the manual off-mesh links (Pipeline::set_links)
-    AreaFlagTable area_flags = default_area_flags();  // polygon flags per area id (Pipeline::set_areas)
-    // The island prune (Pipeline::set_prune) as applied to `navmesh`: its point, whether `navmesh`
+    AreaFlagTable area_flags = default_area_flags();  // polygon flags per area id: inputs.areas's flag table
+    // The island prune (BakeInputs::prune) as applied to `navmesh`: its point, whether `navmesh`
     // is pruned (then a copy of the unpruned navmesh, sharing its tiles, whose polygons off the
     // kept island carry kPolyFlagDisabled), the stats, the kept polygon, or why it is not applied.
     PruneOutcome prune;
@@ -156,77 +156,125 @@ void lower_thread_priority();
 // one grid's results works on a tile through it.
 Bake tile_view(const Bake& b, const TileBake& t);
 
-// What a trimmed tiled bake (set_keep_intermediates(false)) keeps per tile for the obstacles
-// (set_obstacles, set_volumes and the areas-stage parameters): None, nothing, and a touched tile
+// What a trimmed tiled bake (PipelineDef::keep_intermediates off) keeps per tile for the obstacles
+// (BakeInputs::obstacles, volumes and the areas-stage parameters): None, nothing, and a touched tile
 // re-bakes from rasterize; Compressed, the tile's compact heightfield and eroded areas as they stand
 // before the areas stage, LZ4-compressed (core/pipeline/chf_cache.h), made when the tile's erode stage
 // runs, and a touched tile unpacks it and re-bakes from the areas stage (the same result byte for
 // byte). A bake that keeps its intermediates needs none (its tiles keep them uncompressed).
 enum class ObstacleCache : uint8_t { None, Compressed };
 
+// The options of a Pipeline (Box2D v3's b2WorldDef): how it bakes, not what. Given once, to the
+// constructor; default_pipeline_def() is the debugger's (every intermediate kept, oneTBB, 4 GiB).
+struct PipelineDef {
+    // Grids whose estimated memory exceeds this are refused before allocating.
+    uint64_t memory_limit = uint64_t(4) << 30;
+    // Keep every intermediate result (the debugger draws them). Off (navbake): a tile keeps only its
+    // polymesh and detail once done, so the peak is about threads x one tile; the solo bake drops
+    // each intermediate as soon as the last stage that reads it has run (the filter works in the
+    // rasterized heightfield instead of a copy), keeping the triangle areas, the contours (they hold
+    // the warnings), the polygon and detail meshes and the navmesh. A trimmed bake rebuilds from
+    // rasterize whatever changed before the navmesh (a tiled one with the obstacle cache on: from
+    // the areas stage what changed there or later), and a rebuild allocates the dropped buffers
+    // again: keep them for repeated bakes (live rebuilds, --reps).
+    bool keep_intermediates = true;
+    // Trimmed tiled bakes: the per-tile obstacle cache (ObstacleCache above; packing costs 5 to 18%
+    // of the tiles' stage time and memory of a quarter to a tenth of the compact heightfields, worth
+    // it only where obstacles or volumes change after the bake): each tile's is made at its erode.
+    // The erode stage counts obstacle_cache_bytes and obstacle_cache_raw_bytes (its size compressed
+    // and not). A cache that does not unpack (corrupt memory) makes the tile re-bake from rasterize
+    // instead, counted as obstacle_cache_fallbacks in the rasterize stage.
+    ObstacleCache obstacle_cache = ObstacleCache::None;
+    // Tiled bakes: run() publishes the navmesh before the landmarks of its A* heuristic (the islands
+    // touching a re-baked tile are left pending: their searches use the straight-line bound, so
+    // paths stay optimal) and complete_landmarks() computes them. Off: run() computes them.
+    bool defer_landmarks = false;
+    // Bake threads at background priority (Linux: nice 10, per thread): an interactive caller keeps
+    // its UI and renderer threads ahead of a bake on a machine with few cores. The calling thread of
+    // run() is not changed (lower_thread_priority), nor the threads of a task hook's job system.
+    bool background_threads = false;
+    // Tiled bakes: bake only the tiles with x0 <= tx <= x1 and z0 <= tz <= z1 (one job of a split
+    // bake; x0 = x1, z0 = z1: one tile); the others stay unbaked. A tile bakes the same whichever
+    // others do (each reads only its own bordered box of the mesh). All -1: every tile.
+    std::array<int, 4> only_tiles{-1, -1, -1, -1};  // x0, z0, x1, z1
+    // Tiled bakes: run the bake workers on the caller's job system instead of oneTBB.
+    TaskHook task_hook;
+    // Record how the regions stage grew its regions (Bake::region_trace). The one option a caller may
+    // change between runs (Pipeline::set_record_region_trace: the debugger's replay turns it on and
+    // off on a live pipeline, and a change re-runs the regions stage).
+    bool record_region_trace = false;
+    // Progress report: run() stores the index of each stage as it starts it, so another thread can
+    // show which stage is building. Null: none.
+    std::atomic<int>* progress = nullptr;
+    // Tiled bakes: called (from a bake thread, one call at a time, outside the snapshot lock, so it
+    // may build draw lists while other tiles bake) each time a tile finishes, with a snapshot
+    // holding the tiles done so far (Bake::partial set; the input stage's results and stats, no
+    // navmesh). Null: none.
+    std::function<void(std::shared_ptr<const Bake>)> on_tile;
+};
+
+// Every option at its default: intermediates kept, no obstacle cache, oneTBB, 4 GiB, no trace.
+PipelineDef default_pipeline_def();
+
 class Pipeline {
 public:
-    Pipeline();
+    explicit Pipeline(PipelineDef def = default_pipeline_def());
     ~Pipeline();
     Pipeline(const Pipeline&) = delete;
     Pipeline& operator=(const Pipeline&) = delete;
+
+    const PipelineDef& def() const;
 
     Status load_mesh(const std::string& path);  // keeps the previous mesh on failure
     Status set_mesh(InputMesh mesh);            // validates; keeps the previous mesh on failure
     bool has_mesh() const;
 
+    // The inputs of the next run. Diffs them field by field against the current ones and dirties
+    // only what changed, from the earliest stage that reads it:
+    //  - params: each changed parameter from its stage (ParamDef::stage); a change that leaves
+    //    every derived voxel value equal (agent_radius 0.6 -> 0.5 m at 0.3 m cells) dirties nothing;
+    //  - volumes, obstacles: the areas stage onward. Tiled: only the tiles whose bordered box meets
+    //    a volume or obstacle that was added, removed or moved (its old and its new place, grown by
+    //    the agent radius) re-run, from the areas stage when the tile kept its intermediates or its
+    //    obstacle cache (PipelineDef), from rasterize when it did neither; the navmesh keeps every
+    //    other tile (and its salt);
+    //  - areas: a change of some area's flags re-runs only the navmesh step (every tile's); names,
+    //    colours and costs change no bake result;
+    //  - links: no tile re-bakes: the next run() only relinks the navmesh (a copy sharing every tile;
+    //    salts and tile objects kept), unless something else made the navmesh step re-run anyway;
+    //  - prune: keep only the navmesh island of the polygon nearest the point (within
+    //    kPickHalfExtents, whatever its flags), every other polygon flagged kPolyFlagDisabled in the
+    //    navmesh published (prune_at on the unpruned navmesh, which the pipeline keeps). Applied
+    //    after the links; Bake::prune says how. A change only prunes again (tile objects and salts
+    //    kept).
+    // BadInput, and nothing changes, for a link that check_offmesh_link refuses ("links[2]: start is
+    // not finite") or a prune point not finite or beyond +-1e6 m. Obstacles are validated by the
+    // caller (validate_obstacle).
+    Status set_inputs(const BakeInputs& in);
+    const BakeInputs& inputs() const;
+    // One input changed, the others as they are: set_input(&BakeInputs::obstacles, obs).
+    template <class T>
+    Status set_input(T BakeInputs::*field, std::type_identity_t<T> value) {
+        BakeInputs in = inputs();
+        in.*field = std::move(value);
+        return set_inputs(in);
+    }
+    // One parameter, validated (Params::set, Params::set_from_string), the other inputs as they are.
     Status set_param(ParamId id, double value);
     Status set_param(std::string_view name, std::string_view value);
-    void set_params(const Params& p);  // dirties only what changed
-    const Params& params() const { return params_; }
-    void set_volumes(std::vector<ConvexVolume> volumes);
-    // The area types (default AreaTable::defaults()): their flags become the polygons' flags when
-    // the tiles are made. A change of some area's flags re-runs only the navmesh step (every tile's);
-    // names, colours and costs change no bake result.
-    void set_areas(AreaTable areas);
-    const AreaTable& areas() const { return areas_; }
-    // Record how the regions stage grew its regions (Bake::region_trace); changing it re-runs regions.
-    void set_record_region_trace(bool on);
-    bool record_region_trace() const { return record_trace_; }
-    const std::vector<ConvexVolume>& volumes() const { return volumes_; }
-    // Temporary obstacles (obstacles.h), stamped after the volumes in the areas stage. Tiled: only
-    // the tiles whose bordered box meets an obstacle that was added, removed or moved (its old or
-    // new place, grown by the agent radius) re-run, from the areas stage when the tile kept its
-    // intermediates (the debugger) or its obstacle cache (set_obstacle_cache), and from rasterize
-    // when it did neither (navbake); the navmesh keeps
-    // every other tile (and its salt). Solo: the areas stage onward re-runs. Validate first
-    // (validate_obstacle): an invalid obstacle marks nothing.
-    void set_obstacles(std::vector<Obstacle> obstacles);
-    const std::vector<Obstacle>& obstacles() const { return obstacles_; }
-    // Manual off-mesh links (the runtime's OffMeshLink), in the navmesh before the automatic ones:
-    // navmesh link i is links[i]. A change re-bakes no tile: the next run() only relinks the
-    // navmesh (relink_navmesh on a copy that shares every tile; solo and tiled alike, salts and
-    // tile objects kept), unless something else made the navmesh step re-run anyway. BadInput
-    // naming the link ("links[2]: start is not finite", check_offmesh_link) keeps the old links.
-    Status set_links(std::vector<OffMeshLink> links);
-    const std::vector<OffMeshLink>& links() const { return links_; }
-    // The island prune: keep only the navmesh island of the polygon nearest `point` (within
-    // kPickHalfExtents, whatever its flags), every other polygon flagged kPolyFlagDisabled in the
-    // navmesh published (prune_at on the unpruned navmesh, which the pipeline keeps: a new point
-    // prunes from the unpruned flags, nullopt publishes them as they are). Applied after the links,
-    // solo and tiled; Bake::prune says how. A change re-bakes no tile and relinks nothing: the next
-    // run() only prunes again (tile objects and salts kept). BadInput for a point not finite or
-    // beyond +-1e6 m keeps the old point.
-    Status set_prune(std::optional<std::array<float, 3>> point);
-    const std::optional<std::array<float, 3>>& prune() const { return prune_; }
+    const Params& params() const { return inputs().params; }
 
-    // Tiled bakes: run() publishes the navmesh before the landmarks of its A* heuristic (the
-    // islands touching a re-baked tile are left pending: their searches use the straight-line
-    // bound, so paths stay optimal) and complete_landmarks() computes them (the debugger's worker
-    // calls it after handing the bake to the view). Off (default): run() computes them.
-    void set_defer_landmarks(bool on) { defer_landmarks_ = on; }
-    // Computes the pending landmarks of the latest snapshot's navmesh (every copy sharing its
-    // graph sees them from its next query on). False when `cancel` stopped it first.
+    // PipelineDef::record_region_trace, changed between runs (the debugger's replay); a change
+    // re-runs the regions stage.
+    void set_record_region_trace(bool on);
+    // Tiled bakes: tiles are baked nearest (x, z) first. Changes between runs: the debugger's camera
+    // focus when the run starts.
+    void set_focus(float x, float z);
+
+    // Computes the pending landmarks of the latest snapshot's navmesh (PipelineDef::defer_landmarks;
+    // every copy sharing its graph sees them from its next query on). False when `cancel` stopped it.
     bool complete_landmarks(const CancelFlag* cancel = nullptr);
 
-    // Grids whose estimated memory exceeds this are refused before allocating (default 4 GiB).
-    void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
-    uint64_t memory_limit() const { return memory_limit_; }
     // Estimated bytes a bake with the current mesh and parameters needs: a tiled bake's is
     // estimate_tiled_memory (0 when its tile grid is refused).
     uint64_t estimate_memory() const;
@@ -241,113 +289,23 @@ public:
     // Builds from the earliest dirty stage through `to`. On failure or cancel the stages before
     // the failing one keep their results; the snapshot records the error and the failing stage.
     Status run(Stage to = kLastStage, const CancelFlag* cancel = nullptr);
-    // Optional progress report: run() stores the index of each stage as it starts it, so another
-    // thread (the debugger's timeline) can show which stage is building. Null: none.
-    void set_progress(std::atomic<int>* stage) { progress_ = stage; }
-    // Tiled bakes: tiles are baked nearest (x, z) first (the camera's focus).
-    void set_focus(float x, float z) { focus_[0] = x; focus_[1] = z; }
-    // Tiled bakes: called (from a bake thread, one call at a time, outside the snapshot lock, so it
-    // may build draw lists while other tiles bake) each time a tile finishes, with a snapshot
-    // holding the tiles done so far (Bake::partial set; the input stage's results and stats, no
-    // navmesh). Null: none.
-    void set_on_tile(std::function<void(std::shared_ptr<const Bake>)> fn) { on_tile_ = std::move(fn); }
-    // Keep every intermediate result (the default: the debugger draws them). Off (navbake): a tile
-    // keeps only its polymesh and detail once done, so the peak is about threads x one tile; the
-    // solo bake drops each intermediate as soon as the last stage that reads it has run (the
-    // filter works in the rasterized heightfield instead of a copy), keeping the triangle areas,
-    // the contours (they hold the warnings), the polygon and detail meshes and the navmesh. A
-    // trimmed bake rebuilds from rasterize whatever changed before the navmesh (a tiled one with
-    // the obstacle cache on: from the areas stage what changed there or later), and a rebuild
-    // allocates the dropped buffers again: keep them for repeated bakes (live rebuilds, --reps).
-    void set_keep_intermediates(bool on) { keep_intermediates_ = on; }
-    // Trimmed tiled bakes: the per-tile obstacle cache (ObstacleCache above; default None: packing
-    // costs 5 to 18% of the tiles' stage time and memory of a quarter to a tenth of the compact
-    // heightfields (README), worth it only where obstacles or volumes change after the bake). Off drops every tile's cache at the next run; on makes each tile's at its next
-    // erode. The erode stage counts obstacle_cache_bytes and obstacle_cache_raw_bytes (its size
-    // compressed and not). A cache that does not unpack (corrupt memory) makes the tile re-bake
-    // from rasterize instead, counted as obstacle_cache_fallbacks in the rasterize stage.
-    void set_obstacle_cache(ObstacleCache c) { obstacle_cache_ = c; }
-    ObstacleCache obstacle_cache() const { return obstacle_cache_; }
-    // Test hook: flips the bits of byte `offset` of tile (tx, tz)'s cache; false when it has none
-    // or is shorter.
+
+    // Test hook: flips the bits of byte `offset` of tile (tx, tz)'s obstacle cache; false when it
+    // has none or is shorter.
     bool corrupt_obstacle_cache_for_test(int tx, int tz, size_t offset);
-    // Bake threads at background priority (Linux: nice 10, per thread): an interactive caller (the
-    // debugger) keeps its UI and renderer threads ahead of a bake on a machine with few cores. The
-    // calling thread of run() is not changed (lower_thread_priority).
-    void set_background_threads(bool on) { background_threads_ = on; }
-    // Tiled bakes: bake only tile (tx, tz) (navbake --tile); the others stay unbaked. -1: all.
-    void set_only_tile(int tx, int tz) { set_only_tiles(tx, tz, tx, tz); }
-    // Tiled bakes: bake only the tiles with x0 <= tx <= x1 and z0 <= tz <= z1 (navbake --tiles, one
-    // job of a split bake); the others stay unbaked. A tile bakes the same whichever others do
-    // (each reads only its own bordered box of the mesh). All -1: every tile.
-    void set_only_tiles(int x0, int z0, int x1, int z1) {
-        only_tiles_[0] = x0, only_tiles_[1] = z0, only_tiles_[2] = x1, only_tiles_[3] = z1;
-    }
-    // Tiled bakes: run the bake workers on the caller's job system (TaskHook) instead of oneTBB.
-    // Background priority (set_background_threads) is not applied to the job system's threads.
-    void set_task_hook(const TaskHook& hook) { task_hook_ = hook; }
-    const TaskHook& task_hook() const { return task_hook_; }
 
     // The latest published snapshot (never null once constructed).
     std::shared_ptr<const Bake> snapshot() const;
 
 private:
-    void refresh_mesh();  // the stages' mesh from the loaded one and the mesh_* parameters
-    // The tiled part of run(): lays out the tiles and bakes the dirty ones in parallel.
-    Status run_tiles(Stage to, const CancelFlag* cancel, int& error_stage, int& error_tile);
-    // The tiled navmesh from every tile's NavTile (previous slots and salts carried over).
-    Status assemble_navmesh(int& error_stage);
-    struct Impl;
+    struct Impl;  // every piece of the pipeline's state (pipeline_impl.h)
     std::unique_ptr<Impl> impl_;
-    Params params_;
-    std::vector<ConvexVolume> volumes_;
-    std::vector<Obstacle> obstacles_;
-    std::vector<OffMeshLink> links_;
-    bool links_changed_ = false;  // set_links since the navmesh last took them
-    bool defer_landmarks_ = false;
-    // Relinks the current navmesh with links_ (and the automatic links) when links_changed_.
-    void relink_current();
-    std::optional<std::array<float, 3>> prune_;
-    bool prune_changed_ = false;  // set_prune since the navmesh was last pruned
-    // Replaces b.navmesh (the unpruned navmesh) by the one pruned at prune_ and fills b.prune; the
-    // prune is redone only when the point or the unpruned navmesh changed.
-    void publish_prune(Bake& b);
-    // Tiled: marks the tiles whose bordered box overlaps one of the xz boxes dirty from the areas stage.
-    void dirty_tiles_in(const std::vector<std::array<float, 4>>& boxes);
-    AreaTable areas_ = AreaTable::defaults();
-    AreaFlagTable area_flags_ = AreaTable::defaults().flag_table();
-    uint64_t memory_limit_ = uint64_t(4) << 30;
-    bool record_trace_ = false;
-    std::atomic<int>* progress_ = nullptr;
-    float focus_[2] = {0, 0};
-    bool background_threads_ = false;
-    std::function<void(std::shared_ptr<const Bake>)> on_tile_;
-    std::mutex on_tile_mutex_;  // one on_tile_ call at a time
-    bool keep_intermediates_ = true;
-    ObstacleCache obstacle_cache_ = ObstacleCache::None;
-    int only_tiles_[4] = {-1, -1, -1, -1};  // x0, z0, x1, z1
-    TaskHook task_hook_;
 };
 
 // The failure for std::bad_alloc at `where` (a stage name): bad input, with what to change. Out
 // of memory is exit 2 by the contract: what the bake needs follows from what the user gave.
 // A tiled bake's (tiled) names what a tiled bake can change instead of telling it to bake in tiles.
 Status out_of_memory(const std::string& where, bool tiled = false);
-// Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit);
-// lean: intermediates not kept (set_keep_intermediates(false), navbake's single bake).
-uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean = false);
-// Estimated bytes a tiled bake needs: the input, the triangle bins, every tile's stages when
-// keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned
-// in *largest_tile when not null), and for the whole bake every tile's state and outputs and the
-// navmesh assembled from them (in *kept_bytes when not null), with every tile's obstacle cache when
-// obstacle_cache and not keep_all (ObstacleCache::Compressed). The memory limit of a tiled bake is
-// checked against this.
-uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const TileLayout& L, const TriangleBins& bins,
-                               int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes = nullptr,
-                               bool obstacle_cache = false);
-// Estimated bytes every tile of layout L holds whatever it contains, with the input mesh: checked
-// against the memory limit before any per-tile state is allocated.
-uint64_t estimate_tile_overhead(const InputMesh& m, const TileLayout& L);
 // The mesh fix the mesh_* parameters ask for.
 MeshFix mesh_fix(const Params& p);
 

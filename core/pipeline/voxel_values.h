@@ -1,4 +1,4 @@
-// Which parameter changes matter to the bake once rounded to voxels: shared by Pipeline::set_params
+// Which parameter changes matter to the bake once rounded to voxels: shared by Pipeline::set_inputs
 // (a change that leaves every derived voxel value unchanged re-runs nothing) and the warnings'
 // fixes (core/explain/diagnose.h: such a change is never offered as a fix).
 #pragma once

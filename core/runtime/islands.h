@@ -44,7 +44,7 @@ Status prune_unreachable(NavMesh& mesh, PolyRef keep, PruneStats* stats = nullpt
 // the debugger's picks (path tool, path tests).
 constexpr float kPickHalfExtents[3] = {2.0f, 4.0f, 2.0f};
 
-// What a navmesh carries about the prune asked of it (prune_at; the pipeline's Pipeline::set_prune,
+// What a navmesh carries about the prune asked of it (prune_at; the pipeline's BakeInputs::prune,
 // published on Bake::prune).
 struct PruneOutcome {
     std::optional<std::array<float, 3>> point;  // the prune point asked for (nullopt: no prune)

@@ -342,7 +342,7 @@ Status relink_navmesh(NavMesh& mesh, std::span<const OffMeshLink> links);
 
 // The check build_navmesh and relink_navmesh make of one link, its messages starting with `name`
 // ("links[2]: start is not finite", "...: radius -1 (expected a finite radius >= 0 m)", "...: area
-// id 70 > 63"): for a caller that validates links before handing them over (Pipeline::set_links).
+// id 70 > 63"): for a caller that validates links before handing them over (Pipeline::set_inputs).
 Status check_offmesh_link(const OffMeshLink& link, const std::string& name);
 
 }  // namespace nav

@@ -21,17 +21,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (argc == 9) {
-        nav::ConfigInputs in;
-        in.params = pipeline.params();
+        nav::BakeInputs in = pipeline.inputs();
         if (nav::Status st = nav::load_config_file(argv[8], in); !st) {
             std::fprintf(stderr, "%s\n", st.message.c_str());
             return 2;
         }
-        pipeline.set_params(in.params);
-        pipeline.set_volumes(in.volumes);
-        pipeline.set_areas(in.areas);
-        pipeline.set_obstacles(in.obstacles);
-        if (nav::Status st = pipeline.set_links(in.links); !st) {
+        if (nav::Status st = pipeline.set_inputs(in); !st) {
             std::fprintf(stderr, "%s\n", st.message.c_str());
             return 2;
         }

@@ -4,13 +4,15 @@
 // Include this header, not the ones it gathers: those are installed as <navkit/detail/core/...>
 // (core/... in the source tree, as named below) and are no interface of their own.
 //
-//   Pipeline         owns the mesh, the parameters and every stage's result. load_mesh(path) or
-//                    set_mesh(InputMesh), set_param("cell_size", "0.2") or set_params(Params),
+//   Pipeline         owns the mesh, the inputs and every stage's result; its options (PipelineDef:
+//                    memory limit, intermediates kept, task hook...) are given to the constructor.
+//                    load_mesh(path) or set_mesh(InputMesh), set_inputs(BakeInputs) (parameters,
+//                    volumes, areas, obstacles, links, prune) or set_param("cell_size", "0.2"),
 //                    run() (only what a change made dirty is rebuilt), snapshot() -> Bake: the
 //                    immutable results (navmesh, polymesh, detail, per-stage stats, tiles).
 //   Params           every parameter (param_table(): name, unit, default, range, help);
 //                    load_config_file / parse_config_json read the JSON configs.
-//   Task hook        Pipeline::set_task_hook: a tiled bake runs its workers on the game's own job
+//   Task hook        PipelineDef::task_hook: a tiled bake runs its workers on the game's own job
 //                    system instead of oneTBB (see TaskHook in core/pipeline/pipeline.h).
 //   Stages           each stage is also a plain function over flat arrays (rasterize_triangles,
 //                    build_compact_heightfield, erode_walkable_area, build_distance_field,

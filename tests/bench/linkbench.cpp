@@ -49,8 +49,9 @@ int main(int argc, char** argv) {
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     int rc = 0;
     for (const std::string& path : meshes) {
-        nav::Pipeline p;
-        p.set_keep_intermediates(false);
+        nav::PipelineDef def = nav::default_pipeline_def();
+        def.keep_intermediates = false;
+        nav::Pipeline p(def);
         nav::Status st = p.load_mesh(path);
         for (const auto& [k, v] : sets)
             if (st) st = p.set_param(k, v);
@@ -66,9 +67,9 @@ int main(int argc, char** argv) {
         nav::AutoLinkParams ap;
         ap.drop_height = drop;
         ap.jump_distance = jump;
-        ap.agent_height = b->params.f(nav::ParamId::agent_height);
-        ap.agent_radius = b->params.f(nav::ParamId::agent_radius);
-        ap.agent_climb = b->params.f(nav::ParamId::agent_max_climb);
+        ap.agent_height = b->inputs.params.f(nav::ParamId::agent_height);
+        ap.agent_radius = b->inputs.params.f(nav::ParamId::agent_radius);
+        ap.agent_climb = b->inputs.params.f(nav::ParamId::agent_max_climb);
         nav::AutoLinks out;
         std::vector<double> ms;
         for (int r = 0; r < reps; ++r) {

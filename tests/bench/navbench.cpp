@@ -233,7 +233,7 @@ bool pipeline_faults(const nav::InputMesh& mesh, nav::Params params, int tile_si
                      std::vector<long>& faults) {
     if (!params.set(nav::ParamId::tile_size, tile_size) || !params.set(nav::ParamId::threads, threads)) return false;
     nav::Pipeline pipe;
-    pipe.set_params(params);
+    pipe.set_input(&nav::BakeInputs::params, params);
     if (!pipe.set_mesh(mesh)) return false;
     std::shared_ptr<const nav::Bake> held;
     for (int r = 0; r < runs; ++r) {
@@ -293,7 +293,7 @@ std::string measure_bake_memory(const std::vector<std::string>& paths, const nav
         "\nPeak memory of one solo bake (partition %s), each in its own child forked from navbench before it loads "
         "anything: ru_maxrss of the child minus the baseline (a child that loads the mesh and bakes nothing). Ours: "
         "nav::Pipeline::run() through the navmesh, intermediates kept (the default); ours lean: "
-        "set_keep_intermediates(false), as navbake bakes. Recast: rcHeightfield through rcPolyMeshDetail (no "
+        "PipelineDef::keep_intermediates off, as navbake bakes. Recast: rcHeightfield through rcPolyMeshDetail (no "
         "Detour navmesh).\n\n",
         nav::kPartitionNames[p].data());
     out += "| mesh | baseline MiB | recast MiB | ours MiB | ours / recast | ours lean MiB | lean / recast |\n";
@@ -312,9 +312,10 @@ std::string measure_bake_memory(const std::vector<std::string>& paths, const nav
             return in_child([&](std::vector<long>&) {
                 nav::InputMesh m;
                 if (!loaded(m)) return false;
-                nav::Pipeline pipe;
-                pipe.set_keep_intermediates(keep);
-                pipe.set_params(params);
+                nav::PipelineDef def = nav::default_pipeline_def();
+                def.keep_intermediates = keep;
+                nav::Pipeline pipe(def);
+                pipe.set_input(&nav::BakeInputs::params, params);
                 return pipe.set_mesh(std::move(m)).is_ok() && pipe.run().is_ok();
             }, none);
         };
@@ -532,7 +533,7 @@ int main(int argc, char** argv) {
         b->res.width = b->cfg.width;
         b->res.height = b->cfg.height;
         b->res.tris = b->mesh.tri_count();
-        b->pipe.set_params(params);
+        b->pipe.set_input(&nav::BakeInputs::params, params);
         if (const nav::Status s = b->pipe.set_mesh(b->mesh); !s) {
             std::fprintf(stderr, "navbench: %s: %s\n", path.c_str(), s.message.c_str());
             return 2;

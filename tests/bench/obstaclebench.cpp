@@ -1,9 +1,9 @@
 // obstaclebench: time from adding one temporary obstacle to the new navmesh being published (issue
 // 22), ours against Debian's DetourTileCache on the same level and tile size.
-//  - ours: Pipeline::set_obstacles + run() of a tiled bake that keeps its intermediates (the
+//  - ours: Pipeline::set_inputs (obstacles) + run() of a tiled bake that keeps its intermediates (the
 //    debugger's live edits): the touched tiles re-run areas -> navmesh and the navmesh is assembled
 //    again; timed until run() returns, when the new Bake and its NavMesh are published (the
-//    landmarks of the A* heuristic for the islands it changed follow: set_defer_landmarks);
+//    landmarks of the A* heuristic for the islands it changed follow: PipelineDef::defer_landmarks);
 //  - DetourTileCache: dtTileCache::addObstacle (the equivalent shape, tests/diff/tilecache_ref.h)
 //    then update() until it reports up to date, when its dtNavMesh holds the rebuilt tiles.
 // Each run adds a cylinder (radius 0.5 m, height 2 m) at a random walkable place (a random point of
@@ -13,9 +13,9 @@
 // time is less), medians; and the landmarks the new navmesh computes after it is published
 // (Pipeline::complete_landmarks: until they are, its A* uses the straight-line bound), median.
 // A second table splits the touched tiles' time by stage (median of the per-add sums).
-// A third table is the trimmed bake (set_keep_intermediates(false): navbake's, a game's where memory
+// A third table is the trimmed bake (PipelineDef::keep_intermediates off: navbake's, a game's where memory
 // matters), whose touched tiles re-bake from rasterize, against the same with the LZ4 obstacle
-// cache (set_obstacle_cache(Compressed)), whose touched tiles re-bake from the areas stage: the
+// cache (PipelineDef::obstacle_cache Compressed), whose touched tiles re-bake from the areas stage: the
 // caches' bytes compressed and not, a full bake's wall time without and with the cache (median of
 // 5) and what the cache adds to it: the erode stage's time summed over the tiles (it packs the
 // cache) with the cache less without, against all the tiles' stages summed without (a machine shared
@@ -74,12 +74,13 @@ int main(int argc, char** argv) {
     for (const std::string& path : meshes) {
         for (int ts : sizes) {
             const std::string name = std::filesystem::path(path).stem().string();
-            nav::Pipeline p;
+            // The debugger's set-up: the navmesh is published before the landmarks of its A*
+            // heuristic, which are computed right after (PipelineDef::defer_landmarks).
+            nav::PipelineDef def = nav::default_pipeline_def();
+            def.defer_landmarks = true;
+            nav::Pipeline p(def);
             nav::Status st = p.load_mesh(path);
             if (st) st = p.set_param(nav::ParamId::tile_size, ts);
-            // The debugger's set-up: the navmesh is published before the landmarks of its A*
-            // heuristic, which are computed right after (Pipeline::set_defer_landmarks).
-            p.set_defer_landmarks(true);
             if (st) st = p.run();
             if (st) p.complete_landmarks();
             auto clean = p.snapshot();
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
                 rc = 1;
                 continue;
             }
-            const nav::Params& P = clean->params;
+            const nav::Params& P = clean->inputs.params;
             navdiff::TileCacheRef dtc;
             std::string err;
             if (!navdiff::build_tilecache(*clean->mesh, clean->config, P.f(nav::ParamId::agent_height),
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
                 o.height = 2.0f;
 
                 auto t = Clock::now();
-                p.set_obstacles({o});
+                p.set_input(&nav::BakeInputs::obstacles, {o});
                 st = p.run();
                 auto snap = p.snapshot();
                 ours_add.push_back(ms_since(t));
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
                 p.complete_landmarks();
                 landmark_ms.push_back(ms_since(t));
                 t = Clock::now();
-                p.set_obstacles({});
+                p.set_input(&nav::BakeInputs::obstacles, {});
                 st = p.run();
                 snap = p.snapshot();
                 ours_remove.push_back(ms_since(t));
@@ -179,11 +180,14 @@ int main(int argc, char** argv) {
             breakdown.push_back(row);
 
             // Trimmed, from rasterize (no cache) against trimmed with the LZ4 cache.
-            nav::Pipeline tp[2];
+            nav::PipelineDef trimmed[2] = {nav::default_pipeline_def(), nav::default_pipeline_def()};
+            for (int k = 0; k < 2; ++k) {
+                trimmed[k].keep_intermediates = false;
+                trimmed[k].obstacle_cache = k ? nav::ObstacleCache::Compressed : nav::ObstacleCache::None;
+            }
+            nav::Pipeline tp[2] = {nav::Pipeline(trimmed[0]), nav::Pipeline(trimmed[1])};
             std::vector<double> full[2], add[2], erode_ms[2], stages_ms[2];
             for (int k = 0; k < 2; ++k) {
-                tp[k].set_keep_intermediates(false);
-                tp[k].set_obstacle_cache(k ? nav::ObstacleCache::Compressed : nav::ObstacleCache::None);
                 st = tp[k].load_mesh(path);
                 if (st) st = tp[k].set_param(nav::ParamId::tile_size, ts);
             }
@@ -219,7 +223,7 @@ int main(int argc, char** argv) {
                 o.height = 2.0f;
                 for (int k = 0; k < 2 && st; ++k) {
                     auto t = Clock::now();
-                    tp[k].set_obstacles({o});
+                    tp[k].set_input(&nav::BakeInputs::obstacles, {o});
                     st = tp[k].run();
                     add[k].push_back(ms_since(t));
                     if (st) {
@@ -230,7 +234,7 @@ int main(int argc, char** argv) {
                                          std::string(nav::stage_name(sn->stages_run.front())).c_str());
                             rc = 1;
                         }
-                        tp[k].set_obstacles({});
+                        tp[k].set_input(&nav::BakeInputs::obstacles, {});
                         st = tp[k].run();
                     }
                 }

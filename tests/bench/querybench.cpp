@@ -153,12 +153,13 @@ std::string base_name(const std::string& p) {
 
 bool prepare(Case& c, int npairs, bool table_only, const std::vector<std::pair<std::string, std::string>>& sets,
              std::string& err) {
-    nav::Pipeline pipe;
+    nav::PipelineDef def = nav::default_pipeline_def();
+    def.keep_intermediates = false;  // as navbake: a tile keeps its polymesh, detail and runtime tile
+    nav::Pipeline pipe(def);
     if (!pipe.load_mesh(c.mesh)) {
         err = "cannot load " + c.mesh;
         return false;
     }
-    pipe.set_keep_intermediates(false);  // as navbake: a tile keeps its polymesh, detail and runtime tile
     for (const auto& [name, value] : sets)
         if (const nav::Status st = pipe.set_param(name, value); !st) {
             err = "--set " + name + ": " + st.message;
@@ -180,7 +181,7 @@ bool prepare(Case& c, int npairs, bool table_only, const std::vector<std::pair<s
     const nav::NavMesh& m = *c.bake->navmesh;
     c.ours_tiles = m.ntiles;
     c.our_polys = m.npolys;
-    const nav::Partition part = c.bake->params.partition();
+    const nav::Partition part = c.bake->inputs.params.partition();
     if (table_only) {
         // no Detour, no pairs: only the table's cost below
     } else if (c.tile_size > 0) {

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
             auto add = [&](const nav::PolyMesh& pm, const nav::PolyMeshDetail& dm, int tx, int ty) {
                 if (pm.npolys == 0) return;
                 in.emplace_back();
-                (void)nav::detour_tile_source(pm, dm, b->params, tx, ty, in.back().flags, in.back().src);
+                (void)nav::detour_tile_source(pm, dm, b->inputs.params, tx, ty, in.back().flags, in.back().src);
             };
             if (!b->tiled()) add(*b->polymesh, *b->detail, 0, 0);
             else

@@ -100,7 +100,7 @@ int edit_only(const std::string& path, int reps) {
         v.verts = {cx - d, 0, cz - d, cx + d, 0, cz - d, cx + d, 0, cz + d, cx - d, 0, cz + d};
         v.hmin = b->config.bmin[1];
         v.hmax = b->config.bmax[1];
-        ed.set_volumes({v});
+        ed.set_input(&nav::BakeInputs::volumes, {v});
         const double c0 = cpu_ms();
         const auto t0 = Clock::now();
         CALLGRIND_TOGGLE_COLLECT;
@@ -185,11 +185,11 @@ int main(int argc, char** argv) {
         const nav::Params params;
         const nav::BakeConfig cfg = nav::derive_config(params, mesh.bmin, mesh.bmax);
         navdiff::RecastVoxels rv;
-        nav::Pipeline solo, tiled1, tiledn;
-        for (nav::Pipeline* p : {&solo, &tiled1, &tiledn}) {
+        nav::PipelineDef lean = nav::default_pipeline_def();
+        lean.keep_intermediates = false;
+        nav::Pipeline solo(lean), tiled1(lean), tiledn(lean);
+        for (nav::Pipeline* p : {&solo, &tiled1, &tiledn})
             if (!p->set_mesh(mesh)) return 2;
-            p->set_keep_intermediates(false);
-        }
         (void)tiled1.set_param(nav::ParamId::tile_size, tile_size);
         (void)tiled1.set_param(nav::ParamId::threads, 1);
         (void)tiledn.set_param(nav::ParamId::tile_size, tile_size);
@@ -231,8 +231,15 @@ int main(int argc, char** argv) {
                                      "\"peak_rss_mib\": ");
         row.mem_solo = number_after(nb, "\"peak_rss_mib\": ");
 
-        // Rebuilds at tile_size 64, intermediates kept (the debugger's case).
-        nav::Pipeline ed;
+        // Rebuilds at tile_size 64, intermediates kept (the debugger's case); the time to the first
+        // rebuilt tile is taken by the tile callback (first_ms < 0: not yet).
+        Clock::time_point start;
+        double first_ms = 0;
+        nav::PipelineDef with_callback = nav::default_pipeline_def();
+        with_callback.on_tile = [&](std::shared_ptr<const nav::Bake>) {
+            if (first_ms < 0) first_ms = ms_since(start);
+        };
+        nav::Pipeline ed(with_callback);
         if (!ed.set_mesh(mesh)) return 2;
         (void)ed.set_param(nav::ParamId::tile_size, 64);
         if (nav::Status st = ed.run(); !st) {
@@ -253,7 +260,7 @@ int main(int argc, char** argv) {
             v.verts = {cx - d, 0, cz - d, cx + d, 0, cz - d, cx + d, 0, cz + d, cx - d, 0, cz + d};
             v.hmin = b->config.bmin[1];
             v.hmax = b->config.bmax[1];
-            ed.set_volumes({v});
+            ed.set_input(&nav::BakeInputs::volumes, {v});
             auto t0 = Clock::now();
             if (!ed.run()) return 1;
             edit.push_back(ms_since(t0));
@@ -264,22 +271,18 @@ int main(int argc, char** argv) {
             }
         }
         // one tile from the rasterize stage (navbake --tile)
-        ed.set_only_tile(mx, mz);
+        nav::PipelineDef only = nav::default_pipeline_def();
+        only.only_tiles = {mx, mz, mx, mz};
+        nav::Pipeline one_tile(only);
+        if (!one_tile.set_mesh(mesh) || !one_tile.set_inputs(ed.inputs()) || !one_tile.run()) return 1;
         for (int k = 0; k < std::max(reps, 5); ++k) {
-            ed.mark_dirty(nav::Stage::Rasterize);
+            one_tile.mark_dirty(nav::Stage::Rasterize);
             const auto t0 = Clock::now();
-            if (!ed.run()) return 1;
+            if (!one_tile.run()) return 1;
             one.push_back(ms_since(t0));
         }
-        ed.set_only_tile(-1, -1);
-        if (!ed.run()) return 1;
         // the first rebuilt tile after a late-stage slider change, focus on the middle
         ed.set_focus(cx, cz);
-        Clock::time_point start;
-        double first_ms = -1;
-        ed.set_on_tile([&](std::shared_ptr<const nav::Bake>) {
-            if (first_ms < 0) first_ms = ms_since(start);
-        });
         for (int k = 0; k < std::max(reps, 3); ++k) {
             (void)ed.set_param(nav::ParamId::verts_per_poly, k % 2 ? 6 : 5);
             first_ms = -1;

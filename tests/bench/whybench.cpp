@@ -64,8 +64,7 @@ int main(int argc, char** argv) {
             }
             nav::Params p;
             (void)p.set(nav::ParamId::tile_size, ts);
-            pl.set_params(p);
-            pl.set_keep_intermediates(true);
+            pl.set_input(&nav::BakeInputs::params, p);
             if (!pl.run().ok()) {
                 std::fprintf(stderr, "whybench: bake of %s failed\n", path.c_str());
                 return 1;

@@ -89,13 +89,13 @@ void diff_detour_write(const char* file, int tile_size) {
     if (!b->tiled()) {
         REQUIRE(b->polymesh);
         REQUIRE(b->detail);
-        bytes += check_tile(*b->polymesh, *b->detail, b->params, 0, 0);
+        bytes += check_tile(*b->polymesh, *b->detail, b->inputs.params, 0, 0);
         tiles = 1;
     } else {
         for (const auto& t : b->tiles) {
             REQUIRE(t);
             if (t->polymesh->npolys == 0) continue;
-            bytes += check_tile(*t->polymesh, *t->detail, b->params, t->tx, t->tz);
+            bytes += check_tile(*t->polymesh, *t->detail, b->inputs.params, t->tx, t->tz);
             ++tiles;
         }
     }

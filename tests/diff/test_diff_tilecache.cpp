@@ -1,7 +1,7 @@
 // Temporary obstacles against Debian's DetourTileCache (issue 22): on each shared mesh, at tile sizes
 // 32 and 64, the same obstacles (4 cylinders, 2 axis-aligned boxes, 2 rotated boxes, at random
 // points of the obstacle-free navmesh from a fixed seed, standing on the floor there) go to our tiled
-// pipeline (Pipeline::set_obstacles, only the touched tiles re-baked) and to a dtTileCache built as
+// pipeline (BakeInputs::obstacles, only the touched tiles re-baked) and to a dtTileCache built as
 // RecastDemo's Sample_TempObstacles (tilecache_ref.h: each obstacle given as the equivalent shape,
 // grown by the agent radius and extended the climb below, since DetourTileCache marks its already
 // eroded layers with the shape as given). Checked, with the figures printed:
@@ -204,14 +204,14 @@ void diff_tilecache(const char* file, int tile_size, bool dtc_layer_split = fals
     nav::NavQuery q0;
     q0.init(clean->navmesh.get());
     const std::vector<nav::Obstacle> obstacles = make_obstacles(q0, 20261129u + static_cast<uint64_t>(tile_size));
-    pipe.set_obstacles(obstacles);
+    pipe.set_input(&nav::BakeInputs::obstacles, obstacles);
     REQUIRE(pipe.run());
     const auto bake = pipe.snapshot();
     REQUIRE(bake->navmesh);
     const nav::NavMesh& ours = *bake->navmesh;
     const double our_area = our_walkable_area(ours);
 
-    const nav::Params& P = bake->params;
+    const nav::Params& P = bake->inputs.params;
     navdiff::TileCacheRef dtc;
     std::string err;
     REQUIRE_MESSAGE(navdiff::build_tilecache(*bake->mesh, bake->config, P.f(nav::ParamId::agent_height),
@@ -298,11 +298,11 @@ TEST_CASE("diff tilecache: a rotated box blocks the same places in ours and in D
     o.pos[0] = 15, o.pos[1] = 1, o.pos[2] = 15;
     o.half[0] = 4, o.half[1] = 1, o.half[2] = 0.3f;
     o.yaw = 30.0f * 3.14159265f / 180.0f;
-    pipe.set_obstacles({o});
+    pipe.set_input(&nav::BakeInputs::obstacles, {o});
     REQUIRE(pipe.run());
     const auto bake = pipe.snapshot();
     REQUIRE(bake->navmesh);
-    const nav::Params& P = bake->params;
+    const nav::Params& P = bake->inputs.params;
     navdiff::TileCacheRef dtc;
     std::string err;
     REQUIRE_MESSAGE(navdiff::build_tilecache(*bake->mesh, bake->config, P.f(nav::ParamId::agent_height),

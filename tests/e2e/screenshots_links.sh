@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Manual off-mesh links under Xvfb (Pipeline::set_links, the config's "links", the link tool): the
+# Manual off-mesh links under Xvfb (BakeInputs::links, the config's "links", the link tool): the
 # demo with link_drop_height / link_jump_distance (automatic links) and a manual link from the
 # ground at (-10.6, 0.2, 10.6) up onto the 3 m platform at (-6, 3, 9) (walking takes 17 m round by
 # the ramp one way, 9.6 m the other), the links layer on and the link tool picked: the manual

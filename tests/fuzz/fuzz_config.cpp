@@ -11,11 +11,11 @@
 #include "core/runtime/navmesh.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    nav::ConfigInputs in;
+    nav::BakeInputs in;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     if (!nav::parse_config_json(text, "fuzz.json", in)) return 0;
     const nav::Params& p = in.params;
-    // Accepted links pass the runtime's own check (set_links / build_navmesh take them).
+    // Accepted links pass the runtime's own check (Pipeline::set_inputs / build_navmesh take them).
     for (size_t i = 0; i < in.links.size(); ++i)
         if (!nav::check_offmesh_link(in.links[i], "links")) std::abort();
     for (const nav::ParamDef& d : nav::param_table()) {

@@ -74,10 +74,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
     }
     m.compute_bounds();
-    nav::Pipeline pipe;
-    pipe.set_memory_limit(uint64_t(256) << 20);
+    nav::PipelineDef def = nav::default_pipeline_def();
+    def.memory_limit = uint64_t(256) << 20;
+    nav::Pipeline pipe(def);
     if (!pipe.set_mesh(std::move(m))) return 0;
-    pipe.set_params(params);
+    pipe.set_input(&nav::BakeInputs::params, params);
     const nav::Status st = pipe.run();
     if (st.code == nav::Status::Code::Internal) std::abort();  // our own fault
     const auto bake = pipe.snapshot();

@@ -174,12 +174,13 @@ TEST_CASE("golden: bakes are byte-identical to the recorded ones (solo, tiled 32
             for (int ts : {0, 32, 64})
                 for (int threads : {1, 2}) {
                     if (ts == 0 && threads == 2) continue;
-                    nav::Pipeline pipe;
+                    nav::PipelineDef def = nav::default_pipeline_def();
+                    def.keep_intermediates = ts == 0;  // solo: every stage hashed
+                    nav::Pipeline pipe(def);
                     REQUIRE(pipe.load_mesh(path));
                     REQUIRE(pipe.set_param(nav::ParamId::partition, part));
                     REQUIRE(pipe.set_param(nav::ParamId::tile_size, ts));
                     REQUIRE(pipe.set_param(nav::ParamId::threads, threads));
-                    pipe.set_keep_intermediates(ts == 0);  // solo: every stage hashed
                     REQUIRE(pipe.run());
                     const uint64_t h = hash_bake(*pipe.snapshot());
                     if (print && threads == 1)

@@ -152,10 +152,11 @@ TEST_CASE("hostile: one cell over the grid limit is refused before rasterizing, 
     CHECK(b->solid == nullptr);  // nothing rasterized
 
     // The total: 40000 x 40000 cells is within the side limit but over 2^30 cells.
-    Pipeline big;
+    PipelineDef unlimited = default_pipeline_def();
+    unlimited.memory_limit = std::numeric_limits<uint64_t>::max();
+    Pipeline big(unlimited);
     REQUIRE(big.set_mesh(quad(40000.0f, 40000.0f)));
     REQUIRE(big.set_param(ParamId::cell_size, 1.0));
-    big.set_memory_limit(std::numeric_limits<uint64_t>::max());
     const Status st2 = big.run();
     CHECK(st2.code == Status::Code::BadInput);
     CHECK(has(st2.message, "1600000000 in total"));

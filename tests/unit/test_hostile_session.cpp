@@ -115,14 +115,14 @@ TEST_CASE("session: the config's \"areas\" round trip; top-level volumes name th
         "volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "area": "mud"}]})";
     navdebug::Session s;
     REQUIRE(navdebug::parse_session(text, "s.json", s));
-    REQUIRE(s.areas.types.size() == 2);
-    CHECK(s.areas.find("mud")->cost == 3.0f);
-    REQUIRE(s.volumes.size() == 1);
-    CHECK(s.volumes[0].area == 7);
+    REQUIRE(s.inputs.areas.types.size() == 2);
+    CHECK(s.inputs.areas.find("mud")->cost == 3.0f);
+    REQUIRE(s.inputs.volumes.size() == 1);
+    CHECK(s.inputs.volumes[0].area == 7);
     navdebug::Session back;
     REQUIRE(navdebug::parse_session(navdebug::session_to_json(s), "back.json", back));
-    CHECK(back.areas == s.areas);
-    CHECK(back.volumes == s.volumes);
+    CHECK(back.inputs.areas == s.inputs.areas);
+    CHECK(back.inputs.volumes == s.inputs.volumes);
 
     navdebug::Session bad;
     const nav::Status st = navdebug::parse_session(R"({"volumes": [{"verts": [[0,0,0],[0,0,1],[1,0,1]], "area": "mud"}]})",

@@ -131,12 +131,13 @@ TEST_CASE("hostile tiles: 27 889 tiles under --max-memory 40 are refused before 
     CHECK(read_file(obj.path()) == before);
 
     // through the pipeline: refused with no per-tile state left behind
-    Pipeline p;
+    PipelineDef def = default_pipeline_def();
+    def.memory_limit = uint64_t(40) << 20;
+    Pipeline p(def);
     InputMesh m;
     navtest::add_floor(m, 0, 0, 1000, 1000, 0);
     REQUIRE(p.set_mesh(m));
     REQUIRE(p.set_param(ParamId::tile_size, 20));
-    p.set_memory_limit(uint64_t(40) << 20);
     const Status st = p.run();
     CHECK(st.code == Status::Code::BadInput);
     CHECK(p.snapshot()->tiles.empty());
@@ -209,22 +210,22 @@ double other_value(const ParamDef& d, double now) {
 void check_incremental(const Params& base, const std::string& name, double value) {
     CAPTURE(name);
     CAPTURE(value);
-    Pipeline inc;
-    inc.set_keep_intermediates(false);
+    PipelineDef lean = default_pipeline_def();
+    lean.keep_intermediates = false;
+    Pipeline inc(lean);
     REQUIRE(inc.set_mesh(tile_scene()));
-    inc.set_params(base);
+    inc.set_input(&nav::BakeInputs::params, base);
     REQUIRE(inc.run());
     Params next = base;
     const ParamDef* d = find_param(name);
     REQUIRE(d);
     REQUIRE(next.set(d->id, value));
-    inc.set_params(next);
+    inc.set_input(&nav::BakeInputs::params, next);
     const Status st_inc = inc.run();
 
-    Pipeline fresh;
-    fresh.set_keep_intermediates(false);
+    Pipeline fresh(lean);
     REQUIRE(fresh.set_mesh(tile_scene()));
-    fresh.set_params(next);
+    fresh.set_input(&nav::BakeInputs::params, next);
     const Status st_fresh = fresh.run();
     CHECK(st_inc.code == st_fresh.code);
     CHECK(st_inc.message == st_fresh.message);
@@ -306,8 +307,9 @@ TEST_CASE("hostile tiles: warnings are taken when a tile finishes, and the snaps
     // bake's warnings are the tiles' recorded ones, in tile order, with or without intermediates.
     for (bool keep : {true, false}) {
         CAPTURE(keep);
-        Pipeline p;
-        p.set_keep_intermediates(keep);
+        PipelineDef def = default_pipeline_def();
+        def.keep_intermediates = keep;
+        Pipeline p(def);
         REQUIRE(p.set_mesh(tile_scene()));
         REQUIRE(p.set_param(ParamId::tile_size, 32));
         REQUIRE(p.set_param(ParamId::verts_per_poly, 3));

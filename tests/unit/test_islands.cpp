@@ -34,8 +34,8 @@ std::string asset(const char* name) { return std::string(NAV_SOURCE_DIR) + "/ass
 
 std::shared_ptr<const nav::Bake> bake_pipeline(nav::Pipeline& p, const nav::Params& params,
                                                std::vector<nav::ConvexVolume> vols = {}) {
-    p.set_params(params);
-    p.set_volumes(std::move(vols));
+    p.set_input(&nav::BakeInputs::params, params);
+    p.set_input(&nav::BakeInputs::volumes, std::move(vols));
     REQUIRE(p.run());
     auto b = p.snapshot();
     REQUIRE(b->navmesh);

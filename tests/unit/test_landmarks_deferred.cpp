@@ -1,6 +1,6 @@
 // Deferred landmarks (issue 22, the add-obstacle speed): build_navmesh(defer_landmarks) leaves the
 // islands it cannot copy from `previous` pending, complete_landmarks computes them, and
-// Pipeline::set_defer_landmarks publishes an edit's navmesh before them. Checked here:
+// PipelineDef::defer_landmarks publishes an edit's navmesh before them. Checked here:
 //  - a deferred build's table has exactly the islands of changed tiles pending (count 0), and
 //    after complete_landmarks equals a build that computed them at once, column for column;
 //  - while pending, A* finds paths as short as with the whole table (the straight-line bound);
@@ -150,12 +150,13 @@ TEST_CASE("landmarks deferred: a cancelled completion publishes nothing half-don
 
 TEST_CASE("landmarks deferred: the pipeline publishes an obstacle's navmesh first, its copies share the table") {
     const std::string path = demo_level();
-    nav::Pipeline deferred, eager;
+    nav::PipelineDef def = nav::default_pipeline_def();
+    def.defer_landmarks = true;
+    nav::Pipeline deferred(def), eager;
     for (nav::Pipeline* p : {&deferred, &eager}) {
         REQUIRE(p->load_mesh(path));
         REQUIRE(p->set_param(nav::ParamId::tile_size, 32));
     }
-    deferred.set_defer_landmarks(true);
     REQUIRE(deferred.run());
     REQUIRE(eager.run());
     REQUIRE(deferred.snapshot()->navmesh->landmarks()->islands_pending > 0);
@@ -174,7 +175,7 @@ TEST_CASE("landmarks deferred: the pipeline publishes an obstacle's navmesh firs
     o.radius = 0.5f;
     o.height = 2.0f;
     for (nav::Pipeline* p : {&deferred, &eager}) {
-        p->set_obstacles({o});
+        p->set_input(&nav::BakeInputs::obstacles, {o});
         REQUIRE(p->run());
     }
     const auto snap = deferred.snapshot();
@@ -185,7 +186,7 @@ TEST_CASE("landmarks deferred: the pipeline publishes an obstacle's navmesh firs
     link.start[0] = rp.point[0], link.start[1] = rp.point[1], link.start[2] = rp.point[2];
     link.end[0] = rp.point[0] + 1, link.end[1] = rp.point[1], link.end[2] = rp.point[2];
     link.radius = 0.5f;
-    REQUIRE(deferred.set_links({link}));
+    REQUIRE(deferred.set_input(&nav::BakeInputs::links, {link}));
     REQUIRE(deferred.run());
     const auto relinked = deferred.snapshot();
     REQUIRE(relinked->navmesh != snap->navmesh);
@@ -234,10 +235,10 @@ TEST_CASE("pipeline: an assembly reuses the navmesh two builds back only when no
         o.pos[0] = rp.point[0], o.pos[1] = rp.point[1], o.pos[2] = rp.point[2];
         o.radius = 1.0f;
         o.height = 2.0f;
-        p.set_obstacles({o});
+        p.set_input(&nav::BakeInputs::obstacles, {o});
         REQUIRE(p.run());
         REQUIRE(p.snapshot()->navmesh != held->navmesh);
-        p.set_obstacles({});
+        p.set_input(&nav::BakeInputs::obstacles, {});
         REQUIRE(p.run());
     }
     // the held navmesh was never written: every array as it was

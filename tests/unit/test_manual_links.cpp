@@ -1,4 +1,4 @@
-// Manual off-mesh links as a pipeline input (Pipeline::set_links, the config's "links"): they join
+// Manual off-mesh links as a pipeline input (BakeInputs::links, the config's "links"): they join
 // the automatic ones in the runtime navmesh through relink_navmesh, solo and tiled; changing them
 // re-bakes no tile (tile objects and salts kept); paths take them both ways or one way; the config
 // reads and writes them with errors naming the item and field.
@@ -69,7 +69,7 @@ std::pair<bool, int> route(const NavMesh& nm, const float* a, const float* b) {
 
 }  // namespace
 
-TEST_CASE("manual links: set_links relinks only, re-baking no tile (tile objects and salts kept), solo and tiled") {
+TEST_CASE("manual links: a change of links relinks only, re-baking no tile (tile objects and salts kept), solo and tiled") {
     for (int tile_size : {0, 40}) {
         CAPTURE(tile_size);
         Pipeline p;
@@ -81,7 +81,7 @@ TEST_CASE("manual links: set_links relinks only, re-baking no tile (tile objects
         if (tile_size > 0) CHECK(before->navmesh->ntiles > 2);
         CHECK_FALSE(route(*before->navmesh, kLeft, kRight).first);  // two islands
 
-        REQUIRE(p.set_links({across(3, true, 41)}));
+        REQUIRE(p.set_input(&nav::BakeInputs::links, {across(3, true, 41)}));
         CHECK(p.first_dirty() == Stage::Navmesh);  // something to do: the relink
         REQUIRE(p.run());
         const auto after = p.snapshot();
@@ -98,7 +98,7 @@ TEST_CASE("manual links: set_links relinks only, re-baking no tile (tile objects
             CHECK(after->navmesh->slots[s].salt == before->navmesh->slots[s].salt);
             CHECK(after->navmesh->slots[s].graph == before->navmesh->slots[s].graph);
         }
-        CHECK(after->links.size() == 1);
+        CHECK(after->inputs.links.size() == 1);
         CHECK(after->count("manual_links") == 1);
         REQUIRE(after->navmesh->nlinks == 1);
         CHECK(after->navmesh->nlinks_connected == 1);
@@ -111,10 +111,10 @@ TEST_CASE("manual links: set_links relinks only, re-baking no tile (tile objects
         }
         // Nothing changed: nothing to do. The same links again: nothing either.
         CHECK(p.first_dirty() == Stage::Count);
-        REQUIRE(p.set_links({across(3, true, 41)}));
+        REQUIRE(p.set_input(&nav::BakeInputs::links, {across(3, true, 41)}));
         CHECK(p.first_dirty() == Stage::Count);
         // Removing them relinks again, still without a tile re-bake.
-        REQUIRE(p.set_links({}));
+        REQUIRE(p.set_input(&nav::BakeInputs::links, {}));
         REQUIRE(p.run());
         const auto removed = p.snapshot();
         CHECK(removed->navmesh->nlinks == 0);
@@ -131,7 +131,7 @@ TEST_CASE("manual links: a one-way link is taken from start to end only; a bake 
         CAPTURE(tile_size);
         Pipeline p;
         setup(p, tile_size);
-        REQUIRE(p.set_links({across(3, false)}));  // before the first bake: the bake links them
+        REQUIRE(p.set_input(&nav::BakeInputs::links, {across(3, false)}));  // before the first bake: the bake links them
         REQUIRE(p.run());
         auto b = p.snapshot();
         REQUIRE(b->navmesh->nlinks == 1);
@@ -158,7 +158,7 @@ TEST_CASE("manual links: first in the navmesh, then the automatic ones") {
         const int nauto = static_cast<int>(autos->auto_links->links.size());
         REQUIRE(nauto > 0);
         CHECK(autos->navmesh->nlinks == nauto);
-        REQUIRE(p.set_links({across(1, true, 7), across(5, false, 8)}));
+        REQUIRE(p.set_input(&nav::BakeInputs::links, {across(1, true, 7), across(5, false, 8)}));
         REQUIRE(p.run());
         const auto both = p.snapshot();
         CHECK(both->tiles_rebaked.empty());
@@ -176,25 +176,25 @@ TEST_CASE("manual links: first in the navmesh, then the automatic ones") {
 TEST_CASE("manual links: bad links are refused naming the link and the old ones stay") {
     Pipeline p;
     setup(p, 0);
-    REQUIRE(p.set_links({across(3)}));
+    REQUIRE(p.set_input(&nav::BakeInputs::links, {across(3)}));
     OffMeshLink nan = across(2);
     nan.start[1] = std::nanf("");
-    Status st = p.set_links({across(1), nan});
+    Status st = p.set_input(&nav::BakeInputs::links, {across(1), nan});
     CHECK(st.code == Status::Code::BadInput);
     CHECK(st.message == "links[1]: start is not finite");
     OffMeshLink wide = across(2);
     wide.radius = -1;
-    st = p.set_links({wide});
+    st = p.set_input(&nav::BakeInputs::links, {wide});
     CHECK(st.message.find("links[0]: radius -1") == 0);
     OffMeshLink area = across(2);
     area.area = 70;
-    CHECK(p.set_links({area}).message == "links[0]: area id 70 > 63");
-    REQUIRE(p.links().size() == 1);
-    CHECK(p.links()[0] == across(3));
+    CHECK(p.set_input(&nav::BakeInputs::links, {area}).message == "links[0]: area id 70 > 63");
+    REQUIRE(p.inputs().links.size() == 1);
+    CHECK(p.inputs().links[0] == across(3));
 }
 
 TEST_CASE("manual links: the config's \"links\" round trip, defaults and errors naming the item and field") {
-    ConfigInputs in;
+    BakeInputs in;
     REQUIRE(parse_config_json(R"({"agent_radius": 0.45,
         "areas": [{"name": "ground", "id": 63}, {"name": "ladder", "id": 9, "cost": 2}],
         "links": [{"start": [1, 2, 3], "end": [4, 5, 6.5], "radius": 0.7, "bidirectional": false, "area": "ladder",
@@ -224,16 +224,16 @@ TEST_CASE("manual links: the config's \"links\" round trip, defaults and errors 
     CHECK(j["links"][0]["area"] == "ladder");
     CHECK(j["links"][2]["area"] == 17);
     CHECK(j["links"][1]["radius"].get<double>() == 0.45);
-    ConfigInputs back;
+    BakeInputs back;
     REQUIRE(parse_config_json(j.dump(), "out.json", back));
     CHECK(back == in);
-    ConfigInputs none;
+    BakeInputs none;
     CHECK_FALSE(config_json(none).contains("links"));  // no links: no key
 
     auto err = [](const std::string& text) {
-        ConfigInputs c;
+        BakeInputs c;
         c.links = {across(3)};
-        const ConfigInputs before = c;
+        const BakeInputs before = c;
         const Status st = parse_config_json(text, "cfg.json", c);
         CHECK(st.code == Status::Code::BadInput);
         CHECK(c == before);  // nothing changes on an error
@@ -261,12 +261,12 @@ TEST_CASE("manual links: the config's \"links\" round trip, defaults and errors 
 }
 
 TEST_CASE("manual links: a config's links reach the bake's navmesh") {
-    ConfigInputs in;
+    BakeInputs in;
     REQUIRE(parse_config_json(R"({"links": [{"start": [4.5, 1, 3], "end": [6.7, 1, 3], "radius": 0.5, "bidirectional": false}]})",
                               "cfg.json", in));
     Pipeline p;
     setup(p, 0);
-    REQUIRE(p.set_links(in.links));
+    REQUIRE(p.set_input(&nav::BakeInputs::links, in.links));
     REQUIRE(p.run());
     const auto b = p.snapshot();
     REQUIRE(b->navmesh->nlinks_connected == 1);
@@ -277,12 +277,12 @@ TEST_CASE("manual links: a config's links reach the bake's navmesh") {
 TEST_CASE("manual links: a debugger session keeps them (its \"config\"), and a bad one names the session and the item") {
     navdebug::Session s;
     s.has_config = true;
-    s.links = {across(3, false, 12), across(5)};
-    s.areas = AreaTable::defaults();
+    s.inputs.links = {across(3, false, 12), across(5)};
+    s.inputs.areas = AreaTable::defaults();
     const std::string text = navdebug::session_to_json(s);
     navdebug::Session back;
     REQUIRE(navdebug::parse_session(text, "s.json", back));
-    CHECK(back.links == s.links);
+    CHECK(back.inputs.links == s.inputs.links);
     navdebug::Session bad;
     const Status st = navdebug::parse_session(R"({"config": {"links": [{"start": [0,0,0], "end": [1,0,0], "flags": "walk"}]}})", "s.json", bad);
     CHECK(st.message == "s.json: config: links[0].flags: must be an integer in 0..65535");

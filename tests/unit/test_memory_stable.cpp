@@ -246,10 +246,11 @@ TEST_CASE("memory stable: a lean solo bake cancelled at any point bakes the same
     // any later stage) must leave a pipeline whose next run bakes what a fresh one does.
     const nav::InputMesh level = generated_level();
     auto fresh_polys = [&]() {
-        nav::Pipeline p;
+        nav::PipelineDef def = nav::default_pipeline_def();
+        def.keep_intermediates = false;
+        nav::Pipeline p(def);
         REQUIRE(p.set_mesh(level));
         REQUIRE(p.set_param("cell_size", "0.1"));
-        p.set_keep_intermediates(false);
         REQUIRE(p.run());
         return hash_solo(*p.snapshot());
     };
@@ -257,13 +258,14 @@ TEST_CASE("memory stable: a lean solo bake cancelled at any point bakes the same
     int cancelled = 0;
     for (int stage = static_cast<int>(nav::Stage::Rasterize); stage <= static_cast<int>(nav::Stage::Detail); ++stage) {
         CAPTURE(stage);
-        nav::Pipeline pipe;
+        std::atomic<int> progress{-1};
+        nav::PipelineDef def = nav::default_pipeline_def();
+        def.keep_intermediates = false;
+        def.progress = &progress;
+        nav::Pipeline pipe(def);
         REQUIRE(pipe.set_mesh(level));
         REQUIRE(pipe.set_param("cell_size", "0.1"));
-        pipe.set_keep_intermediates(false);
-        std::atomic<int> progress{-1};
         nav::CancelFlag cancel{false};
-        pipe.set_progress(&progress);
         // Cancel as soon as the stage starts (the watcher spins on the progress report).
         std::thread watcher([&] {
             while (progress.load() < stage) std::this_thread::yield();
@@ -272,7 +274,6 @@ TEST_CASE("memory stable: a lean solo bake cancelled at any point bakes the same
         const nav::Status st = pipe.run(nav::kLastStage, &cancel);
         watcher.join();
         if (!st) ++cancelled;
-        pipe.set_progress(nullptr);
         REQUIRE(pipe.run());
         CHECK(hash_solo(*pipe.snapshot()) == want);
     }

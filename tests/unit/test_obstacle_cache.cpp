@@ -1,4 +1,4 @@
-// The trimmed tiled bake's obstacle cache (Pipeline::set_obstacle_cache, core/pipeline/chf_cache.h):
+// The trimmed tiled bake's obstacle cache (PipelineDef::obstacle_cache, core/pipeline/chf_cache.h):
 // the LZ4-packed compact heightfield round-trips exactly and a corrupt one fails cleanly; a touched
 // tile re-bakes from the areas stage out of it, byte-identical to a fresh bake, and a cache that
 // does not unpack falls back to a re-bake from rasterize.
@@ -30,29 +30,26 @@ Obstacle box_obstacle() {
     return box;
 }
 
-Obstacle cylinder(float x, float z, float r) {
-    Obstacle o;
-    o.shape = ObstacleShape::Cylinder;
-    o.pos[0] = x, o.pos[2] = z;
-    o.radius = r;
-    o.height = 2.0f;
-    return o;
+// The options of a trimmed tiled bake (navbake's, or a game's where memory matters).
+PipelineDef trimmed(ObstacleCache cache) {
+    PipelineDef def = default_pipeline_def();
+    def.keep_intermediates = false;
+    def.obstacle_cache = cache;
+    return def;
 }
 
-// A trimmed tiled bake (navbake's, or a game's where memory matters) of the tile scene.
-void setup(Pipeline& p, ObstacleCache cache, const Params* params = nullptr) {
-    p.set_keep_intermediates(false);
-    p.set_obstacle_cache(cache);
+// Such a bake of the tile scene.
+void setup(Pipeline& p, const Params* params = nullptr) {
     REQUIRE(p.set_mesh(navtest::tile_scene()));
-    if (params) p.set_params(*params);
+    if (params) p.set_input(&nav::BakeInputs::params, *params);
     REQUIRE(p.set_param(ParamId::tile_size, 32));
 }
 
 // What a bake from scratch with these obstacles and parameters gives.
 std::vector<uint8_t> fresh_bytes(const std::vector<Obstacle>& obstacles, const Params* params = nullptr) {
-    Pipeline f;
-    setup(f, ObstacleCache::None, params);
-    f.set_obstacles(obstacles);
+    Pipeline f(trimmed(ObstacleCache::None));
+    setup(f, params);
+    f.set_input(&nav::BakeInputs::obstacles, obstacles);
     REQUIRE(f.run());
     REQUIRE(f.snapshot()->navmesh);
     return navmesh_bytes(*f.snapshot()->navmesh);
@@ -149,8 +146,8 @@ TEST_CASE("obstacle cache: a corrupt or truncated blob fails cleanly, whatever b
 }
 
 TEST_CASE("obstacle cache: trimmed tiles re-bake from the areas stage, byte-identical to a fresh bake") {
-    Pipeline p;
-    setup(p, ObstacleCache::Compressed);
+    Pipeline p(trimmed(ObstacleCache::Compressed));
+    setup(p);
     REQUIRE(p.run());
     const auto before = p.snapshot();
     REQUIRE(before->navmesh);
@@ -167,7 +164,7 @@ TEST_CASE("obstacle cache: trimmed tiles re-bake from the areas stage, byte-iden
     }
 
     const Obstacle box = box_obstacle();
-    p.set_obstacles({box});
+    p.set_input(&nav::BakeInputs::obstacles, {box});
     REQUIRE(p.run());
     const auto with = p.snapshot();
     REQUIRE(with->navmesh);
@@ -193,7 +190,7 @@ TEST_CASE("obstacle cache: trimmed tiles re-bake from the areas stage, byte-iden
     CHECK(with->count("obstacle_cache_bytes") == cache);  // the caches were not remade
 
     // Removing it gives the navmesh back byte for byte.
-    p.set_obstacles({});
+    p.set_input(&nav::BakeInputs::obstacles, {});
     REQUIRE(p.run());
     const auto after = p.snapshot();
     CHECK(after->stages_run.front() == Stage::Areas);
@@ -204,38 +201,29 @@ TEST_CASE("obstacle cache: trimmed tiles re-bake from the areas stage, byte-iden
     ConvexVolume v;
     v.verts = {2, 0, 2, 2, 0, 6, 6, 0, 6, 6, 0, 2};
     v.hmin = -1, v.hmax = 2, v.area = kAreaWater;
-    p.set_volumes({v});
+    p.set_input(&nav::BakeInputs::volumes, {v});
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
-    Pipeline fv;
-    setup(fv, ObstacleCache::None);
-    fv.set_volumes({v});
+    Pipeline fv(trimmed(ObstacleCache::None));
+    setup(fv);
+    fv.set_input(&nav::BakeInputs::volumes, {v});
     REQUIRE(fv.run());
     CHECK(navmesh_bytes(*p.snapshot()->navmesh) == navmesh_bytes(*fv.snapshot()->navmesh));
 }
 
 TEST_CASE("obstacle cache: off, a trimmed tile re-bakes from rasterize, to the same navmesh") {
-    Pipeline p;
-    setup(p, ObstacleCache::None);
+    Pipeline p(trimmed(ObstacleCache::None));
+    setup(p);
     REQUIRE(p.run());
     CHECK(p.snapshot()->count("obstacle_cache_bytes") == 0);
-    p.set_obstacles({box_obstacle()});
+    p.set_input(&nav::BakeInputs::obstacles, {box_obstacle()});
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Rasterize);
-    CHECK(navmesh_bytes(*p.snapshot()->navmesh) == fresh_bytes({box_obstacle()}));
-    // Turned on later: the next bake of a tile makes its cache, the next touch uses it.
-    p.set_obstacle_cache(ObstacleCache::Compressed);
-    p.set_obstacles({box_obstacle(), cylinder(30, 5, 0.5f)});
-    REQUIRE(p.run());
-    CHECK(p.snapshot()->stages_run.front() == Stage::Rasterize);
-    CHECK(p.snapshot()->count("obstacle_cache_bytes") > 0);  // the tiles that re-baked
-    p.set_obstacles({box_obstacle()});
-    REQUIRE(p.run());
-    CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     CHECK(navmesh_bytes(*p.snapshot()->navmesh) == fresh_bytes({box_obstacle()}));
     // A bake that keeps its intermediates makes no cache (its tiles keep them uncompressed).
-    Pipeline k;
-    k.set_obstacle_cache(ObstacleCache::Compressed);
+    PipelineDef keep = default_pipeline_def();
+    keep.obstacle_cache = ObstacleCache::Compressed;
+    Pipeline k(keep);
     REQUIRE(k.set_mesh(navtest::tile_scene()));
     REQUIRE(k.set_param(ParamId::tile_size, 32));
     REQUIRE(k.run());
@@ -243,13 +231,13 @@ TEST_CASE("obstacle cache: off, a trimmed tile re-bakes from rasterize, to the s
 }
 
 TEST_CASE("obstacle cache: a parameter change before the areas stage remakes it, one after reuses it") {
-    Pipeline p;
-    setup(p, ObstacleCache::Compressed);
+    Pipeline p(trimmed(ObstacleCache::Compressed));
+    setup(p);
     REQUIRE(p.run());
     // A regions parameter: every tile re-bakes from its cache.
     Params q = p.params();
     REQUIRE(q.set(ParamId::region_min_size, 12));
-    p.set_params(q);
+    p.set_input(&nav::BakeInputs::params, q);
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     CHECK(p.snapshot()->tiles_rebaked.size() == p.snapshot()->tiles.size());
@@ -257,10 +245,10 @@ TEST_CASE("obstacle cache: a parameter change before the areas stage remakes it,
     // The agent radius changes the erosion: every tile re-bakes from rasterize and remakes its
     // cache, and an obstacle afterwards gives what a fresh bake at the new radius gives.
     REQUIRE(q.set(ParamId::agent_radius, 0.9));
-    p.set_params(q);
+    p.set_input(&nav::BakeInputs::params, q);
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Rasterize);
-    p.set_obstacles({box_obstacle()});
+    p.set_input(&nav::BakeInputs::obstacles, {box_obstacle()});
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     CHECK(navmesh_bytes(*p.snapshot()->navmesh) == fresh_bytes({box_obstacle()}, &q));
@@ -272,8 +260,8 @@ TEST_CASE("obstacle cache: a corrupt tile cache falls back to a re-bake from ras
     // The header's magic, its span count, its checksum, the LZ4 block's first token and a byte inside.
     for (size_t offset : {size_t(0), size_t(16), size_t(80), size_t(88), size_t(200)}) {
         CAPTURE(offset);
-        Pipeline p;
-        setup(p, ObstacleCache::Compressed);
+        Pipeline p(trimmed(ObstacleCache::Compressed));
+        setup(p);
         REQUIRE(p.run());
         const auto before = p.snapshot();
         // Corrupt the cache of every tile the box touches (tile 1,1 and its neighbours).
@@ -282,7 +270,7 @@ TEST_CASE("obstacle cache: a corrupt tile cache falls back to a re-bake from ras
         REQUIRE(corrupted == static_cast<int>(before->tiles.size()));
         CHECK_FALSE(p.corrupt_obstacle_cache_for_test(0, 0, size_t(1) << 30));  // past its end: nothing
         CHECK_FALSE(p.corrupt_obstacle_cache_for_test(99, 99, 0));              // no such tile
-        p.set_obstacles({box});
+        p.set_input(&nav::BakeInputs::obstacles, {box});
         const Status st = p.run();
         REQUIRE(st);
         const auto with = p.snapshot();
@@ -290,7 +278,7 @@ TEST_CASE("obstacle cache: a corrupt tile cache falls back to a re-bake from ras
         CHECK(with->count("obstacle_cache_fallbacks") == static_cast<int64_t>(with->tiles_rebaked.size()));
         CHECK(navmesh_bytes(*with->navmesh) == want);
         // The fallback made fresh caches: removing the box now re-bakes from them.
-        p.set_obstacles({});
+        p.set_input(&nav::BakeInputs::obstacles, {});
         REQUIRE(p.run());
         CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
         CHECK(navmesh_bytes(*p.snapshot()->navmesh) == navmesh_bytes(*before->navmesh));
@@ -298,10 +286,11 @@ TEST_CASE("obstacle cache: a corrupt tile cache falls back to a re-bake from ras
 }
 
 TEST_CASE("obstacle cache: the memory estimate counts it") {
-    Pipeline p;
-    setup(p, ObstacleCache::None);
-    const uint64_t without = p.estimate_memory();
-    p.set_obstacle_cache(ObstacleCache::Compressed);
+    Pipeline none(trimmed(ObstacleCache::None));
+    setup(none);
+    const uint64_t without = none.estimate_memory();
+    Pipeline p(trimmed(ObstacleCache::Compressed));
+    setup(p);
     const uint64_t with = p.estimate_memory();
     REQUIRE(p.run());
     const int64_t cache = p.snapshot()->count("obstacle_cache_bytes");
@@ -309,6 +298,9 @@ TEST_CASE("obstacle cache: the memory estimate counts it") {
     // At least what the caches hold, and not more than their uncompressed size.
     CHECK(with >= without + static_cast<uint64_t>(cache));
     CHECK(with <= without + static_cast<uint64_t>(p.snapshot()->count("obstacle_cache_raw_bytes")));
-    p.set_keep_intermediates(true);  // the tiles keep their intermediates instead: no cache counted
-    CHECK(p.estimate_memory() > with);
+    PipelineDef keep = default_pipeline_def();  // the tiles keep their intermediates instead: no cache counted
+    keep.obstacle_cache = ObstacleCache::Compressed;
+    Pipeline k(keep);
+    setup(k);
+    CHECK(k.estimate_memory() > with);
 }

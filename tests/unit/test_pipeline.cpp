@@ -106,7 +106,7 @@ TEST_CASE("pipeline: a parameter change re-runs only from the stage that reads i
     v.hmin = -1;
     v.hmax = 1;
     v.area = kAreaWater;
-    p.set_volumes({v});
+    p.set_input(&nav::BakeInputs::volumes, {v});
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     CHECK(p.snapshot()->count("volume_spans") > 0);
@@ -124,12 +124,12 @@ TEST_CASE("pipeline: path_mode and threads dirty no stage (the queries and the s
     REQUIRE(p.run());
     const auto after = p.snapshot();
     CHECK(after->stages_run.empty());
-    CHECK(after->params.path_mode() == PathMode::Optimal);  // the bake carries the new value
+    CHECK(after->inputs.params.path_mode() == PathMode::Optimal);  // the bake carries the new value
     CHECK(after->navmesh == before->navmesh);               // the very same navmesh
     // the whole parameter set at once (the debugger's worker path) too
-    Params q = after->params;
+    Params q = after->inputs.params;
     REQUIRE(q.set(ParamId::path_mode, 0));
-    p.set_params(q);
+    p.set_input(&nav::BakeInputs::params, q);
     CHECK(p.first_dirty() == Stage::Count);
     // and the help says so
     const std::string help = params_help();
@@ -214,9 +214,10 @@ TEST_CASE("pipeline: bad input is an error naming the problem, earlier stages st
         CHECK(p.snapshot()->tri_areas == nullptr);
     }
     SUBCASE("grid over the memory limit is refused before allocating") {
-        Pipeline p;
+        PipelineDef def = default_pipeline_def();
+        def.memory_limit = 4096;
+        Pipeline p(def);
         REQUIRE(p.set_mesh(small_scene()));
-        p.set_memory_limit(4096);
         const Status st = p.run();
         CHECK(st.code == Status::Code::BadInput);
         CHECK(st.message.find("memory limit") != std::string::npos);
@@ -225,8 +226,10 @@ TEST_CASE("pipeline: bad input is an error naming the problem, earlier stages st
         CHECK(b->error_stage == static_cast<int>(Stage::Rasterize));
         CHECK(b->tri_areas);
         CHECK_FALSE(b->solid);
-        p.set_memory_limit(uint64_t(1) << 30);
-        CHECK(p.run());
+        def.memory_limit = uint64_t(1) << 30;  // the same bake under a limit it fits
+        Pipeline q(def);
+        REQUIRE(q.set_mesh(small_scene()));
+        CHECK(q.run());
     }
     SUBCASE("a parameter out of range leaves the pipeline as it was") {
         Pipeline p;
@@ -301,7 +304,7 @@ TEST_CASE("pipeline: a change that leaves every derived voxel value unchanged re
     REQUIRE(p.run());
     const auto after = p.snapshot();
     CHECK(after->stages_run.empty());
-    CHECK(after->params.get(ParamId::agent_radius) == doctest::Approx(0.5));  // the bake carries the new value
+    CHECK(after->inputs.params.get(ParamId::agent_radius) == doctest::Approx(0.5));  // the bake carries the new value
     CHECK(after->config.walkable_radius == before->config.walkable_radius);
     CHECK(after->navmesh == before->navmesh);  // the very same results
     // 0.7 m is 3 cells: the erosion and what follows re-run

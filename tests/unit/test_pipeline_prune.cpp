@@ -1,4 +1,4 @@
-// The island prune as a pipeline input (Pipeline::set_prune, the config's "prune", issue 22): on two
+// The island prune as a pipeline input (BakeInputs::prune, the config's "prune", issue 22): on two
 // disconnected floors a prune disables exactly the other floor's polygons; moving the point prunes
 // from the unpruned flags (the other floor comes back); clearing gives back every flag byte for
 // byte; a prune change re-bakes no tile (tile objects and salts kept), solo and tiled; a point off
@@ -122,7 +122,7 @@ TEST_CASE("pipeline prune: two floors, prune, move, clear; no tile re-baked; sol
         REQUIRE(polys_b > 0);
 
         // prune from floor A: exactly floor B disabled
-        REQUIRE(p.set_prune(kOnA));
+        REQUIRE(p.set_input(&nav::BakeInputs::prune, kOnA));
         CHECK(p.first_dirty() == Stage::Navmesh);  // something to do: the prune, no tile
         REQUIRE(p.run());
         const auto on_a = p.snapshot();
@@ -144,11 +144,11 @@ TEST_CASE("pipeline prune: two floors, prune, move, clear; no tile re-baked; sol
         CHECK_FALSE(reached(*on_a->navmesh, kOnB, {19, 3, 7}));  // floor B is disabled
         // nothing changed: nothing to do; the same point again: nothing either
         CHECK(p.first_dirty() == Stage::Count);
-        REQUIRE(p.set_prune(kOnA));
+        REQUIRE(p.set_input(&nav::BakeInputs::prune, kOnA));
         CHECK(p.first_dirty() == Stage::Count);
 
         // move the point to floor B (a disabled polygon is picked all the same): A off, B back
-        REQUIRE(p.set_prune(kOnB));
+        REQUIRE(p.set_input(&nav::BakeInputs::prune, kOnB));
         REQUIRE(p.run());
         const auto on_b = p.snapshot();
         CHECK(on_b->prune.applied);
@@ -160,7 +160,7 @@ TEST_CASE("pipeline prune: two floors, prune, move, clear; no tile re-baked; sol
         CHECK(on_a->navmesh->flags != on_b->navmesh->flags);  // the earlier snapshot keeps its own
 
         // clear: every flag as unpruned, byte for byte
-        REQUIRE(p.set_prune(std::nullopt));
+        REQUIRE(p.set_input(&nav::BakeInputs::prune, std::nullopt));
         REQUIRE(p.run());
         const auto cleared = p.snapshot();
         CHECK_FALSE(cleared->prune.point);
@@ -177,7 +177,7 @@ TEST_CASE("pipeline prune: a point off the navmesh leaves it unpruned and says w
         CAPTURE(tile_size);
         Pipeline p;
         setup(p, tile_size);
-        REQUIRE(p.set_prune(kOff));
+        REQUIRE(p.set_input(&nav::BakeInputs::prune, kOff));
         REQUIRE(p.run());
         const auto off = p.snapshot();
         REQUIRE(off->navmesh);
@@ -188,7 +188,7 @@ TEST_CASE("pipeline prune: a point off the navmesh leaves it unpruned and says w
 
         // a prune asked before the first bake applies once the navmesh is there; a parameter change
         // that re-bakes keeps the prune on the new navmesh
-        REQUIRE(p.set_prune(kOnB));
+        REQUIRE(p.set_input(&nav::BakeInputs::prune, kOnB));
         REQUIRE(p.run());
         const auto on_b = p.snapshot();
         REQUIRE(on_b->prune.applied);
@@ -206,7 +206,7 @@ TEST_CASE("pipeline prune: a point off the navmesh leaves it unpruned and says w
         l.start[0] = 9, l.start[1] = 0, l.start[2] = 5;
         l.end[0] = 13, l.end[1] = 3, l.end[2] = 5;
         l.radius = 0.6f;
-        REQUIRE(p.set_links({l}));
+        REQUIRE(p.set_input(&nav::BakeInputs::links, {l}));
         REQUIRE(p.run());
         const auto linked = p.snapshot();
         CHECK(linked->navmesh->nlinks == 1);
@@ -218,45 +218,45 @@ TEST_CASE("pipeline prune: a point off the navmesh leaves it unpruned and says w
 
 TEST_CASE("pipeline prune: a point not finite is refused and the old point stays") {
     Pipeline p;
-    REQUIRE(p.set_prune(kOnA));
-    const Status st = p.set_prune(std::array<float, 3>{1, 2e7f, 3});
+    REQUIRE(p.set_input(&nav::BakeInputs::prune, kOnA));
+    const Status st = p.set_input(&nav::BakeInputs::prune, std::array<float, 3>{1, 2e7f, 3});
     CHECK(st.code == Status::Code::BadInput);
     CHECK(st.message.find("prune") == 0);
-    REQUIRE(p.prune());
-    CHECK(*p.prune() == kOnA);
+    REQUIRE(p.inputs().prune);
+    CHECK(*p.inputs().prune == kOnA);
 }
 
 TEST_CASE("pipeline prune: the config's \"prune\" round trip, null, and errors naming the field") {
-    ConfigInputs in;
+    BakeInputs in;
     REQUIRE(parse_config_json(R"({"prune": [5, 0.25, -3]})", "cfg.json", in));
     REQUIRE(in.prune);
     CHECK(*in.prune == std::array<float, 3>{5, 0.25f, -3});
     const std::string text = config_json_text(in);
-    ConfigInputs back;
+    BakeInputs back;
     REQUIRE(parse_config_json(text, "cfg.json", back));
     CHECK(back == in);
-    CHECK(config_json_text(ConfigInputs{}).find("prune") == std::string::npos);  // none: not written
+    CHECK(config_json_text(BakeInputs{}).find("prune") == std::string::npos);  // none: not written
     REQUIRE(parse_config_json(R"({"prune": null})", "cfg.json", back));
     CHECK_FALSE(back.prune);
     for (const char* bad : {R"({"prune": [1, 2]})", R"({"prune": "plaza"})", R"({"prune": [1, "a", 2]})", R"({"prune": 3})"}) {
         CAPTURE(bad);
-        ConfigInputs c = in;
+        BakeInputs c = in;
         const Status st = parse_config_json(bad, "cfg.json", c);
         CHECK(st.code == Status::Code::BadInput);
         CHECK(st.message == "cfg.json: \"prune\" must be [x, y, z] (3 numbers) or null");
         CHECK(c == in);  // nothing changed
     }
-    ConfigInputs c;
+    BakeInputs c;
     const Status far = parse_config_json(R"({"prune": [1, 2, 1e7]})", "cfg.json", c);
     CHECK(far.message == "cfg.json: \"prune\"[2] is 10000000.000000, expected a finite number within +-1e6 m");
     // a debugger session keeps the prune point in its config
     navdebug::Session s;
     s.has_config = true;
-    s.prune = kOnB;
+    s.inputs.prune = kOnB;
     navdebug::Session sb;
     REQUIRE(navdebug::parse_session(navdebug::session_to_json(s), "s.json", sb));
-    REQUIRE(sb.prune);
-    CHECK(*sb.prune == kOnB);
+    REQUIRE(sb.inputs.prune);
+    CHECK(*sb.inputs.prune == kOnB);
 }
 
 TEST_CASE("pipeline prune: navbake's config \"prune\": the outcome in --json, the disabled flags in the Detour file, exit 2 on bad values") {

@@ -366,7 +366,7 @@ TEST_CASE("region trace: the pipeline records it on request, reuses it and never
     bake_scene(plain);
     bake_scene(rec);
     rec.set_record_region_trace(true);
-    CHECK(rec.record_region_trace());
+    CHECK(rec.def().record_region_trace);
     for (const char* part : {"watershed", "monotone", "layers"}) {
         CAPTURE(part);
         REQUIRE(plain.set_param("partition", part).is_ok());

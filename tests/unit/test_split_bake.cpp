@@ -60,7 +60,7 @@ std::string one_process_mset(const std::string& obj, const std::vector<std::stri
     REQUIRE(nav::apply_assignments("--set", sets, p).is_ok());
     nav::Pipeline pipe;
     REQUIRE(pipe.set_mesh(std::move(mesh)).is_ok());
-    pipe.set_params(p);
+    pipe.set_input(&nav::BakeInputs::params, p);
     REQUIRE(pipe.run().is_ok());
     nav::DetourMeshFile file;
     REQUIRE(nav::make_detour_mesh(*pipe.snapshot(), file).is_ok());
@@ -325,21 +325,22 @@ TEST_CASE("split bake: the merge refuses a set of tiles that is not one whole ba
     }
 }
 
-TEST_CASE("split bake: Pipeline::set_only_tiles bakes exactly its rectangle, each tile as the whole bake does") {
+TEST_CASE("split bake: PipelineDef::only_tiles bakes exactly its rectangle, each tile as the whole bake does") {
     nav::Params p;
     REQUIRE(nav::apply_assignments("--set", {"tile_size=32"}, p).is_ok());
     nav::Pipeline whole;
     REQUIRE(whole.set_mesh(navtest::tile_scene()).is_ok());
-    whole.set_params(p);
+    whole.set_input(&nav::BakeInputs::params, p);
     REQUIRE(whole.run().is_ok());
     const auto all = whole.snapshot();
     REQUIRE(all->layout.cols == 5);
     REQUIRE(all->layout.rows == 4);
 
-    nav::Pipeline part;
+    nav::PipelineDef def = nav::default_pipeline_def();
+    def.only_tiles = {1, 2, 3, 3};
+    nav::Pipeline part(def);
     REQUIRE(part.set_mesh(navtest::tile_scene()).is_ok());
-    part.set_params(p);
-    part.set_only_tiles(1, 2, 3, 3);
+    part.set_input(&nav::BakeInputs::params, p);
     REQUIRE(part.run().is_ok());
     const auto some = part.snapshot();
     for (int y = 0; y < 4; ++y)
@@ -358,8 +359,11 @@ TEST_CASE("split bake: Pipeline::set_only_tiles bakes exactly its rectangle, eac
             CHECK(t->detail->tris == w->detail->tris);
         }
 
-    part.set_only_tiles(2, 0, 5, 1);  // column 5 is past the grid
-    const nav::Status st = part.run();
+    def.only_tiles = {2, 0, 5, 1};  // column 5 is past the grid
+    nav::Pipeline outside(def);
+    REQUIRE(outside.set_mesh(navtest::tile_scene()).is_ok());
+    outside.set_input(&nav::BakeInputs::params, p);
+    const nav::Status st = outside.run();
     CHECK(st.code == nav::Status::Code::BadInput);
     CHECK_MESSAGE(has(st.message, "tiles 2,0:5,1 is outside the tile grid of 5 x 4 tiles"), st.message);
 }

@@ -1,4 +1,4 @@
-// The tiled bake on a game's own job system (Pipeline::set_task_hook, Box2D v3's enqueueTask /
+// The tiled bake on a game's own job system (PipelineDef::task_hook, Box2D v3's enqueueTask /
 // finishTask): the test's own small thread pool runs the bake workers, and the result is
 // byte-identical to the default oneTBB bake.
 #include <doctest/doctest.h>
@@ -177,11 +177,12 @@ InputMesh scene() {
 }
 
 std::shared_ptr<const Bake> bake(const TaskHook* hook) {
-    Pipeline pipe;
+    PipelineDef def = default_pipeline_def();
+    if (hook) def.task_hook = *hook;
+    Pipeline pipe(def);
     REQUIRE(pipe.set_mesh(scene()));
     REQUIRE(pipe.set_param(ParamId::tile_size, 24));
     REQUIRE(pipe.set_param(ParamId::threads, 2));
-    if (hook) pipe.set_task_hook(*hook);
     REQUIRE(pipe.run());
     return pipe.snapshot();
 }

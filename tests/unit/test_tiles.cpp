@@ -263,7 +263,7 @@ TEST_CASE("tiles: a convex-volume edit re-bakes only the tiles under it") {
     v.verts = {10, 0, 2, 11, 0, 2, 11, 0, 3, 10, 0, 3};
     v.hmin = -1;
     v.hmax = 1;
-    p.set_volumes({v});
+    p.set_input(&nav::BakeInputs::volumes, {v});
     CHECK(p.first_dirty() == Stage::Areas);
     REQUIRE(p.run());
     const auto b = p.snapshot();
@@ -294,14 +294,17 @@ TEST_CASE("tiles: a convex-volume edit re-bakes only the tiles under it") {
     CHECK(stale > 0);
     CHECK(valid > 0);
     // Removing it re-bakes the same two.
-    p.set_volumes({});
+    p.set_input(&nav::BakeInputs::volumes, {});
     REQUIRE(p.run());
     CHECK(p.snapshot()->tiles_rebaked == std::vector<int>{0, 1});
     CHECK(navtest::tile_mesh_bytes(*p.snapshot()) == navtest::tile_mesh_bytes(*before));
 }
 
 TEST_CASE("tiles: mark_tile_dirty re-bakes that one tile (the debugger's Rebuild tile)") {
-    Pipeline p;
+    std::vector<std::shared_ptr<const Bake>> partial;
+    PipelineDef def = default_pipeline_def();
+    def.on_tile = [&](std::shared_ptr<const Bake> b) { partial.push_back(std::move(b)); };
+    Pipeline p(def);
     setup(p, 32);
     REQUIRE(p.run());
     const auto before = p.snapshot();
@@ -310,8 +313,7 @@ TEST_CASE("tiles: mark_tile_dirty re-bakes that one tile (the debugger's Rebuild
     CHECK(p.first_dirty() == Stage::Count);
     REQUIRE(p.mark_tile_dirty(2, 1));
     CHECK(p.first_dirty() == Stage::Rasterize);
-    std::vector<std::shared_ptr<const Bake>> partial;
-    p.set_on_tile([&](std::shared_ptr<const Bake> b) { partial.push_back(std::move(b)); });
+    partial.clear();  // the first bake's
     REQUIRE(p.run());
     const auto b = p.snapshot();
     const int idx = 2 + 1 * b->layout.cols;
@@ -338,12 +340,13 @@ TEST_CASE("tiles: cancel stops every tile; the next run bakes only what is left"
     CHECK(st.code == Status::Code::Cancelled);
     CHECK(p.snapshot()->tiles_done == 0);
     // cancel from inside, after the third tile
-    Pipeline q;
-    setup(q, 24, 1);
     std::atomic<int> seen{0};
-    q.set_on_tile([&](std::shared_ptr<const Bake>) {
+    PipelineDef def = default_pipeline_def();
+    def.on_tile = [&](std::shared_ptr<const Bake>) {
         if (++seen == 3) cancel.store(true);
-    });
+    };
+    Pipeline q(def);
+    setup(q, 24, 1);
     cancel.store(false);
     CHECK(q.run(kLastStage, &cancel).code == Status::Code::Cancelled);
     const int done = q.snapshot()->tiles_done;
@@ -356,17 +359,18 @@ TEST_CASE("tiles: cancel stops every tile; the next run bakes only what is left"
 }
 
 TEST_CASE("tiles: tiles publish as they finish, nearest the focus first") {
-    Pipeline p;
-    setup(p, 32, 1);
-    p.set_focus(40, 30);  // the far corner: tile (4, 3) first
     std::vector<int> counts, first_tile;
-    p.set_on_tile([&](std::shared_ptr<const Bake> b) {
+    PipelineDef def = default_pipeline_def();
+    def.on_tile = [&](std::shared_ptr<const Bake> b) {
         CHECK(b->partial);
         counts.push_back(b->tiles_done);
         if (first_tile.empty())
             for (size_t i = 0; i < b->tiles.size(); ++i)
                 if (b->tiles[i]) first_tile.push_back(static_cast<int>(i));
-    });
+    };
+    Pipeline p(def);
+    setup(p, 32, 1);
+    p.set_focus(40, 30);  // the far corner: tile (4, 3) first
     REQUIRE(p.run());
     REQUIRE(counts.size() == 20);
     for (size_t i = 0; i < counts.size(); ++i) CHECK(counts[i] == static_cast<int>(i) + 1);
@@ -374,9 +378,10 @@ TEST_CASE("tiles: tiles publish as they finish, nearest the focus first") {
 }
 
 TEST_CASE("tiles: without intermediates a tile keeps only its output, and a later change starts over") {
-    Pipeline p;
+    PipelineDef def = default_pipeline_def();
+    def.keep_intermediates = false;
+    Pipeline p(def);
     setup(p, 32);
-    p.set_keep_intermediates(false);
     REQUIRE(p.run());
     const auto b = p.snapshot();
     const std::vector<uint8_t> trimmed_bytes = navtest::tile_mesh_bytes(*b);
@@ -424,24 +429,27 @@ TEST_CASE("tiles: the memory limit of a tiled bake counts the tiles baking at on
     CHECK(all > solo / 2);  // the tiles' bordered grids overlap: together about the whole grid or more
 
     const uint64_t limit = (two + solo / 4) / 2;
-    Pipeline p;
+    PipelineDef def = default_pipeline_def();
+    def.memory_limit = limit;
+    Pipeline p(def);
     REQUIRE(p.set_mesh(m));
-    p.set_memory_limit(limit);
     const Status solo_st = p.run();
     CHECK(solo_st.code == Status::Code::BadInput);
     CHECK(solo_st.message.find("memory limit") != std::string::npos);
 
-    REQUIRE(p.set_param(ParamId::tile_size, 64));
-    REQUIRE(p.set_param(ParamId::threads, 2));
-    p.set_keep_intermediates(false);
-    CHECK(p.run());
-    CHECK(p.snapshot()->tiles_done > 0);
+    PipelineDef lean = def;
+    lean.keep_intermediates = false;
+    Pipeline tiled(lean);
+    REQUIRE(tiled.set_mesh(m));
+    REQUIRE(tiled.set_param(ParamId::tile_size, 64));
+    REQUIRE(tiled.set_param(ParamId::threads, 2));
+    CHECK(tiled.run());
+    CHECK(tiled.snapshot()->tiles_done > 0);
 
-    Pipeline keep;
+    Pipeline keep(def);
     REQUIRE(keep.set_mesh(m));
     REQUIRE(keep.set_param(ParamId::tile_size, 64));
     REQUIRE(keep.set_param(ParamId::threads, 2));
-    keep.set_memory_limit(limit);
     const Status keep_st = keep.run();
     CHECK(keep_st.code == Status::Code::BadInput);
     CHECK(keep_st.message.find("intermediates") != std::string::npos);

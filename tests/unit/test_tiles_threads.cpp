@@ -40,26 +40,26 @@ std::vector<uint16_t> polys_of(const Bake& b) {
 }  // namespace
 
 TEST_CASE("tiles threads: a bake thread under rapid parameter changes and cancels ends on the last request") {
-    Pipeline pipe;
+    std::mutex m;
+    std::condition_variable cv;
+    std::shared_ptr<const Bake> latest;  // what a UI thread would draw
+    std::atomic<int> partials{0};
+    PipelineDef def = default_pipeline_def();
+    def.on_tile = [&](std::shared_ptr<const Bake> b) {
+        ++partials;
+        std::lock_guard lk(m);
+        latest = std::move(b);
+    };
+    Pipeline pipe(def);
     REQUIRE(pipe.set_mesh(stress_scene()));
     REQUIRE(pipe.set_param(ParamId::tile_size, 24));
     REQUIRE(pipe.set_param(ParamId::threads, 2));
 
-    std::mutex m;
-    std::condition_variable cv;
     Params wanted = pipe.params();
     std::vector<ConvexVolume> wanted_volumes;
     uint64_t requested = 1, handled = 0;
     bool quit = false;
     CancelFlag cancel{false};
-    std::shared_ptr<const Bake> latest;  // what a UI thread would draw
-    std::atomic<int> partials{0};
-
-    pipe.set_on_tile([&](std::shared_ptr<const Bake> b) {
-        ++partials;
-        std::lock_guard lk(m);
-        latest = std::move(b);
-    });
     std::thread worker([&] {
         for (;;) {
             Params p;
@@ -74,8 +74,8 @@ TEST_CASE("tiles threads: a bake thread under rapid parameter changes and cancel
                 seq = requested;
                 cancel.store(false);
             }
-            pipe.set_params(p);
-            if (vols != pipe.volumes()) pipe.set_volumes(vols);
+            pipe.set_input(&nav::BakeInputs::params, p);
+            if (vols != pipe.inputs().volumes) pipe.set_input(&nav::BakeInputs::volumes, vols);
             pipe.set_focus(static_cast<float>(seq % 36), 15.0f);
             const Status st = pipe.run(kLastStage, &cancel);
             auto snap = pipe.snapshot();
@@ -142,15 +142,15 @@ TEST_CASE("tiles threads: a bake thread under rapid parameter changes and cancel
     const auto last = pipe.snapshot();
     REQUIRE(last->error.is_ok());
     CHECK(last->tiles_done == static_cast<int>(last->tiles.size()));
-    CHECK(last->params == wanted);
+    CHECK(last->inputs.params == wanted);
 
     // The same parameters baked fresh, on one thread, give the same polygons.
     Pipeline fresh;
     REQUIRE(fresh.set_mesh(stress_scene()));
     Params p1 = wanted;
     REQUIRE(p1.set(ParamId::threads, 1));
-    fresh.set_params(p1);
-    fresh.set_volumes(wanted_volumes);
+    fresh.set_input(&nav::BakeInputs::params, p1);
+    fresh.set_input(&nav::BakeInputs::volumes, wanted_volumes);
     REQUIRE(fresh.run());
     CHECK(polys_of(*fresh.snapshot()) == polys_of(*last));
     CHECK(partials.load() > 0);

@@ -33,13 +33,14 @@ InputMesh ground() {
 
 std::shared_ptr<const Bake> bake_of(const InputMesh& m, const std::function<void(Params&)>& tweak = {},
                                     std::vector<ConvexVolume> volumes = {}, int only_tx = -1, int only_tz = -1) {
-    Pipeline pipe;
+    PipelineDef def = default_pipeline_def();
+    if (only_tx >= 0) def.only_tiles = {only_tx, only_tz, only_tx, only_tz};
+    Pipeline pipe(def);
     REQUIRE(pipe.set_mesh(m));
-    Params p;
-    if (tweak) tweak(p);
-    pipe.set_params(p);
-    pipe.set_volumes(std::move(volumes));
-    if (only_tx >= 0) pipe.set_only_tile(only_tx, only_tz);
+    BakeInputs in;
+    if (tweak) tweak(in.params);
+    in.volumes = std::move(volumes);
+    REQUIRE(pipe.set_inputs(in));
     const Status st = pipe.run();
     REQUIRE_MESSAGE(st, st.message);
     return pipe.snapshot();
@@ -416,10 +417,11 @@ TEST_CASE("why: point_on_navmesh on a one-tile bake uses the tile's polymesh") {
 }
 
 TEST_CASE("why: a tiled bake without intermediates still knows a point on its polygons") {
-    Pipeline pipe;
+    PipelineDef def = default_pipeline_def();
+    def.keep_intermediates = false;
+    Pipeline pipe(def);
     REQUIRE(pipe.set_mesh(corridor()));
     REQUIRE(pipe.set_param(ParamId::tile_size, 32));
-    pipe.set_keep_intermediates(false);
     REQUIRE(pipe.run());
     const auto bake = pipe.snapshot();
     const float on[3] = {-6.0f, 0.0f, -6.0f};

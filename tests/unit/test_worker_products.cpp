@@ -17,11 +17,12 @@
 
 namespace {
 
-std::unique_ptr<nav::Pipeline> demo_pipeline() {
-    auto p = std::make_unique<nav::Pipeline>();
-    REQUIRE(p->load_mesh(std::string(NAV_SOURCE_DIR) + "/assets/demo.obj"));
-    return p;
+// The worker's pipeline with the demo level loaded.
+void load_demo(navdebug::BakeWorker& worker) {
+    REQUIRE(worker.pipeline().load_mesh(std::string(NAV_SOURCE_DIR) + "/assets/demo.obj"));
 }
+
+std::optional<std::array<float, 3>> point(const glm::vec3& p) { return std::array<float, 3>{p.x, p.y, p.z}; }
 
 int disabled_polys(const nav::NavMesh& m) {
     int n = 0;
@@ -33,14 +34,15 @@ int disabled_polys(const nav::NavMesh& m) {
 
 TEST_CASE("worker: a prune request goes to the pipeline: the bake comes pruned, no tile re-baked, no highlight") {
     navdebug::Log log;
-    navdebug::BakeWorker worker(demo_pipeline(), log);
+    navdebug::BakeWorker worker(log);
+    load_demo(worker);
     nav::render::LayerMask shown{};
     shown[static_cast<size_t>(nav::render::Layer::Islands)] = true;
     worker.init_layers(shown);
     worker.set_highlight_changes(true);
     worker.start();
-    const nav::Params params = nav::Params{};
-    worker.request(params, {}, nav::kLastStage);
+    nav::BakeInputs in;
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     const auto unpruned = worker.latest_published();
     REQUIRE(unpruned.bake);
@@ -50,7 +52,8 @@ TEST_CASE("worker: a prune request goes to the pipeline: the bake comes pruned, 
 
     const glm::vec3 plaza(0.0f, 0.2f, 0.0f);
     const std::array<float, 3> plaza_a{plaza.x, plaza.y, plaza.z};
-    worker.set_prune(plaza);
+    in.prune = point(plaza);
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     const auto pub = worker.latest_published();
     REQUIRE(pub.bake);
@@ -75,7 +78,8 @@ TEST_CASE("worker: a prune request goes to the pipeline: the bake comes pruned, 
     CHECK_FALSE(pub.highlight);
 
     // clearing the prune (the panel's Clear, an undo): every flag back
-    worker.set_prune(std::nullopt);
+    in.prune.reset();
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     const auto cleared = worker.latest_published();
     CHECK_FALSE(cleared.bake->prune.point);
@@ -84,14 +88,16 @@ TEST_CASE("worker: a prune request goes to the pipeline: the bake comes pruned, 
     CHECK_FALSE(cleared.highlight);
 
     // redo: the same point prunes again
-    worker.set_prune(plaza);
+    in.prune = point(plaza);
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     const auto redone = worker.latest_published();
     CHECK(redone.bake->prune.applied);
     CHECK(redone.bake->prune.stats.disabled == pub.bake->prune.stats.disabled);
 
     // a point with no polygon near: nothing pruned, the reason published for the panel
-    worker.set_prune(glm::vec3(0.0f, 50.0f, 0.0f));
+    in.prune = point(glm::vec3(0.0f, 50.0f, 0.0f));
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     const auto off = worker.latest_published();
     CHECK_FALSE(off.bake->prune.applied);
@@ -99,10 +105,10 @@ TEST_CASE("worker: a prune request goes to the pipeline: the bake comes pruned, 
     CHECK(off.bake->prune.message.find("Not pruned") == 0);
 
     // a re-bake keeps the prune point: the new bake is published pruned, highlighted as a re-bake
-    worker.set_prune(plaza);
-    nav::Params wider = params;
-    REQUIRE(wider.set_from_string("agent_radius", "0.9"));
-    worker.request(wider, {}, nav::kLastStage);
+    in.prune = point(plaza);
+    worker.request(in, nav::kLastStage);
+    REQUIRE(in.params.set_from_string("agent_radius", "0.9"));
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     const auto rebaked = worker.latest_published();
     CHECK(rebaked.bake != pub.bake);
@@ -111,26 +117,28 @@ TEST_CASE("worker: a prune request goes to the pipeline: the bake comes pruned, 
     REQUIRE(rebaked.highlight);
     CHECK(rebaked.highlight->changes.any());
     // then a prune alone keeps that highlight
-    worker.set_prune(std::nullopt);
+    in.prune.reset();
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     CHECK(worker.latest_published().highlight == rebaked.highlight);
 }
 
 TEST_CASE("worker: the change highlight arrives with the bake it compares") {
     navdebug::Log log;
-    navdebug::BakeWorker worker(demo_pipeline(), log);
+    navdebug::BakeWorker worker(log);
+    load_demo(worker);
     worker.set_highlight_changes(true);
     worker.start();
-    nav::Params params;
-    worker.request(params, {}, nav::kLastStage);
+    nav::BakeInputs in;
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     const auto first = worker.latest_published();
     REQUIRE(first.bake);
     // the first bake of a mesh follows its input alone, which has nothing to compare
     CHECK_FALSE(first.highlight);
 
-    REQUIRE(params.set_from_string("agent_radius", "0.9"));
-    worker.request(params, {}, nav::kLastStage);
+    REQUIRE(in.params.set_from_string("agent_radius", "0.9"));
+    worker.request(in, nav::kLastStage);
     worker.wait_idle();
     const auto second = worker.latest_published();
     REQUIRE(second.highlight);
@@ -157,15 +165,14 @@ TEST_CASE("worker: a Why job verifies a fix after the bake and publishes it; a s
     for (const whyscene::Scene& s : whyscene::why_scenes())
         if (s.name == "erosion") erosion = s;
     REQUIRE(!erosion.verts.empty());
-    auto pipe = std::make_unique<nav::Pipeline>();
     nav::InputMesh mesh;
     mesh.verts = erosion.verts;
     mesh.tris = erosion.tris;
-    REQUIRE(pipe->set_mesh(std::move(mesh)).is_ok());
     navdebug::Log log;
-    navdebug::BakeWorker worker(std::move(pipe), log);
+    navdebug::BakeWorker worker(log);
+    REQUIRE(worker.pipeline().set_mesh(std::move(mesh)).is_ok());
     worker.start();
-    worker.request(nav::Params{}, {}, nav::kLastStage);
+    worker.request(nav::BakeInputs{}, nav::kLastStage);
     worker.wait_idle();
     const std::shared_ptr<const nav::Bake> b = worker.latest();
     REQUIRE(b);
@@ -195,9 +202,9 @@ TEST_CASE("worker: a Why job verifies a fix after the bake and publishes it; a s
     CHECK(worker.latest() == b);  // verifying bakes elsewhere: the published bake stays
 
     // a job asked on a bake that is no longer the latest is not run
-    nav::Params p;
-    REQUIRE(p.set(nav::ParamId::agent_radius, 0.3).is_ok());
-    worker.request(p, {}, nav::kLastStage);
+    nav::BakeInputs in;
+    REQUIRE(in.params.set(nav::ParamId::agent_radius, 0.3).is_ok());
+    worker.request(in, nav::kLastStage);
     job.id = 8;
     worker.request_why(job);
     worker.wait_idle();
