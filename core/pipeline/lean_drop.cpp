@@ -3,32 +3,11 @@
 
 namespace nav {
 
-namespace {
-
-// Lean solo bakes (PipelineDef::keep_intermediates off, navbake): the last stage that reads each result
-// of `owner`, after which it is dropped; -1: kept (the input's triangle areas, which every bake
-// reads; the contours, which hold the bake's warnings; the polygon and detail meshes and navmesh,
-// the output). The region trace is never dropped (only recorded on request).
-int last_reader(Stage owner) {
-    switch (owner) {
-        case Stage::Rasterize: return static_cast<int>(Stage::Filter);
-        case Stage::Filter: return static_cast<int>(Stage::Compact);
-        case Stage::Compact: return static_cast<int>(Stage::Detail);
-        case Stage::Erode: return static_cast<int>(Stage::Areas);
-        case Stage::Areas: return static_cast<int>(Stage::Contours);
-        case Stage::Distance: return static_cast<int>(Stage::Regions);
-        case Stage::Regions: return static_cast<int>(Stage::Detail);
-        default: return -1;
-    }
-}
-
-}  // namespace
-
+// A result is dropped after its last reader (the last column of its RESULT row in NAV_STAGES).
 void drop_consumed(Unit& u, int ran) {
     for_each_result(
-        [&](Stage owner, auto& p, auto& spare) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(*p)>, RegionTrace>) return;
-            if (last_reader(owner) != ran) return;
+        [&](Stage, Stage last_reader, auto& p, auto& spare) {
+            if (static_cast<int>(last_reader) != ran) return;
             p.reset();
             spare.reset();
             u.trimmed = true;

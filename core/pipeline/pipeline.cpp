@@ -227,12 +227,12 @@ Status Pipeline::set_inputs(const BakeInputs& next) {
     I.set_params(params);
     // Volumes and obstacles: the areas stage onward (solo), or the tiles under what changed.
     if (volumes != I.in.volumes) {
-        if (I.tiles.empty()) mark_dirty(Stage::Areas);
+        if (I.tiles.empty()) mark_dirty(kEditStage);
         else I.dirty_tiles_in(changed_volume_boxes(I.in.volumes, volumes));
         I.in.volumes = volumes;
     }
     if (obstacles != I.in.obstacles) {
-        if (I.tiles.empty()) mark_dirty(Stage::Areas);
+        if (I.tiles.empty()) mark_dirty(kEditStage);
         else I.dirty_tiles_in(changed_obstacle_boxes(I.in.obstacles, obstacles, I.in.params.f(ParamId::agent_radius)));
         I.in.obstacles = obstacles;
     }
@@ -318,7 +318,7 @@ void Pipeline::Impl::dirty_tiles_in(const std::vector<std::array<float, 4>>& box
         const BakeConfig& c = t->config;
         for (const std::array<float, 4>& b : boxes) {
             if (b[2] < c.bmin[0] || b[0] > c.bmax[0] || b[3] < c.bmin[2] || b[1] > c.bmax[2]) continue;
-            t->dirty_from = std::min(t->dirty_from, static_cast<int>(Stage::Areas));
+            t->dirty_from = std::min(t->dirty_from, static_cast<int>(kEditStage));
             for (int k = t->dirty_from; k < kStageCount; ++k) t->stats[static_cast<size_t>(k)].built = false;
             t->stats_changed = true;
             break;
@@ -503,8 +503,8 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
             ns.ms += I.assembly.ms;
             for (const StageCount& k : I.assembly.counts) ns.counts.push_back(k);
         } else {
-            ns.built = false;
-            b->built_through = std::min(b->built_through, static_cast<int>(Stage::Detail));
+            ns.built = false;  // the navmesh stage's whole-mesh step (the assembly) has not run
+            b->built_through = std::min(b->built_through, kLastTileStage - 1);
         }
         std::lock_guard lk(I.snap_mutex);
         for (auto& t : I.tiles) {

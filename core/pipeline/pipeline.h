@@ -62,16 +62,17 @@ struct StageResults {
     using Ptr = std::shared_ptr<std::conditional_t<Const, const T, T>>;
     template <class T>
     using ConstPtr = std::shared_ptr<const T>;
-#define NAV_STAGE_RESULT_MEMBER(stage, ptr, Type, member) ptr<Type> member;
+#define NAV_STAGE_RESULT_MEMBER(stage, ptr, Type, member, last) ptr<Type> member;
     NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_MEMBER)
 #undef NAV_STAGE_RESULT_MEMBER
 };
 
-// Calls fn(stage, result...) for each stage result, the same field of every argument together
-// (pipeline.cpp's stage table uses it to drop, publish and count them).
+// Calls fn(stage, last_reader, result...) for each stage result (its RESULT row in NAV_STAGES), the
+// same field of every argument together: the pipeline uses it to drop, publish and count them.
+// last_reader is the row's last column (Stage::Count: never dropped).
 template <class F, class... R>
 void for_each_result(F&& fn, R&... r) {
-#define NAV_STAGE_RESULT_CALL(stage, ptr, Type, member) fn(Stage::stage, r.member...);
+#define NAV_STAGE_RESULT_CALL(stage, ptr, Type, member, last) fn(Stage::stage, Stage::last, r.member...);
     NAV_STAGES(NAV_STAGE_SKIP, NAV_STAGE_RESULT_CALL)
 #undef NAV_STAGE_RESULT_CALL
 }

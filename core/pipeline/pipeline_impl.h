@@ -22,7 +22,7 @@ using clock_type = std::chrono::steady_clock;
 // holds it any more, else a fresh one is made, and the held buffer becomes the spare: the old one
 // lives on, unchanged, inside the snapshot, and comes back to the pipeline once that lets it go. A
 // live rebuild then alternates between two buffers instead of freeing one and faulting in another
-// every run (issue 24). use_count() is a relaxed
+// every run. use_count() is a relaxed
 // load, so reading 1 alone does not order our writes after the last other holder's reads of the
 // buffer: that holder's release of its reference is a release RMW on the count, and the acquire
 // fence after our load of the value it wrote makes its reads happen before our writes.
@@ -72,18 +72,18 @@ std::vector<std::string> stage_warnings(const StageResults<C>& r, const std::str
 
 template <class Dst, class Src>
 void copy_results(Dst& dst, const Src& src, bool with_trace) {
-    for_each_result([](Stage, auto& d, auto& s) { d = s; }, dst, src);
+    for_each_result([](Stage, Stage, auto& d, auto& s) { d = s; }, dst, src);
     if (!with_trace) dst.region_trace.reset();
 }
 
 template <class R>
 void drop_results_after(R& r, int stage) {
-    for_each_result([stage](Stage s, auto& p) { if (static_cast<int>(s) > stage) p.reset(); }, r);
+    for_each_result([stage](Stage s, Stage, auto& p) { if (static_cast<int>(s) > stage) p.reset(); }, r);
 }
 
 
 // Working memory of the stages that is no result: kept between bakes so a rebuild reuses it
-// instead of allocating and faulting it in again (issue 24). The solo bake has one; a tiled bake
+// instead of allocating and faulting it in again. The solo bake has one; a tiled bake
 // one per bake thread, taken by a thread for all the tiles it bakes in a run (Pipeline::Impl's
 // pool). Passed to the stages as an explicit argument, not a thread_local: the pipeline decides
 // who owns it and how long it lives, and a stage called from elsewhere (tests, navdiff) works

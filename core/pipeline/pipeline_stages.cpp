@@ -103,8 +103,8 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
     // 116 MB of spans); a tile
     // sorted in its thread's pool above. The solo grid keeps that capacity when its intermediates
     // are kept: it is one grid, the sort needed it at the peak anyway, and a rebuild at the same
-    // parameters sorts in it again instead of faulting a new pool in (issue 24: 1500 of the 1600
-    // faults of a dungeon rebuild). A lean bake (navbake's, once) gives it back: a lower peak.
+    // parameters sorts in it again instead of faulting a new pool in (most of a rebuild's page
+    // faults otherwise; docs/benchmarks.md). A lean bake (navbake's, once) gives it back: a lower peak.
     if (x.lean && hf.pool.capacity() > hf.pool.size() + hf.pool.size() / 4 + 1024) hf.pool.shrink_to_fit();
     return st;
 }
@@ -147,6 +147,10 @@ Status run_compact(Unit& u, const Ctx& x, StageStats& stats) {
     stats.counts = {{"compact_spans", chf.span_count}};
     return st;
 }
+
+// The obstacle cache is packed here, by the stage just before the one an edit re-bakes from.
+static_assert(static_cast<int>(kEditStage) == static_cast<int>(Stage::Erode) + 1,
+              "run_erode packs the obstacle cache for kEditStage: move the packing with it");
 
 Status run_erode(Unit& u, const Ctx& x, StageStats& stats) {
     auto& a = writable(u.eroded, u.spare.eroded);

@@ -121,8 +121,8 @@ void Pipeline::Impl::lay_out_tiles(const BakeConfig& c, const TileLayout& L, boo
             t->chf_cache.shrink_to_fit();
         }
         if (t->trimmed && t->dirty_from < static_cast<int>(Stage::Navmesh))
-            t->dirty_from = !t->chf_cache.empty() && t->dirty_from >= static_cast<int>(Stage::Areas)
-                                ? static_cast<int>(Stage::Areas)
+            t->dirty_from = !t->chf_cache.empty() && t->dirty_from >= static_cast<int>(kEditStage)
+                                ? static_cast<int>(kEditStage)
                                 : static_cast<int>(Stage::Rasterize);
         first = std::min(first, t->dirty_from);
     }
@@ -262,7 +262,7 @@ void Pipeline::Impl::bake_tile(Unit& t, const Ctx& ctx, int last, const TileLayo
     // at its erode).
     double unpack_ms = 0;
     bool fell_back = false;
-    if (t.dirty_from == static_cast<int>(Stage::Areas) && t.trimmed && !t.compact) {
+    if (t.dirty_from == static_cast<int>(kEditStage) && t.trimmed && !t.compact) {
         const auto u0 = clock_type::now();
         fell_back = !unpack_obstacle_cache(t);
         unpack_ms = std::chrono::duration<double, std::milli>(clock_type::now() - u0).count();
@@ -281,7 +281,7 @@ void Pipeline::Impl::bake_tile(Unit& t, const Ctx& ctx, int last, const TileLayo
         }
         t.dirty_from = s + 1;
         // the unpacking is the areas stage's time; a fallback is counted where the re-bake began
-        if (s == static_cast<int>(Stage::Areas) && !fell_back) t.stats[static_cast<size_t>(s)].ms += unpack_ms;
+        if (s == static_cast<int>(kEditStage) && !fell_back) t.stats[static_cast<size_t>(s)].ms += unpack_ms;
         if (s == kStageRasterize && fell_back) t.stats[static_cast<size_t>(s)].counts.push_back({"obstacle_cache_fallbacks", 1});
     }
     t.ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
@@ -290,7 +290,7 @@ void Pipeline::Impl::bake_tile(Unit& t, const Ctx& ctx, int last, const TileLayo
     if (t.contours) t.warnings = stage_warnings(t, "tile " + std::to_string(t.tx) + "," + std::to_string(t.tz) + ": ");
     const bool keep = def.keep_intermediates;
     if (!keep && t.dirty_from > kLastTileStage) {  // keep only the tile's output
-        for_each_result([](Stage s, auto& p, auto& spare) {
+        for_each_result([](Stage s, Stage, auto& p, auto& spare) {
             if (s < Stage::Polymesh) {
                 p.reset();
                 spare.reset();
