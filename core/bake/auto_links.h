@@ -1,4 +1,4 @@
-// Automatic off-mesh links, as Unity's bake offers them (issue 22): from every boundary edge of a
+// Automatic off-mesh links, as Unity's bake offers them: from every boundary edge of a
 // built NavMesh, drop-down links to surfaces at most `drop_height` below and jump links across gaps
 // at most `jump_distance` wide, each checked for clearance along its arc against the level
 // triangles for an agent cylinder (radius, height). Candidates that fail are kept with the reason,

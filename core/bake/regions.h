@@ -76,7 +76,7 @@ struct Regions {
 
 // The watershed's working memory (a span's four same-area neighbours, the flood distances, the
 // level stacks), kept by a caller that bakes again (the pipeline, per bake thread) so a rebuild
-// reuses it instead of allocating and faulting it in again (issue 24). Its contents between calls
+// reuses it instead of allocating and faulting it in again. Its contents between calls
 // mean nothing; the result does not depend on them.
 struct RegionScratch {
     struct Dirty {

@@ -1,4 +1,4 @@
-// Path test files (issue 22): the JSON form of nav::PathTestCase (core/runtime/path_tests.h), with
+// Path test files: the JSON form of nav::PathTestCase (core/runtime/path_tests.h), with
 // area names resolved against the bake's area table. In the bake library because the runtime
 // links no JSON library and knows no area names.
 //

@@ -275,7 +275,7 @@ Status build_map2d(const Map2D& m, const Map2DOptions& opt, Map2DResult& out) {
     if (r > 0) {
         // The rectangles and corner wedges of one ring overlap their neighbours: united 64 edges
         // at a time first (a small obstacle in one go), so the union of all meets few crossings
-        // (issue 19.9: 10^4 inflated squares took 30 s as one union of their pieces).
+        // (as one union of all their pieces, many inflated squares took tens of seconds).
         Rings chunk, part;
         // the band around a ring, 64 edges (and their vertices' wedges) at a time
         auto unite_band = [&](const double* p, uint32_t n) -> Status {

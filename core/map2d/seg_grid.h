@@ -1,7 +1,7 @@
 // 2D maps: a uniform grid of edge buckets, so that the stages that ask "which edges are near
 // this one / this point" (the clipper's intersections and winding numbers, the loader's
-// self-intersection test) look at a few edges instead of all of them (issue 19.9: all-pairs tests
-// made a ring of 10^5 points or 10^4 square obstacles take minutes).
+// self-intersection test) look at a few edges instead of all of them (all-pairs tests made large
+// rings or many obstacles take minutes).
 //
 // The grid covers the segments' bounding box with about one cell per segment (at most 2^22
 // cells); a segment is listed in every cell its (padded) path crosses, row by row, so a long

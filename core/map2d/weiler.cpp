@@ -132,8 +132,8 @@ Status collect_segments(const Rings& a, const Rings& b, ClipGraph& G) {
     return Status::ok();
 }
 
-// Bound on the crossings one clip may meet (README, 2D maps): beyond it a map is refused as bad
-// input instead of running for minutes (issue 19.9).
+// Bound on the crossings one clip may meet (docs/formats.md, 2D maps): beyond it a map is refused
+// as bad input instead of running for minutes.
 constexpr size_t kMaxClipCrossings = size_t(1) << 22;
 
 Status split_segments(ClipGraph& G) {
@@ -199,7 +199,7 @@ Status split_segments(ClipGraph& G) {
             if (++G.crossings > kMaxClipCrossings)
                 return Status::bad_input("clip: the (inflated) rings cross each other more than " +
                                          std::to_string(kMaxClipCrossings) +
-                                         " times (the limit of a 2D map; see README): simplify the map or use a smaller agent_radius");
+                                         " times (the limit of a 2D map; see docs/formats.md, 2D maps): simplify the map or use a smaller agent_radius");
             const double ts = o3 / (o3 - o4), tt = o1 / (o1 - o2);
             const uint32_t pc = uint32_t(pts.size() / 2);
             pts.push_back(s.ax + (s.bx - s.ax) * ts);

@@ -20,7 +20,7 @@
 // Cost: the intersections, the nearest edge of each sub-edge and the winding numbers (a ray to +x)
 // look only at the edges listed in a uniform grid of edge buckets along the way (seg_grid.h), about
 // E sqrt(E) for E edges spread over the map instead of E^2; at most 2^22 crossings per clip
-// (BadInput beyond, README).
+// (BadInput beyond, docs/formats.md).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -217,7 +217,7 @@ uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean
     // Per cell: 16 kept (two column heads and a compact cell), 8 lean (one of them at a time).
     // Lean measured (test_hostile, navbake's peak): 40 floors of 60 m 55 MiB, one floor of 600 m
     // 155 MiB, about 36 bytes a span and 5 a cell.
-    // Re-measured (issue 23) against GNU time's peak for navbake, raw spans counted row by row
+    // Measured against GNU time's peak for navbake, raw spans counted row by row
     // (touched_columns), the process's own kProcessBytes on top. Lean, the peak is the rasterize
     // sort (16 bytes a raw span) beside the merged spans' pool (12), or the compact stages, 38 a
     // merged span (stacked floors, where nothing merges); 38 a raw span made the large generated

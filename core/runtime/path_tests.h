@@ -1,4 +1,4 @@
-// Path test cases (issue 22): "from here to there, with this filter, the path must (not) arrive,
+// Path test cases: "from here to there, with this filter, the path must (not) arrive,
 // be at most this long, (not) cross these areas, (not) take these off-mesh links", evaluated on a
 // NavMesh. The runtime side only: the cases as plain structs (area ids, link user ids, a
 // QueryFilter) and their evaluation. Reading and writing the JSON file (area names, flag names)
