@@ -22,7 +22,7 @@ std::string App::state_json() const {
     j["path"] = {{"start", sel_.path.has_start() ? vec(sel_.path.start()) : nlohmann::json()},
                  {"end", sel_.path.has_end() ? vec(sel_.path.end()) : nlohmann::json()}};
     j["mesh"] = panels_.mesh_field;
-    j["mesh_loaded"] = !mesh_pending_ && bake_ && bake_->mesh != nullptr;
+    j["mesh_loaded"] = !pub_.mesh_pending && pub_.bake && pub_.bake->mesh != nullptr;
     j["stage"] = std::string(nav::stage_name(edit_.run_to));
     // the left panel (Files, Layers, Parameters) scrolls as one window
     const ImGuiWindow* left = ImGui::FindWindowByName("navdebug");
@@ -39,7 +39,7 @@ std::string App::state_json() const {
     // the volumes (EditState's: what the worker is given), the volume tool's selection and points
     nlohmann::json vols = nlohmann::json::array();
     for (const nav::ConvexVolume& v : edit_.volumes) {
-        const std::string_view name = areas_.name_of(v.area);
+        const std::string_view name = areas_.table.name_of(v.area);
         nlohmann::json xz = nlohmann::json::array();
         for (size_t k = 0; k + 2 < v.verts.size(); k += 3) xz.push_back({v.verts[k], v.verts[k + 2]});
         vols.push_back({{"area", name.empty() ? nlohmann::json(v.area) : nlohmann::json(std::string(name))},
@@ -52,7 +52,7 @@ std::string App::state_json() const {
     j["volume_selected"] = sel_.volume.selected();
     j["volume_points"] = sel_.volume.points().size() / 3;
     j["volume_dragging"] = sel_.volume.dragging();
-    j["bake_volumes"] = bake_ ? static_cast<int>(bake_->volumes.size()) : 0;
+    j["bake_volumes"] = pub_.bake ? static_cast<int>(pub_.bake->volumes.size()) : 0;
     // the manual links as edited (the link tool) and as in the bake on screen
     nlohmann::json links = nlohmann::json::array();
     for (const nav::OffMeshLink& l : edit_.links)
@@ -79,21 +79,21 @@ std::string App::state_json() const {
     j["path_points"] = pts;
     j["path_offmesh_corners"] = via;  // the corner where each link traversal starts (the next corner is its end)
     j["path_reached"] = sel_.path.path_reached();
-    j["bake_links"] = bake_ ? static_cast<int>(bake_->links.size()) : 0;
-    const nav::NavMesh* nm = bake_ ? bake_->navmesh.get() : nullptr;
+    j["bake_links"] = pub_.bake ? static_cast<int>(pub_.bake->links.size()) : 0;
+    const nav::NavMesh* nm = pub_.bake ? pub_.bake->navmesh.get() : nullptr;
     j["navmesh_links"] = nm ? nm->nlinks : 0;
     j["navmesh_links_connected"] = nm ? nm->nlinks_connected : 0;
     // the bake on screen: its obstacles, generation and the tiles its last run re-baked
-    j["bake_obstacles"] = bake_ ? static_cast<int>(bake_->obstacles.size()) : 0;
-    j["bake_generation"] = bake_ ? bake_->generation : 0;
-    j["tiles_rebaked"] = bake_ ? nlohmann::json(bake_->tiles_rebaked) : nlohmann::json::array();
-    j["tile_grid"] = {{"cols", bake_ ? bake_->layout.cols : 0}, {"rows", bake_ ? bake_->layout.rows : 0}};
+    j["bake_obstacles"] = pub_.bake ? static_cast<int>(pub_.bake->obstacles.size()) : 0;
+    j["bake_generation"] = pub_.bake ? pub_.bake->generation : 0;
+    j["tiles_rebaked"] = pub_.bake ? nlohmann::json(pub_.bake->tiles_rebaked) : nlohmann::json::array();
+    j["tile_grid"] = {{"cols", pub_.bake ? pub_.bake->layout.cols : 0}, {"rows", pub_.bake ? pub_.bake->layout.rows : 0}};
     nlohmann::json areas = nlohmann::json::array();
-    for (const nav::AreaType& a : areas_.types)
+    for (const nav::AreaType& a : areas_.table.types)
         areas.push_back({{"name", a.name}, {"id", a.id}, {"cost", a.cost}, {"flags", a.flags}});
     j["areas"] = areas;
     nlohmann::json costs = nlohmann::json::object();
-    for (const nav::AreaType& a : areas_.types) costs[a.name] = sel_.path.filter().area_cost[a.id];
+    for (const nav::AreaType& a : areas_.table.types) costs[a.name] = sel_.path.filter().area_cost[a.id];
     j["path_filter"] = {{"include", sel_.path.filter().include_flags},
                         {"exclude", sel_.path.filter().exclude_flags},
                         {"costs", costs}};
