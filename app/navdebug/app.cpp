@@ -200,30 +200,25 @@ void App::save_config(const std::string& path) {
     log_.info("saved config " + path);
 }
 
-uint64_t App::export_obj() {
+ExportJob App::export_job(ExportJob::Kind kind, const std::string& path) const {
     ExportJob job;
-    job.kind = ExportJob::Kind::Obj;
-    job.bake = pub_.bake;
-    return worker_.request_export(std::move(job));
-}
-
-uint64_t App::save_navmesh(const std::string& path) {
-    ExportJob job;
-    job.kind = ExportJob::Kind::Detour;
+    job.kind = kind;
     job.bake = pub_.bake;
     job.map2d = map2d_.scene() != nullptr;
     job.path = path;
-    return worker_.request_export(std::move(job));
+    return job;
+}
+
+uint64_t App::export_obj() { return worker_.request_export(export_job(ExportJob::Kind::Obj, {})); }
+
+uint64_t App::save_navmesh(const std::string& path) {
+    return worker_.request_export(export_job(ExportJob::Kind::Detour, path));
 }
 
 // The visible layers of the bake (input, regions, contours raw or simplified, polygon mesh,
 // detail mesh) and the current path when the path layer is on.
 uint64_t App::export_gltf(const std::string& path) {
-    ExportJob job;
-    job.kind = ExportJob::Kind::Gltf;
-    job.bake = pub_.bake;
-    job.map2d = map2d_.scene() != nullptr;
-    job.path = path;
+    ExportJob job = export_job(ExportJob::Kind::Gltf, path);
     auto on = [this](r::Layer l) { return opts_.layers[static_cast<size_t>(l)]; };
     job.which.input = on(r::Layer::Input);
     job.which.regions = on(r::Layer::Regions);

@@ -177,7 +177,7 @@ public:
     static constexpr double kSlowSceneMs = ViewCache::kSlowSceneMs;
     static constexpr double kTargetSceneMs = ViewCache::kTargetSceneMs;
 
-    // ---- test hooks (state_dump.cpp; test only: --state-dump) ----
+    // ---- test hooks (app_state_dump.cpp; test only: --state-dump) ----
     // A small JSON of what the window shows: visible layers, camera, path ends, the mesh, the left
     // panel's scroll, the Open dialog and the shortcut list; the window tests assert on it.
     std::string state_json() const;
@@ -189,6 +189,8 @@ private:
     void poll_worker();
     // Called once per newly published bake: timings history.
     void on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next);
+    // A job for the worker: an export of the bake shown.
+    ExportJob export_job(ExportJob::Kind kind, const std::string& path) const;
     // An export's result: its line logged, an error also shown in the banner.
     void report_export(const ExportResult& r);
     bool view_stale() const { return pub_.stale(worker_.busy()); }
@@ -205,7 +207,7 @@ private:
     // ---- edits: files, settings, undo / redo (app.cpp) ----
     void apply_edit(const EditSnapshot& s, const char* what);
     void undo_keys_and_commit();
-    // ---- keys (shortcut_keys.cpp): the shortcut table (shortcuts.h) on this frame's key presses ----
+    // ---- keys (app_shortcuts.cpp): the shortcut table (shortcuts.h) on this frame's key presses ----
     void handle_shortcuts();
     void run_shortcut(const Shortcut& s);
     void ui_shortcuts_overlay(float W, float H);  // the F1 / ? list
@@ -221,7 +223,7 @@ private:
     void save_config(const std::string& path);
     void set_error(std::string msg);
 
-    // ---- input in the 3D view (camera_input.cpp) ----
+    // ---- input in the 3D view (app_input.cpp) ----
     void handle_camera_input(GLFWwindow* window, float W, float H, float dt);
     // The point under the cursor of what the shown layers draw (not hidden ones), if any.
     bool pick_under_cursor(float W, float H, glm::vec3& hit) const;

@@ -34,7 +34,7 @@ void show_path_test(Selection& sel, r::LayerMask& layers, size_t i) {
     sel.path.set_end(glm::vec3(c.end[0], c.end[1], c.end[2]));
     sel.path.set_filter_flags(c.filter.include_flags, c.filter.exclude_flags);
     for (int a = 0; a < nav::kMaxAreas; ++a) sel.path.set_area_cost(static_cast<uint8_t>(a), c.filter.area_cost[a]);
-    layers[static_cast<size_t>(r::Layer::Path)] = true;  // as a path click does (camera_input.cpp)
+    layers[static_cast<size_t>(r::Layer::Path)] = true;  // as a path click does (app_input.cpp)
 }
 
 void path_tests_section(Selection& sel, r::LayerMask& layers, const std::shared_ptr<const nav::NavMesh>& navmesh,
