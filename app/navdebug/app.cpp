@@ -6,7 +6,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <new>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,9 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/formats/config_json.h"
-#include "core/formats/detour_export.h"
-#include "core/formats/gltf_export.h"
-#include "core/formats/obj_export.h"
+#include "core/bake/palette.h"
 #include "core/explain/why.h"
 #include "core/formats/level_import.h"
 #include "core/io/file.h"
@@ -114,7 +111,7 @@ App::App(BakeWorker& worker, Log& log, const nav::BakeInputs& inputs, AppOptions
     if (opts_.polyanya_step >= 0) sel_.optimal.set_search_step(opts_.polyanya_step);
 }
 
-bool App::init_gl(std::string& err) { return renderer_.init(err); }
+bool App::init_gl(std::string& err) { return scene_.renderer.init(err); }
 
 void App::set_error(std::string msg) { panels_.banner = std::move(msg); }
 
@@ -143,7 +140,7 @@ void App::open_mesh(const std::string& path, bool own_settings) {
     if (own_settings) forget_level_picks();
     edit_.new_level = own_settings ? path : std::string();
     map2d_.clear_scene();
-    mesh_pending_ = true;
+    pub_.mesh_pending = true;
     log_.info("opening " + path);
     worker_.request_mesh(path);
 }
@@ -194,115 +191,65 @@ void App::save_config(const std::string& path) {
     log_.info("saved config " + path);
 }
 
-void App::export_obj() {
-    const nav::Bake* b = bake_.get();
-    if (!b || !b->polymesh || !b->mesh) {
-        const std::string msg = "export OBJ: no polygon mesh yet (bake through the polymesh stage first)";
-        log_.error(msg);
-        set_error(msg);
-        return;
-    }
-    std::filesystem::path out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
-    out.replace_extension(".navmesh.obj");
-    const nav::PolyMeshDetail* dm = b->detail && b->detail->nmeshes == b->polymesh->npolys ? b->detail.get() : nullptr;
-    const nav::Status st = nav::write_navmesh_obj(out.string(), *b->polymesh, dm);
-    if (!st) {
-        log_.error("export OBJ: " + st.message);
-        set_error("export OBJ: " + st.message);
-        return;
-    }
-    log_.info("exported " + out.string() + " (" + std::to_string(b->polymesh->npolys) + " polygons" +
-              (dm ? ", " + std::to_string(dm->ntris) + " detail triangles)" : ", no detail mesh)"));
+ExportJob App::export_job(ExportJob::Kind kind, const std::string& path) const {
+    ExportJob job;
+    job.kind = kind;
+    job.bake = pub_.bake;
+    job.map2d = map2d_.scene() != nullptr;
+    job.path = path;
+    return job;
 }
 
-bool App::save_navmesh(const std::string& path) {
-    const nav::Bake* b = bake_.get();
-    nav::DetourMeshFile f;
-    nav::Status st = map2d_.scene() ? nav::Status::bad_input(kNotABake)
-                     : b && b->mesh ? nav::make_detour_mesh(*b, f)
-                                    : nav::Status::bad_input("no bake yet");
-    std::filesystem::path out;
-    std::vector<uint8_t> bytes;
-    if (st) {
-        out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
-        out.replace_extension(".navmesh.bin");
-        if (!path.empty()) out = path;
-        if (nav::same_file(out.string(), b->mesh->path))
-            st = nav::Status::bad_input(out.string() + ": is the level being viewed; refusing to overwrite it");
-        if (st) nav::write_mset(f, bytes);
-        if (st) st = nav::write_output_file(out.string(), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-    }
-    if (!st) {
-        log_.error("save navmesh: " + st.message);
-        set_error("save navmesh: " + st.message);
-        return false;
-    }
-    log_.info("saved " + out.string() + " (Detour navmesh, " + std::to_string(f.tiles.size()) + " tile" +
-              (f.tiles.size() == 1 ? "" : "s") + ", " + std::to_string(bytes.size()) + " bytes)");
-    return true;
+uint64_t App::export_obj() { return worker_.request_export(export_job(ExportJob::Kind::Obj, {})); }
+
+uint64_t App::save_navmesh(const std::string& path) {
+    return worker_.request_export(export_job(ExportJob::Kind::Detour, path));
 }
 
 // The visible layers of the bake (input, regions, contours raw or simplified, polygon mesh,
-// detail mesh) and the current path when the path layer is on, in the debugger's colours, as
-// NAME.navmesh.glb next to the mesh (or `path`: navdebug --export-gltf).
-bool App::export_gltf(const std::string& path) {
-    const nav::Bake* b = bake_.get();
-    if (!b || !b->mesh || map2d_.scene()) {
-        const std::string msg = map2d_.scene() ? std::string("export glTF: ") + kNotABake
-                                               : "export glTF: no bake yet (open a mesh first)";
-        log_.error(msg);
-        set_error(msg);
-        return false;
-    }
+// detail mesh) and the current path when the path layer is on.
+uint64_t App::export_gltf(const std::string& path) {
+    ExportJob job = export_job(ExportJob::Kind::Gltf, path);
     auto on = [this](r::Layer l) { return opts_.layers[static_cast<size_t>(l)]; };
-    nav::GltfBakeLayers which;
-    which.input = on(r::Layer::Input);
-    which.regions = on(r::Layer::Regions);
-    which.contours = on(r::Layer::Contours);
-    which.raw_contours = on(r::Layer::RawContours);
-    which.polymesh = on(r::Layer::Polymesh);
-    which.detail = on(r::Layer::Detail);
-    const std::vector<float> route = path_on() ? sel_.path.path_points() : std::vector<float>{};
-    if (!route.empty()) which.path = &route;
-    std::filesystem::path out = b->mesh->path.empty() ? std::filesystem::path("mesh.obj") : std::filesystem::path(b->mesh->path);
-    out.replace_extension(".navmesh.glb");
-    if (!path.empty()) out = path;
-    if (nav::same_file(out.string(), b->mesh->path)) {
-        const std::string msg = "export glTF: " + out.string() + ": is the level being viewed; refusing to overwrite it";
-        log_.error(msg);
-        set_error(msg);
-        return false;
+    job.which.input = on(r::Layer::Input);
+    job.which.regions = on(r::Layer::Regions);
+    job.which.contours = on(r::Layer::Contours);
+    job.which.raw_contours = on(r::Layer::RawContours);
+    job.which.polymesh = on(r::Layer::Polymesh);
+    job.which.detail = on(r::Layer::Detail);
+    if (path_on()) job.route = sel_.path.path_points();
+    return worker_.request_export(std::move(job));
+}
+
+void App::report_export(const ExportResult& r) {
+    if (r.ok) {
+        log_.info(r.text);
+        return;
     }
-    std::vector<nav::GltfLayer> layers;
-    // On the UI thread: a level too large for memory must cost the export, not the session.
-    try {
-        if (const nav::Status st = nav::gltf_bake_layers(*b, which, layers); !st) {
-            log_.error("export glTF: " + out.string() + ": " + st.message);
-            set_error("export glTF: " + out.string() + ": " + st.message);
-            return false;
-        }
-        if (layers.empty()) {
-            const std::string msg = "export glTF: nothing to write (turn on a layer the bake has: input, regions, contours, "
-                                    "polymesh, detail or path)";
-            log_.error(msg);
-            set_error(msg);
-            return false;
-        }
-        if (const nav::Status st = nav::write_gltf(out.string(), layers); !st) {
-            log_.error("export glTF: " + st.message);
-            set_error("export glTF: " + st.message);
-            return false;
-        }
-    } catch (const std::bad_alloc&) {
-        const std::string msg = "export glTF: " + out.string() + ": out of memory (export fewer layers)";
-        log_.error(msg);
-        set_error(msg);
-        return false;
+    log_.error(r.text);
+    set_error(r.text);
+}
+
+bool App::wait_export(uint64_t id) {
+    worker_.wait_idle();
+    bool ok = false;
+    for (const ExportResult& r : worker_.take_exports()) {
+        report_export(r);
+        if (r.id == id) ok = r.ok;
     }
-    std::string names;
-    for (const nav::GltfLayer& l : layers) names += (names.empty() ? "" : ", ") + l.name;
-    log_.info("exported " + out.string() + " (nodes " + names + ")");
-    return true;
+    return ok;
+}
+
+void App::set_areas(const nav::AreaTable& areas) {
+    edit_.desired.areas = areas;
+    areas_.edit = areas;
+    areas_.error.clear();
+    uint32_t colors[64] = {};
+    for (const nav::AreaType& a : areas.types)
+        if (a.id < 64) colors[a.id] = a.color | 0xff000000u;  // alpha 0 would mean "built-in"
+    nav::set_area_colors(colors);
+    sel_.path.set_areas(areas);
+    if (!(areas == nav::AreaTable::defaults())) areas_.open = true;
 }
 
 void App::on_drop(int count, const char** paths) {
@@ -320,25 +267,12 @@ bool App::any_floor_layer() const {
 }
 
 bool App::settled() const {
-    // raw_bake_ must also be the worker's latest: it is picked up by the frame after the publish
-    return !worker_.busy() && worker_.latest() == raw_bake_ && !edit_.unrequested() && !mesh_pending_;
+    // pub_.raw must also be the worker's latest: it is picked up by the frame after the publish
+    return !worker_.busy() && worker_.latest() == pub_.raw && !edit_.unrequested() && !pub_.mesh_pending;
 }
 
 bool App::view_current() const {
-    return !draw_bake_ || (!layers_.uploading() && layers_.generation() == draw_bake_->generation && !view_deferred_);
-}
-
-std::shared_ptr<const nav::Bake> App::trimmed(const std::shared_ptr<const nav::Bake>& bake) {
-    if (!bake || bake->built_through <= static_cast<int>(edit_.run_to)) return bake;
-    if (bake == trim_src_ && edit_.run_to == trim_to_) return trim_out_;
-    // A shallow copy without the results after the target stage: stepping back with Previous shows
-    // the pipeline as it was after that stage, and Next shows the kept result again at once.
-    auto t = std::make_shared<nav::Bake>(*bake);
-    t->drop_after(static_cast<int>(edit_.run_to));
-    trim_src_ = bake;
-    trim_to_ = edit_.run_to;
-    trim_out_ = std::move(t);
-    return trim_out_;
+    return !pub_.drawn || (!scene_.layers.uploading() && scene_.layers.generation() == pub_.drawn->generation && !cache_.deferred());
 }
 
 void App::on_new_bake(const std::shared_ptr<const nav::Bake>&, const std::shared_ptr<const nav::Bake>& next) {
@@ -351,7 +285,7 @@ void App::poll_worker() {
         switch (e.kind) {
             case WorkerEvent::Kind::MeshLoaded:
                 panels_.banner.clear();
-                mesh_pending_ = false;
+                pub_.mesh_pending = false;
                 if (!edit_.own_settings_for.empty() && edit_.own_settings_for == e.text) apply_own_settings(e.text);
                 edit_.own_settings_for.clear();
                 if (!edit_.new_level.empty() && edit_.new_level == e.text) forget_level_picks();
@@ -359,12 +293,13 @@ void App::poll_worker() {
                 break;
             case WorkerEvent::Kind::MeshFailed:
                 set_error(e.text);
-                mesh_pending_ = false;
+                pub_.mesh_pending = false;
                 break;
             case WorkerEvent::Kind::BakeFailed: set_error(e.text); break;
             case WorkerEvent::Kind::BakeDone: break;
         }
     }
+    for (const ExportResult& r : worker_.take_exports()) report_export(r);
     worker_.set_region_trace(replay_.wants_trace());
     // the bake and the draw lists the worker built for it, taken together, and the change
     // highlight (a 2D map: its own bake, drawn from layers built here). The prune point is an input
@@ -372,39 +307,36 @@ void App::poll_worker() {
     auto [latest, view, built, view_tile, highlight] = worker_.latest_published();
     if (map2d_.scene()) {
         // a 2D scene is built when opened, not by the worker: its bake with the prune is made by the
-        // pipeline's prune (nav::prune_at) when the point changes
-        map2d_bake_ = pruned_scene_bake(*map2d_.scene(), edit_.prune_point(), std::move(map2d_bake_));
-        latest = map2d_bake_, view = latest, built = nullptr, view_tile.reset(), highlight = highlight_;
+        // pipeline's prune (nav::prune_at) on the worker when the point changes
+        pub_.take_scene_prune(worker_, map2d_.scene(), edit_.prune_point());
+        latest = pub_.map2d, view = latest, built = nullptr, view_tile.reset(), highlight = pub_.highlight;
     } else {
-        map2d_bake_.reset();
+        pub_.forget_scene();
     }
     if (latest) {
-        raw_layers_ = std::move(built);
-        raw_view_ = std::move(view);
-        raw_view_tile_ = view_tile;
+        pub_.layers = std::move(built);
+        pub_.view = std::move(view);
+        pub_.view_tile = view_tile;
     }
-    if (latest && latest != raw_bake_) {
-        on_new_bake(raw_bake_, latest);
-        raw_bake_ = std::move(latest);
+    if (latest && latest != pub_.raw) {
+        on_new_bake(pub_.raw, latest);
+        pub_.raw = std::move(latest);
     }
     // the change highlight the worker published (while the highlight is on): uploaded when it changes
     if (!view_.highlight_changes) highlight = nullptr;
-    if (highlight != highlight_) {
-        highlight_ = std::move(highlight);
-        diff_upload_ = true;
+    if (highlight != pub_.highlight) {
+        pub_.highlight = std::move(highlight);
+        scene_.diff_upload = true;
     }
-    bake_ = trimmed(raw_bake_);
+    pub_.trim(edit_.run_to);
     // what the layers draw: the whole bake, or its "only selected tile" view (the worker's when it
     // is of this very bake and tile, so its draw lists fit)
     worker_.set_tile_only(sel_.tile_only ? sel_.tile : std::nullopt);
-    if (sel_.tile_only && sel_.tile && bake_ && bake_->tiled())
-        draw_bake_ = bake_ == raw_bake_ && raw_view_tile_ == sel_.tile ? raw_view_ : ui_tile_view_.make(bake_, *sel_.tile);
-    else
-        draw_bake_ = bake_;
-    panels_.warnings.update(bake_.get(), edit_.desired.params, log_);
+    pub_.pick_drawn(sel_.tile_only ? sel_.tile : std::nullopt);
+    panels_.warnings.update(pub_.bake.get(), edit_.desired.params, log_);
     // the newest desired state goes to the worker whenever it differs from what was asked last
     if (edit_.unrequested()) {
-        cancelled_ = false;
+        pub_.cancelled = false;
         worker_.request(edit_.desired, edit_.run_to);
         edit_.mark_requested();
     }
@@ -418,17 +350,17 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     if (sel_.tool != Selection::Tool::Volume) sel_.volume.cancel();  // points are the tool's, while it is on
     if (!ImGui::IsAnyItemActive()) sel_.volume.end_point_edit();       // the panel's point field let go
     update_why();
-    track_worker_state();
-    update_path_tests();
-    sel_.path.update(bake_ ? bake_->navmesh : nullptr);
-    sel_.optimal.update(bake_ && sel_.path.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, sel_.path.has_start(),
+    progress_.track(worker_, scene_.layers.uploading());
+    update_path_tests(sel_, opts_.layers, opts_.path_test, pub_.bake ? pub_.bake->navmesh : nullptr, edit_.desired.areas, log_);
+    sel_.path.update(pub_.bake ? pub_.bake->navmesh : nullptr);
+    sel_.optimal.update(pub_.bake && sel_.path.mode() == PathTool::Mode::Path ? pub_.bake->navmesh : nullptr, sel_.path.has_start(),
                     sel_.path.start(), sel_.path.has_end(), sel_.path.end());
     // A running bake needs no frames of its own: the worker wakes the loop when it publishes, and
     // the status line's timers tick with the loop's idle wait (0.25 s). A loop spinning frames
     // through a bake took the cores the bake runs on (software GL draws on every core): the app's
     // stage times were 10x navbake's. Without the view's framebuffer, as before. The new layers'
     // upload goes on frame after frame.
-    view_.animating = (worker_.busy() && !view_cache_on_) || layers_.uploading();
+    view_.animating = (worker_.busy() && !cache_.on) || scene_.layers.uploading();
 
     if (view_.show_ui) {
         ui_left_panel(W, H);
@@ -437,15 +369,15 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     view_.rect = {panels_.left_w, 0.0f, std::max(W - panels_.left_w - panels_.right_w, 64.0f), H};
     if (view_.show_ui) ui_why_window(W, H);
 
-    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
-    if (mesh && bake_->mesh != view_.framed_mesh) {
+    const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
+    if (mesh && pub_.bake->mesh != view_.framed_mesh) {
         const glm::vec3 bmin(mesh->bmin[0], mesh->bmin[1], mesh->bmin[2]);
         const glm::vec3 bmax(mesh->bmax[0], mesh->bmax[1], mesh->bmax[2]);
         glm::vec3 wmin = bmin, wmax = bmax;  // the walkable part, framed by default
-        ViewState::walkable_bounds(*mesh, bake_->tri_areas.get(), wmin, wmax);
+        ViewState::walkable_bounds(*mesh, pub_.bake->tri_areas.get(), wmin, wmax);
         if (view_.camera_placed && !view_.framed_mesh) view_.cam.set_scene_scale(glm::length(bmax - bmin));  // keep --camera
         else view_.cam.frame_default(wmin, wmax, view_.rect);
-        view_.framed_mesh = bake_->mesh;
+        view_.framed_mesh = pub_.bake->mesh;
         view_.camera_placed = true;
     }
 
@@ -462,7 +394,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
         view_.view_proj = projection();
         update_hover(W, H);
     } else {
-        sel_.inspector.update(draw_bake_, opts_.layers, nullptr, false);
+        sel_.inspector.update(pub_.drawn, opts_.layers, nullptr, false);
     }
     update_focus();
     if (!opts_.headless) handle_shortcuts();
@@ -501,67 +433,37 @@ void App::undo_keys_and_commit() {
 }
 
 void App::build_overlays() {
-    overlay_cpu_.clear();
-    overlay_cpu_.line_width = 2.5f;
-    overlay_cpu_.point_size = 9.0f;
-    overlay_cpu_.depth_test = false;
-    sel_.inspector.draw_overlay(overlay_cpu_);
-    tile_overlay(overlay_cpu_);
+    scene_.overlay_cpu.clear();
+    scene_.overlay_cpu.line_width = 2.5f;
+    scene_.overlay_cpu.point_size = 9.0f;
+    scene_.overlay_cpu.depth_test = false;
+    sel_.inspector.draw_overlay(scene_.overlay_cpu);
+    tile_overlay(scene_.overlay_cpu);
     sel_.obstacle.clamp(edit_.desired.obstacles);
     if (!map2d_.scene())
         draw_obstacles(edit_.desired.obstacles, sel_.tool == Selection::Tool::Obstacle ? sel_.obstacle.selected() : -1,
-                       edit_.desired.params.f(nav::ParamId::agent_radius), overlay_cpu_);
+                       edit_.desired.params.f(nav::ParamId::agent_radius), scene_.overlay_cpu);
     // the volumes while their tool is on (the areas layer and the navmesh show what they stamp)
     sel_.volume.clamp(edit_.desired.volumes);
     if (!map2d_.scene() && sel_.tool == Selection::Tool::Volume) {
-        draw_volumes(edit_.desired.volumes, sel_.volume.selected(), overlay_cpu_);
-        draw_volume_points(sel_.volume.points(), sel_.volume.area(), volume_close_radius(), overlay_cpu_);
+        draw_volumes(edit_.desired.volumes, sel_.volume.selected(), scene_.overlay_cpu);
+        draw_volume_points(sel_.volume.points(), sel_.volume.area(), volume_close_radius(), scene_.overlay_cpu);
         if (sel_.volume.selected() >= 0)
-            draw_volume_handles(edit_.desired.volumes[static_cast<size_t>(sel_.volume.selected())], sel_.volume.dragged_point(), overlay_cpu_);
+            draw_volume_handles(edit_.desired.volumes[static_cast<size_t>(sel_.volume.selected())], sel_.volume.dragged_point(), scene_.overlay_cpu);
     }
     // the manual links: while the link tool is on or the links layer is shown (the automatic ones
     // are the layer's), the selected one white; a half-placed link's start as a point
     sel_.link.clamp(edit_.desired.links);
     const bool link_tool = sel_.tool == Selection::Tool::Link;
     if (!map2d_.scene() && (link_tool || opts_.layers[static_cast<size_t>(r::Layer::Links)])) {
-        r::build_manual_links(edit_.desired.links, link_tool ? sel_.link.selected() : -1, overlay_cpu_, overlay_cpu_);
-        if (link_tool && sel_.link.pending()) overlay_cpu_.add_point(sel_.link.pending()->data(), r::colors::kLinkManual);
+        r::build_manual_links(edit_.desired.links, link_tool ? sel_.link.selected() : -1, scene_.overlay_cpu, scene_.overlay_cpu);
+        if (link_tool && sel_.link.pending()) scene_.overlay_cpu.add_point(sel_.link.pending()->data(), r::colors::kLinkManual);
     }
-    why_bold_cpu_.clear();
-    why_bold_cpu_.line_width = 5.0f;
-    why_bold_cpu_.point_size = 15.0f;
-    why_bold_cpu_.depth_test = false;
-    if (!map2d_.scene()) sel_.why.draw_overlay(overlay_cpu_, why_bold_cpu_);
-}
-
-void App::track_worker_state() {
-    const bool busy = worker_.busy();
-    const int st = worker_.building_stage();
-    const Clock::time_point now = Clock::now();
-    // each phase the status line names has its own timer: the layers' build after the stages
-    // (the worker's publish) and the upload of the new layers
-    const bool publishing = busy && st < 0 && worker_.publishing();
-    if (publishing && !was_publishing_) layers_since_ = now;
-    was_publishing_ = publishing;
-    if (layers_.uploading() && !was_uploading_) upload_since_ = now;
-    was_uploading_ = layers_.uploading();
-    if (busy && !was_busy_) {
-        busy_since_ = now;
-        run_first_stage_ = -1;
-    }
-    if (st != seen_stage_) {
-        stage_since_ = now;
-        if (st >= 0 && (run_first_stage_ < 0 || st < run_first_stage_)) run_first_stage_ = st;
-        seen_stage_ = st;
-    }
-    was_busy_ = busy;
-}
-
-bool App::view_stale() const {
-    // an earlier result is on screen (more than the input) while a newer one is wanted
-    // (or a tiled bake's partial snapshot is left on screen by a cancel)
-    return raw_bake_ && ((raw_bake_->built_through > 0 && (worker_.busy() || cancelled_)) ||
-                         (raw_bake_->partial && cancelled_ && !worker_.busy()));
+    scene_.why_bold_cpu.clear();
+    scene_.why_bold_cpu.line_width = 5.0f;
+    scene_.why_bold_cpu.point_size = 15.0f;
+    scene_.why_bold_cpu.depth_test = false;
+    if (!map2d_.scene()) sel_.why.draw_overlay(scene_.overlay_cpu, scene_.why_bold_cpu);
 }
 
 void App::render_scene(int fb_w, int fb_h) {
@@ -573,17 +475,11 @@ void App::render_scene(int fb_w, int fb_h) {
     r::LayerMask shown = opts_.layers;
     if (replay_.active()) shown[static_cast<size_t>(r::Layer::Regions)] = false;
     worker_.set_layers(shown);
-    layers_.update(draw_bake_, shown, raw_layers_.get(), frame_upload_budget());
+    scene_.layers.update(pub_.drawn, shown, pub_.layers.get(), frame_upload_budget());
 
-    if (bake_ && bake_->mesh != ground_mesh_) {
-        ground_mesh_ = bake_->mesh;
-        ground_cpu_.clear();
-        if (ground_mesh_) r::build_ground(ground_mesh_->bmin, ground_mesh_->bmax, ground_cpu_);
-        ground_gpu_.upload(ground_cpu_);
-    }
+    if (pub_.bake) scene_.update_ground(pub_.bake->mesh);
     build_overlays();
-    overlay_gpu_.upload(overlay_cpu_);
-    why_bold_gpu_.upload(why_bold_cpu_);
+    scene_.upload_overlays();
 
     r::FrameParams fp{};
     const float* m = &view_.view_proj[0][0];
@@ -596,47 +492,30 @@ void App::render_scene(int fb_w, int fb_h) {
     fp.light_dir[2] = 0.40f;
     fp.viewport_w = fb_w;
     fp.viewport_h = fb_h;
-    view_.update_floors(bake_ ? bake_->navmesh : nullptr, bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
-    fp.cut = view_.view_cut(bake_ && bake_->mesh ? bake_->mesh.get() : nullptr);
+    view_.update_floors(pub_.bake ? pub_.bake->navmesh : nullptr, pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr);
+    fp.cut = view_.view_cut(pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr);
     view_.draw_opts.cull_input = view_.see.cull;
     view_.draw_opts.hide_ceilings = view_.see.hide_ceilings;
     // under the change highlight the layers turn grey: its colours then mean "changed", never a region
-    view_.draw_opts.grey_base = view_.highlight_changes && highlight_ && !highlight_->overlay.empty();
-    renderer_.begin(fp);
-    if (view_.show_ground) {
-        // The grid lies under everything: clearing depth after it keeps its lines (which carry a
-        // depth bias towards the viewer) from showing through floors at the bottom of the bounds.
-        renderer_.draw(ground_gpu_);
-        glClear(GL_DEPTH_BUFFER_BIT);
-    }
-    layers_.draw(renderer_, shown, view_.draw_opts);
-    map2d_.draw(renderer_);
-    if (diff_upload_) {
-        diff_gpu_.upload(highlight_ ? highlight_->overlay : r::DrawList{});
-        diff_upload_ = false;
-    }
-    if (view_.highlight_changes && highlight_ && !diff_gpu_.empty()) {
-        // on top of the stack of visible layers
-        float top = 0.0f;
-        for (float v : view_.draw_opts.lifts(shown)) top = std::max(top, v);
-        r::DrawStyle st = renderer_.style();
-        st.lift = top;
-        st.xray = view_.draw_opts.xray;
-        renderer_.set_style(st);
-        renderer_.draw(diff_gpu_);
-        renderer_.set_style(r::DrawStyle{});
-    }
-    if (replay_.active()) replay_.draw(renderer_, bake_);
+    view_.draw_opts.grey_base = view_.highlight_changes && pub_.highlight && !pub_.highlight->overlay.empty();
+    scene_.renderer.begin(fp);
+    if (view_.show_ground) scene_.draw_ground();  // under everything
+    scene_.layers.draw(scene_.renderer, shown, view_.draw_opts);
+    map2d_.draw(scene_.renderer);
+    // the change highlight on top of the stack of visible layers
+    float top = 0.0f;
+    for (float v : view_.draw_opts.lifts(shown)) top = std::max(top, v);
+    scene_.draw_highlight(pub_.highlight.get(), view_.highlight_changes, top, view_.draw_opts.xray);
+    if (replay_.active()) replay_.draw(scene_.renderer, pub_.bake);
     if (path_on()) {
-        sel_.path.update(bake_ ? bake_->navmesh : nullptr);
-        sel_.path.draw(renderer_);
-        sel_.optimal.update(bake_ && sel_.path.mode() == PathTool::Mode::Path ? bake_->navmesh : nullptr, sel_.path.has_start(),
+        sel_.path.update(pub_.bake ? pub_.bake->navmesh : nullptr);
+        sel_.path.draw(scene_.renderer);
+        sel_.optimal.update(pub_.bake && sel_.path.mode() == PathTool::Mode::Path ? pub_.bake->navmesh : nullptr, sel_.path.has_start(),
                         sel_.path.start(), sel_.path.has_end(), sel_.path.end());
-        sel_.optimal.draw(renderer_);
+        sel_.optimal.draw(scene_.renderer);
     }
-    renderer_.draw(overlay_gpu_);
-    renderer_.draw(why_bold_gpu_);
-    renderer_.end();
+    scene_.draw_overlays();
+    scene_.renderer.end();
 }
 
 // ---- the Why tool ---------------------------------------------------------------------------
@@ -646,7 +525,7 @@ void App::update_why() {
     if (map2d_.scene()) return;  // 2D maps have no bake stages to explain
     // the worker's bake as published (pruned by the pipeline, the Islands prune point), not trimmed
     const bool idle = !worker_.busy() && !worker_.why_running();
-    if (std::optional<WhyJob> job = sel_.why.update(raw_bake_, idle)) worker_.request_why(std::move(*job));
+    if (std::optional<WhyJob> job = sel_.why.update(pub_.raw, idle)) worker_.request_why(std::move(*job));
     for (const std::string& m : sel_.why.take_messages()) log_.info(m);
 }
 
@@ -666,7 +545,7 @@ void App::apply_fix(const nav::WhyFix& fix) {
     const std::string text = fix.text;
     // The fix was verified on the bake shown: applied over other edits made since, it would be
     // another change than the one verified (and a volume index would name another volume).
-    const bool same = fix.remove_volume >= 0 ? bake_ && edit_.desired.volumes == bake_->inputs.volumes
+    const bool same = fix.remove_volume >= 0 ? pub_.bake && edit_.desired.volumes == pub_.bake->inputs.volumes
                                              : fix.param && edit_.desired.params.get(*fix.param) == fix.from;
     if (!same) {
         log_.warn("why: not applied: the parameters or volumes changed since " + text +
@@ -684,7 +563,7 @@ void App::apply_fix(const nav::WhyFix& fix) {
 
 void App::update_focus() {
     // where the view looks: the centre ray met with the level's mid height, else the eye
-    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
     if (!mesh) return;
     const float y = 0.5f * (mesh->bmin[1] + mesh->bmax[1]);
     const glm::vec3 f = view_.cam.forward();
@@ -699,8 +578,8 @@ void App::update_focus() {
 }
 
 void App::tile_overlay(r::DrawList& out) const {
-    if (!sel_.tile || !bake_ || !bake_->tiled()) return;
-    const nav::Bake& b = *bake_;
+    if (!sel_.tile || !pub_.bake || !pub_.bake->tiled()) return;
+    const nav::Bake& b = *pub_.bake;
     if (tile_index(b, *sel_.tile) < 0) return;
     const nav::BakeConfig& c = b.config;
     const float y0 = c.bmin[1], y1 = c.bmax[1] + 0.02f * std::max(1.0f, c.bmax[1] - c.bmin[1]);

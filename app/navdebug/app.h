@@ -1,6 +1,8 @@
 // The debugger's frame: App wires the state it owns (ViewState: camera, what is drawn and how;
-// EditState: parameters, volumes, prune, undo; Selection: click tool, picks, inspector, path;
-// Panels: the panels' own state, their code in panels_*.cpp) to the bake worker and the renderer.
+// EditState: parameters, volumes, prune, undo; AreasState: the area types; Selection: click tool,
+// picks, inspector, path; Panels: the panels' own state, their code in panels_*.cpp;
+// PublishedBake: what the worker published; WorkerProgress: the status line's timers; GpuScene:
+// what is on the GPU; ViewCache: the view's framebuffer) to the bake worker and the renderer.
 // main.cpp owns the window and the command line and calls App once a frame.
 #pragma once
 #include <glad/gl.h>
@@ -13,15 +15,19 @@
 #include <string>
 #include <vector>
 
+#include "areas_state.h"
 #include "camera.h"
 #include "core/pipeline/pipeline.h"
 #include "edit_state.h"
+#include "export_job.h"
+#include "gpu_scene.h"
 #include "log.h"
 #include "map2d_view.h"
 #include "panels.h"
+#include "panels_path_tests.h"
 #include "path_tool.h"
+#include "published_bake.h"
 #include "render/layers.h"
-#include "render/renderer.h"
 #include "replay.h"
 #include "selection.h"
 #include "session.h"
@@ -29,6 +35,7 @@
 #include "view_cache.h"
 #include "view_state.h"
 #include "worker.h"
+#include "worker_progress.h"
 
 struct ImDrawList;
 
@@ -37,10 +44,6 @@ struct Shortcut;
 }
 
 namespace navdebug {
-
-// Why the bake's exports are greyed out while a Detour navmesh or a 2D map is open.
-inline constexpr const char* kNotABake =
-    "A loaded navmesh or 2D map is shown, not a bake: it has no bake to save or export (open a level to bake one).";
 
 struct AppOptions {
     nav::render::LayerMask layers{};
@@ -105,10 +108,16 @@ public:
     void on_drop(int count, const char** paths);
     // Writes the session JSON (mesh, config, volumes, path, camera, layers); false with err on failure.
     bool save_session(const std::string& path, std::string& err) const;
-    // The visible layers as glTF to `path` (empty: NAME.navmesh.glb next to the mesh); false with
-    // the reason logged and shown when nothing could be written.
-    bool export_gltf(const std::string& path = {});
-    bool save_navmesh(const std::string& path = {});  // NAME.navmesh.bin next to the mesh, or `path`
+    // The exports run on the worker (export_job.h): these ask for them with the bake shown and
+    // return the job's id; the result is logged (and an error shown) when the worker has it.
+    // The visible layers as glTF to `path` (empty: NAME.navmesh.glb next to the mesh).
+    uint64_t export_gltf(const std::string& path = {});
+    uint64_t save_navmesh(const std::string& path = {});  // NAME.navmesh.bin next to the mesh, or `path`
+    // The polygon and detail meshes of the bake shown as NAME.navmesh.obj next to the mesh.
+    uint64_t export_obj();
+    // Blocks until the worker has run export `id` (headless runs: --save-navmesh, --export-gltf),
+    // reports it as a frame does; whether it wrote its file.
+    bool wait_export(uint64_t id);
     void load_session(const std::string& path);
     // True while something moves (flying, dragging, a bake running): keep frames coming.
     bool animating() const { return view_.animating; }
@@ -128,28 +137,30 @@ public:
     // scene's draw, or spread uploads over frames, after settled() is already true).
     bool view_current() const;
     // The latest bake the worker published (not trimmed to the timeline's target stage).
-    const std::shared_ptr<const nav::Bake>& latest_bake() const { return raw_bake_; }
+    const std::shared_ptr<const nav::Bake>& latest_bake() const { return pub_.raw; }
     // Bytes the draw layers hold (CPU arrays, GPU buffers), for the stress report.
-    size_t layer_cpu_bytes() const { return layers_.cpu_bytes(); }
-    size_t layer_gpu_bytes() const { return layers_.gpu_bytes(); }
+    size_t layer_cpu_bytes() const { return scene_.layers.cpu_bytes(); }
+    size_t layer_gpu_bytes() const { return scene_.layers.gpu_bytes(); }
     // Frames in which the UI thread built a layer itself (no draw list from the worker).
-    uint64_t layer_ui_waits() const { return layers_.ui_waits_on_layers(); }
+    uint64_t layer_ui_waits() const { return scene_.layers.ui_waits_on_layers(); }
     // Per layer: build (worker) and upload times of its last rebuild, sizes (the benchmark's table).
-    const nav::render::LayerCache& layer_cache() const { return layers_; }
+    const nav::render::LayerCache& layer_cache() const { return scene_.layers; }
     // The Why tool waits for the worker (a fix being verified, a path explained): headless runs
     // wait for it before the frames they save.
     bool why_waiting() const { return sel_.why.waiting(); }
+    // A 2D map's prune was asked of the worker and is not shown yet.
+    bool scene_prune_waiting() const { return pub_.scene_prune_waiting(); }
     // The Path tests panel has cases not evaluated on the bake shown yet.
     bool path_tests_waiting() const { return sel_.path_tests.pending(); }
     // Time a frame may spend uploading layer parts (the rest go on in the next frames); 0: a bake's
     // layers are uploaded in the frame that first draws it (screenshots).
-    void set_layer_upload_budget(double ms) { layer_upload_budget_ms_ = ms; }
-    static constexpr double kLayerUploadBudgetMs = 12.0;
+    void set_layer_upload_budget(double ms) { scene_.upload_budget_ms = ms; }
+    static constexpr double kLayerUploadBudgetMs = GpuScene::kLayerUploadBudgetMs;
 
-    // ---- the view's own framebuffer (view_cache.cpp) ----
-    // Off (--no-view-cache): the scene is drawn on the window every frame, as before issue 23.
-    void set_view_cache(bool on) { view_cache_on_ = on; }
-    bool view_cache() const { return view_cache_on_; }
+    // ---- the view's own framebuffer (app_view.cpp, ViewCache in view_cache.h) ----
+    // Off (--no-view-cache): the scene is drawn on the window every frame.
+    void set_view_cache(bool on) { cache_.on = on; }
+    bool view_cache() const { return cache_.on; }
     // After frame(), before ImGui::Render: whether the scene is drawn this frame (what it shows
     // changed) or the last image is shown again. A slow scene (last draw over kSlowSceneMs) that
     // changed without the camera moving shows "drawing..." over the old image for one frame and is
@@ -158,14 +169,14 @@ public:
     // After ImGui::Render: the scene into the view's framebuffer when prepare_view said so, then
     // the image onto the window's framebuffer (the panels are drawn over it next).
     void present_view(int fb_w, int fb_h);
-    double last_scene_ms() const { return last_scene_ms_; }  // the last scene draw, finished (glFinish)
-    uint64_t scene_draws() const { return scene_draws_; }
+    double last_scene_ms() const { return cache_.last_scene_ms(); }  // the last scene draw, finished (glFinish)
+    uint64_t scene_draws() const { return cache_.scene_draws(); }
     // The benchmark's orbiting camera: yaw by `radians` around the level's centre.
     void orbit_level(float radians);
-    static constexpr double kSlowSceneMs = 30.0;    // slower scenes draw a frame after the change
-    static constexpr double kTargetSceneMs = 50.0;  // the span budget shrinks while a moving scene is slower
+    static constexpr double kSlowSceneMs = ViewCache::kSlowSceneMs;
+    static constexpr double kTargetSceneMs = ViewCache::kTargetSceneMs;
 
-    // ---- test hooks (state_dump.cpp; test only: --state-dump) ----
+    // ---- test hooks (app_state_dump.cpp; test only: --state-dump) ----
     // A small JSON of what the window shows: visible layers, camera, path ends, the mesh, the left
     // panel's scroll, the Open dialog and the shortcut list; the window tests assert on it.
     std::string state_json() const;
@@ -177,11 +188,11 @@ private:
     void poll_worker();
     // Called once per newly published bake: timings history.
     void on_new_bake(const std::shared_ptr<const nav::Bake>& prev, const std::shared_ptr<const nav::Bake>& next);
-    // The bake as seen at the timeline's target stage: stages after run_to dropped (cached).
-    std::shared_ptr<const nav::Bake> trimmed(const std::shared_ptr<const nav::Bake>& bake);
-    // Honest state: follows the worker (since when it is busy, which stage it builds).
-    void track_worker_state();
-    bool view_stale() const;
+    // A job for the worker: an export of the bake shown.
+    ExportJob export_job(ExportJob::Kind kind, const std::string& path) const;
+    // An export's result: its line logged, an error also shown in the banner.
+    void report_export(const ExportResult& r);
+    bool view_stale() const { return pub_.stale(worker_.busy()); }
     void update_focus();  // the camera's focus to the worker (tiles nearest it bake first)
     void tile_overlay(nav::render::DrawList& out) const;  // the selected tile's box and its border
     // The Why tool: its story told on the latest bake, its job to the worker, its result taken.
@@ -195,17 +206,10 @@ private:
     // ---- edits: files, settings, undo / redo (app.cpp) ----
     void apply_edit(const EditSnapshot& s, const char* what);
     void undo_keys_and_commit();
-    // ---- keys (shortcut_keys.cpp): the shortcut table (shortcuts.h) on this frame's key presses ----
+    // ---- keys (app_shortcuts.cpp): the shortcut table (shortcuts.h) on this frame's key presses ----
     void handle_shortcuts();
-    void ui_areas();  // the Areas panel (panels_areas.cpp)
-    // The Path tests panel (panels_path_tests.cpp): its cases evaluated on the bake shown, a case
-    // shown with the path tool, the path tool's path saved as a case.
-    void update_path_tests();
-    void ui_path_tests();
-    void show_path_test(size_t i);
     void run_shortcut(const Shortcut& s);
     void ui_shortcuts_overlay(float W, float H);  // the F1 / ? list
-    bool show_shortcuts_ = false;
     // Opens a mesh. With own_settings (a mesh the user opens, not a session's) and "keep settings"
     // off, the loaded mesh starts from its own settings: MESH.json next to it when there is one,
     // else the defaults; no volumes, mesh fixes or prune carried over.
@@ -216,13 +220,9 @@ private:
     void forget_level_picks();
     void load_config(const std::string& path);
     void save_config(const std::string& path);
-    // Writes the polygon and detail meshes of the current bake as NAME.navmesh.obj next to the mesh.
-    void export_obj();
-    // Writes the current bake (solo or tiled) as Detour data in RecastDemo's all-tiles file (MSET),
-    // NAME.navmesh.bin next to the mesh.
     void set_error(std::string msg);
 
-    // ---- input in the 3D view (camera_input.cpp) ----
+    // ---- input in the 3D view (app_input.cpp) ----
     void handle_camera_input(GLFWwindow* window, float W, float H, float dt);
     // The point under the cursor of what the shown layers draw (not hidden ones), if any.
     bool pick_under_cursor(float W, float H, glm::vec3& hit) const;
@@ -258,16 +258,11 @@ private:
     void ui_bake_status(bool panel);
     void tile_labels(ImDrawList* fg, float W, float H) const;  // tile ids over the tiles layer
 
-    // ---- the view's framebuffer (view_cache.cpp) ----
-    void build_overlays();  // overlay_cpu_ and why_bold_cpu_ (render_scene; the signature)
+    // ---- the view (app_view.cpp) ----
+    void build_overlays();  // the scene's overlay_cpu and why_bold_cpu (render_scene; the signature)
     // A hash of everything the scene's picture depends on that can change without an input event.
     uint64_t scene_signature(int fb_w, int fb_h);
-    // Clicks, key presses and widget edits this frame (a checkbox or slider may change what is drawn).
-    static bool input_touches_scene();
-    // The span budget of this frame's scene draw: the user's, lowered while the camera moves and
-    // the scene is slower than kTargetSceneMs; and the layer upload budget from the scene's time.
-    size_t frame_span_budget() const;
-    double frame_upload_budget() const;
+    double frame_upload_budget() const { return cache_.upload_budget(scene_.upload_budget_ms); }
 
     BakeWorker& worker_;
     Log& log_;
@@ -276,64 +271,16 @@ private:
     // the state App wires together
     ViewState view_;
     EditState edit_;
-    nav::AreaTable areas_edit_ = nav::AreaTable::defaults();  // the Areas panel's rows, maybe not valid yet
-    std::string areas_error_;                                 // why areas_edit_ is not applied
-    bool areas_open_ = false;                                 // the Areas section opens when the table is not the defaults
+    AreasState areas_;  // the Areas panel's rows; the applied table is edit_.desired.areas
     Selection sel_;
+    bool show_shortcuts_ = false;  // the F1 / ? list is shown
     Panels panels_;
-
-    // what the worker published and what is drawn of it
-    std::shared_ptr<const nav::Bake> bake_;      // what is drawn: trimmed to run_to
-    std::shared_ptr<const nav::Bake> raw_bake_;  // the worker's latest, as published (pruned by the pipeline)
-    std::shared_ptr<const nav::Bake> map2d_bake_;  // a 2D scene's bake with the prune (pruned_scene_bake)
-    std::shared_ptr<const nav::render::BuiltLayers> raw_layers_;  // published with it: drawn by upload only
-    std::shared_ptr<const nav::Bake> trim_src_, trim_out_;
-    nav::Stage trim_to_ = nav::kLastStage;
-    TileOnlyView ui_tile_view_;  // the view made here when the worker's does not fit (trim)
-    std::shared_ptr<const nav::Bake> draw_bake_;  // what the layers draw: bake_ or its tile-only view
-    std::shared_ptr<const nav::Bake> raw_view_;   // the worker's view of raw_bake_ (published with it)
-    std::optional<TileXZ> raw_view_tile_;
-    std::shared_ptr<const BakeHighlight> highlight_;  // the worker's, while the highlight is on
-    bool mesh_pending_ = false;  // a mesh was asked for and has not loaded or failed yet
-    bool cancelled_ = false;     // the user cancelled the last bake: the view shows an older one
-
-    // the worker's progress (track_worker_state)
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point busy_since_{}, stage_since_{};
-    bool was_busy_ = false;
-    int seen_stage_ = -1, run_first_stage_ = -1;
-    // the status line's own timers: the worker building the layers after the stages, the new
-    // layers going to the GPU
-    Clock::time_point layers_since_{}, upload_since_{};
-    bool was_publishing_ = false, was_uploading_ = false;
-
-    // rendering
-    nav::render::Renderer renderer_;
-    nav::render::LayerCache layers_;
-    double layer_upload_budget_ms_ = kLayerUploadBudgetMs;
-    nav::render::DrawList ground_cpu_, overlay_cpu_;
-    nav::render::GpuDrawList ground_gpu_, overlay_gpu_, diff_gpu_;
-    nav::render::DrawList why_bold_cpu_;  // the Why tool's losing culprit, point and gap: thicker
-    nav::render::GpuDrawList why_bold_gpu_;
-    std::shared_ptr<const nav::InputMesh> ground_mesh_;
-    bool diff_upload_ = false;
-
+    PublishedBake pub_;         // what the worker published and what is drawn of it
+    WorkerProgress progress_;   // the worker's progress (the status line)
+    GpuScene scene_;            // the renderer, the layers' cache, the ground and the overlays
     RegionReplay replay_;
     Map2DView map2d_;  // 2D maps and the top view
-
-    // the view's framebuffer (view_cache.cpp)
-    ViewTarget view_target_;
-    bool view_cache_on_ = true;
-    bool view_draw_now_ = false;  // prepare_view: present_view draws the scene
-    bool view_dirty_ = true;      // a change not drawn yet (a deferred frame)
-    bool view_deferred_ = false;  // the last frame showed "drawing..." over the old image
-    bool view_moving_ = false;    // the camera moved since the last draw
-    uint64_t drawn_sig_ = 0;
-    glm::mat4 drawn_view_proj_{0.0f};
-    double last_scene_ms_ = 0.0;
-    uint64_t scene_draws_ = 0;
-    size_t moving_span_budget_ = 0;  // the span budget while the camera moves (0: not lowered yet)
-    size_t drawn_span_budget_ = 0;   // the budget of the last scene draw (the LOD text names a lowered one)
+    ViewCache cache_;  // the view's framebuffer
 };
 
 }  // namespace navdebug

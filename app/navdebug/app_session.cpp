@@ -10,8 +10,8 @@ namespace navdebug {
 
 bool App::save_session(const std::string& path, std::string& err) const {
     Session s;
-    if (bake_ && bake_->mesh && !bake_->mesh->path.empty())
-        s.mesh = std::filesystem::absolute(bake_->mesh->path).lexically_normal().string();
+    if (pub_.bake && pub_.bake->mesh && !pub_.bake->mesh->path.empty())
+        s.mesh = std::filesystem::absolute(pub_.bake->mesh->path).lexically_normal().string();
     else if (!opts_.mesh_path.empty())
         s.mesh = std::filesystem::absolute(opts_.mesh_path).lexically_normal().string();
     s.has_config = true;
@@ -41,7 +41,7 @@ void App::load_session(const std::string& path) {
         set_error(st.message);
         return;
     }
-    const bool new_level = s.mesh && (!bake_ || !bake_->mesh || std::filesystem::path(bake_->mesh->path).lexically_normal() !=
+    const bool new_level = s.mesh && (!pub_.bake || !pub_.bake->mesh || std::filesystem::path(pub_.bake->mesh->path).lexically_normal() !=
                                                               std::filesystem::path(*s.mesh).lexically_normal());
     if (new_level) forget_level_picks();  // then the session's own picks below
     if (s.has_config) {

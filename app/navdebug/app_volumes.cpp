@@ -67,7 +67,7 @@ void App::volume_tool_click(float W, float H) {
 
 void App::place_cli_volumes() {
     // once the first bake of the level is in and the worker has it all: as clicks, then Enter
-    if ((opts_.add_volumes.empty() && opts_.move_volume_points.empty()) || !raw_bake_ || !raw_bake_->mesh || worker_.busy() || edit_.unrequested()) return;
+    if ((opts_.add_volumes.empty() && opts_.move_volume_points.empty()) || !pub_.raw || !pub_.raw->mesh || worker_.busy() || edit_.unrequested()) return;
     for (const AppOptions::CliVolume& cv : opts_.add_volumes) {
         uint8_t id = 0;
         if (!edit_.desired.areas.id_of(cv.area, id)) {  // main checked the names against the config's table

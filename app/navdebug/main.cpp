@@ -401,7 +401,10 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
         exit_code = std::max(exit_code, bake_exit_code(worker.latest()));
     }
     // a few frames so ImGui lays its windows out; the last one is saved
-    for (int f = 0; f < 4; ++f) offscreen_frame();
+    for (int f = 0; f < 4; ++f) {
+        offscreen_frame();
+        if (app.scene_prune_waiting()) worker.wait_idle();  // a 2D map's prune, made by the worker
+    }
     if (!cli.state_dump_path.empty()) {  // --state-dump with --screenshot: the state of the frame saved
         if (const nav::Status st = nav::write_output_file(cli.state_dump_path, app.state_json() + "\n"); !st) {
             std::fprintf(stderr, "navdebug: --state-dump: %s\n", st.message.c_str());
@@ -440,11 +443,11 @@ int take_screenshot(App& app, navdebug::BakeWorker& worker, GLFWwindow* win, con
         }
     }
     if (!cli.save_navmesh_path.empty()) {
-        if (app.save_navmesh(cli.save_navmesh_path)) std::printf("navdebug: wrote %s\n", cli.save_navmesh_path.c_str());
+        if (app.wait_export(app.save_navmesh(cli.save_navmesh_path))) std::printf("navdebug: wrote %s\n", cli.save_navmesh_path.c_str());
         else exit_code = 1;  // the reason is in the log (stderr)
     }
     if (!cli.export_gltf_path.empty()) {
-        if (app.export_gltf(cli.export_gltf_path)) std::printf("navdebug: wrote %s\n", cli.export_gltf_path.c_str());
+        if (app.wait_export(app.export_gltf(cli.export_gltf_path))) std::printf("navdebug: wrote %s\n", cli.export_gltf_path.c_str());
         else exit_code = 1;  // the reason is in the log (stderr)
     }
     return exit_code;
@@ -517,7 +520,7 @@ int run_interactive(App& app, GLFWwindow* win, const navdebug::StressOptions& st
         glfwGetWindowSize(win, &ww, &wh);
         glfwGetFramebufferSize(win, &fw, &fh);
         app.frame(win, static_cast<float>(std::max(ww, 1)), static_cast<float>(std::max(wh, 1)), dt);
-        app.prepare_view(fw, fh);  // the scene drawn this frame or its last image shown (view_cache.cpp)
+        app.prepare_view(fw, fh);  // the scene drawn this frame or its last image shown (app_view.cpp)
         ImGui::Render();
         if (fw > 0 && fh > 0) {
             app.present_view(fw, fh);

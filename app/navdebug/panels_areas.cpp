@@ -1,9 +1,9 @@
 // The Areas panel: the area types (nav::AreaTable) as a table of rows: colour, name, id, cost,
-// flags; add / remove. A valid edit applies at once (App::set_areas): the worker re-makes the
+// flags; add / remove. A valid edit applies at once (the caller: App::set_areas): the worker re-makes the
 // navmesh tiles when flags changed, the path filter's costs follow the table's costs, the views'
 // area colours follow (nav::set_area_colors). An edit that makes the table invalid (a duplicate
 // name, ...) stays in the panel with the error under it until fixed.
-#include "app.h"
+#include "areas_state.h"
 #include "ui_common.h"
 
 #include <imgui.h>
@@ -16,19 +16,7 @@
 
 namespace navdebug {
 
-void App::set_areas(const nav::AreaTable& areas) {
-    edit_.desired.areas = areas;
-    areas_edit_ = areas;
-    areas_error_.clear();
-    uint32_t colors[64] = {};
-    for (const nav::AreaType& a : areas.types)
-        if (a.id < 64) colors[a.id] = a.color | 0xff000000u;  // alpha 0 would mean "built-in"
-    nav::set_area_colors(colors);
-    sel_.path.set_areas(areas);
-    if (!(areas == nav::AreaTable::defaults())) areas_open_ = true;
-}
-
-void App::ui_areas() {
+bool areas_panel(AreasState& areas) {
     bool changed = false;
     int remove = -1;
     const ImGuiTableFlags tf = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg;
@@ -39,8 +27,8 @@ void App::ui_areas() {
         ImGui::TableSetupColumn("flags");
         ImGui::TableSetupColumn("");
         ImGui::TableHeadersRow();
-        for (size_t i = 0; i < areas_edit_.types.size(); ++i) {
-            nav::AreaType& a = areas_edit_.types[i];
+        for (size_t i = 0; i < areas.edit.types.size(); ++i) {
+            nav::AreaType& a = areas.edit.types[i];
             ImGui::PushID(static_cast<int>(i));
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
@@ -89,32 +77,30 @@ void App::ui_areas() {
     }
     ImGui::TextColored(kDimColor, "flags: walk swim door jump");
     if (remove >= 0) {
-        areas_edit_.types.erase(areas_edit_.types.begin() + remove);
+        areas.edit.types.erase(areas.edit.types.begin() + remove);
         changed = true;
     }
-    const uint8_t next_id = areas_edit_.free_id();
+    const uint8_t next_id = areas.edit.free_id();
     ImGui::BeginDisabled(next_id == 0);
     if (ImGui::SmallButton("Add area")) {
         std::string n = "area" + std::to_string(next_id);
-        areas_edit_.types.push_back({n, next_id, nav::default_area_color(next_id), 1.0f, nav::kPolyFlagWalk});
+        areas.edit.types.push_back({n, next_id, nav::default_area_color(next_id), 1.0f, nav::kPolyFlagWalk});
         changed = true;
     }
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::SmallButton("Defaults")) {
-        areas_edit_ = nav::AreaTable::defaults();
+        areas.edit = nav::AreaTable::defaults();
         changed = true;
     }
+    bool apply = false;
     if (changed) {
-        const nav::Status st = areas_edit_.validate("areas");
-        if (st) {
-            const nav::AreaTable t = areas_edit_;
-            set_areas(t);
-        } else {
-            areas_error_ = st.message;
-        }
+        const nav::Status st = areas.edit.validate("areas");
+        if (st) apply = true;
+        else areas.error = st.message;
     }
-    if (!areas_error_.empty()) ImGui::TextColored(kErrorColor, "%s", areas_error_.c_str());
+    if (!areas.error.empty()) ImGui::TextColored(kErrorColor, "%s", areas.error.c_str());
+    return apply;
 }
 
 }  // namespace navdebug

@@ -107,7 +107,7 @@ void App::ui_left_panel(float, float H) {
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("Write the session (mesh, parameters, volumes, path, camera, layers) as JSON.");
         }
-        const bool can_export = bake_ && bake_->polymesh && bake_->mesh;
+        const bool can_export = pub_.bake && pub_.bake->polymesh && pub_.bake->mesh;
         ImGui::BeginDisabled(!can_export);
         if (ImGui::Button("Export OBJ")) export_obj();
         ImGui::EndDisabled();
@@ -116,10 +116,10 @@ void App::ui_left_panel(float, float H) {
                                            "as NAME.navmesh.obj next to the mesh."
                                          : map2d_.scene() ? kNotABake : "Bake through the polymesh stage to export.");
         // Detour's navmesh file of the whole bake: solo, or tiled once every tile is baked
-        const bool can_save = bake_ && bake_->mesh && !map2d_.scene() &&
-                              bake_->built_through >= static_cast<int>(nav::Stage::Detail) &&
-                              (bake_->tiled() ? bake_->tiles_done == bake_->layout.count() && !bake_->partial
-                                              : bake_->polymesh && bake_->detail);
+        const bool can_save = pub_.bake && pub_.bake->mesh && !map2d_.scene() &&
+                              pub_.bake->built_through >= static_cast<int>(nav::Stage::Detail) &&
+                              (pub_.bake->tiled() ? pub_.bake->tiles_done == pub_.bake->layout.count() && !pub_.bake->partial
+                                              : pub_.bake->polymesh && pub_.bake->detail);
         ImGui::SameLine();
         ImGui::BeginDisabled(!can_save);
         if (ImGui::Button("Save navmesh")) save_navmesh();
@@ -130,7 +130,7 @@ void App::ui_left_panel(float, float H) {
                                          "The bake's polygons; an Islands prune is in the file (disabled flag)."
                                        : map2d_.scene() ? kNotABake : "Bake through the detail stage (every tile) to save.");
         ImGui::SameLine();
-        const bool can_gltf = bake_ && bake_->mesh && !map2d_.scene();
+        const bool can_gltf = pub_.bake && pub_.bake->mesh && !map2d_.scene();
         ImGui::BeginDisabled(!can_gltf);
         if (ImGui::Button("Export glTF")) export_gltf();
         ImGui::EndDisabled();
@@ -139,8 +139,8 @@ void App::ui_left_panel(float, float H) {
         else if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("Write the visible layers (input, regions, contours, polymesh, detail, path) as\n"
                               "named glTF nodes with vertex colours: NAME.navmesh.glb next to the mesh (opens in Blender).");
-        if (bake_ && bake_->mesh) {
-            const nav::InputMesh& m = *bake_->mesh;
+        if (pub_.bake && pub_.bake->mesh) {
+            const nav::InputMesh& m = *pub_.bake->mesh;
             ImGui::TextColored(kDimColor, "%s", std::filesystem::path(m.path).filename().string().c_str());
             ImGui::SameLine();
             ImGui::TextColored(kDimColor, "%s verts, %s tris", fmt_count(m.vert_count()).c_str(),
@@ -164,7 +164,7 @@ void App::ui_left_panel(float, float H) {
     if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
         ui_layers();
         ImGui::PushID("replay");
-        replay_.panel(bake_.get());
+        replay_.panel(pub_.bake.get());
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) ui_params();
@@ -205,7 +205,7 @@ void App::ui_params() {
         }
         ImGui::PushID(static_cast<int>(d.id));
         const std::string label(d.label);
-        const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+        const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
         const std::string hint = nav::voxel_hint(d.id, edit_.desired.params, mesh ? mesh->bmin : nullptr, mesh ? mesh->bmax : nullptr);
         std::string unit = d.unit.empty() || d.unit == "cells" ? "" : " " + std::string(d.unit);
         bool changed = false;
@@ -292,7 +292,7 @@ void App::ui_params() {
 }
 
 void App::ui_layers() {
-    const nav::Bake* b = bake_.get();
+    const nav::Bake* b = pub_.bake.get();
     for (int i = 0; i < r::kLayerCount; ++i) {
         const auto l = static_cast<r::Layer>(i);
         if (i % 2) ImGui::SameLine(150.0f);
@@ -302,7 +302,7 @@ void App::ui_layers() {
         if (ImGui::Checkbox(std::string(r::layer_name(l)).c_str(), &on)) opts_.layers[static_cast<size_t>(i)] = on;
         if (!avail) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
-            const auto& info = layers_.info(l);
+            const auto& info = scene_.layers.info(l);
             // a tiled level's per-grid layers are drawn in parts (blocks of tiles): a re-bake
             // re-uploads the parts whose tiles changed
             const std::string parts = info.parts > 1 ? ", " + std::to_string(info.parts_uploaded) + " of its " +
@@ -332,7 +332,7 @@ void App::ui_layers() {
         ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
         if (l == r::Layer::Regions) ui_regions_legend();
         int n = 0;
-        for (const r::LegendEntry& e : layers_.legend(l)) {  // only what the layer draws now
+        for (const r::LegendEntry& e : scene_.layers.legend(l)) {  // only what the layer draws now
             // two entries a row where the second fits (a long label gets a row of its own at 1280 x 800)
             const float entry_w = 16.0f + ImGui::CalcTextSize(std::string(e.label).c_str()).x;
             if (n++ % 2) {
@@ -349,7 +349,7 @@ void App::ui_layers() {
 
 void App::ui_regions_legend() {
     // every region drawn, by its colour: a count, then the swatches in a scrolled box
-    const nav::Bake* b = draw_bake_.get();
+    const nav::Bake* b = pub_.drawn.get();
     const nav::Regions* reg = b && b->regions ? b->regions.get() : nullptr;
     if (!reg) {
         if (b && b->tiled())
@@ -427,9 +427,9 @@ void App::ui_readability() {
                           "before, so layers shown together do not hide each other.");
     if (ImGui::Checkbox("Highlight changes", &view_.highlight_changes)) {
         worker_.set_highlight_changes(view_.highlight_changes);
-        if (!view_.highlight_changes && highlight_) {
-            highlight_.reset();
-            diff_upload_ = true;
+        if (!view_.highlight_changes && pub_.highlight) {
+            pub_.highlight.reset();
+            scene_.diff_upload = true;
         }
     }
     if (ImGui::IsItemHovered())
@@ -448,10 +448,10 @@ void App::ui_readability() {
         ImGui::SameLine();
         swatch("##drem", r::colors::kDiffRemoved);
         ImGui::TextUnformatted("removed");
-        if (highlight_) {
-            ImGui::TextWrapped("#%llu -> #%llu: %s", static_cast<unsigned long long>(highlight_->changes.from_generation),
-                               static_cast<unsigned long long>(highlight_->changes.to_generation), highlight_->text.c_str());
-            ImGui::TextColored(kDimColor, "diff %.2f ms", highlight_->changes.ms);
+        if (pub_.highlight) {
+            ImGui::TextWrapped("#%llu -> #%llu: %s", static_cast<unsigned long long>(pub_.highlight->changes.from_generation),
+                               static_cast<unsigned long long>(pub_.highlight->changes.to_generation), pub_.highlight->text.c_str());
+            ImGui::TextColored(kDimColor, "diff %.2f ms", pub_.highlight->changes.ms);
         } else {
             ImGui::TextColored(kDimColor, "move a slider: the next bake is compared with this one");
         }
@@ -470,7 +470,7 @@ void App::ui_see_inside() {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Input triangles facing down are not drawn where the camera is above them\n"
                           "(--hide-ceilings on|off).");
-    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
     const float lo = mesh ? mesh->bmin[1] - 1.0f : -10.0f, hi = mesh ? mesh->bmax[1] + 1.0f : 10.0f;
     bool clip = view_.see.clip.has_value();
     if (ImGui::Checkbox("height clip", &clip)) {
@@ -546,7 +546,7 @@ std::string App::lod_text(bool brief) const {
     size_t total = 0, full = 0, merged = 0;
     std::string names;
     for (int i = 0; i < r::kLayerCount; ++i) {
-        const r::SpanPlanStats& st = layers_.lod(static_cast<r::Layer>(i));
+        const r::SpanPlanStats& st = scene_.layers.lod(static_cast<r::Layer>(i));
         if (!st.merged) continue;
         names += (names.empty() ? "" : ", ") + std::string(r::layer_name(static_cast<r::Layer>(i)));
         total += st.visible;
@@ -559,13 +559,13 @@ std::string App::lod_text(bool brief) const {
         std::snprintf(b, sizeof b, v >= 100000 ? "%.1f M" : "%.0f k", v >= 100000 ? static_cast<double>(v) / 1e6 : static_cast<double>(v) / 1e3);
         return std::string(b);
     };
-    // the view's frame time lowered the budget while the camera moves (view_cache.cpp)
+    // the view's frame time lowered the budget while the camera moves (ViewCache, view_cache.h)
     const size_t user = view_.draw_opts.span_budget;
     std::string lowered;
-    if (user > 0 && drawn_span_budget_ > 0 && drawn_span_budget_ < user) {
+    if (user > 0 && cache_.drawn_span_budget() > 0 && cache_.drawn_span_budget() < user) {
         char b[160];
         std::snprintf(b, sizeof b, "budget lowered to %s of %s while the camera moves (the scene took %.0f ms)",
-                      millions(drawn_span_budget_).c_str(), millions(user).c_str(), last_scene_ms_);
+                      millions(cache_.drawn_span_budget()).c_str(), millions(user).c_str(), cache_.last_scene_ms());
         lowered = b;
     }
     if (brief)

@@ -17,6 +17,125 @@ namespace navdebug {
 
 namespace r = nav::render;
 
+namespace {
+
+// The bake's line: "baking" while the worker runs, else its number and time; its grid.
+void bake_summary(const nav::Bake* b, bool busy) {
+    if (busy) {
+        const char spin[4] = {'|', '/', '-', '\\'};
+        ImGui::TextColored(kWarnColor, "baking %c", spin[static_cast<int>(ImGui::GetTime() * 8.0) & 3]);
+    } else if (b) {
+        double total = 0;
+        for (nav::Stage s : b->stages_run) total += b->stats[static_cast<size_t>(s)].ms;
+        ImGui::Text("bake #%llu  %.1f ms", static_cast<unsigned long long>(b->generation), total);
+    }
+    if (b && b->config.width > 0) {
+        ImGui::SameLine();
+        ImGui::TextColored(kDimColor, " grid %d x %d", b->config.width, b->config.height);
+    }
+}
+
+// A tiled bake's per-tile times (the Stages section).
+void tile_times_text(const nav::Bake& raw) {
+    const TileTimes tt = tile_times(raw);
+    if (tt.count > 0) {
+        ImGui::Text("per tile (%d / %d tiles):", tt.count, raw.layout.count());
+        // wrapped: wider than the panel at 1280 x 800 with times of 100 ms and more
+        ImGui::TextWrapped("  min %.2f  median %.2f  max %.2f ms", tt.min_ms, tt.median_ms, tt.max_ms);
+        ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+        ImGui::TextWrapped("slowest tile %d,%d; sum of tile times %.1f ms", tt.slowest.first, tt.slowest.second,
+                           tt.sum_ms);
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Each tile's wall time for the stages it ran in its last bake; tiles bake in\n"
+                              "parallel (threads), so the sum exceeds the bake's wall time.");
+    }
+}
+
+// "Click in the view:": the tool the left click uses.
+void tool_picker(Selection& sel) {
+    int t = static_cast<int>(sel.tool);
+    // three short rows under their label: at 1280 x 800 one row with the label ran past the panel
+    ImGui::TextUnformatted("Click in the view:");
+    ImGui::RadioButton("path", &t, static_cast<int>(Selection::Tool::Path));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click sets the path end, Shift+click the start.");
+    ImGui::SameLine();
+    ImGui::RadioButton("inspect", &t, static_cast<int>(Selection::Tool::Inspect));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover shows the element's tooltip; left click pins it in the inspector.");
+    ImGui::SameLine();
+    ImGui::RadioButton("prune", &t, static_cast<int>(Selection::Tool::Prune));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Left click keeps only the navmesh reachable from there; the rest is disabled.");
+    ImGui::RadioButton("clip to floor", &t, static_cast<int>(Selection::Tool::ClipFloor));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Clip to this floor: left click on a floor keeps only the heights from %.1f m below it\n"
+                          "to %.1f m above it (Layers panel, See inside).", kFloorClipBelow, kFloorClipAbove);
+    ImGui::SameLine();
+    ImGui::RadioButton("section", &t, static_cast<int>(Selection::Tool::Section));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Left click puts a section plane through the surface there, facing you: what is in\n"
+                          "front of it is cut away. Drag up / down to move it away / closer.");
+    ImGui::RadioButton("tile", &t, static_cast<int>(Selection::Tool::Tile));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Tiled bakes: left click selects the tile under the cursor (Tile panel).");
+    ImGui::SameLine();
+    ImGui::RadioButton("why?", &t, static_cast<int>(Selection::Tool::Why));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Left click on the level: why is there no navmesh here? The story of the point\n"
+                          "through every stage, the stage that lost it and a verified fix (Why panel).");
+    ImGui::SameLine();
+    ImGui::RadioButton("obstacle", &t, static_cast<int>(Selection::Tool::Obstacle));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Temporary obstacles: left click on the level places one, a press on one grabs it\n"
+                          "and dragging moves it, Delete removes the selected one (Obstacles panel). Only the\n"
+                          "tiles it touches re-bake.");
+    ImGui::RadioButton("volume", &t, static_cast<int>(Selection::Tool::Volume));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Convex volumes: left clicks on the level add points, Enter (or a click on the first\n"
+                          "point) makes their convex hull a volume of the Volumes panel's area, Esc drops the\n"
+                          "points; a click on a volume selects it, Delete removes it. Only the tiles it\n"
+                          "touches re-bake, from the areas stage.");
+    ImGui::SameLine();
+    ImGui::RadioButton("link", &t, static_cast<int>(Selection::Tool::Link));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Manual off-mesh links: left click on the level sets a link's start, a second click its\n"
+                          "end (Esc cancels); a press on a link's end grabs it and dragging moves it; Delete\n"
+                          "removes the selected one (Links panel). No tile re-bakes: only the navmesh is relinked.");
+    if (t != static_cast<int>(Selection::Tool::Link)) sel.link.cancel();
+    sel.tool = static_cast<Selection::Tool>(t);
+}
+
+// The log, below the sections: its lines fetched from `log` into the panel's state.
+void log_panel(Panels& p, Log& log) {
+    ImGui::Separator();
+    ImGui::Text("Log");
+    ImGui::SameLine(ImGui::GetContentRegionAvail().x - 40.0f);
+    if (ImGui::SmallButton("clear")) p.log_lines.clear();
+    const size_t before = p.log_lines.size();
+    log.fetch(p.log_seen, p.log_lines);
+    if (p.log_lines.size() != before) p.log_scroll = true;
+    // the rest of the panel, never less than ten lines: the panel scrolls instead of squeezing it
+    const float log_h = std::max(ImGui::GetContentRegionAvail().y, 10.0f * ImGui::GetTextLineHeightWithSpacing());
+    ImGui::BeginChild("log", ImVec2(0, log_h), true, ImGuiWindowFlags_HorizontalScrollbar);
+    for (const LogLine& l : p.log_lines) {
+        ImGui::TextColored(kDimColor, "%s", l.stamp.c_str() + 3);  // mm:ss.mmm keeps the panel narrow
+        ImGui::SameLine();
+        const ImVec4 c = l.level == LogLevel::Error ? kErrorColor
+                         : l.level == LogLevel::Warn ? kWarnColor
+                                                     : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+        ImGui::PushStyleColor(ImGuiCol_Text, c);
+        ImGui::TextWrapped("%s", l.text.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (p.log_scroll) {
+        ImGui::SetScrollHereY(1.0f);
+        p.log_scroll = false;
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace
+
 void App::ui_right_panel(float W, float H) {
     // resizable by its left edge; kept against the window's right edge at last frame's width
     const float w = std::clamp(W * 0.25f, 280.0f, 380.0f);
@@ -29,27 +148,15 @@ void App::ui_right_panel(float W, float H) {
     panels_.right_size = ImGui::GetWindowWidth();
     panels_.right_w = ImGui::IsWindowCollapsed() ? 0.0f : panels_.right_size;
 
-    const nav::Bake* b = bake_.get();
-    if (worker_.busy()) {
-        const char spin[4] = {'|', '/', '-', '\\'};
-        ImGui::TextColored(kWarnColor, "baking %c", spin[static_cast<int>(ImGui::GetTime() * 8.0) & 3]);
-    } else if (b) {
-        double total = 0;
-        for (nav::Stage s : b->stages_run) total += b->stats[static_cast<size_t>(s)].ms;
-        ImGui::Text("bake #%llu  %.1f ms", static_cast<unsigned long long>(b->generation), total);
-    }
-    if (b && b->config.width > 0) {
-        ImGui::SameLine();
-        ImGui::TextColored(kDimColor, " grid %d x %d", b->config.width, b->config.height);
-    }
+    bake_summary(pub_.bake.get(), worker_.busy());
 
     if (ImGui::CollapsingHeader("Stages", ImGuiTreeNodeFlags_DefaultOpen)) {
         TimelineInput in;
-        in.bake = raw_bake_.get();
+        in.bake = pub_.raw.get();
         in.desired = &edit_.desired.params;
-        in.volumes_changed = raw_bake_ && (edit_.desired.volumes != raw_bake_->inputs.volumes || edit_.desired.obstacles != raw_bake_->inputs.obstacles ||
-                                         edit_.desired.links != raw_bake_->inputs.links);
-        in.mesh_pending = mesh_pending_;
+        in.volumes_changed = pub_.raw && (edit_.desired.volumes != pub_.raw->inputs.volumes || edit_.desired.obstacles != pub_.raw->inputs.obstacles ||
+                                         edit_.desired.links != pub_.raw->inputs.links);
+        in.mesh_pending = pub_.mesh_pending;
         in.busy = worker_.busy();
         in.building = worker_.building_stage();
         in.target = edit_.run_to;
@@ -60,80 +167,16 @@ void App::ui_right_panel(float W, float H) {
         ImGui::PushID("timeline");
         panels_.timeline.panel(in, edit_.run_to);
         ImGui::PopID();
-        if (raw_bake_ && raw_bake_->tiled()) {
-            const TileTimes tt = tile_times(*raw_bake_);
-            if (tt.count > 0) {
-                ImGui::Text("per tile (%d / %d tiles):", tt.count, raw_bake_->layout.count());
-                // wrapped: wider than the panel at 1280 x 800 with times of 100 ms and more
-                ImGui::TextWrapped("  min %.2f  median %.2f  max %.2f ms", tt.min_ms, tt.median_ms, tt.max_ms);
-                ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
-                ImGui::TextWrapped("slowest tile %d,%d; sum of tile times %.1f ms", tt.slowest.first, tt.slowest.second,
-                                   tt.sum_ms);
-                ImGui::PopStyleColor();
-                if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip("Each tile's wall time for the stages it ran in its last bake; tiles bake in\n"
-                                      "parallel (threads), so the sum exceeds the bake's wall time.");
-            }
-        }
+        if (pub_.raw && pub_.raw->tiled()) tile_times_text(*pub_.raw);
     }
     if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("timings");
-        panels_.timings.panel(raw_bake_.get());
+        panels_.timings.panel(pub_.raw.get());
         ImGui::PopID();
     }
 
-    {
-        int t = static_cast<int>(sel_.tool);
-        // three short rows under their label: at 1280 x 800 one row with the label ran past the panel
-        ImGui::TextUnformatted("Click in the view:");
-        ImGui::RadioButton("path", &t, static_cast<int>(Selection::Tool::Path));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left click sets the path end, Shift+click the start.");
-        ImGui::SameLine();
-        ImGui::RadioButton("inspect", &t, static_cast<int>(Selection::Tool::Inspect));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover shows the element's tooltip; left click pins it in the inspector.");
-        ImGui::SameLine();
-        ImGui::RadioButton("prune", &t, static_cast<int>(Selection::Tool::Prune));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Left click keeps only the navmesh reachable from there; the rest is disabled.");
-        ImGui::RadioButton("clip to floor", &t, static_cast<int>(Selection::Tool::ClipFloor));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Clip to this floor: left click on a floor keeps only the heights from %.1f m below it\n"
-                              "to %.1f m above it (Layers panel, See inside).", kFloorClipBelow, kFloorClipAbove);
-        ImGui::SameLine();
-        ImGui::RadioButton("section", &t, static_cast<int>(Selection::Tool::Section));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Left click puts a section plane through the surface there, facing you: what is in\n"
-                              "front of it is cut away. Drag up / down to move it away / closer.");
-        ImGui::RadioButton("tile", &t, static_cast<int>(Selection::Tool::Tile));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Tiled bakes: left click selects the tile under the cursor (Tile panel).");
-        ImGui::SameLine();
-        ImGui::RadioButton("why?", &t, static_cast<int>(Selection::Tool::Why));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Left click on the level: why is there no navmesh here? The story of the point\n"
-                              "through every stage, the stage that lost it and a verified fix (Why panel).");
-        ImGui::SameLine();
-        ImGui::RadioButton("obstacle", &t, static_cast<int>(Selection::Tool::Obstacle));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Temporary obstacles: left click on the level places one, a press on one grabs it\n"
-                              "and dragging moves it, Delete removes the selected one (Obstacles panel). Only the\n"
-                              "tiles it touches re-bake.");
-        ImGui::RadioButton("volume", &t, static_cast<int>(Selection::Tool::Volume));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Convex volumes: left clicks on the level add points, Enter (or a click on the first\n"
-                              "point) makes their convex hull a volume of the Volumes panel's area, Esc drops the\n"
-                              "points; a click on a volume selects it, Delete removes it. Only the tiles it\n"
-                              "touches re-bake, from the areas stage.");
-        ImGui::SameLine();
-        ImGui::RadioButton("link", &t, static_cast<int>(Selection::Tool::Link));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Manual off-mesh links: left click on the level sets a link's start, a second click its\n"
-                              "end (Esc cancels); a press on a link's end grabs it and dragging moves it; Delete\n"
-                              "removes the selected one (Links panel). No tile re-bakes: only the navmesh is relinked.");
-        if (t != static_cast<int>(Selection::Tool::Link)) sel_.link.cancel();
-        sel_.tool = static_cast<Selection::Tool>(t);
-    }
-    if (raw_bake_ && raw_bake_->tiled() &&
+    tool_picker(sel_);
+    if (pub_.raw && pub_.raw->tiled() &&
         ImGui::CollapsingHeader("Tile", sel_.tile ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("tile");
         ui_tile_panel();
@@ -165,15 +208,18 @@ void App::ui_right_panel(float W, float H) {
     const bool islands_open = edit_.desired.prune.has_value() || opts_.layers[static_cast<size_t>(r::Layer::Islands)];
     if (ImGui::CollapsingHeader("Islands", islands_open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("islands");
-        edit_.islands.panel(bake_.get(), edit_.desired.prune);
+        edit_.islands.panel(pub_.bake.get(), edit_.desired.prune);
         ImGui::PopID();
         // a new prune's result (kept, disabled, or a point off the navmesh) scrolls into sight once
-        if (bake_ && bake_->prune.point && bake_.get() != panels_.prune_shown.get()) ImGui::SetScrollHereY(1.0f);
+        if (pub_.bake && pub_.bake->prune.point && pub_.bake.get() != panels_.prune_shown.get()) ImGui::SetScrollHereY(1.0f);
     }
-    panels_.prune_shown = bake_ && bake_->prune.point ? bake_ : nullptr;
-    if (ImGui::CollapsingHeader("Areas", areas_open_ ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+    panels_.prune_shown = pub_.bake && pub_.bake->prune.point ? pub_.bake : nullptr;
+    if (ImGui::CollapsingHeader("Areas", areas_.open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("areas");
-        ui_areas();
+        if (areas_panel(areas_)) {
+            const nav::AreaTable t = areas_.edit;
+            set_areas(t);
+        }
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -202,35 +248,11 @@ void App::ui_right_panel(float W, float H) {
     if (!map2d_.scene() && ImGui::CollapsingHeader("Path tests")) {
         if (reveal) ImGui::SetScrollHereY(0.0f);
         ImGui::PushID("pathtests");
-        ui_path_tests();
+        path_tests_section(sel_, opts_.layers, pub_.bake ? pub_.bake->navmesh : nullptr, edit_.desired.areas, log_);
         ImGui::PopID();
     }
 
-    ImGui::Separator();
-    ImGui::Text("Log");
-    ImGui::SameLine(ImGui::GetContentRegionAvail().x - 40.0f);
-    if (ImGui::SmallButton("clear")) panels_.log_lines.clear();
-    const size_t before = panels_.log_lines.size();
-    log_.fetch(panels_.log_seen, panels_.log_lines);
-    if (panels_.log_lines.size() != before) panels_.log_scroll = true;
-    // the rest of the panel, never less than ten lines: the panel scrolls instead of squeezing it
-    const float log_h = std::max(ImGui::GetContentRegionAvail().y, 10.0f * ImGui::GetTextLineHeightWithSpacing());
-    ImGui::BeginChild("log", ImVec2(0, log_h), true, ImGuiWindowFlags_HorizontalScrollbar);
-    for (const LogLine& l : panels_.log_lines) {
-        ImGui::TextColored(kDimColor, "%s", l.stamp.c_str() + 3);  // mm:ss.mmm keeps the panel narrow
-        ImGui::SameLine();
-        const ImVec4 c = l.level == LogLevel::Error ? kErrorColor
-                         : l.level == LogLevel::Warn ? kWarnColor
-                                                     : ImGui::GetStyleColorVec4(ImGuiCol_Text);
-        ImGui::PushStyleColor(ImGuiCol_Text, c);
-        ImGui::TextWrapped("%s", l.text.c_str());
-        ImGui::PopStyleColor();
-    }
-    if (panels_.log_scroll) {
-        ImGui::SetScrollHereY(1.0f);
-        panels_.log_scroll = false;
-    }
-    ImGui::EndChild();
+    log_panel(panels_, log_);
     if (opts_.headless) report_overflow(log_, "right", window_overflow());  // panel_fit.h
     ImGui::End();
 }
@@ -253,7 +275,7 @@ void App::ui_why_window(float W, float H) {
 }
 
 void App::ui_tile_panel() {
-    const nav::Bake& b = *raw_bake_;
+    const nav::Bake& b = *pub_.raw;
     const int idx = sel_.tile ? tile_index(b, *sel_.tile) : -1;
     if (ImGui::Checkbox("only selected tile", &sel_.tile_only) && sel_.tile_only && idx < 0)
         log_.warn("only selected tile: select a tile first (Click: tile)");

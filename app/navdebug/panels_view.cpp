@@ -37,7 +37,7 @@ void App::ui_overlays(float W, float H) {
         ImGui::PopStyleColor(2);
     }
     // what the worker is doing, and whether the view is stale, across the top of the view
-    if (worker_.busy() || view_stale() || layers_.uploading()) {
+    if (worker_.busy() || view_stale() || scene_.layers.uploading()) {
         ImGui::SetNextWindowPos(ImVec2(view_.rect.x + view_.rect.w * 0.5f, panels_.banner.empty() ? 12.0f : 96.0f), ImGuiCond_Always,
                                 ImVec2(0.5f, 0.0f));
         ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(std::max(view_.rect.w - 24.0f, 100.0f), 400.0f));
@@ -55,7 +55,7 @@ void App::ui_overlays(float W, float H) {
     }
     tile_labels(fg, W, H);
     // the level of detail, when it applies, in the view's top-left corner
-    if (const std::string lod = lod_text(true); !lod.empty() && bake_ && bake_->mesh) {
+    if (const std::string lod = lod_text(true); !lod.empty() && pub_.bake && pub_.bake->mesh) {
         const ImVec2 at(view_.rect.x + 10.0f, 10.0f);
         const float wrap = std::max(view_.rect.w - 28.0f, 120.0f);
         const ImVec2 sz = ImGui::CalcTextSize(lod.c_str(), nullptr, false, wrap);
@@ -83,7 +83,7 @@ void App::ui_overlays(float W, float H) {
     }
     // controls help at the bottom of the view: the camera, then what a left click does with the
     // chosen tool; two lines when one does not fit between the panels
-    const bool have = bake_ && bake_->mesh;
+    const bool have = pub_.bake && pub_.bake->mesh;
     const std::string camera = "RMB look  WASD QE fly  MMB/Alt+LMB orbit  Shift+MMB pan  wheel dolly  F frame  Tab panels";
     const std::string click = sel_.tool == Selection::Tool::Inspect ? "LMB pin the element under the cursor"
                               : sel_.tool == Selection::Tool::Prune ? "LMB keep only the island under the cursor"
@@ -138,24 +138,24 @@ void App::ui_bake_status(bool panel) {
     const bool busy = worker_.busy(), stale = view_stale();
     if (!busy && !stale) {
         // the bake is done and its layers are going to the GPU a few parts a frame
-        if (layers_.uploading()) {
+        if (scene_.layers.uploading()) {
             char line[160];
             std::snprintf(line, sizeof line, "uploading the new layers: %zu parts left (%.0f ms a frame)  %.1f s",
-                          layers_.parts_pending(), frame_upload_budget(),
-                          std::chrono::duration<double>(Clock::now() - upload_since_).count());
+                          scene_.layers.parts_pending(), frame_upload_budget(),
+                          std::chrono::duration<double>(WorkerProgress::Clock::now() - progress_.upload_since).count());
             if (panel) ImGui::TextWrapped("%s", line);
             else ImGui::TextUnformatted(line);
         }
         return;
     }
-    const Clock::time_point now = Clock::now();
-    auto secs = [&](Clock::time_point since) { return std::chrono::duration<double>(now - since).count(); };
+    const WorkerProgress::Clock::time_point now = WorkerProgress::Clock::now();
+    auto secs = [&](WorkerProgress::Clock::time_point since) { return std::chrono::duration<double>(now - since).count(); };
     const char* head = nullptr;
-    if (stale) head = cancelled_ && !busy ? (raw_bake_->partial ? "STALE - bake cancelled: only the tiles done by then are shown"
+    if (stale) head = pub_.cancelled && !busy ? (pub_.raw->partial ? "STALE - bake cancelled: only the tiles done by then are shown"
                                                                  : "STALE - bake cancelled: the view shows the last bake")
                                           : "STALE, re-baking: the view shows the last bake";
-    else if (raw_bake_ && raw_bake_->partial) head = "tiled bake: the tiles done so far are shown, the rest fill in";
-    else if (raw_bake_ && raw_bake_->built_through == 0) head = "first bake: the input is shown, the rest is being built";
+    else if (pub_.raw && pub_.raw->partial) head = "tiled bake: the tiles done so far are shown, the rest fill in";
+    else if (pub_.raw && pub_.raw->built_through == 0) head = "first bake: the input is shown, the rest is being built";
     if (head) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
         if (panel) ImGui::TextWrapped("%s", head);
@@ -165,14 +165,14 @@ void App::ui_bake_status(bool panel) {
     if (busy) {
         if (ImGui::SmallButton(panel ? "Cancel##panel" : "Cancel##view")) {
             worker_.cancel();
-            cancelled_ = true;
+            pub_.cancelled = true;
             log_.warn("bake cancelled: the view shows the last bake; Re-bake or change a parameter to build again");
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop this bake. The last finished bake stays on screen, marked stale.");
         ImGui::SameLine();
         const int st = worker_.building_stage();
         char line[256];
-        const nav::Bake* pb = raw_bake_ && raw_bake_->partial ? raw_bake_.get() : nullptr;
+        const nav::Bake* pb = pub_.raw && pub_.raw->partial ? pub_.raw.get() : nullptr;
         if (pb && st >= static_cast<int>(nav::Stage::Rasterize)) {
             // tiles publish as they finish: tiles done of all, and the time so far
             const int done = tiles_present(*pb), all = pb->layout.count();
@@ -180,32 +180,32 @@ void App::ui_bake_status(bool panel) {
             ImGui::ProgressBar(static_cast<float>(done) / static_cast<float>(std::max(all, 1)), ImVec2(panel ? -1.0f : 180.0f, 0.0f),
                                line);
             if (!panel) ImGui::SameLine();
-            std::snprintf(line, sizeof line, "baking tiles, nearest the camera first  %.1f s", secs(busy_since_));
+            std::snprintf(line, sizeof line, "baking tiles, nearest the camera first  %.1f s", secs(progress_.busy_since));
         } else if (st >= 0) {
             // stage-level progress: no stage reports progress within itself yet
-            const int first = std::max(run_first_stage_, 0), last = std::max(static_cast<int>(edit_.run_to), st);
+            const int first = std::max(progress_.run_first_stage, 0), last = std::max(static_cast<int>(edit_.run_to), st);
             const int n = last - first + 1, k = st - first + 1;
             std::snprintf(line, sizeof line, "%s: stage %d/%d (%d%% of the stages done)  %.1f s, total %.1f s",
                           std::string(nav::kStageNames[static_cast<size_t>(st)]).c_str(), k, n, (k - 1) * 100 / std::max(n, 1),
-                          secs(stage_since_), secs(busy_since_));
+                          secs(progress_.stage_since), secs(progress_.busy_since));
         } else if (worker_.publishing()) {
             // after the last stage: the worker builds the layers' draw lists (and the prune and
             // change highlight) before the bake is shown
-            if (run_first_stage_ >= 0)
+            if (progress_.run_first_stage >= 0)
                 std::snprintf(line, sizeof line, "stages done in %.1f s; building the layers  %.1f s",
-                              std::chrono::duration<double>(layers_since_ - busy_since_).count(), secs(layers_since_));
+                              std::chrono::duration<double>(progress_.layers_since - progress_.busy_since).count(), secs(progress_.layers_since));
             else
-                std::snprintf(line, sizeof line, "building the layers  %.1f s", secs(layers_since_));
+                std::snprintf(line, sizeof line, "building the layers  %.1f s", secs(progress_.layers_since));
         } else {
             std::snprintf(line, sizeof line, "%s %.1f s",
-                          mesh_pending_ ? "loading the mesh" : run_first_stage_ >= 0 ? "finishing the bake" : "preparing the bake",
-                          secs(busy_since_));
+                          pub_.mesh_pending ? "loading the mesh" : progress_.run_first_stage >= 0 ? "finishing the bake" : "preparing the bake",
+                          secs(progress_.busy_since));
         }
         if (panel) ImGui::TextWrapped("%s", line);
         else ImGui::TextUnformatted(line);
-    } else if (cancelled_) {
+    } else if (pub_.cancelled) {
         if (ImGui::SmallButton(panel ? "Re-bake##panel" : "Re-bake##view")) {
-            cancelled_ = false;
+            pub_.cancelled = false;
             worker_.request(edit_.desired, edit_.run_to);
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Build with the current parameters again.");
@@ -214,8 +214,8 @@ void App::ui_bake_status(bool panel) {
 
 void App::tile_labels(ImDrawList* fg, float W, float H) const {
     // tile ids over the tiles layer, where a tile is wide enough on screen to hold its label
-    if (!opts_.layers[static_cast<size_t>(r::Layer::Tiles)] || !bake_ || !bake_->tiled()) return;
-    const nav::Bake& b = *bake_;
+    if (!opts_.layers[static_cast<size_t>(r::Layer::Tiles)] || !pub_.bake || !pub_.bake->tiled()) return;
+    const nav::Bake& b = *pub_.bake;
     const nav::BakeConfig& c = b.config;
     const float y = c.bmax[1] + 0.02f * std::max(1.0f, c.bmax[1] - c.bmin[1]);
     auto screen = [&](float x, float z, ImVec2& p) {

@@ -1,5 +1,5 @@
 // The keyboard shortcuts: one table (key, modifiers, description, action) that the key handling
-// reads (App::handle_shortcuts, the fly keys in camera_input.cpp), the on-screen list shows (F1
+// reads (App::handle_shortcuts, the fly keys in app_input.cpp), the on-screen list shows (F1
 // or ?) and `navdebug --print-shortcuts` prints as the README's key map (tests/e2e/shortcuts_readme.sh
 // fails when README.md's marked block differs from it).
 #pragma once

@@ -1,6 +1,6 @@
 // What the debugger's view owns: the camera and its drag, the view rectangle and projection, what
 // is drawn and how (ground, panels shown, the readability options, seeing inside, the change
-// highlight). Plain state; App's frame loop and camera input (camera_input.cpp) change it.
+// highlight). Plain state; App's frame loop and camera input (app_input.cpp) change it.
 #pragma once
 #include <glm/glm.hpp>
 #include <memory>

@@ -201,7 +201,7 @@ BakeWorker::latest_with_layers() const {
 
 bool BakeWorker::busy() const {
     std::lock_guard lk(m_);
-    return (working_ && !why_running_) || requested_ != handled_;
+    return (working_ && !why_running_ && !jobs_running_) || requested_ != handled_;
 }
 
 void BakeWorker::request_why(WhyJob job) {
@@ -251,6 +251,71 @@ void BakeWorker::run_why(WhyJob job) {
         std::lock_guard lk(m_);
         why_running_ = false;
         why_result_ = std::make_shared<const WhyResult>(std::move(r));
+    }
+    if (wake_) wake_();
+}
+
+uint64_t BakeWorker::request_export(ExportJob job) {
+    uint64_t id = 0;
+    {
+        std::lock_guard lk(m_);
+        id = job.id = ++export_ids_;
+        exports_.push_back(std::move(job));
+        ++requested_;  // a run with nothing dirty takes the job
+    }
+    cv_.notify_all();
+    return id;
+}
+
+std::vector<ExportResult> BakeWorker::take_exports() {
+    std::lock_guard lk(m_);
+    std::vector<ExportResult> out;
+    out.swap(export_results_);
+    return out;
+}
+
+void BakeWorker::request_scene_prune(std::shared_ptr<const Map2DScene> scene, const std::optional<glm::vec3>& point) {
+    {
+        std::lock_guard lk(m_);
+        scene_prune_job_ = ScenePrune{std::move(scene), point, nullptr};
+        ++requested_;
+    }
+    cv_.notify_all();
+}
+
+BakeWorker::ScenePrune BakeWorker::scene_prune() const {
+    std::lock_guard lk(m_);
+    return scene_prune_;
+}
+
+void BakeWorker::run_jobs() {
+    std::vector<ExportJob> exports;
+    std::optional<ScenePrune> prune;
+    std::shared_ptr<const nav::Bake> last;
+    {
+        std::lock_guard lk(m_);
+        exports.swap(exports_);
+        prune.swap(scene_prune_job_);
+        if (exports.empty() && !prune) return;
+        if (prune && scene_prune_.scene == prune->scene) last = scene_prune_.bake;
+        jobs_running_ = true;
+    }
+    if (prune && prune->scene) {
+        try {
+            prune->bake = pruned_scene_bake(*prune->scene, prune->point, std::move(last));
+        } catch (const std::bad_alloc&) {
+            log_.error("prune: out of memory");
+            prune->bake = prune->scene->bake;
+        }
+    }
+    std::vector<ExportResult> results;
+    for (const ExportJob& job : exports) results.push_back(run_export_job(job));
+    exports.clear();  // the snapshots are released here, not with the results
+    {
+        std::lock_guard lk(m_);
+        jobs_running_ = false;
+        if (prune) scene_prune_ = std::move(*prune);
+        for (ExportResult& r : results) export_results_.push_back(std::move(r));
     }
     if (wake_) wake_();
 }
@@ -429,6 +494,12 @@ void BakeWorker::loop() {
             }
             run_why(std::move(*why));
         }
+        // the exports and the 2D scene prune, as the Why job (busy() does not count them as a bake)
+        {
+            std::lock_guard lk(m_);
+            handled_ = seq;
+        }
+        run_jobs();
 
         {
             std::lock_guard lk(m_);

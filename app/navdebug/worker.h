@@ -20,7 +20,9 @@
 #include <glm/glm.hpp>
 
 #include "core/pipeline/pipeline.h"
+#include "export_job.h"
 #include "log.h"
+#include "map2d_scene.h"
 #include "render/diff_draw.h"
 #include "render/layers.h"
 #include "tile_tool.h"
@@ -94,6 +96,21 @@ public:
     // A Why job is running (the UI says "verifying..."; busy() does not count it as a bake).
     bool why_running() const;
 
+    // An export (export_job.h) of the bake the job carries: run on this thread after the bake in
+    // hand, in the order asked; returns the job's id, its result comes with take_exports().
+    uint64_t request_export(ExportJob job);
+    // The exports finished since the last call.
+    std::vector<ExportResult> take_exports();
+    // A 2D scene's bake with the Islands prune at `point` (pruned_scene_bake), made on this thread
+    // as the pipeline's prune is for a level; scene_prune() is the last one made (null bake before).
+    struct ScenePrune {
+        std::shared_ptr<const Map2DScene> scene;
+        std::optional<glm::vec3> point;
+        std::shared_ptr<const nav::Bake> bake;
+    };
+    void request_scene_prune(std::shared_ptr<const Map2DScene> scene, const std::optional<glm::vec3>& point);
+    ScenePrune scene_prune() const;
+
     std::shared_ptr<const nav::Bake> latest() const;
     // The bake the published layers were built from: latest() itself, or its "only selected
     // tile" view (TileOnlyView) while set_tile_only is on; taken with latest() and the layers.
@@ -134,6 +151,8 @@ private:
     void loop();
     // Runs the Why job taken with the request just handled, publishes its result.
     void run_why(WhyJob job);
+    // Runs the exports and the 2D scene prune asked for, after the request just handled.
+    void run_jobs();
     // One request: load the mesh if asked, apply the state, run and publish. May throw
     // (std::bad_alloc in a stage); loop() catches and reports through fail_run.
     void handle(const nav::BakeInputs& inputs, nav::Stage to, const std::string& mesh_path, bool trace);
@@ -185,6 +204,12 @@ private:
     std::optional<WhyJob> why_job_;                    // request_why, not started yet
     bool why_running_ = false;
     std::shared_ptr<const WhyResult> why_result_;
+    std::vector<ExportJob> exports_;           // request_export, not run yet
+    std::vector<ExportResult> export_results_;  // take_exports
+    uint64_t export_ids_ = 0;
+    std::optional<ScenePrune> scene_prune_job_;  // request_scene_prune, not run yet
+    ScenePrune scene_prune_;                     // the last one made
+    bool jobs_running_ = false;                  // run_jobs (busy() does not count it as a bake)
     std::shared_ptr<const BakeHighlight> latest_highlight_;
     int hold_tiles_ = 0;     // hold_after_tiles
     int run_tiles_ = 0;      // tiles published by on_tile in the current run

@@ -45,7 +45,7 @@ void App::run_shortcut(const Shortcut& s) {
         view_.show_ui = !view_.show_ui;
         break;
     case ShortcutAction::Frame: {
-        const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+        const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
         if (!mesh) break;
         if (const auto& pin = sel_.inspector.pin_point()) {
             // the selection: a box of a few metres around the pinned element

@@ -22,7 +22,7 @@ std::string App::state_json() const {
     j["path"] = {{"start", sel_.path.has_start() ? vec(sel_.path.start()) : nlohmann::json()},
                  {"end", sel_.path.has_end() ? vec(sel_.path.end()) : nlohmann::json()}};
     j["mesh"] = panels_.mesh_field;
-    j["mesh_loaded"] = !mesh_pending_ && bake_ && bake_->mesh != nullptr;
+    j["mesh_loaded"] = !pub_.mesh_pending && pub_.bake && pub_.bake->mesh != nullptr;
     j["stage"] = std::string(nav::stage_name(edit_.run_to));
     // the left panel (Files, Layers, Parameters) scrolls as one window
     const ImGuiWindow* left = ImGui::FindWindowByName("navdebug");
@@ -52,7 +52,7 @@ std::string App::state_json() const {
     j["volume_selected"] = sel_.volume.selected();
     j["volume_points"] = sel_.volume.points().size() / 3;
     j["volume_dragging"] = sel_.volume.dragging();
-    j["bake_volumes"] = bake_ ? static_cast<int>(bake_->inputs.volumes.size()) : 0;
+    j["bake_volumes"] = pub_.bake ? static_cast<int>(pub_.bake->inputs.volumes.size()) : 0;
     // the manual links as edited (the link tool) and as in the bake on screen
     nlohmann::json links = nlohmann::json::array();
     for (const nav::OffMeshLink& l : edit_.desired.links)
@@ -79,15 +79,15 @@ std::string App::state_json() const {
     j["path_points"] = pts;
     j["path_offmesh_corners"] = via;  // the corner where each link traversal starts (the next corner is its end)
     j["path_reached"] = sel_.path.path_reached();
-    j["bake_links"] = bake_ ? static_cast<int>(bake_->inputs.links.size()) : 0;
-    const nav::NavMesh* nm = bake_ ? bake_->navmesh.get() : nullptr;
+    j["bake_links"] = pub_.bake ? static_cast<int>(pub_.bake->inputs.links.size()) : 0;
+    const nav::NavMesh* nm = pub_.bake ? pub_.bake->navmesh.get() : nullptr;
     j["navmesh_links"] = nm ? nm->nlinks : 0;
     j["navmesh_links_connected"] = nm ? nm->nlinks_connected : 0;
     // the bake on screen: its obstacles, generation and the tiles its last run re-baked
-    j["bake_obstacles"] = bake_ ? static_cast<int>(bake_->inputs.obstacles.size()) : 0;
-    j["bake_generation"] = bake_ ? bake_->generation : 0;
-    j["tiles_rebaked"] = bake_ ? nlohmann::json(bake_->tiles_rebaked) : nlohmann::json::array();
-    j["tile_grid"] = {{"cols", bake_ ? bake_->layout.cols : 0}, {"rows", bake_ ? bake_->layout.rows : 0}};
+    j["bake_obstacles"] = pub_.bake ? static_cast<int>(pub_.bake->inputs.obstacles.size()) : 0;
+    j["bake_generation"] = pub_.bake ? pub_.bake->generation : 0;
+    j["tiles_rebaked"] = pub_.bake ? nlohmann::json(pub_.bake->tiles_rebaked) : nlohmann::json::array();
+    j["tile_grid"] = {{"cols", pub_.bake ? pub_.bake->layout.cols : 0}, {"rows", pub_.bake ? pub_.bake->layout.rows : 0}};
     nlohmann::json areas = nlohmann::json::array();
     for (const nav::AreaType& a : edit_.desired.areas.types)
         areas.push_back({{"name", a.name}, {"id", a.id}, {"cost", a.cost}, {"flags", a.flags}});

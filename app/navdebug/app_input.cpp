@@ -25,8 +25,8 @@ void App::handle_camera_input(GLFWwindow* window, float W, float H, float dt) {
 }
 
 bool App::pick_under_cursor(float W, float H, glm::vec3& hit) const {
-    // what the layers draw (draw_bake_): a hidden layer is not hit (render/pick.h raycast_drawn)
-    const nav::Bake* drawn = draw_bake_ ? draw_bake_.get() : bake_.get();
+    // what the layers draw (pub_.drawn): a hidden layer is not hit (render/pick.h raycast_drawn)
+    const nav::Bake* drawn = pub_.drawn ? pub_.drawn.get() : pub_.bake.get();
     if (!drawn) return false;
     const ImGuiIO& io = ImGui::GetIO();
     glm::vec3 o, d;
@@ -41,7 +41,7 @@ bool App::pick_under_cursor(float W, float H, glm::vec3& hit) const {
 void App::start_camera_drag(float W, float H) {
     ImGuiIO& io = ImGui::GetIO();
     const bool mouse_free = !io.WantCaptureMouse;
-    const nav::InputMesh* mesh = bake_ && bake_->mesh ? bake_->mesh.get() : nullptr;
+    const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
     auto pick = [&](glm::vec3& hit) { return pick_under_cursor(W, H, hit); };
 
     // start / end drags
@@ -114,12 +114,12 @@ void App::click_tools(float W, float H) {
     if (sel_.tool == Selection::Tool::Tile && view_.drag == ViewState::Drag::None && mouse_free && !io.KeyAlt &&
         ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
         glm::vec3 hit;
-        if (pick(hit) && bake_) {
-            if (const auto t = tile_at(*bake_, hit.x, hit.z)) {
+        if (pick(hit) && pub_.bake) {
+            if (const auto t = tile_at(*pub_.bake, hit.x, hit.z)) {
                 sel_.tile = t;
                 log_.info("selected tile " + std::to_string(t->first) + "," + std::to_string(t->second));
             } else {
-                log_.info(bake_->tiled() ? "no tile there" : "tile select: the bake is not tiled (set tile_size)");
+                log_.info(pub_.bake->tiled() ? "no tile there" : "tile select: the bake is not tiled (set tile_size)");
             }
         }
     }
@@ -253,12 +253,12 @@ void App::move_camera(GLFWwindow*, float W, float H, float dt) {
 void App::update_hover(float W, float H) {
     sel_.node_tip.clear();
     const ImGuiIO& io = ImGui::GetIO();
-    if (path_on() && sel_.path.show_nodes() && !io.WantCaptureMouse && view_.drag == ViewState::Drag::None && !sel_.path.dragging() && bake_ && bake_->mesh &&
+    if (path_on() && sel_.path.show_nodes() && !io.WantCaptureMouse && view_.drag == ViewState::Drag::None && !sel_.path.dragging() && pub_.bake && pub_.bake->mesh &&
         io.MousePos.x >= 0 && io.MousePos.y >= 0) {
         glm::vec3 hit;
         if (pick_under_cursor(W, H, hit)) sel_.node_tip = sel_.path.node_tooltip(hit);
         if (!sel_.node_tip.empty()) {
-            sel_.inspector.update(draw_bake_, opts_.layers, nullptr, false);
+            sel_.inspector.update(pub_.drawn, opts_.layers, nullptr, false);
             return;
         }
     }
@@ -268,7 +268,7 @@ void App::update_hover(float W, float H) {
     const bool can_hover = view_.inspect && !io.WantCaptureMouse && view_.drag == ViewState::Drag::None && !sel_.path.dragging() && in_view;
     if (can_hover) view_.cam.ray(view_.view_proj, io.MousePos.x, io.MousePos.y, W, H, ray.o, ray.d);
     const bool click = can_hover && sel_.tool == Selection::Tool::Inspect && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left);
-    sel_.inspector.update(draw_bake_, opts_.layers, can_hover ? &ray : nullptr, click);
+    sel_.inspector.update(pub_.drawn, opts_.layers, can_hover ? &ray : nullptr, click);
 }
 
 }  // namespace navdebug
