@@ -691,8 +691,8 @@ void bridge_hole(ContourSet& out, Contour& ol, Contour& hc, int index, int best,
 
 // Holes: contours wound the other way. Each region is expected to have one outline; its holes
 // are bridged into it, leftmost hole first, by the shortest diagonal that crosses nothing. A
-// merged hole stays in the set with its raw loop and nverts = 0 (as in Recast), so the
-// debugger can still draw it; the polymesh skips contours with fewer than 3 vertices.
+// merged hole stays in the set with its raw loop and nverts = 0 (as in Recast), so a caller
+// can still draw it; the polymesh skips contours with fewer than 3 vertices.
 void merge_holes(ContourSet& out) {
     const size_t nc = out.contours.size();
     if (nc == 0) return;

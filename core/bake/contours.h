@@ -20,7 +20,7 @@ constexpr int32_t kAreaBorder = 0x20000;    // the edge starting here separates 
 enum ContourTessFlags : int { kTessWallEdges = 1, kTessAreaEdges = 2 };
 
 // A hole merged into its outline stays in the set with its raw loop and nverts == 0 (as Recast
-// keeps it), so the debugger can still draw it; count and draw simplified contours with nverts > 0.
+// keeps it), so a caller can still draw it; count and draw simplified contours with nverts > 0.
 struct Contour {
     uint32_t vert_start = 0, nverts = 0;  // into ContourSet::verts, 4 ints per vertex
     uint32_t raw_start = 0, nraw = 0;     // into ContourSet::raw_verts, 4 ints per vertex

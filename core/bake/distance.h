@@ -1,5 +1,5 @@
 // Stage 6: distance field to region boundaries (two sweeps with +2 / +3 costs, then a box blur),
-// used by the watershed partition and drawn in grey-scale by the debugger.
+// used by the watershed partition (a viewer draws it in grey-scale).
 #pragma once
 #include <cstdint>
 #include <vector>

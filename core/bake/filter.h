@@ -1,6 +1,6 @@
 // Stage 2: the three walkable filters, applied in place on the solid heightfield (Recast order:
 // low-hanging obstacles, ledges, low height). Spans whose area a filter clears to kNullArea get
-// that filter's bit in Span::filtered_by, so the debugger can colour them by cause. Each polls
+// that filter's bit in Span::filtered_by, so a viewer can colour them by cause. Each polls
 // cancel every few thousand columns and returns early when it is set (the heightfield is then
 // partly filtered: the caller drops it).
 #pragma once

@@ -1,6 +1,6 @@
-// The colours of the bake's results, written once for every view of them: the debugger's layers
-// (render/layers.cpp) and the glTF export (core/formats/gltf_export.cpp) colour regions, areas and
-// polygons with these functions, so a file opened in Blender shows what the debugger showed.
+// The colours of the bake's results, written once for every view of them: the render library's
+// layers (render/layers.cpp) and the glTF export (core/formats/gltf_export.cpp) colour regions,
+// areas and polygons with these functions, so a file opened in Blender shows what a viewer showed.
 // RGBA8 packed in memory order r, g, b, a. No OpenGL here: render uses it, not the reverse.
 #pragma once
 #include <cstdint>
@@ -30,7 +30,7 @@ uint32_t hash_color(uint32_t id);
 uint32_t area_color(uint8_t area);
 // The built-in colour of an area id (what area_color gives without set_area_colors).
 uint32_t default_area_color(uint8_t area);
-// The program's area colours (the debugger's area table: the views and legends follow it): id i
+// The program's area colours (a viewer's area table: the views and legends follow it): id i
 // gets colors[i] (ids 0..63; alpha 0 = the built-in colour). Thread-safe (relaxed atomics): layers
 // built on other threads read it; a caller that changes it rebuilds the layers it wants recoloured.
 void set_area_colors(const uint32_t (&colors)[64]);

@@ -12,7 +12,7 @@
 namespace nav {
 
 // How a partition grew its regions, recorded on request (pass a non-null RegionTrace* to a
-// build_regions_* function) so a debugger can replay it. Recording never changes the result.
+// build_regions_* function) so a caller can replay it. Recording never changes the result.
 //
 // Steps. The growth is cut into steps 0..step_count()-1:
 //   watershed - one step per flood level, walking down the distance-field levels 2 at a time as

@@ -68,7 +68,7 @@ constexpr std::array<std::string_view, kStageCount> kStageNames = {
     NAV_STAGES(NAV_STAGE_NAME, NAV_STAGE_SKIP)
 #undef NAV_STAGE_NAME
 };
-// The count the debugger's timeline shows on each stage's row.
+// The key count of each stage (what a timeline shows on the stage's row).
 constexpr std::array<std::string_view, kStageCount> kStageKeyCounts = {
 #define NAV_STAGE_KEY(id, name, scope, key) #key,
     NAV_STAGES(NAV_STAGE_KEY, NAV_STAGE_SKIP)

@@ -1,7 +1,7 @@
 // What changed between two bakes: regions compared by the set of spans each covers, polygons by
 // their vertex coordinates. Spans and vertices are compared in world units (quantised to a
 // millimetre), so bakes with different grids (cell size, bounds) compare too. Plain functions over
-// the stage results; the debugger uses them to highlight what a slider move changed.
+// the stage results; a viewer uses them to highlight what a slider move changed.
 #pragma once
 #include <cstdint>
 #include <vector>

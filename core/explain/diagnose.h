@@ -1,5 +1,5 @@
 // Settings and meshes known to go wrong, each with the reason (in this scene's numbers) and a
-// one-click fix: the parameter values that make the warning go away. The debugger's Warnings
+// one-click fix: the parameter values that make the warning go away. A viewer's Warnings
 // panel lists them; they are plain data, so tests check that each fires on a scene built to
 // trigger it, that its fix clears it, and that none fires on the default scene.
 #pragma once
@@ -61,7 +61,7 @@ struct RegionLoss {
                              // Recast; tiles keep small regions that touch their border, so they occur there)
     int64_t no_polygon = 0;  // a contour but no polygon: triangulation failed (the polymesh warnings say where)
     int grids = 0;           // grids counted
-    int grids_without = 0;   // grids whose regions or contours were dropped (navbake's lean tiles)
+    int grids_without = 0;   // grids whose regions or contours were dropped (a lean bake's tiles)
     int64_t lost() const { return sliver + single_cell + no_polygon; }
 };
 // One grid: `polymesh` may be null (the bake stopped before it: no_polygon stays 0).
@@ -80,7 +80,7 @@ struct MeshShape {
 };
 MeshShape analyze_mesh(const InputMesh& m);
 
-// Warnings for parameters `p` (the values the fixes change: the debugger's desired ones) and,
+// Warnings for parameters `p` (the values the fixes change: a viewer's desired ones) and,
 // when given, a bake (its mesh is the one the stages read, mesh_* fixes applied) with `shape` =
 // analyze_mesh(*bake->mesh). Mesh warnings are left out while p asks for other mesh fixes than
 // the bake was made with (their result is not known yet). A fix is offered only when the

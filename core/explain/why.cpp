@@ -663,8 +663,8 @@ Stage story_input(GridStory& gs) {
     WhyStory& s = c.s;
     const Bake& g = c.g;
     const float* p = c.p;
-    // A tile whose intermediates were dropped (navbake keeps only polymesh, detail and the runtime
-    // tile): a point one of its polygons covers passed every stage in between.
+    // A tile whose intermediates were dropped (a lean bake keeps only polymesh, detail and the
+    // runtime tile): a point one of its polygons covers passed every stage in between.
     const bool dropped = !g.solid || !g.filtered || !g.compact || !g.eroded || !g.areas || !g.distance || !g.regions ||
                          !g.contours;
     if (dropped && g.polymesh) {

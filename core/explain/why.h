@@ -4,7 +4,7 @@
 // parameter (or convex volume) that decides it, and offers it only after a bake with the change
 // has put the point on the navmesh. explain_path does the same for "why can't A reach B": the two
 // islands, the gap between them, the story of the gap and its verified fix.
-// Plain data over a finished Bake snapshot: navbake --why prints it, the debugger's Why tool draws it.
+// Plain data over a finished Bake snapshot: a tool prints it, a viewer draws it.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -114,7 +114,7 @@ struct WhyFix {
 // decider or no candidate puts the point on the navmesh.
 std::optional<WhyFix> find_fix(const Bake& bake, const WhyStory& story, const CancelFlag* cancel = nullptr);
 
-// Applies a fix to parameters and volumes (the debugger's "apply", navbake's --set param=to).
+// Applies a fix to parameters and volumes (a viewer's "apply", a tool's --set param=to).
 void apply_why_fix(const WhyFix& fix, Params& p, std::vector<ConvexVolume>& volumes);
 
 // Why can't A reach B.

@@ -114,7 +114,7 @@ std::shared_ptr<const Bake> bake_with(const InputMesh& mesh, const Params& param
         if (is_mesh_fix(d.id)) (void)in.params.set(d.id, d.def);
     in.volumes = volumes;
     // One tile or a solo bake: keep its stages, so the story reads every one of them (a lean solo
-    // bake drops them). A whole tiled level (a path's fix) keeps only polygons, as navbake does:
+    // bake drops them). A whole tiled level (a path's fix) keeps only polygons, as a lean bake does:
     // every tile's stages of a large level would not fit, and the path's test needs the polygons only.
     PipelineDef def = default_pipeline_def();
     def.keep_intermediates = tx >= 0 || in.params.i(ParamId::tile_size) <= 0;

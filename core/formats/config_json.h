@@ -1,5 +1,5 @@
 // The JSON config as nlohmann JSON objects, for the project's own programs that build JSON documents
-// (navbake's report, navdebug's sessions and stress report). Kept out of the installed interface's
+// (a tool's report, a viewer's sessions and stress report). Kept out of the installed interface's
 // includes (params_json.h has the text forms), so a program that bakes needs no JSON library.
 #pragma once
 #include <nlohmann/json_fwd.hpp>

@@ -2,7 +2,7 @@
 // together: one NAMED node per layer (input, regions, contours, polymesh, detail, path), each a
 // mesh with vertex colours (COLOR_0) and one TRIANGLES or LINES primitive. World coordinates, Y up,
 // metres (glTF's convention is ours). `.glb` is written binary, any other name as JSON with the
-// buffer embedded (a data: URI). Used by navbake --gltf-out and navdebug's Export glTF.
+// buffer embedded (a data: URI). Used by a tool's --gltf-out and a viewer's export.
 //
 // The encoder (tinygltf, header-only, compiled into gltf_export.cpp) is private to the bake
 // library: nothing here names a tinygltf type, and the runtime never sees it.
@@ -23,7 +23,7 @@ namespace nav {
 struct Bake;
 
 // One layer: a node and its mesh, both named `name`. Colours are sRGB bytes r | g << 8 | b << 16
-// | a << 24 (the debugger's rgba()); the encoder stores them as glTF wants, linear, alpha 255.
+// | a << 24 (as render's rgba() packs them); the encoder stores them as glTF wants, linear, alpha 255.
 struct GltfLayer {
     std::string name;
     bool lines = false;            // LINES (2 indices a segment), else TRIANGLES (3 a triangle)
@@ -35,7 +35,7 @@ struct GltfLayer {
 };
 
 // Colours by region id, by area id and by polygon index. The default is the bake's one palette
-// (core/bake/palette.h), the debugger's too, so a file looks as the debugger's view does.
+// (core/bake/palette.h), a viewer's too, so a file looks as the viewer's view does.
 struct GltfPalette {
     uint32_t (*region)(uint16_t id);
     uint32_t (*area)(uint8_t area);
@@ -51,9 +51,9 @@ void append_gltf_input(const InputMesh& mesh, const std::vector<uint8_t>* tri_ar
 // quad (4 vertices, 2 triangles) in the region's colour.
 void append_gltf_regions(const CompactHeightfield& chf, const Regions& regions, const GltfPalette& pal, GltfLayer& out);
 // Contours, each a closed loop of LINES in the region's colour, at the floor height: the
-// simplified ones, or with `raw` the raw boundaries (the debugger's raw-contour layer; a hole
-// merged into its outline has only those). A loop of fewer than 2 vertices is left out, as the
-// debugger's drawing leaves it.
+// simplified ones, or with `raw` the raw boundaries (a viewer's raw-contour layer; a hole
+// merged into its outline has only those). A loop of fewer than 2 vertices is left out, as a
+// viewer's drawing leaves it.
 void append_gltf_contours(const ContourSet& cset, const GltfPalette& pal, GltfLayer& out, bool raw = false);
 // Polygons as triangle fans (n vertices, n - 2 triangles each, vertices unshared: the colour is
 // the polygon's area colour), at the floor height, in stored order.
@@ -66,7 +66,7 @@ void append_gltf_path(const std::vector<float>& points, GltfLayer& out);
 // Which layers gltf_bake_layers takes (each only when the bake holds its stage's result).
 struct GltfBakeLayers {
     bool input = true, regions = true, contours = true, polymesh = true, detail = true;
-    bool raw_contours = false;  // node "raw_contours": the raw boundaries (the debugger's raw-contour layer)
+    bool raw_contours = false;  // node "raw_contours": the raw boundaries (a viewer's raw-contour layer)
     const std::vector<float>* path = nullptr;  // the path's points, x, y, z each; null: no path node
     GltfPalette palette = gltf_default_palette();
 };

@@ -1,6 +1,6 @@
-// Parameters as text, in one place: the JSON config (written by navbake --json, navdebug's config
-// save and sessions; read by navbake --config, navdebug --config and sessions) and the
-// `--set NAME=VALUE` assignments of navbake and navdebug. Every message names the file, key, flag
+// Parameters as text, in one place: the JSON config (written by a tool's --json, a viewer's
+// config save and sessions; read by --config and sessions) and the `--set NAME=VALUE`
+// assignments of a tool's command line. Every message names the file, key, flag
 // or parameter and what was expected.
 #pragma once
 #include <array>

@@ -27,7 +27,7 @@ Status check_input_file(const std::string& path, const std::string& what);
 Status read_input_file(const std::string& path, const std::string& what, uint64_t max_bytes, std::string& out);
 
 // ---- writing --------------------------------------------------------------------------------
-// The files a user names for output (navbake --obj-out / --mesh-out, navdebug's exports, sessions
+// The files a user names for output (a tool's --obj-out / --mesh-out, a viewer's exports, sessions
 // and screenshots), one way for every writer. Messages start with the path; callers prefix the
 // flag ("--mesh-out /dev/full: write failed: No space left on device").
 

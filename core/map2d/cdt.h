@@ -8,7 +8,7 @@
 //  3. the triangles outside the domain are removed: a flood fill from the enclosing triangle
 //     counts constraint crossings, odd counts are inside (holes and the outside are even).
 // Each step can be recorded; cdt_build with `stop_after` > 0 stops after that many recorded
-// steps and returns the triangulation as it is then (for the debugger's step slider).
+// steps and returns the triangulation as it is then (for a viewer's step slider).
 // Predicates are evaluated in long double around the points' centre: exact for moderate integer
 // coordinates, robust enough for map data in general.
 #pragma once

@@ -27,7 +27,7 @@ struct Map2D {
 };
 
 Status parse_map2d_json(const std::string& text, const std::string& name, Map2D& out);
-// Reads the file through read_input_file: regular files or pipes, at most max_bytes (navbake --max-input).
+// Reads the file through read_input_file: regular files or pipes, at most max_bytes (a tool's --max-input).
 Status load_map2d(const std::string& path, Map2D& out, uint64_t max_bytes = uint64_t(1) << 30);
 // The checks of the loader on an in-memory map (rings as given; `name` prefixes the messages).
 Status validate_map2d(const Map2D& m, const std::string& name);

@@ -34,7 +34,7 @@ Status link_polygons(PolyMesh2D& m);
 
 // Reads a version 2 .mesh from text; `name` prefixes error messages ("name:line: what").
 Status parse_polyanya_mesh(const std::string& text, const std::string& name, PolyMesh2D& out);
-// Reads the file through read_input_file: regular files or pipes, at most max_bytes (navbake --max-input).
+// Reads the file through read_input_file: regular files or pipes, at most max_bytes (a tool's --max-input).
 Status read_polyanya_mesh(const std::string& path, PolyMesh2D& out, uint64_t max_bytes = uint64_t(1) << 30);
 std::string format_polyanya_mesh(const PolyMesh2D& m);
 // Writes through nav::OutputFile (a temporary file, flushed, closed, checked, renamed into place).

@@ -47,7 +47,7 @@ struct ClipCrossing {
 
 // The recorded steps of one clip: the split vertices, every sub-edge with its winding numbers and
 // whether it was kept (and in which direction), the intersection lists and the output rings in
-// the order they were traced. Plain data for the debugger.
+// the order they were traced. Plain data for a caller that draws them.
 struct ClipTrace {
     std::vector<double> verts;          // x, z per split vertex
     std::vector<uint32_t> edges;        // v0, v1 per sub-edge (v0 < v1)

@@ -1,5 +1,5 @@
 // Everything a bake is made from besides the mesh, as one value: what the JSON config holds, what
-// a session and the debugger's undo history keep, what navbake reads from its flags and what
+// a session and a viewer's undo history keep, what a tool reads from its flags and what
 // Pipeline::set_inputs diffs against the last inputs to dirty only what changed. A Bake carries the
 // inputs it was baked from. Adding an input touches this struct, its JSON (core/formats/
 // params_json.cpp, config_json.h) and Pipeline::set_inputs, which fails to compile until it

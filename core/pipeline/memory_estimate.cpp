@@ -125,7 +125,7 @@ double grid_bytes(const BakeConfig& c, double spans) {
 // counted row by row (touched_columns): 0.3 bytes a span bounds the large generated level's tiled
 // bakes (tile_size 32 and 64) within 25%, the 2 bytes before made them 3 times the peak.
 constexpr double kOutputBytesPerSpan = 0.3;
-// What navbake holds before it bakes anything (code, libraries, the allocator's and TBB's first
+// What a baking process holds before it bakes anything (code, libraries, the allocator's and TBB's first
 // arenas): 9.9 MiB peak for a one-triangle level, with the margin of the measured levels.
 constexpr double kProcessBytes = 10.5 * 1048576.0;
 // Each bake thread beyond the first: its stack and allocator arena as touched (measured: 0.3-0.6
@@ -165,8 +165,8 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
                                int threads, bool keep_all, uint64_t* largest_tile, uint64_t* kept_bytes,
                                bool obstacle_cache) {
     // Per tile: its grid's stages, and its triangles as the small indexed list it rasterizes
-    // (3 vertices and 3 indices each at most). Kept intermediates: every tile's at once (the
-    // debugger); otherwise the tiles baking at one time, each at the largest tile's need. For the
+    // (3 vertices and 3 indices each at most). Kept intermediates: every tile's at once (a
+    // caller that draws them); otherwise the tiles baking at one time, each at the largest tile's need. For the
     // whole bake: every tile's state and outputs, and the navmesh assembled from them.
     double sum = 0, most = 0, outputs = 0, cache = 0;
     int baked = 0;  // tiles with triangles: no more of them bake at once than there are
@@ -177,7 +177,7 @@ uint64_t estimate_tiled_memory(const InputMesh& m, const BakeConfig& c, const Ti
             if (tris.empty()) continue;
             ++baked;
             const double spans = estimate_raw_spans(m, tc, tris, nullptr);
-            // a tile baked lean (navbake: nothing kept) holds its grid's stages one after another:
+            // a tile baked lean (no intermediates kept) holds its grid's stages one after another:
             // 40 bytes a raw span and 8 a cell bound the large generated level's tiles at two threads
             const double cells = double(std::max(tc.width, 0)) * double(std::max(tc.height, 0));
             const double b = (keep_all ? grid_bytes(tc, spans) : cells * 8.0 + spans * 40.0) + double(tris.size()) * (36 + 12);
@@ -206,18 +206,18 @@ uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean
     const double spans = estimate_raw_spans(m, c, {}, &merged);
     const uint64_t cells = uint64_t(std::max(c.width, 0)) * uint64_t(std::max(c.height, 0));
     // Per cell: two column heads (solid, filtered), a compact cell. Per raw span, measured on
-    // stacked floors and wide grids (tests/unit/test_hostile.cpp, navbake's peak): intermediates
+    // stacked floors and wide grids (tests/unit/test_hostile.cpp, a lean process's peak): intermediates
     // kept, 88: the rasterized pool 24 (it keeps its sort buffer's capacity for the rebuild: 16
     // bytes per raw span since the 8-byte records, 24 on grids over 2^24 columns; the 24 stays), the
     // filtered copy 12, the compact span 8, three area arrays, distance and region ids 7, the
     // regions / contour stages' scratch about 25 and the watershed's kept working memory about 18.
-    // Lean (navbake: each intermediate dropped after its last reader, the filter in place, no
+    // Lean (each intermediate dropped after its last reader, the filter in place, no
     // working memory kept), 38: the peak is the rasterize sort (16-24) and the pool it gives back
     // (12), or the compact stages.
     // Per cell: 16 kept (two column heads and a compact cell), 8 lean (one of them at a time).
-    // Lean measured (test_hostile, navbake's peak): 40 floors of 60 m 55 MiB, one floor of 600 m
+    // Lean measured (test_hostile, the process's peak): 40 floors of 60 m 55 MiB, one floor of 600 m
     // 155 MiB, about 36 bytes a span and 5 a cell.
-    // Measured against GNU time's peak for navbake, raw spans counted row by row
+    // Measured against GNU time's peak for a lean bake, raw spans counted row by row
     // (touched_columns), the process's own kProcessBytes on top. Lean, the peak is the rasterize
     // sort (16 bytes a raw span) beside the merged spans' pool (12), or the compact stages, 38 a
     // merged span (stacked floors, where nothing merges); 38 a raw span made the large generated

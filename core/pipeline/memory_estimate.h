@@ -10,7 +10,7 @@
 namespace nav {
 
 // Estimated bytes a bake of mesh m with config c needs (Pipeline::estimate_memory, the memory limit);
-// lean: intermediates not kept (PipelineDef::keep_intermediates off, navbake's single bake).
+// lean: intermediates not kept (PipelineDef::keep_intermediates off, a single bake).
 uint64_t estimate_bake_memory(const InputMesh& m, const BakeConfig& c, bool lean = false);
 // Estimated bytes a tiled bake needs: the input, the triangle bins, every tile's stages when
 // keep_all (intermediates kept), else `threads` tiles at once at the largest tile's need (returned

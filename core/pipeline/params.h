@@ -1,5 +1,5 @@
-// The parameter table: the single source of truth for every bake parameter. The debugger's
-// sliders, navbake's --set flags, the JSON config files and the help text are generated from it.
+// The parameter table: the single source of truth for every bake parameter. A viewer's
+// sliders, a tool's --set flags, the JSON config files and the help text are generated from it.
 // Users work in world units (metres, degrees); derive_config() is the one place that converts
 // to voxel units.
 #pragma once
@@ -63,7 +63,7 @@ enum class VoxelRule : uint8_t {
 
 enum class Partition : int { Watershed = 0, Monotone = 1, Layers = 2 };
 constexpr std::array<std::string_view, 3> kPartitionNames = {"watershed", "monotone", "layers"};
-// How path queries (navbake --paths / --pairs) find a path: A* over polygons + funnel, or the
+// How path queries (a tool's --paths / --pairs) find a path: A* over polygons + funnel, or the
 // Euclidean-shortest path (Polyanya, core/runtime/polyanya.h). Read by the queries, not the bake.
 enum class PathMode : int { Funnel = 0, Optimal = 1 };
 constexpr std::array<std::string_view, 2> kPathModeNames = {"funnel", "optimal"};
@@ -87,7 +87,7 @@ std::span<const ParamDef> param_table();
 constexpr bool is_mesh_fix(ParamId id) {
     return id == ParamId::mesh_scale || id == ParamId::mesh_z_up || id == ParamId::mesh_flip_winding;
 }
-// Parameters read by the path queries only (navbake --paths / --pairs), not by the bake.
+// Parameters read by the path queries only (a tool's --paths / --pairs), not by the bake.
 constexpr bool is_query_param(ParamId id) { return id == ParamId::path_mode || id == ParamId::max_nodes; }
 // Parameters that change no bake result, so setting them dirties no stage: threads (how many tiles
 // bake at once) and the query parameters. Their `stage` in the table only groups them in the UI.
@@ -124,7 +124,7 @@ private:
 // metres for cells). With the mesh bounds, cell_size and cell_height show the grid they make
 // ("= 135 x 135 cells", "= 36 layers"). Empty when the parameter has no voxel meaning.
 std::string voxel_hint(ParamId id, const Params& p, const float* bmin = nullptr, const float* bmax = nullptr);
-// The range the debugger's slider offers for parameter `id`: the table's, except tile_size with
+// The range a viewer's slider offers for parameter `id`: the table's, except tile_size with
 // the mesh bounds, whose top is the grid's longer side (at least the tile border): a larger tile is
 // one tile over the grid, the same bake. Without bounds, the table's range.
 struct ParamRange {

@@ -87,7 +87,7 @@ double Bake::walkable_area() const {
 
 std::vector<std::string> Bake::warnings() const {
     std::vector<std::string> w = stage_warnings(*this, "");
-    // A tile's warnings were taken when it finished baking: navbake drops its contours right after.
+    // A tile's warnings were taken when it finished baking: a lean bake drops its contours right after.
     for (const auto& t : tiles)
         if (t) w.insert(w.end(), t->warnings.begin(), t->warnings.end());
     return w;
@@ -534,7 +534,7 @@ Status Pipeline::Impl::assemble_navmesh(int& error_stage) {
         all = all && t->dirty_from > kLastTileStage && t->tile;
         if (t->tile && t->tile->npolys() > 0) tiles.push_back(t->tile);
     }
-    if (!all) return Status::ok();  // some tile is not baked (navbake --tile): no navmesh
+    if (!all) return Status::ok();  // some tile is not baked (a bake of chosen tiles): no navmesh
     if (!changed) {
         relink_current();  // only the manual links changed, if anything
         return Status::ok();

@@ -78,7 +78,7 @@ void for_each_result(F&& fn, R&... r) {
 }
 
 // One tile of a tiled bake as published: its grid position, its bordered configuration, its
-// stage results (null where dropped: navbake keeps only polymesh, detail and the runtime tile)
+// stage results (null where dropped: a lean bake keeps only polymesh, detail and the runtime tile)
 // and its stats. `tile` is the same object as long as the tile is not re-baked, so the NavMesh
 // keeps references into it valid.
 struct TileBake : StageResults<true> {
@@ -166,11 +166,11 @@ Bake tile_view(const Bake& b, const TileBake& t);
 enum class ObstacleCache : uint8_t { None, Compressed };
 
 // The options of a Pipeline (Box2D v3's b2WorldDef): how it bakes, not what. Given once, to the
-// constructor; default_pipeline_def() is the debugger's (every intermediate kept, oneTBB, 4 GiB).
+// constructor; default_pipeline_def() keeps every intermediate (for a caller that draws them), oneTBB, 4 GiB.
 struct PipelineDef {
     // Grids whose estimated memory exceeds this are refused before allocating.
     uint64_t memory_limit = uint64_t(4) << 30;
-    // Keep every intermediate result (the debugger draws them). Off (navbake): a tile keeps only its
+    // Keep every intermediate result (for a caller that draws them). Off (a lean bake): a tile keeps only its
     // polymesh and detail once done, so the peak is about threads x one tile; the solo bake drops
     // each intermediate as soon as the last stage that reads it has run (the filter works in the
     // rasterized heightfield instead of a copy), keeping the triangle areas, the contours (they hold
@@ -201,8 +201,8 @@ struct PipelineDef {
     // Tiled bakes: run the bake workers on the caller's job system instead of oneTBB.
     TaskHook task_hook;
     // Record how the regions stage grew its regions (Bake::region_trace). The one option a caller may
-    // change between runs (Pipeline::set_record_region_trace: the debugger's replay turns it on and
-    // off on a live pipeline, and a change re-runs the regions stage).
+    // change between runs (Pipeline::set_record_region_trace: a replay view turns it on and off on
+    // a live pipeline, and a change re-runs the regions stage).
     bool record_region_trace = false;
     // Progress report: run() stores the index of each stage as it starts it, so another thread can
     // show which stage is building. Null: none.
@@ -265,11 +265,11 @@ public:
     Status set_param(std::string_view name, std::string_view value);
     const Params& params() const { return inputs().params; }
 
-    // PipelineDef::record_region_trace, changed between runs (the debugger's replay); a change
+    // PipelineDef::record_region_trace, changed between runs (a replay view); a change
     // re-runs the regions stage.
     void set_record_region_trace(bool on);
-    // Tiled bakes: tiles are baked nearest (x, z) first. Changes between runs: the debugger's camera
-    // focus when the run starts.
+    // Tiled bakes: tiles are baked nearest (x, z) first. May change between runs (a viewer passes
+    // its camera focus): the one set when the run starts counts.
     void set_focus(float x, float z);
 
     // Computes the pending landmarks of the latest snapshot's navmesh (PipelineDef::defer_landmarks;
@@ -284,7 +284,7 @@ public:
     Stage first_dirty() const;
     void mark_dirty(Stage from);
     // Tiled bakes: marks tile (tx, tz) dirty from `from` (at least rasterize), so the next run()
-    // re-bakes that tile only (the debugger's "Rebuild tile"). False when no such tile is laid out.
+    // re-bakes that tile only (a viewer's "Rebuild tile"). False when no such tile is laid out.
     bool mark_tile_dirty(int tx, int tz, Stage from = Stage::Rasterize);
 
     // Builds from the earliest dirty stage through `to`. On failure or cancel the stages before

@@ -18,7 +18,7 @@ namespace nav {
 using clock_type = std::chrono::steady_clock;
 
 // The buffer a stage writes this run. Reused when no published snapshot holds it any more; when one
-// does (the debugger draws the last bake while the next one runs), the spare is taken if no snapshot
+// does (a viewer draws the last bake while the next one runs), the spare is taken if no snapshot
 // holds it any more, else a fresh one is made, and the held buffer becomes the spare: the old one
 // lives on, unchanged, inside the snapshot, and comes back to the pipeline once that lets it go. A
 // live rebuild then alternates between two buffers instead of freeing one and faulting in another
@@ -104,7 +104,7 @@ struct Unit : StageResults<false> {
     std::array<StageStats, kStageCount> stats;
     bool stats_changed = true;  // tiles: stats changed since the tile's block last summed them (StatsBlocks)
     int dirty_from = 0;         // first stage without a current result
-    bool trimmed = false;       // intermediates dropped (navbake): a rebake starts at rasterize
+    bool trimmed = false;       // intermediates dropped (lean bake): a rebake starts at rasterize
     bool ran = false;           // baked something in the current run
     int ran_from = 0;           // the first stage it baked then
     int error_stage = -1;

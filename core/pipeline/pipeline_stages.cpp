@@ -104,7 +104,7 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
     // sorted in its thread's pool above. The solo grid keeps that capacity when its intermediates
     // are kept: it is one grid, the sort needed it at the peak anyway, and a rebuild at the same
     // parameters sorts in it again instead of faulting a new pool in (most of a rebuild's page
-    // faults otherwise; docs/benchmarks.md). A lean bake (navbake's, once) gives it back: a lower peak.
+    // faults otherwise; docs/benchmarks.md). A lean bake (one run, no rebuild) gives it back: a lower peak.
     if (x.lean && hf.pool.capacity() > hf.pool.size() + hf.pool.size() / 4 + 1024) hf.pool.shrink_to_fit();
     return st;
 }
@@ -112,7 +112,7 @@ Status run_rasterize(Unit& u, const Ctx& x, StageStats& stats) {
 Status run_filter(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
     auto& hf = writable(u.filtered, u.spare.filtered);
-    // Lean (navbake's solo bake): the filter is the last stage to read the rasterized heightfield,
+    // Lean (a solo bake, no intermediates kept): the filter is the last stage to read the rasterized heightfield,
     // which is dropped after it, so it filters that one in place instead of a copy (one grid of
     // spans less at the peak). Otherwise copy-assign, which keeps hf's capacity.
     const bool moved = x.lean && sole_owner(u.solid);

@@ -1,6 +1,6 @@
 // Loading a Detour navmesh file (RecastDemo's MSET file or one tile's data, detour_format.h) into
-// our NavMesh: what navbake --navmesh-in and navdebug do with a .bin file, and what a game that
-// ships Detour files calls. Runtime only (no bake).
+// our NavMesh: what a tool or viewer that opens a .bin file calls, and what a game that ships
+// Detour files calls. Runtime only (no bake).
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -41,7 +41,7 @@ Status prune_unreachable(NavMesh& mesh, PolyRef keep, PruneStats* stats = nullpt
 // Half extents of the box around a picked point in which the nearest navmesh polygon is searched
 // (Detour sample's): picks land on the input surface, and erosion keeps the navmesh up to an agent
 // radius from walls and ledges, a few metres above or below. The prune point's box (prune_at) and
-// the debugger's picks (path tool, path tests).
+// a viewer's picks (path tool, path tests).
 constexpr float kPickHalfExtents[3] = {2.0f, 4.0f, 2.0f};
 
 // What a navmesh carries about the prune asked of it (prune_at; the pipeline's BakeInputs::prune,

@@ -54,7 +54,7 @@ struct PathTestResult {
 using AreaNamer = std::string (*)(uint8_t area, const void* ctx);
 
 struct PathTestOptions {
-    float half_extents[3] = {2.0f, 4.0f, 2.0f};  // search box around each end point (navbake's --pairs box)
+    float half_extents[3] = {2.0f, 4.0f, 2.0f};  // search box around each end point (a tool's --pairs box)
     AreaNamer area_name = nullptr;
     const void* area_name_ctx = nullptr;
 };

@@ -12,39 +12,13 @@
 // by every query that takes one. Traces, made for drawing the mesh they ran on, name polygons by
 // their dense index in that mesh.
 //
-// The A* cost model. A search state is "standing on the midpoint of the portal through which
-// polygon P was entered" (the start state stands on the start point). Moving to a neighbour Q
-// through portal f costs |pos - midpoint(f)| * area_cost[area(P)]: the distance walked inside P,
-// scaled by P's area cost. Reaching the goal polygon G costs a last |pos - end| * area_cost[area(G)].
-// Keeping the entry portal in the state (rather than one node per polygon as Detour does, whose
-// node position is fixed when first discovered) makes this a plain weighted graph, and A* returns
-// its exact optimum. The heuristic is (minimum area cost in the filter) times the larger of the
-// straight-line distance |pos - end| and a landmark bound (ALT: |d(L, end) - d(L, pos)| for the
-// walking distances between portal midpoints precomputed in the NavMesh); both are lower bounds on
-// the remaining walk, so the heuristic stays admissible and consistent, and the landmarks cut the
-// states expanded to little more than the corridor. Polygons on different islands (no portal
-// chain between them) are known unreachable without a search.
-//
-// Off-mesh links (NavMesh "Off-mesh links") are edges of the same graph. A connected link whose
-// flags pass the filter (same include / exclude rule as polygons) and whose landing polygon passes
-// it is taken from any state in the polygon it leaves: from a state at `pos` in polygon P,
-// traversing it costs |pos - from| * area_cost[area(P)] + |to - from| * area_cost[link area] and
-// lands in a state standing on `to` in the landing polygon (from / to: the link's start / end,
-// swapped when a two-way link is taken end to start). The straight-line term of the heuristic
-// stays admissible and consistent: min cost (over all 64 areas, the links' included) times
-// |pos - to| is at most that traversal cost (triangle inequality). The landmark term does not
-// (a teleporter beats any walk): it is used only when the goal's portal island has no link
-// leaving it, and only for states on that island (a path from them never leaves it, so the
-// walking distances bound it); elsewhere the term is 0. Either way each state's heuristic is
-// consistent along every edge (a state off the island has only the straight-line term, which is;
-// a state on it has successors on it only), so A* stays exact with links. The "different islands
-// = unreachable" shortcut follows links: NavMesh::island_reaches (directed: a one-way link from
-// island 1 to 2 lets 1 reach 2, not 2 reach 1). Other queries (raycast, wall distance, polygons
-// around a circle, random points) ignore links.
-//
-// Partial paths (goal unreachable or node limit hit): the corridor to the search state nearest
-// the goal in straight-line distance (the start, or a portal midpoint), as Detour does; the last
-// polygon is the one entered through that portal.
+// A* returns the exact least-cost path: a search state stands on the portal its polygon was
+// entered through, each edge costs the distance walked times the area cost of the polygon walked
+// in, off-mesh links are edges of the same graph, and the heuristic (straight-line or landmark
+// bound times the least area cost) stays admissible and consistent. Islands that no portal chain
+// or link joins are unreachable without a search. A partial path (goal unreachable or node limit
+// hit) is the corridor to the state nearest the goal, as Detour's. The cost model in full:
+// docs/library.md#the-path-querys-cost-model.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -106,7 +80,7 @@ struct PathResult {
     // for polys[0]); otherwise the off-mesh link traversal from polys[i-1]: link index * 2, + 1
     // when a two-way link was taken from its end to its start (NavMesh::trav_from / trav_to).
     std::vector<uint32_t> links;
-    float cost = 0;               // cost of the corridor in the cost model above (to the end point if reached)
+    float cost = 0;               // cost of the corridor in the cost model (to the end point if reached)
     bool reached = false;         // false: partial path to the polygon closest to the goal
     bool out_of_nodes = false;    // the node limit was hit (A*: NavQuery's max_nodes; optimal: Polyanya's cap)
     int expanded = 0;             // search states popped from the heap
