@@ -28,7 +28,6 @@
 #include "core/pipeline/bake_inputs.h"
 #include "core/pipeline/memory_estimate.h"
 #include "core/pipeline/params.h"
-#include "core/formats/params_json.h"  // the JSON config (parse_config_json, load_config_file)
 #include "core/bake/polymesh.h"
 #include "core/bake/rasterize.h"
 #include "core/bake/regions.h"

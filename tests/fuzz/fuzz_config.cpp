@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/pipeline/params.h"
+#include "core/formats/params_json.h"
 #include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 

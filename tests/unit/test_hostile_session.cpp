@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/navdebug/session.h"
+#include "core/formats/params_json.h"
 #include "core/pipeline/pipeline.h"
 #include "test_files.h"
 

@@ -14,6 +14,7 @@
 #include "app/navbake_args.h"
 #include "core/formats/detour_export.h"
 #include "core/bake/input.h"
+#include "core/formats/params_json.h"
 #include "core/pipeline/pipeline.h"
 #include "core/runtime/detour_format.h"
 #include "test_files.h"
