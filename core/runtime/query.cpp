@@ -120,7 +120,8 @@ bool clip_segment_poly_xz(const float* p0, const float* p1, const float* v, int 
 // closest_point_on_poly_boundary on checked arguments: pos itself when it is over polygon p (in
 // xz), else the nearest point of p's boundary.
 void closest_on_boundary(const NavMesh& m, uint32_t p, const float* pos, float* closest) {
-    float v[kMaxPolyVerts * 3], ed[kMaxPolyVerts], et[kMaxPolyVerts];
+    // v zeroed: inlined at -O1 (the sanitizer builds) gcc cannot see poly_verts fill it
+    float v[kMaxPolyVerts * 3] = {}, ed[kMaxPolyVerts], et[kMaxPolyVerts];
     const int n = poly_verts(m, p, v);
     if (dist_pt_poly_edges(pos, v, n, ed, et)) {
         copy3(closest, pos);
