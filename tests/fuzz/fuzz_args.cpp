@@ -71,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (a.tile_given && (job.tile_x < 0 || job.tile_y < 0)) std::abort();
     if (job.map2d && (a.tile_given || a.incremental_given || a.reps_given)) std::abort();
-    if (!job.map2d && a.tile_given && job.params.i(nav::ParamId::tile_size) <= 0) std::abort();
+    if (!job.map2d && a.tile_given && job.inputs.params.i(nav::ParamId::tile_size) <= 0) std::abort();
     if ((job.why || job.why_path) && (job.map2d || a.tile_given || a.incremental_given)) std::abort();
     if ((job.why && !finite3(job.why_point)) || (job.why_path && (!finite3(job.why_start) || !finite3(job.why_end))))
         std::abort();
