@@ -254,8 +254,8 @@ void build_eroded(const CompactHeightfield& chf, const std::vector<uint8_t>& ero
     });
 }
 
-void build_areas(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, DrawList& out) {
-    build_span_floors(chf, Layer::Areas, out, [&](uint32_t i) { return area_color(areas[i]); });
+void build_areas(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, const AreaColors& area_rgb, DrawList& out) {
+    build_span_floors(chf, Layer::Areas, out, [&](uint32_t i) { return area_rgb(areas[i]); });
 }
 
 void build_distance(const CompactHeightfield& chf, const DistanceField& df, DrawList& out) {
@@ -336,7 +336,7 @@ void build_contours(const ContourSet& cset, DrawList& out, DrawList& lines) {
     }
 }
 
-void build_polymesh(const PolyMesh& mesh, DrawList& out, DrawList& edges) {
+void build_polymesh(const PolyMesh& mesh, const AreaColors& area_rgb, DrawList& out, DrawList& edges) {
     out.clear();
     edges.clear();
     out.line_width = 1.5f;
@@ -353,7 +353,7 @@ void build_polymesh(const PolyMesh& mesh, DrawList& out, DrawList& edges) {
         const uint16_t* p = mesh.poly(i);
         const int n = mesh.poly_vert_count(i);
         if (n < 3) continue;
-        const uint32_t fill = color_with_alpha(area_color(mesh.areas[static_cast<size_t>(i)]), colors::kPolyFillAlpha);
+        const uint32_t fill = color_with_alpha(area_rgb(mesh.areas[static_cast<size_t>(i)]), colors::kPolyFillAlpha);
         // convex: a fan from the first vertex
         const auto base = static_cast<uint32_t>(out.tri_verts.size());
         for (int k = 0; k < n; ++k) {
@@ -489,12 +489,12 @@ void add_navmesh_edges(const NavMesh& mesh, float lift, uint32_t wall_color, Dra
     }
 }
 
-void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges) {
+void build_navmesh_layer(const NavMesh& mesh, const AreaColors& area_rgb, DrawList& out, DrawList& edges) {
     out.clear();
     edges.clear();
     out.line_width = 1.25f;
     edges.line_width = 3.0f;
-    add_navmesh_fills(mesh, [&](uint32_t p) { return color_with_alpha(area_color(mesh.areas[p]), colors::kPolyFillAlpha); },
+    add_navmesh_fills(mesh, [&](uint32_t p) { return color_with_alpha(area_rgb(mesh.areas[p]), colors::kPolyFillAlpha); },
                       out);
     add_navmesh_edges(mesh, kNavmeshLift, colors::kNavBoundary, edges, colors::kNavPortal, &out);
 }
@@ -565,17 +565,17 @@ void build_tiles_layer(const Bake& b, DrawList& out) {
 
 namespace {
 // Each layer's legend (kLayerTable): built on first use (some colours come from functions).
-std::span<const LegendEntry> legend_input() {
+std::span<const LegendEntry> legend_input(const AreaColors&) {
     static constexpr LegendEntry e[] = {{colors::kInputWalkable, "walkable slope"},
                                         {colors::kInputSteep, "too steep"}};
     return e;
 }
-std::span<const LegendEntry> legend_voxels() {
+std::span<const LegendEntry> legend_voxels(const AreaColors&) {
     static constexpr LegendEntry e[] = {{colors::kSolidWalkable, "walkable span"},
                                         {colors::kSolidBlocked, "not walkable"}};
     return e;
 }
-std::span<const LegendEntry> legend_filtered() {
+std::span<const LegendEntry> legend_filtered(const AreaColors&) {
     static constexpr LegendEntry e[] = {{colors::kFilterKept, "walkable"},
                                         {colors::kFilterLedge, "removed: ledge"},
                                         {colors::kFilterLowHeight, "removed: low height"},
@@ -583,38 +583,38 @@ std::span<const LegendEntry> legend_filtered() {
                                         {colors::kFilterBlocked, "not walkable"}};
     return e;
 }
-std::span<const LegendEntry> legend_compact() {
+std::span<const LegendEntry> legend_compact(const AreaColors&) {
     static constexpr LegendEntry e[] = {{colors::kCompactWalkable, "open span"},
                                         {colors::kCompactNull, "null area"}};
     return e;
 }
-std::span<const LegendEntry> legend_eroded() {
+std::span<const LegendEntry> legend_eroded(const AreaColors&) {
     static constexpr LegendEntry e[] = {{colors::kErodeKept, "kept"}, {colors::kErodeRemoved, "eroded"}};
     return e;
 }
-std::span<const LegendEntry> legend_areas() {
-    // the colours follow the program's area table (set_area_colors): read on every call
+std::span<const LegendEntry> legend_areas(const AreaColors& area_rgb) {
+    // the colours follow the area table drawn: filled on every call
     thread_local LegendEntry e[] = {{0, "ground"}, {0, "water"}, {0, "road"}, {0, "door"},
                                     {0, "grass"},  {0, "jump"},  {0, "null"}};
     const uint8_t ids[] = {kWalkableArea, kAreaWater, kAreaRoad, kAreaDoor, kAreaGrass, kAreaJump, kNullArea};
-    for (size_t i = 0; i < std::size(ids); ++i) e[i].color = area_color(ids[i]);
+    for (size_t i = 0; i < std::size(ids); ++i) e[i].color = area_rgb(ids[i]);
     return e;
 }
-std::span<const LegendEntry> legend_distance() {
+std::span<const LegendEntry> legend_distance(const AreaColors&) {
     static const LegendEntry e[] = {{distance_color(0, 1), "boundary"}, {distance_color(1, 1), "max distance"}};
     return e;
 }
-std::span<const LegendEntry> legend_regions() {
+std::span<const LegendEntry> legend_regions(const AreaColors&) {
     // one colour per region: the Layers panel lists them (App::ui_regions_legend), not three samples
     static const LegendEntry e[] = {{colors::kRegionNone, "no region"}};
     return e;
 }
-std::span<const LegendEntry> legend_raw_contours() {
+std::span<const LegendEntry> legend_raw_contours(const AreaColors&) {
     static const LegendEntry e[] = {{color_scale(hash_color(1), 0.62f), "raw edge (region 1)"},
                                     {color_scale(hash_color(2), 0.62f), "raw edge (region 2)"}};
     return e;
 }
-std::span<const LegendEntry> legend_contours() {
+std::span<const LegendEntry> legend_contours(const AreaColors&) {
     static const LegendEntry e[] = {{hash_color(1), "wall (solid)"},
                                     {hash_color(2), "to region (dashed)"},
                                     {lighten(hash_color(1), 0.55f), "area border"},
@@ -622,42 +622,42 @@ std::span<const LegendEntry> legend_contours() {
                                     {colors::kContourBorderVertex, "tile-border vertex"}};
     return e;
 }
-std::span<const LegendEntry> legend_polymesh() {
+std::span<const LegendEntry> legend_polymesh(const AreaColors& area_rgb) {
     thread_local LegendEntry e[] = {{0, "ground"},   {0, "water"},
                                     {0, "road"},         {0, "grass"},
                                     {colors::kPolyBoundary, "boundary edge"}, {colors::kPolyNeighbour, "neighbour edge"},
                                     {colors::kPolyVertex, "vertex"}};
     const uint8_t ids[] = {kWalkableArea, kAreaWater, kAreaRoad, kAreaGrass};
-    for (size_t i = 0; i < std::size(ids); ++i) e[i].color = area_color(ids[i]);
+    for (size_t i = 0; i < std::size(ids); ++i) e[i].color = area_rgb(ids[i]);
     return e;
 }
-std::span<const LegendEntry> legend_detail() {
+std::span<const LegendEntry> legend_detail(const AreaColors&) {
     static const LegendEntry e[] = {{hash_color(0), "polygon 0"},
                                     {hash_color(1), "polygon 1"},
                                     {colors::kDetailPolyEdge, "polygon edge"},
                                     {colors::kDetailInternal, "internal edge"}};
     return e;
 }
-std::span<const LegendEntry> legend_navmesh() {
+std::span<const LegendEntry> legend_navmesh(const AreaColors& area_rgb) {
     thread_local LegendEntry e[] = {{0, "ground"},  {0, "water"},
                                     {colors::kNavBoundary, "boundary edge"}, {colors::kNavPortal, "portal"},
                                     {colors::kNavDisabled, "pruned (hatched)"}};
-    e[0].color = area_color(kWalkableArea);
-    e[1].color = area_color(kAreaWater);
+    e[0].color = area_rgb(kWalkableArea);
+    e[1].color = area_rgb(kAreaWater);
     return e;
 }
-std::span<const LegendEntry> legend_islands() {
+std::span<const LegendEntry> legend_islands(const AreaColors&) {
     static const LegendEntry e[] = {{island_color(0), "island 0"}, {island_color(1), "island 1"},
                                     {colors::kNavDisabled, "pruned (hatched)"},
                                     {colors::kNavBoundary, "boundary edge"}};
     return e;
 }
-std::span<const LegendEntry> legend_tiles() {
+std::span<const LegendEntry> legend_tiles(const AreaColors&) {
     static const LegendEntry e[] = {{colors::kTileFast, "fastest bake"}, {colors::kTileSlow, "slowest bake"},
                                     {colors::kTilePending, "not baked yet"}, {colors::kTileEmpty, "no polygons"}};
     return e;
 }
-std::span<const LegendEntry> legend_links() {
+std::span<const LegendEntry> legend_links(const AreaColors&) {
     static const LegendEntry e[] = {{colors::kLinkJump, "jump link"},
                                     {colors::kLinkDrop, "drop link"},
                                     {colors::kLinkRejected, "rejected candidate"},
@@ -666,7 +666,7 @@ std::span<const LegendEntry> legend_links() {
                                     {colors::kLinkNotWalkable, "landing not walkable"}};
     return e;
 }
-std::span<const LegendEntry> legend_path() {
+std::span<const LegendEntry> legend_path(const AreaColors&) {
     static const LegendEntry e[] = {{colors::kPathCorridor, "corridor"}, {colors::kPathPortal, "portal"},
                                     {colors::kPathLine, "straight path"}, {colors::kPathCorner, "corner"},
                                     {colors::kPathStart, "start"},       {colors::kPathEnd, "end"},
@@ -688,10 +688,12 @@ struct LayerInfo {
     bool per_grid;
     // Tiled: region ids restart in every tile, so they are shifted per tile for drawing.
     bool shifts_region_ids;
+    // Drawn in the area table's colours (AreaColors): rebuilt when they change.
+    bool area_colored;
     LayerSources (*sources)(const Bake&);      // the data drawn (kept alive while drawn)
     bool (*available)(const Bake&);            // the bake holds it (of one grid for per_grid layers)
     void (*build)(const Bake&, DrawList& out, DrawList& extra);  // null: drawn by the app (path)
-    std::span<const LegendEntry> (*legend)();
+    std::span<const LegendEntry> (*legend)(const AreaColors&);
 };
 
 bool has_navmesh(const Bake& b) { return b.navmesh && !b.navmesh->empty(); }
@@ -699,47 +701,47 @@ LayerSources navmesh_sources(const Bake& b) { return {as_void(b.navmesh), nullpt
 LayerSources contour_sources(const Bake& b) { return {as_void(b.contours), nullptr, nullptr}; }
 bool has_contours(const Bake& b) { return b.contours != nullptr; }
 
-// {layer, help, per_grid, shifts_region_ids, sources, available, build, legend}
+// {layer, help, per_grid, shifts_region_ids, area_colored, sources, available, build, legend}
 constexpr LayerInfo kLayerTable[] = {
     {Layer::Input,
      "Input triangles: walkable by slope vs too steep.",
-     false, false,
+     false, false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.mesh), as_void(b.tri_areas), nullptr}; },
      [](const Bake& b) -> bool { return b.mesh && b.tri_areas; },
      [](const Bake& b, DrawList& out, DrawList&) { build_input(*b.mesh, *b.tri_areas, out); }, legend_input},
     {Layer::Voxels,
      "Solid heightfield: every rasterized span as a box (walkable tops blue).",
-     true, false,
+     true, false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.solid), nullptr, nullptr}; },
      [](const Bake& b) { return b.solid != nullptr; },
      [](const Bake& b, DrawList& out, DrawList&) { build_voxels(*b.solid, out); }, legend_voxels},
     {Layer::Filtered,
      "Spans after the filters, coloured by the filter that removed them.",
-     true, false,
+     true, false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.solid), as_void(b.filtered), nullptr}; },
      [](const Bake& b) { return b.filtered != nullptr; },
      [](const Bake& b, DrawList& out, DrawList&) { build_filtered(b.solid.get(), *b.filtered, out); }, legend_filtered},
     {Layer::Compact,
      "Open heightfield: the floor of every open span.",
-     true, false,
+     true, false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), nullptr, nullptr}; },
      [](const Bake& b) { return b.compact != nullptr; },
      [](const Bake& b, DrawList& out, DrawList&) { build_compact(*b.compact, out); }, legend_compact},
     {Layer::Eroded,
      "Walkable area after erosion by the agent radius: kept vs eroded.",
-     true, false,
+     true, false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.eroded), nullptr}; },
      [](const Bake& b) -> bool { return b.compact && b.eroded && b.eroded->size() == b.compact->spans.size(); },
      [](const Bake& b, DrawList& out, DrawList&) { build_eroded(*b.compact, *b.eroded, out); }, legend_eroded},
     {Layer::Areas,
      "Area ids after convex volumes are stamped.",
-     true, false,
+     true, false, true,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.areas), nullptr}; },
      [](const Bake& b) -> bool { return b.compact && b.areas && b.areas->size() == b.compact->spans.size(); },
-     [](const Bake& b, DrawList& out, DrawList&) { build_areas(*b.compact, *b.areas, out); }, legend_areas},
+     [](const Bake& b, DrawList& out, DrawList&) { build_areas(*b.compact, *b.areas, AreaColors(b.inputs.areas), out); }, legend_areas},
     {Layer::Distance,
      "Distance to the region boundary, black (edge) to white (centre).",
-     true, false,
+     true, false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.distance), nullptr}; },
      [](const Bake& b) -> bool {
          return b.compact && b.distance && b.distance->dist.size() == b.compact->spans.size();
@@ -747,30 +749,30 @@ constexpr LayerInfo kLayerTable[] = {
      [](const Bake& b, DrawList& out, DrawList&) { build_distance(*b.compact, *b.distance, out); }, legend_distance},
     {Layer::Regions,
      "Regions: one colour per region id, outlines between regions.",
-     true, true,
+     true, true, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.compact), as_void(b.regions), nullptr}; },
      [](const Bake& b) -> bool { return b.compact && b.regions && b.regions->reg.size() == b.compact->spans.size(); },
      [](const Bake& b, DrawList& out, DrawList&) { build_regions(*b.compact, *b.regions, out); }, legend_regions},
     {Layer::RawContours,
      "Raw contours: each region's boundary traced along cell corners (thin, darkened region colour).",
-     true, true, contour_sources, has_contours,
+     true, true, false, contour_sources, has_contours,
      [](const Bake& b, DrawList& out, DrawList&) { build_raw_contours(*b.contours, out); }, legend_raw_contours},
     {Layer::Contours,
      "Simplified contours (thick, region colour): solid along walls, dashed towards another region, "
      "lighter along area borders; dots are the kept vertices (dark: tile border).",
-     true, true, contour_sources, has_contours,
+     true, true, false, contour_sources, has_contours,
      [](const Bake& b, DrawList& out, DrawList& extra) { build_contours(*b.contours, out, extra); }, legend_contours},
     {Layer::Polymesh,
      "Convex polygons filled by area: thick edges are the mesh boundary, thin ones lead to a neighbour "
      "polygon; dots are the vertices.",
-     true, false,
+     true, false, true,
      [](const Bake& b) -> LayerSources { return {as_void(b.polymesh), nullptr, nullptr}; },
      [](const Bake& b) { return b.polymesh != nullptr; },
-     [](const Bake& b, DrawList& out, DrawList& extra) { build_polymesh(*b.polymesh, out, extra); }, legend_polymesh},
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_polymesh(*b.polymesh, AreaColors(b.inputs.areas), out, extra); }, legend_polymesh},
     {Layer::Detail,
      "Detail triangles following the surface height, one tint per polygon; polygon outlines dark, "
      "internal edges faint.",
-     true, false,
+     true, false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.detail), as_void(b.polymesh), nullptr}; },
      [](const Bake& b) -> bool {
          return b.detail && b.polymesh && b.detail->meshes.size() == static_cast<size_t>(b.detail->nmeshes) * 4 &&
@@ -781,20 +783,20 @@ constexpr LayerInfo kLayerTable[] = {
     {Layer::Navmesh,
      "Runtime navmesh (what queries run on): polygons filled by area over their detail surface, thick "
      "boundary edges, thin portals.",
-     false, false, navmesh_sources, has_navmesh,
-     [](const Bake& b, DrawList& out, DrawList& extra) { build_navmesh_layer(*b.navmesh, out, extra); },
+     false, false, true, navmesh_sources, has_navmesh,
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_navmesh_layer(*b.navmesh, AreaColors(b.inputs.areas), out, extra); },
      legend_navmesh},
     {Layer::Islands,
      "Islands: each connected part of the navmesh in its own colour (areas in the Islands panel); "
      "polygons a prune disabled are dark.",
-     false, false, navmesh_sources, has_navmesh,
+     false, false, false, navmesh_sources, has_navmesh,
      [](const Bake& b, DrawList& out, DrawList& extra) { build_islands_layer(*b.navmesh, out, extra); },
      legend_islands},
     // drawn over the whole bake, from every tile: its sources are the tiles as a set
     {Layer::Tiles,
      "Tiles (tile_size > 0, or a Detour navmesh file of several tiles: their bounds): each tile's square filled by its bake time, green fastest to red slowest; "
      "dark: not baked yet, grey: no polygons; a failed tile outlined red.",
-     false, false,
+     false, false, false,
      [](const Bake& b) -> LayerSources { return b.tiled() ? tiles_fingerprint(b) : navmesh_sources(b); },
      // a baked tiled navmesh, or a loaded one of several tiles (a Detour file: the tiles' bounds)
      [](const Bake& b) { return (b.tiled() && !b.tiles.empty()) || (b.navmesh && b.navmesh->ntiles > 1); },
@@ -803,13 +805,13 @@ constexpr LayerInfo kLayerTable[] = {
     {Layer::Path,
      "Path tool: Shift+click start, click end. Corridor polygons amber, portals pale yellow, straight "
      "path magenta with white corners; start green, end red.",
-     false, false, navmesh_sources, has_navmesh, nullptr, legend_path},
+     false, false, false, navmesh_sources, has_navmesh, nullptr, legend_path},
     // the automatic off-mesh links (link_drop_height, link_jump_distance > 0: Bake::auto_links)
     {Layer::Links,
      "Automatic off-mesh links: jumps violet, drops cyan, arrowheads where they can be taken; rejected "
      "candidates dim, with a marker: red where the arc is blocked, amber drop too high or gap too wide, "
      "yellow landing not walkable.",
-     false, false,
+     false, false, false,
      [](const Bake& b) -> LayerSources { return {as_void(b.auto_links), nullptr, nullptr}; },
      [](const Bake& b) { return b.auto_links != nullptr; },
      [](const Bake& b, DrawList& out, DrawList& extra) { build_links_layer(*b.auto_links, out, extra); },
@@ -845,7 +847,11 @@ LayerSources layer_sources(Layer l, const Bake& b) {
 
 Stage layer_stage(Layer l) { return kLayerStages[static_cast<size_t>(l)]; }
 std::string_view layer_help(Layer l) { return layer_info(l).help; }
-std::span<const LegendEntry> layer_legend(Layer l) { return layer_info(l).legend(); }
+std::span<const LegendEntry> layer_legend(Layer l, const AreaColors& area_rgb) { return layer_info(l).legend(area_rgb); }
+
+uint64_t layer_colors_key(Layer l, const Bake& b) {
+    return layer_info(l).area_colored ? AreaColors(b.inputs.areas).hash() : 0;
+}
 
 bool layer_available(Layer l, const Bake& b) {
     if (b.tiled() && layer_info(l).per_grid) {
@@ -1065,8 +1071,9 @@ std::vector<uint64_t> layer_part_keys(Layer l, const Bake& b) {
     std::vector<uint64_t> keys;
     if (!layer_from_bake(l) || !layer_available(l, b)) return keys;
     const auto mix = [](uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; };
+    const uint64_t colors = layer_colors_key(l, b);  // a colour change redraws every part
     if (!parts_by_tile(l, b)) {
-        uint64_t h = 1469598103934665603ull;
+        uint64_t h = mix(1469598103934665603ull, colors);
         for (const auto& p : layer_sources(l, b)) h = mix(h, reinterpret_cast<uintptr_t>(p.get()));
         const size_t n = parts_by_cells(l, b) ? cell_blocks(b).count() : 1;  // blocks of cells, or one
         for (size_t i = 0; i < n; ++i) keys.push_back(mix(h, i) | 1);
@@ -1079,7 +1086,7 @@ std::vector<uint64_t> layer_part_keys(Layer l, const Bake& b) {
     const uint64_t own = b.layout.border > 0 && tiles_present(b) > 1 ? 1 : 2;
     for (size_t i = 0; i < nparts; ++i) {
         const TileBlock k = part_block(L, i);
-        uint64_t h = mix(mix(1469598103934665603ull, i + 1), own);
+        uint64_t h = mix(mix(mix(1469598103934665603ull, i + 1), own), colors);
         for (int tz = k.tz0; tz < k.tz1; ++tz)
             for (int tx = k.tx0; tx < k.tx1; ++tx) {
                 const auto t = static_cast<size_t>(tx + tz * L.cols);
@@ -1154,8 +1161,8 @@ size_t list_bytes(const DrawList& d) {
            d.span_chunks.capacity() * sizeof(SpanChunk);
 }
 // Bit k set when layer_legend(l)[k]'s colour (alpha aside) is one the lists draw.
-uint32_t legend_bits(Layer l, const DrawList& a, const DrawList& b) {
-    const std::span<const LegendEntry> legend = layer_legend(l);
+uint32_t legend_bits(Layer l, const AreaColors& area_rgb, const DrawList& a, const DrawList& b) {
+    const std::span<const LegendEntry> legend = layer_legend(l, area_rgb);
     const size_t n = std::min<size_t>(legend.size(), 32);
     const uint32_t all = n == 32 ? ~0u : (1u << n) - 1u;
     uint32_t bits = 0, last = ~0u;  // no rgb is ~0u: the first colour is always looked up
@@ -1180,13 +1187,13 @@ uint32_t legend_bits(Layer l, const DrawList& a, const DrawList& b) {
 
 namespace {
 // Organised for drawing, with its size and legend.
-void finish_part(Layer l, BuiltPart& out) {
+void finish_part(Layer l, const Bake& bake, BuiltPart& out) {
     organize_spans(out.cpu);  // chunks, hidden faces and coarse levels (render/span_lod.h)
     organize_spans(out.cpu_extra);
     trim_capacity(out.cpu);
     trim_capacity(out.cpu_extra);
     out.cpu_bytes = list_bytes(out.cpu) + list_bytes(out.cpu_extra);
-    out.legend_present = legend_bits(l, out.cpu, out.cpu_extra);
+    out.legend_present = legend_bits(l, AreaColors(bake.inputs.areas), out.cpu, out.cpu_extra);
 }
 
 // Every part of a layer drawn in blocks of cells (parts_by_cells): the layer built once, split.
@@ -1204,7 +1211,7 @@ std::vector<std::shared_ptr<BuiltPart>> build_cell_parts(Layer l, const Bake& ba
         out[k] = std::make_shared<BuiltPart>();
         out[k]->cpu = std::move(a[k]);
         out[k]->cpu_extra = std::move(b[k]);
-        finish_part(l, *out[k]);
+        finish_part(l, bake, *out[k]);
     }
     return out;
 }
@@ -1222,7 +1229,7 @@ std::shared_ptr<BuiltPart> build_layer_part(Layer l, const Bake& bake, size_t in
     } else {
         build_layer(l, bake, out->cpu, out->cpu_extra);
     }
-    finish_part(l, *out);
+    finish_part(l, bake, *out);
     return out;
 }
 
@@ -1240,7 +1247,7 @@ const BuiltPart* BuiltLayer::part(uint64_t key) const {
 
 const BuiltLayer* BuiltLayers::find(Layer l, const Bake& bake) const {
     const auto& e = layers[static_cast<size_t>(l)];
-    if (!e || !same_sources(e->sources, layer_sources(l, bake))) return nullptr;
+    if (!e || !same_sources(e->sources, layer_sources(l, bake)) || e->colors != layer_colors_key(l, bake)) return nullptr;
     return e.get();
 }
 
@@ -1258,7 +1265,8 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
         // blocks of cells after a cell_size change, is built again, or the UI thread would)
         const BuiltLayer* p = prev ? prev->layers[i].get() : nullptr;
         const std::vector<uint64_t> keys = layer_part_keys(l, bake);
-        if (p && same_sources(p->sources, layer_sources(l, bake)) && p->parts.size() == keys.size() &&
+        if (p && same_sources(p->sources, layer_sources(l, bake)) && p->colors == layer_colors_key(l, bake) &&
+            p->parts.size() == keys.size() &&
             std::equal(keys.begin(), keys.end(), p->parts.begin(), [](uint64_t k, const auto& q) { return q && q->key == k; })) {
             out->layers[i] = prev->layers[i];
             continue;
@@ -1266,6 +1274,7 @@ std::shared_ptr<const BuiltLayers> build_layers(const Bake& bake, const LayerMas
         const auto t0 = std::chrono::steady_clock::now();
         auto b = std::make_shared<BuiltLayer>();
         b->sources = layer_sources(l, bake);
+        b->colors = layer_colors_key(l, bake);
         b->ok = true;
         std::vector<const BuiltPart*> built_now(keys.size(), nullptr);
         // blocks of cells: the layer is built once and split (its parts change together)
@@ -1348,19 +1357,22 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
     // parts retired by earlier updates (drawn for the last time a frame ago or more), a few
     // milliseconds' worth a frame: deleting a whole level's parts at once took 28 ms
     while (!retired_.empty() && (budget_ms <= 0.0 || ms_since(t_update) < budget_ms * 0.25)) retired_.pop_back();
+    if (bake) area_rgb_ = AreaColors(bake->inputs.areas);  // the legends' area swatches
     for (int li = 0; li < kLayerCount; ++li) {
         const auto l = static_cast<Layer>(li);
         Entry& e = entries_[static_cast<size_t>(li)];
         e.info.available = bake && layer_available(l, *bake);
         if (!layer_from_bake(l)) continue;
         const auto src = bake ? layer_sources(l, *bake) : std::array<std::shared_ptr<const void>, 3>{};
-        const bool same = same_sources(src, e.sources);
+        const uint64_t colors = bake ? layer_colors_key(l, *bake) : 0;
+        const bool same = same_sources(src, e.sources) && colors == e.colors;
         if (same && (e.info.built || !e.info.available || !enabled[static_cast<size_t>(li)])) continue;
         if (!same && !enabled[static_cast<size_t>(li)]) {
             // stale and hidden: release the data now, rebuild when shown
             for (auto& q : e.parts) retired_.push_back(std::move(q));
             e.parts.clear();
             release_.drop(std::exchange(e.sources, {}));
+            e.colors = 0;
             release_.drop(std::exchange(e.target, {}));
             e.info.built = false;
             e.info.cpu_bytes = 0;
@@ -1368,9 +1380,10 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             e.info.parts = 0;
             continue;
         }
-        if (!same_sources(src, e.target)) {
+        if (!same_sources(src, e.target) || colors != e.target_colors) {
             // a new rebuild (a rebuild left half done for older data starts over from the parts held)
             release_.drop(std::exchange(e.target, src));
+            e.target_colors = colors;
             e.target_uploaded = 0;
             e.target_upload_ms = e.target_ui_build_ms = 0.0;
             e.target_on_ui = false;
@@ -1440,6 +1453,7 @@ void LayerCache::update(const std::shared_ptr<const Bake>& bake, const LayerMask
             for (size_t k = keys.size(); k < e.parts.size(); ++k) retired_.push_back(std::move(e.parts[k]));
             e.parts.resize(keys.size());
             release_.drop(std::exchange(e.sources, src));
+            e.colors = colors;
             e.info.built = bake && e.info.available;
             e.info.on_ui = e.target_on_ui;
             e.info.parts_uploaded = e.target_uploaded;
@@ -1476,7 +1490,7 @@ size_t LayerCache::cpu_bytes() const {
 }
 
 std::vector<LegendEntry> LayerCache::legend(Layer l) const {
-    const std::span<const LegendEntry> all = layer_legend(l);
+    const std::span<const LegendEntry> all = layer_legend(l, area_rgb_);
     if (!layer_from_bake(l)) return {all.begin(), all.end()};
     const Info& info = entries_[static_cast<size_t>(l)].info;
     std::vector<LegendEntry> out;

@@ -17,6 +17,7 @@
 
 #include "core/bake/palette.h"
 #include "core/pipeline/pipeline.h"
+#include "render/area_colors.h"
 #include "render/draw_list.h"
 #include "render/layer_names.h"
 #include "render/renderer.h"
@@ -112,9 +113,8 @@ constexpr uint32_t kFunnelRight = rgba(255, 150, 40);         // funnel right si
 constexpr uint32_t kFunnelPortal = rgba(200, 200, 255);       // portal being visited, lavender
 }  // namespace colors
 
-// Area, region and id colours: the bake's one palette (core/bake/palette.h), which the glTF
-// export uses too.
-using nav::area_color;
+// Region and id colours: the bake's one palette (core/bake/palette.h), which the glTF export uses
+// too. Areas are drawn in their area table's colours (AreaColors).
 using nav::hash_color;
 using nav::region_color;
 // Grey level for a distance value in [0, max_dist].
@@ -124,7 +124,11 @@ struct LegendEntry {
     uint32_t color;
     std::string_view label;
 };
-std::span<const LegendEntry> layer_legend(Layer l);
+// AreaColors(b.inputs.areas).hash() for a layer drawn in area colours, else 0: what its picture
+// depends on besides its sources.
+uint64_t layer_colors_key(Layer l, const Bake& b);
+
+std::span<const LegendEntry> layer_legend(Layer l, const AreaColors& area_rgb);
 
 // ---- builders (CPU only; clear `out` first) ----
 void build_input(const InputMesh& mesh, const std::vector<uint8_t>& tri_areas, DrawList& out);
@@ -134,7 +138,7 @@ void build_voxels(const Heightfield& hf, DrawList& out);
 void build_filtered(const Heightfield* solid, const Heightfield& filtered, DrawList& out);
 void build_compact(const CompactHeightfield& chf, DrawList& out);
 void build_eroded(const CompactHeightfield& chf, const std::vector<uint8_t>& eroded, DrawList& out);
-void build_areas(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, DrawList& out);
+void build_areas(const CompactHeightfield& chf, const std::vector<uint8_t>& areas, const AreaColors& area_rgb, DrawList& out);
 void build_distance(const CompactHeightfield& chf, const DistanceField& df, DrawList& out);
 void build_regions(const CompactHeightfield& chf, const Regions& regions, DrawList& out);
 // Contour and polygon vertices are drawn one cell height above their voxel y (as Recast's debug
@@ -149,13 +153,13 @@ void build_contours(const ContourSet& cset, DrawList& out, DrawList& lines);
 // Polygons filled semi-transparent by area colour with thin neighbour edges and the vertices
 // (`out`); thick boundary edges go to `edges`, a second batch drawn over every layer's `out`
 // (points are kept in `out`: lines carry a depth bias and would hide points drawn before them).
-void build_polymesh(const PolyMesh& mesh, DrawList& out, DrawList& edges);
+void build_polymesh(const PolyMesh& mesh, const AreaColors& area_rgb, DrawList& out, DrawList& edges);
 // Detail triangles tinted per polygon (hash_color of the polygon index) with faint internal edges
 // (`out`); the edges on the polygon's outline go to `edges`. `mesh` gives the cell height lift.
 void build_detail(const PolyMeshDetail& detail, const PolyMesh& mesh, DrawList& out, DrawList& edges);
 // The runtime navmesh: detail triangles filled semi-transparent by area colour (lifted a few cm),
 // thin portal edges (`out`), thick boundary edges (`edges`).
-void build_navmesh_layer(const NavMesh& mesh, DrawList& out, DrawList& edges);
+void build_navmesh_layer(const NavMesh& mesh, const AreaColors& area_rgb, DrawList& out, DrawList& edges);
 // Shared by the navmesh-family builders: polygon p filled in `color` over its detail triangles
 // (a fan of its own vertices when it has none), lifted by `lift`.
 void add_navmesh_poly(const NavMesh& mesh, uint32_t p, uint32_t color, float lift, DrawList& out);
@@ -258,6 +262,7 @@ std::shared_ptr<BuiltPart> build_layer_part(Layer l, const Bake& bake, size_t in
 // identity).
 struct BuiltLayer {
     std::array<std::shared_ptr<const void>, 3> sources;
+    uint64_t colors = 0;  // layer_colors_key
     std::vector<std::shared_ptr<const BuiltPart>> parts;  // layer_part_keys order
     bool ok = false;         // the bake had the data
     double build_ms = 0.0;   // CPU build of the parts built for this entry (not those shared)
@@ -363,14 +368,17 @@ private:
         // old ones (their blocks not uploaded yet) after them
         std::vector<std::unique_ptr<Part>> parts;
         std::array<std::shared_ptr<const void>, 3> sources;  // of the parts, once all are uploaded
+        uint64_t colors = 0;                                 // their layer_colors_key
         Info info;
         // the rebuild in progress (spread over frames): its sources and what it did so far
         std::array<std::shared_ptr<const void>, 3> target;
+        uint64_t target_colors = 0;
         size_t target_uploaded = 0;
         double target_upload_ms = 0.0, target_ui_build_ms = 0.0;
         bool target_on_ui = false;
     };
     std::array<Entry, kLayerCount> entries_;
+    AreaColors area_rgb_{AreaTable::defaults()};  // of the last bake updated from (the legends)
     mutable std::array<SpanPlanStats, kLayerCount> lod_{};
     mutable std::vector<SpanChunkSet> plan_sets_;  // draw(): every span list drawn, planned together
     mutable std::vector<SpanPlanStats> plan_stats_;

@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/formats/config_json.h"
-#include "core/bake/palette.h"
 #include "core/explain/why.h"
 #include "core/formats/level_import.h"
 #include "core/io/file.h"
@@ -244,10 +243,6 @@ void App::set_areas(const nav::AreaTable& areas) {
     edit_.desired.areas = areas;
     areas_.edit = areas;
     areas_.error.clear();
-    uint32_t colors[64] = {};
-    for (const nav::AreaType& a : areas.types)
-        if (a.id < 64) colors[a.id] = a.color | 0xff000000u;  // alpha 0 would mean "built-in"
-    nav::set_area_colors(colors);
     sel_.path.set_areas(areas);
     if (!(areas == nav::AreaTable::defaults())) areas_.open = true;
 }
@@ -446,8 +441,9 @@ void App::build_overlays() {
     // the volumes while their tool is on (the areas layer and the navmesh show what they stamp)
     sel_.volume.clamp(edit_.desired.volumes);
     if (!map2d_.scene() && sel_.tool == Selection::Tool::Volume) {
-        draw_volumes(edit_.desired.volumes, sel_.volume.selected(), scene_.overlay_cpu);
-        draw_volume_points(sel_.volume.points(), sel_.volume.area(), volume_close_radius(), scene_.overlay_cpu);
+        const nav::render::AreaColors area_rgb(edit_.desired.areas);
+        draw_volumes(edit_.desired.volumes, sel_.volume.selected(), area_rgb, scene_.overlay_cpu);
+        draw_volume_points(sel_.volume.points(), sel_.volume.area(), area_rgb, volume_close_radius(), scene_.overlay_cpu);
         if (sel_.volume.selected() >= 0)
             draw_volume_handles(edit_.desired.volumes[static_cast<size_t>(sel_.volume.selected())], sel_.volume.dragged_point(), scene_.overlay_cpu);
     }

@@ -126,7 +126,7 @@ public:
     const nav::Params& desired_params() const { return edit_.desired.params; }
     const std::vector<nav::ConvexVolume>& desired_volumes() const { return edit_.desired.volumes; }
     // The area types (Areas panel, config "areas", sessions): the worker's polygon flags, the path
-    // filter's costs, the views' area colours (nav::set_area_colors) follow them.
+    // filter's costs, the views' area colours (the bake carries the table) follow them.
     const nav::AreaTable& areas() const { return edit_.desired.areas; }
     void set_areas(const nav::AreaTable& areas);
     // Sets one parameter of the desired state (the worker restarts on the next frame).

@@ -4,7 +4,6 @@
 
 #include <imgui.h>
 
-#include "core/bake/palette.h"
 
 namespace navdebug {
 
@@ -56,8 +55,8 @@ uint64_t App::scene_signature(int fb_w, int fb_h) {
     h.add(sel_.path.filter().area_cost);
     h.add(sel_.path.filter().include_flags);
     h.add(sel_.path.filter().exclude_flags);
-    // the area colours the layers and legends take
-    for (int a = 0; a < 64; ++a) h.add(nav::area_color(static_cast<uint8_t>(a)));
+    // the area colours the volumes are drawn in (the layers take theirs from the bake)
+    h.add(nav::render::AreaColors(edit_.desired.areas).hash());
     // hover highlight, pins, the selected tile, the Why tool's marks
     build_overlays();
     h.list(scene_.overlay_cpu);

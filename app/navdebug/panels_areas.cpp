@@ -1,8 +1,9 @@
 // The Areas panel: the area types (nav::AreaTable) as a table of rows: colour, name, id, cost,
-// flags; add / remove. A valid edit applies at once (the caller: App::set_areas): the worker re-makes the
-// navmesh tiles when flags changed, the path filter's costs follow the table's costs, the views'
-// area colours follow (nav::set_area_colors). An edit that makes the table invalid (a duplicate
-// name, ...) stays in the panel with the error under it until fixed.
+// flags; add / remove. A valid edit applies at once (the caller: App::set_areas): the worker
+// re-makes the navmesh tiles when flags changed, else republishes the bake with the new table (its
+// area-coloured layers redrawn); the path filter's costs follow the table's costs. An edit that
+// makes the table invalid (a duplicate name, ...) stays in the panel with the error under it until
+// fixed.
 #include "areas_state.h"
 #include "ui_common.h"
 

@@ -100,13 +100,13 @@ nav::Status make_volume(std::span<const float> pts, float height, float descent,
     return nav::Status::ok();
 }
 
-void draw_volumes(const std::vector<nav::ConvexVolume>& vols, int selected, r::DrawList& out) {
+void draw_volumes(const std::vector<nav::ConvexVolume>& vols, int selected, const r::AreaColors& area_rgb, r::DrawList& out) {
     for (size_t i = 0; i < vols.size(); ++i) {
         const nav::ConvexVolume& v = vols[i];
         const size_t n = v.verts.size() / 3;
         if (n < 3) continue;
         const bool sel = static_cast<int>(i) == selected;
-        const uint32_t base = nav::area_color(v.area);
+        const uint32_t base = area_rgb(v.area);
         const uint32_t line = sel ? kSelectedLine : r::color_with_alpha(base, 255);
         const uint32_t fill = sel ? r::color_with_alpha(brighter(base), kSelectedFillAlpha) : r::color_with_alpha(base, kFillAlpha);
         auto at = [&](size_t k, float y, float* p) {
@@ -140,10 +140,11 @@ void draw_volumes(const std::vector<nav::ConvexVolume>& vols, int selected, r::D
     }
 }
 
-void draw_volume_points(std::span<const float> pts, uint8_t area, float close_radius, r::DrawList& out) {
+void draw_volume_points(std::span<const float> pts, uint8_t area, const r::AreaColors& area_rgb, float close_radius,
+                        r::DrawList& out) {
     const size_t n = pts.size() / 3;
     if (n == 0) return;
-    const uint32_t color = r::color_with_alpha(nav::area_color(area), 255);
+    const uint32_t color = r::color_with_alpha(area_rgb(area), 255);
     for (size_t k = 0; k < n; ++k) {
         const float p[3] = {pts[3 * k], pts[3 * k + 1] + kLift, pts[3 * k + 2]};
         out.add_point(p, color);
@@ -405,7 +406,7 @@ bool area_combo(const char* label, const nav::AreaTable& areas, uint8_t& id) {
     if (ImGui::BeginCombo(label, area_label(areas, id).c_str())) {
         auto item = [&](uint8_t a, const std::string& name) {
             ImGui::PushID(a);
-            const uint32_t c = nav::area_color(a);
+            const uint32_t c = areas.color_of(a);
             ImGui::ColorButton("##c", ImVec4(r::color_r(c) / 255.0f, r::color_g(c) / 255.0f, r::color_b(c) / 255.0f, 1.0f),
                                ImGuiColorEditFlags_NoTooltip, ImVec2(12.0f, 12.0f));
             ImGui::SameLine();

@@ -18,6 +18,7 @@
 
 #include "core/bake/areas.h"
 #include "list_selection.h"
+#include "render/area_colors.h"
 #include "render/draw_list.h"
 
 namespace navdebug {
@@ -32,13 +33,15 @@ int pick_volume(const std::vector<nav::ConvexVolume>& vols, const float* o, cons
 // or when height is not above 0 or descent is negative or either is not finite.
 nav::Status make_volume(std::span<const float> pts, float height, float descent, uint8_t area, nav::ConvexVolume& out);
 
-// Each volume as a translucent prism in its area's colour (nav::area_color: the area table's) with
-// its outline, the selected one brighter with a yellow outline.
-void draw_volumes(const std::vector<nav::ConvexVolume>& vols, int selected, nav::render::DrawList& out);
+// Each volume as a translucent prism in its area's colour (the area table's) with its outline,
+// the selected one brighter with a yellow outline.
+void draw_volumes(const std::vector<nav::ConvexVolume>& vols, int selected, const nav::render::AreaColors& area_rgb,
+                  nav::render::DrawList& out);
 // The points being placed in the colour of `area`: a dot each, a ring of close_radius round the
 // first one (a click inside it closes the volume) and the convex hull so far as an outline through
 // the points at their picked heights (fewer than 3 points, or all on a line: the line through them).
-void draw_volume_points(std::span<const float> pts, uint8_t area, float close_radius, nav::render::DrawList& out);
+void draw_volume_points(std::span<const float> pts, uint8_t area, const nav::render::AreaColors& area_rgb, float close_radius,
+                        nav::render::DrawList& out);
 
 // The selected volume's hull points as handles (a dot at each end of each vertical edge), and the
 // point being dragged (null: none) with its vertical line, in yellow.

@@ -66,11 +66,13 @@ void BakeWorker::request(const nav::BakeInputs& inputs, nav::Stage to) {
         nav::BakeInputs names_only = inputs;
         names_only.areas = inputs_.areas;
         const bool same_bake = names_only == inputs_ && inputs.areas.flag_table() == inputs_.areas.flag_table() && to == to_;
+        // names, colours, costs change no stage result: the bake is republished with the table (its
+        // area-coloured layers redrawn) without cancelling a bake that is running
+        const bool areas_only = same_bake && !(inputs.areas == inputs_.areas);
         inputs_ = inputs;
-        if (same_bake && !(inputs.areas == names_only.areas)) return;  // names, colours, costs: no bake result changes
         to_ = to;
         ++requested_;
-        if (working_) cancel_.store(true);
+        if (working_ && !areas_only) cancel_.store(true);
     }
     cv_.notify_all();
 }
@@ -554,6 +556,8 @@ void BakeWorker::handle(const nav::BakeInputs& inputs, nav::Stage to, const std:
         // a parameter change may dirty nothing (every derived voxel value unchanged): it still runs,
         // re-running no stage, so the published bake carries the new parameters and the log says so
         const bool params_changed = !(inputs.params == pipe_->params());
+        // area names, colours or costs: a run re-runs no stage and publishes the bake with them
+        const bool areas_changed = !(inputs.areas == pipe_->inputs().areas);
         pipe_->set_record_region_trace(trace);
         const std::optional<std::array<float, 3>> pruned_before = pipe_->snapshot()->prune.point;
         const bool links_differ = inputs.links != pipe_->inputs().links;
@@ -567,7 +571,7 @@ void BakeWorker::handle(const nav::BakeInputs& inputs, nav::Stage to, const std:
         }
         const bool links_changed = links_differ && pipe_->inputs().links == inputs.links;
 
-        if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed || params_changed)) {
+        if (pipe_->has_mesh() && (pipe_->first_dirty() <= to || mesh_changed || params_changed || areas_changed)) {
             // the first bake of a mesh shows its input at once, the later stages as they come
             if (first_of_mesh_ && to > nav::Stage::Input && pipe_->first_dirty() == nav::Stage::Input &&
                 pipe_->run(nav::Stage::Input, &cancel_))
@@ -598,7 +602,8 @@ void BakeWorker::handle(const nav::BakeInputs& inputs, nav::Stage to, const std:
                                    : "") +
                               (snap->stages_run.empty() && snap->prune.point != pruned_before
                                    ? std::string(" - pruned again, no tile re-baked")
-                                   : ""));
+                                   : "") +
+                              (snap->stages_run.empty() && areas_changed ? " - the area table changed" : ""));
                     event(WorkerEvent::Kind::BakeDone, {});
                 } else {
                     const std::string where =

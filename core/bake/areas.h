@@ -65,8 +65,8 @@ AreaFlagTable default_area_flags();
 
 // The area types of a bake: at most 63 (ids 1..63), names and ids unique. The defaults are ground
 // (63, walk), water (1, swim), road (2, walk), door (3, walk|door), grass (4, walk), jump (5, jump),
-// cost 1 each, colours palette.h's area_color. An id not in the table is drawn with area_color,
-// costs 1 and flags walk; "not_walkable"/"null" always name id 0.
+// cost 1 each, colours palette.h's default_area_color. An id not in the table is drawn with
+// default_area_color, costs 1 and flags walk; "not_walkable"/"null" always name id 0.
 struct AreaTable {
     std::vector<AreaType> types;  // in the order shown and written
 

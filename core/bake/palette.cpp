@@ -1,7 +1,5 @@
 #include "core/bake/palette.h"
 
-#include <atomic>
-
 #include <algorithm>
 #include <cmath>
 
@@ -72,26 +70,6 @@ uint32_t hash_color(uint32_t id) {
     const float sat = 0.50f + static_cast<float>((h >> 8) & 255) / 255.0f * 0.35f;
     const float val = 0.72f + static_cast<float>((h >> 16) & 255) / 255.0f * 0.26f;
     return hsv(hue, sat, val);
-}
-
-namespace {
-std::atomic<uint32_t> g_area_colors[64];  // 0: the built-in colour
-}  // namespace
-
-void set_area_colors(const uint32_t (&colors)[64]) {
-    for (int i = 0; i < 64; ++i) g_area_colors[i].store(colors[i], std::memory_order_relaxed);
-}
-
-void reset_area_colors() {
-    for (auto& c : g_area_colors) c.store(0, std::memory_order_relaxed);
-}
-
-uint32_t area_color(uint8_t area) {
-    if (area < 64) {
-        const uint32_t c = g_area_colors[area].load(std::memory_order_relaxed);
-        if (c >> 24) return c;
-    }
-    return default_area_color(area);
 }
 
 uint32_t default_area_color(uint8_t area) {

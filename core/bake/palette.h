@@ -1,7 +1,8 @@
 // The colours of the bake's results, written once for every view of them: the render library's
-// layers (render/layers.cpp) and the glTF export (core/formats/gltf_export.cpp) colour regions,
-// areas and polygons with these functions, so a file opened in Blender shows what a viewer showed.
-// RGBA8 packed in memory order r, g, b, a. No OpenGL here: render uses it, not the reverse.
+// layers (render/layers.cpp) and the glTF export (core/formats/gltf_export.cpp) colour regions
+// and polygons with these functions, so a file opened in Blender shows what a viewer showed. An
+// area is drawn in its area table's colour (AreaTable::color_of, core/bake/areas.h), which starts
+// from default_area_color. Pure functions, no state: RGBA8 packed in memory order r, g, b, a.
 #pragma once
 #include <cstdint>
 
@@ -19,22 +20,16 @@ constexpr uint32_t kPaletteRegionNone = palette_rgba(52, 52, 58);   // region 0
 // or polygon colour takes (hash_color leaves kPathHueGap out), so the path never reads as a region.
 constexpr uint32_t kPalettePath = palette_rgba(255, 30, 200);
 constexpr float kPathHueDeg = 315.0f;
-// Hues within this many degrees of kPathHueDeg are never produced by hash_color / area_color.
+// Hues within this many degrees of kPathHueDeg are never produced by hash_color / default_area_color.
 constexpr float kPathHueGap = 30.0f;
 
 // A stable, well-spread colour per id: golden-ratio hue steps keep neighbouring ids apart, an
 // integer hash varies saturation and value. The hue skips the path's (kPathHueDeg +- kPathHueGap).
 uint32_t hash_color(uint32_t id);
-// Area ids: ground light blue, water blue, road brown, door yellow, grass green, jump purple,
-// other user ids a stable hash colour, null dark grey; or the colour set_area_colors gave the id.
-uint32_t area_color(uint8_t area);
-// The built-in colour of an area id (what area_color gives without set_area_colors).
+// The built-in colour of an area id (the area table's default): ground light blue, water blue,
+// road brown, door yellow, grass green, jump purple, other user ids a stable hash colour, null
+// dark grey.
 uint32_t default_area_color(uint8_t area);
-// The program's area colours (a viewer's area table: the views and legends follow it): id i
-// gets colors[i] (ids 0..63; alpha 0 = the built-in colour). Thread-safe (relaxed atomics): layers
-// built on other threads read it; a caller that changes it rebuilds the layers it wants recoloured.
-void set_area_colors(const uint32_t (&colors)[64]);
-void reset_area_colors();
 // Per region id: 0 dark grey, tile-border regions (kBorderRegion) at half brightness.
 uint32_t region_color(uint16_t id);
 // r, g, b times k (rounded, clamped), alpha kept.

@@ -93,7 +93,11 @@ bool ends_with_glb(const std::string& path) {
 
 }  // namespace
 
-GltfPalette gltf_default_palette() { return {region_color, area_color, hash_color}; }
+GltfPalette gltf_palette(const AreaTable& areas) {
+    GltfPalette p{region_color, {}, hash_color};
+    for (size_t id = 0; id < p.area.size(); ++id) p.area[id] = areas.color_of(static_cast<uint8_t>(id)) | 0xff000000u;
+    return p;
+}
 
 
 void append_gltf_input(const InputMesh& mesh, const std::vector<uint8_t>* tri_areas, const GltfPalette& pal, GltfLayer& out) {
@@ -103,7 +107,7 @@ void append_gltf_input(const InputMesh& mesh, const std::vector<uint8_t>* tri_ar
     out.colors.reserve(out.colors.size() + ntris * 3);
     out.indices.reserve(out.indices.size() + ntris * 3);
     for (size_t t = 0; t < ntris; ++t) {
-        const uint32_t color = pal.area(have_areas ? (*tri_areas)[t] : kWalkableArea);
+        const uint32_t color = pal.area[have_areas ? (*tri_areas)[t] : kWalkableArea];
         for (int k = 0; k < 3; ++k) {
             const float* v = &mesh.verts[static_cast<size_t>(mesh.tris[t * 3 + static_cast<size_t>(k)]) * 3];
             out.indices.push_back(next_index(out));
@@ -157,7 +161,7 @@ void append_gltf_polymesh(const PolyMesh& pm, const GltfPalette& pal, GltfLayer&
         const uint16_t* p = pm.poly(i);
         const int n = pm.poly_vert_count(i);
         if (n < 3) continue;
-        const uint32_t color = pal.area(pm.areas[static_cast<size_t>(i)]), first = next_index(out);
+        const uint32_t color = pal.area[pm.areas[static_cast<size_t>(i)]], first = next_index(out);
         for (int k = 0; k < n; ++k) {
             const uint16_t* v = &pm.verts[static_cast<size_t>(p[k]) * 3];
             add_vertex(out, pm.bmin[0] + v[0] * pm.cs, pm.bmin[1] + v[1] * pm.ch, pm.bmin[2] + v[2] * pm.cs, color);
@@ -239,7 +243,7 @@ Status gltf_bake_layers(const Bake& bake, const GltfBakeLayers& which, std::vect
     if (const uint64_t bytes = gltf_bake_bytes(bake, which); bytes > kGltfMaxBuffer)
         return Status::bad_input("the glTF buffer would be " + std::to_string(bytes >> 20) +
                                  " MiB; glTF allows at most 4 GiB (export fewer layers)");
-    const GltfPalette& pal = which.palette;
+    const GltfPalette pal = gltf_palette(bake.inputs.areas);  // the areas' colours it was baked with
     auto named = [](const char* name, bool lines) {
         GltfLayer l;
         l.name = name;

@@ -7,11 +7,13 @@
 // The encoder (tinygltf, header-only, compiled into gltf_export.cpp) is private to the bake
 // library: nothing here names a tinygltf type, and the runtime never sees it.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/common.h"
+#include "core/bake/areas.h"
 #include "core/bake/contours.h"
 #include "core/bake/detail.h"
 #include "core/bake/input.h"
@@ -34,14 +36,15 @@ struct GltfLayer {
     bool empty() const { return indices.empty(); }
 };
 
-// Colours by region id, by area id and by polygon index. The default is the bake's one palette
-// (core/bake/palette.h), a viewer's too, so a file looks as the viewer's view does.
+// Colours by region id, by area id and by polygon index: the bake's one palette (core/bake/palette.h)
+// and the area table's colours, a viewer's too, so a file looks as the viewer's view does.
 struct GltfPalette {
     uint32_t (*region)(uint16_t id);
-    uint32_t (*area)(uint8_t area);
+    std::array<uint32_t, 256> area;  // by area id
     uint32_t (*polygon)(uint32_t index);
 };
-GltfPalette gltf_default_palette();
+// The palette with `areas`' colours (AreaTable::color_of, opaque).
+GltfPalette gltf_palette(const AreaTable& areas);
 
 // The layer builders append to `out` (so a tiled bake's tiles go into one node each layer).
 // Input triangles, 3 vertices each (unshared: the colour is per triangle): area colour of the
@@ -68,7 +71,6 @@ struct GltfBakeLayers {
     bool input = true, regions = true, contours = true, polymesh = true, detail = true;
     bool raw_contours = false;  // node "raw_contours": the raw boundaries (a viewer's raw-contour layer)
     const std::vector<float>* path = nullptr;  // the path's points, x, y, z each; null: no path node
-    GltfPalette palette = gltf_default_palette();
 };
 // glTF counts a buffer's bytes in 32 bits (a GLB chunk's length too): the most a file may hold,
 // with room left for the JSON chunk.

@@ -102,7 +102,7 @@ nlohmann::ordered_json areas_json(const AreaTable& areas) {
 }
 
 // "areas": [{"name", "id", "color": [r,g,b(,a)], "cost", "flags": ["walk",...] or a number}];
-// `what` is "FILE: areas". id defaults to the lowest free one, color to area_color(id), cost to 1,
+// `what` is "FILE: areas". id defaults to the lowest free one, color to default_area_color(id), cost to 1,
 // flags to ["walk"].
 Status read_areas(const nlohmann::json& v, const std::string& what, AreaTable& out) {
     if (!v.is_array()) return Status::bad_input(what + ": must be an array of {\"name\", \"id\", \"color\", \"cost\", \"flags\"}");

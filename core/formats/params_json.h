@@ -27,7 +27,7 @@ namespace nav {
 // number, bool or enum string), plus optional
 //  - "areas": [{"name": "mud", "id": 7, "color": [r,g,b] or [r,g,b,a], "cost": 3, "flags": ["walk"]
 //    or a number}] replaces in.areas (keys: name required; id default the lowest free, color
-//    area_color(id), cost 1, flags ["walk"]); read first, wherever it stands, so the names below
+//    default_area_color(id), cost 1, flags ["walk"]); read first, wherever it stands, so the names below
 //    resolve against it (without it, against in.areas);
 //  - "volumes": [{"verts": [[x,y,z],...], "hmin", "hmax", "area": "water"|id}] replaces in.volumes;
 //  - "obstacles": [{"shape": "cylinder", "pos": [x,y,z], "radius", "height"} | {"shape": "box" |

@@ -34,8 +34,8 @@ std::string asset(const char* name) { return std::string(NAV_SOURCE_DIR) + "/ass
 
 std::shared_ptr<const nav::Bake> bake_pipeline(nav::Pipeline& p, const nav::Params& params,
                                                std::vector<nav::ConvexVolume> vols = {}) {
-    p.set_input(&nav::BakeInputs::params, params);
-    p.set_input(&nav::BakeInputs::volumes, std::move(vols));
+    REQUIRE(p.set_input(&nav::BakeInputs::params, params));
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, std::move(vols)));
     REQUIRE(p.run());
     auto b = p.snapshot();
     REQUIRE(b->navmesh);
@@ -608,7 +608,7 @@ TEST_CASE("islands layer: island colours over the detail surface, disabled polyg
             CHECK(d > 40);
         }
     bool has_island0 = false, has_disabled = false;
-    for (const LegendEntry& e : layer_legend(Layer::Islands)) {
+    for (const LegendEntry& e : layer_legend(Layer::Islands, AreaColors(nav::AreaTable::defaults()))) {
         has_island0 = has_island0 || e.color == island_color(0);
         has_disabled = has_disabled || e.color == colors::kNavDisabled;
     }

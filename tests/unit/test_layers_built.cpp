@@ -78,7 +78,7 @@ TEST_CASE("build_layers: the shown layers, span layers as one instance per span"
     // a region parameter: the voxel and compact layers are shared, the regions layer rebuilt
     Params p = pipe.params();
     REQUIRE(p.set(ParamId::region_min_size, p.get(ParamId::region_min_size) + 3));
-    pipe.set_input(&nav::BakeInputs::params, p);
+    REQUIRE(pipe.set_input(&nav::BakeInputs::params, p));
     REQUIRE(pipe.run(kLastStage));
     const auto b2 = pipe.snapshot();
     REQUIRE(b2->regions != b->regions);
@@ -95,7 +95,7 @@ namespace {
 // The labels of the legend entries a built layer marks present.
 std::vector<std::string_view> present(Layer l, const BuiltLayer& e) {
     std::vector<std::string_view> out;
-    const auto legend = layer_legend(l);
+    const auto legend = layer_legend(l, AreaColors(nav::AreaTable::defaults()));
     for (size_t k = 0; k < legend.size(); ++k)
         if (e.legend_present & (1u << k)) out.push_back(legend[k].label);
     return out;
@@ -127,7 +127,7 @@ TEST_CASE("build_layers: the legend lists only what the layer draws") {
     water.verts = {1, 0, 1, 4, 0, 1, 4, 0, 4, 1, 0, 4};
     water.hmin = -1;
     water.hmax = 1;
-    pipe.set_input(&nav::BakeInputs::volumes, {water});
+    REQUIRE(pipe.set_input(&nav::BakeInputs::volumes, {water}));
     REQUIRE(pipe.run(kLastStage));
     b = pipe.snapshot();
     set = build_layers(*b, shown, set.get());

@@ -41,8 +41,8 @@ TEST_CASE("palette: no region, island or area colour takes the path's hue") {
         nearest = std::min(nearest, hue_distance(nav::palette_hue_deg(nav::region_color(static_cast<uint16_t>(id))), path));
     }
     for (int a = 0; a < 64; ++a)
-        if (saturation(nav::area_color(static_cast<uint8_t>(a))) >= 40.0f)
-            nearest = std::min(nearest, hue_distance(nav::palette_hue_deg(nav::area_color(static_cast<uint8_t>(a))), path));
+        if (saturation(nav::default_area_color(static_cast<uint8_t>(a))) >= 40.0f)
+            nearest = std::min(nearest, hue_distance(nav::palette_hue_deg(nav::default_area_color(static_cast<uint8_t>(a))), path));
     // the gap is kPathHueGap either side; hsv rounding to 8 bits moves a hue by well under a degree
     CHECK(nearest >= nav::kPathHueGap - 1.0f);
     // the ids still spread over the rest of the circle: every 30-degree sector outside the gap is used

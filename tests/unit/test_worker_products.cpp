@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/navdebug/worker.h"
+#include "core/bake/palette.h"
 #include "core/pipeline/pipeline.h"
 #include "core/explain/why.h"
 #include "render/layers.h"
@@ -121,6 +122,56 @@ TEST_CASE("worker: a prune request goes to the pipeline: the bake comes pruned, 
     worker.request(in, nav::kLastStage);
     worker.wait_idle();
     CHECK(worker.latest_published().highlight == rebaked.highlight);
+}
+
+TEST_CASE("worker: an area colour change republishes the bake with it, no stage run, its layers redrawn") {
+    navdebug::Log log;
+    navdebug::BakeWorker worker(log);
+    load_demo(worker);
+    nav::render::LayerMask shown{};
+    shown[static_cast<size_t>(nav::render::Layer::Polymesh)] = true;
+    shown[static_cast<size_t>(nav::render::Layer::Regions)] = true;
+    worker.init_layers(shown);
+    worker.start();
+    nav::BakeInputs in;
+    worker.request(in, nav::kLastStage);
+    worker.wait_idle();
+    const auto before = worker.latest_published();
+    REQUIRE(before.bake);
+    REQUIRE(before.layers);
+    using nav::render::Layer;
+    const nav::render::BuiltLayer* poly0 = before.layers->find(Layer::Polymesh, *before.bake);
+    REQUIRE(poly0);
+
+    // ground turns red: only a colour
+    nav::AreaType* ground = nullptr;
+    for (nav::AreaType& a : in.areas.types)
+        if (a.id == nav::kWalkableArea) ground = &a;
+    REQUIRE(ground);
+    const uint32_t red = nav::palette_rgba(230, 20, 20);
+    ground->color = red;
+    worker.request(in, nav::kLastStage);
+    worker.wait_idle();
+    const auto after = worker.latest_published();
+    REQUIRE(after.bake);
+    CHECK(after.bake != before.bake);
+    CHECK(after.bake->stages_run.empty());               // no stage re-run
+    CHECK(after.bake->polymesh == before.bake->polymesh);  // the same results
+    CHECK(after.bake->inputs.areas.color_of(nav::kWalkableArea) == red);
+    REQUIRE(after.layers);
+    const nav::render::BuiltLayer* poly1 = after.layers->find(Layer::Polymesh, *after.bake);
+    REQUIRE(poly1);
+    CHECK(poly1 != poly0);  // redrawn in the new colour
+    CHECK(poly1->colors != poly0->colors);
+    bool red_drawn = false;
+    for (const auto& part : poly1->parts)
+        for (const nav::render::Vertex& v : part->cpu.tri_verts) red_drawn = red_drawn || (v.color & 0xffffffu) == (red & 0xffffffu);
+    CHECK(red_drawn);
+    // a layer drawn in no area colour is shared as it was
+    CHECK(after.layers->find(Layer::Regions, *after.bake) == before.layers->find(Layer::Regions, *before.bake));
+    // the old bake's layer keeps its key: the old picture is never taken for the new one
+    CHECK(nav::render::layer_part_keys(Layer::Polymesh, *after.bake) != nav::render::layer_part_keys(Layer::Polymesh, *before.bake));
+    CHECK(nav::render::layer_part_keys(Layer::Regions, *after.bake) == nav::render::layer_part_keys(Layer::Regions, *before.bake));
 }
 
 TEST_CASE("worker: the change highlight arrives with the bake it compares") {
