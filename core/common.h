@@ -8,8 +8,9 @@
 
 namespace nav {
 
-// Result of an operation that can fail on bad input. Bad input is never a crash.
-struct Status {
+// Result of an operation that can fail on bad input. Bad input is never a crash. [[nodiscard]]: a
+// caller that means to drop a failure says so with (void) and a comment.
+struct [[nodiscard]] Status {
     enum class Code : uint8_t { Ok, BadInput, Cancelled, Internal };
     Code code = Code::Ok;
     std::string message;

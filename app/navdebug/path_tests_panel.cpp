@@ -53,7 +53,8 @@ void PathTestsPanel::reset_results() {
 }
 
 void PathTestsPanel::update(const std::shared_ptr<const nav::NavMesh>& mesh, const nav::AreaTable& areas) {
-    if (!path_.empty() && !open_pending_ && !(areas == areas_)) open(path_, areas);  // names may resolve differently now
+    // names may resolve differently now; a failure is the panel's error, shown under the field
+    if (!path_.empty() && !open_pending_ && !(areas == areas_)) (void)open(path_, areas);
     areas_ = areas;
     if (mesh != mesh_) {
         mesh_ = mesh;
@@ -116,7 +117,7 @@ PathTestsPanel::Action PathTestsPanel::ui() {
     const bool enter = ImGui::InputTextWithHint("##file", "path tests .json", field_, sizeof field_,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    if ((ImGui::Button("Open") || enter) && field_[0]) open(field_, areas_);
+    if ((ImGui::Button("Open") || enter) && field_[0]) (void)open(field_, areas_);  // a failure: error_, below
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Read the path test file (JSON: {\"cases\": [...]}, README \"Path tests\").");
     if (!error_.empty()) ImGui::TextColored(kErrorColor, "%s", error_.c_str());
     if (!message_.empty()) ImGui::TextColored(kDimColor, "%s", message_.c_str());

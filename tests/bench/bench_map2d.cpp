@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_check.h"
 #include "core/pipeline/pipeline.h"
 #include "core/map2d/cdt.h"
 #include "core/map2d/map2d.h"
@@ -101,8 +102,8 @@ void bench_paths(const char* name, const nav::NavMesh& nm, int npairs) {
     std::vector<Pair> pairs;
     for (int i = 0; i < npairs; ++i) {
         Pair p;
-        q.random_point(filter, rng, p.a);
-        q.random_point(filter, rng, p.b);
+        (void)q.random_point(filter, rng, p.a);
+        (void)q.random_point(filter, rng, p.b);
         if (p.a.poly == nav::kNoRef || p.b.poly == nav::kNoRef) continue;
         pairs.push_back(p);
     }
@@ -113,9 +114,9 @@ void bench_paths(const char* name, const nav::NavMesh& nm, int npairs) {
     nav::PathResult pr;
     nav::StraightPath sp;
     for (size_t i = 0; i < pairs.size(); ++i) {
-        q.find_path(pairs[i].a.poly, pairs[i].b.poly, pairs[i].a.point, pairs[i].b.point, filter, pr);
+        (void)q.find_path(pairs[i].a.poly, pairs[i].b.poly, pairs[i].a.point, pairs[i].b.point, filter, pr);
         if (!pr.reached) continue;
-        q.find_straight_path(pairs[i].a.point, pairs[i].b.point, pr.polys, nav::StraightPathOptions{}, sp);
+        (void)q.find_straight_path(pairs[i].a.point, pairs[i].b.point, pr.polys, nav::StraightPathOptions{}, sp);
         lf[i] = xz_length(sp.points);
         ok[i] = 1;
     }
@@ -124,7 +125,7 @@ void bench_paths(const char* name, const nav::NavMesh& nm, int npairs) {
     nav::PolyanyaPath pp;
     nav::PolyanyaWorkspace ws;  // buffers reused across queries, as NavQuery reuses its own for A*
     for (size_t i = 0; i < pairs.size(); ++i) {
-        nav::polyanya_find_path(pm, nm.poly_index(pairs[i].a.poly), pairs[i].a.point, nm.poly_index(pairs[i].b.poly),
+        (void)nav::polyanya_find_path(pm, nm.poly_index(pairs[i].a.poly), pairs[i].a.point, nm.poly_index(pairs[i].b.poly),
                                 pairs[i].b.point, pp, nullptr, &ws);
         lo[i] = pp.found ? pp.length_xz : 0;
     }
@@ -166,7 +167,7 @@ int main(int argc, char** argv) {
         for (int k = 0; k < reps; ++k) {
             CdtResult c;
             const auto t0 = Clock::now();
-            cdt_build(in, c);
+            bench_must(cdt_build(in, c), "cdt_build");
             ours.push_back(ms_since(t0));
             theirs.push_back(cgal_cdt_ms(in, &faces));
         }

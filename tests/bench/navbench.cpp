@@ -46,6 +46,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench_check.h"
 #include "core/formats/params_json.h"
 #include "core/pipeline/pipeline.h"
 #include "diff/detour_ref.h"
@@ -233,7 +234,7 @@ bool pipeline_faults(const nav::InputMesh& mesh, nav::Params params, int tile_si
                      std::vector<long>& faults) {
     if (!params.set(nav::ParamId::tile_size, tile_size) || !params.set(nav::ParamId::threads, threads)) return false;
     nav::Pipeline pipe;
-    pipe.set_input(&nav::BakeInputs::params, params);
+    bench_must(pipe.set_input(&nav::BakeInputs::params, params), "set_input");
     if (!pipe.set_mesh(mesh)) return false;
     std::shared_ptr<const nav::Bake> held;
     for (int r = 0; r < runs; ++r) {
@@ -315,7 +316,7 @@ std::string measure_bake_memory(const std::vector<std::string>& paths, const nav
                 nav::PipelineDef def = nav::default_pipeline_def();
                 def.keep_intermediates = keep;
                 nav::Pipeline pipe(def);
-                pipe.set_input(&nav::BakeInputs::params, params);
+                bench_must(pipe.set_input(&nav::BakeInputs::params, params), "set_input");
                 return pipe.set_mesh(std::move(m)).is_ok() && pipe.run().is_ok();
             }, none);
         };
@@ -455,7 +456,7 @@ double query_pass(QueryBench& qb, int side, int64_t& sink) {
     } else {
         nav::NavQuery& q = side == kOurs ? qb.query : qb.query_on_recast;
         for (size_t i = 0; i < n; ++i) {
-            q.find_route(pts + i * 6, pts + i * 6 + 3, navdiff::kHalfExtents, filter, opts, qb.route);
+            (void)q.find_route(pts + i * 6, pts + i * 6 + 3, navdiff::kHalfExtents, filter, opts, qb.route);
             sink += qb.route.straight.size();
         }
     }
@@ -533,7 +534,7 @@ int main(int argc, char** argv) {
         b->res.width = b->cfg.width;
         b->res.height = b->cfg.height;
         b->res.tris = b->mesh.tri_count();
-        b->pipe.set_input(&nav::BakeInputs::params, params);
+        bench_must(b->pipe.set_input(&nav::BakeInputs::params, params), "set_input");
         if (const nav::Status s = b->pipe.set_mesh(b->mesh); !s) {
             std::fprintf(stderr, "navbench: %s: %s\n", path.c_str(), s.message.c_str());
             return 2;

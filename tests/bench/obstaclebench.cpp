@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_check.h"
 #include "core/pipeline/pipeline.h"
 #include "core/runtime/query.h"
 #include "diff/tilecache_ref.h"
@@ -114,7 +115,7 @@ int main(int argc, char** argv) {
                 o.height = 2.0f;
 
                 auto t = Clock::now();
-                p.set_input(&nav::BakeInputs::obstacles, {o});
+                bench_must(p.set_input(&nav::BakeInputs::obstacles, {o}), "set_input");
                 st = p.run();
                 auto snap = p.snapshot();
                 ours_add.push_back(ms_since(t));
@@ -138,7 +139,7 @@ int main(int argc, char** argv) {
                 p.complete_landmarks();
                 landmark_ms.push_back(ms_since(t));
                 t = Clock::now();
-                p.set_input(&nav::BakeInputs::obstacles, {});
+                bench_must(p.set_input(&nav::BakeInputs::obstacles, {}), "set_input");
                 st = p.run();
                 snap = p.snapshot();
                 ours_remove.push_back(ms_since(t));
@@ -223,7 +224,7 @@ int main(int argc, char** argv) {
                 o.height = 2.0f;
                 for (int k = 0; k < 2 && st; ++k) {
                     auto t = Clock::now();
-                    tp[k].set_input(&nav::BakeInputs::obstacles, {o});
+                    bench_must(tp[k].set_input(&nav::BakeInputs::obstacles, {o}), "set_input");
                     st = tp[k].run();
                     add[k].push_back(ms_since(t));
                     if (st) {
@@ -234,7 +235,7 @@ int main(int argc, char** argv) {
                                          std::string(nav::stage_name(sn->stages_run.front())).c_str());
                             rc = 1;
                         }
-                        tp[k].set_input(&nav::BakeInputs::obstacles, {});
+                        bench_must(tp[k].set_input(&nav::BakeInputs::obstacles, {}), "set_input");
                         st = tp[k].run();
                     }
                 }

@@ -33,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_check.h"
 #include "core/pipeline/pipeline.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
@@ -102,7 +103,7 @@ struct OurWorker {
         q.set_landmarks(landmarks);
     }
     int go(const float* s, const float* e) {
-        q.find_route(s, e, navdiff::kHalfExtents, nav::QueryFilter{}, nav::StraightPathOptions{}, route);
+        (void)q.find_route(s, e, navdiff::kHalfExtents, nav::QueryFilter{}, nav::StraightPathOptions{}, route);
         return route.straight.size();
     }
 };
@@ -212,9 +213,9 @@ bool prepare(Case& c, int npairs, bool table_only, const std::vector<std::pair<s
     long long ea = 0, ep = 0;
     const size_t n = c.pairs.size() / 6;
     for (size_t i = 0; i < n; ++i) {  // (none with --table-only)
-        q.find_route(&c.pairs[i * 6], &c.pairs[i * 6 + 3], navdiff::kHalfExtents, nav::QueryFilter{}, {}, r);
+        (void)q.find_route(&c.pairs[i * 6], &c.pairs[i * 6 + 3], navdiff::kHalfExtents, nav::QueryFilter{}, {}, r);
         ea += r.path.expanded;
-        plain.find_route(&c.pairs[i * 6], &c.pairs[i * 6 + 3], navdiff::kHalfExtents, nav::QueryFilter{}, {}, r);
+        (void)plain.find_route(&c.pairs[i * 6], &c.pairs[i * 6 + 3], navdiff::kHalfExtents, nav::QueryFilter{}, {}, r);
         ep += r.path.expanded;
     }
     c.expanded_alt = n ? static_cast<double>(ea) / static_cast<double>(n) : 0.0;
@@ -230,13 +231,13 @@ bool prepare(Case& c, int npairs, bool table_only, const std::vector<std::pair<s
         for (int rep = 0; rep < 5; ++rep) {
             nav::NavMesh a, b;
             auto t0 = Clock::now();
-            nav::build_navmesh(tiles, nullptr, a);
+            bench_must(nav::build_navmesh(tiles, nullptr, a), "build_navmesh");
             whole.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
             lm_whole.push_back(a.landmarks()->ms);
             auto copy = tiles;
             copy[copy.size() / 2] = std::make_shared<nav::NavTile>(*copy[copy.size() / 2]);
             t0 = Clock::now();
-            nav::build_navmesh(copy, &a, b);
+            bench_must(nav::build_navmesh(copy, &a, b), "build_navmesh");
             inc.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
             lm_inc.push_back(b.landmarks()->ms);
             c.islands = b.nislands;

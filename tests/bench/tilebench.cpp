@@ -32,6 +32,7 @@
 #define CALLGRIND_TOGGLE_COLLECT
 #endif
 
+#include "bench_check.h"
 #include "core/pipeline/pipeline.h"
 #include "diff/recast_ref.h"
 
@@ -100,7 +101,7 @@ int edit_only(const std::string& path, int reps) {
         v.verts = {cx - d, 0, cz - d, cx + d, 0, cz - d, cx + d, 0, cz + d, cx - d, 0, cz + d};
         v.hmin = b->config.bmin[1];
         v.hmax = b->config.bmax[1];
-        ed.set_input(&nav::BakeInputs::volumes, {v});
+        bench_must(ed.set_input(&nav::BakeInputs::volumes, {v}), "set_input");
         const double c0 = cpu_ms();
         const auto t0 = Clock::now();
         CALLGRIND_TOGGLE_COLLECT;
@@ -260,7 +261,7 @@ int main(int argc, char** argv) {
             v.verts = {cx - d, 0, cz - d, cx + d, 0, cz - d, cx + d, 0, cz + d, cx - d, 0, cz + d};
             v.hmin = b->config.bmin[1];
             v.hmax = b->config.bmax[1];
-            ed.set_input(&nav::BakeInputs::volumes, {v});
+            bench_must(ed.set_input(&nav::BakeInputs::volumes, {v}), "set_input");
             auto t0 = Clock::now();
             if (!ed.run()) return 1;
             edit.push_back(ms_since(t0));

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_check.h"
 #include "core/pipeline/pipeline.h"
 #include "core/explain/why.h"
 
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
             }
             nav::Params p;
             (void)p.set(nav::ParamId::tile_size, ts);
-            pl.set_input(&nav::BakeInputs::params, p);
+            bench_must(pl.set_input(&nav::BakeInputs::params, p), "set_input");
             if (!pl.run().ok()) {
                 std::fprintf(stderr, "whybench: bake of %s failed\n", path.c_str());
                 return 1;

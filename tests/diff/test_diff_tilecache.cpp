@@ -204,7 +204,7 @@ void diff_tilecache(const char* file, int tile_size, bool dtc_layer_split = fals
     nav::NavQuery q0;
     q0.init(clean->navmesh.get());
     const std::vector<nav::Obstacle> obstacles = make_obstacles(q0, 20261129u + static_cast<uint64_t>(tile_size));
-    pipe.set_input(&nav::BakeInputs::obstacles, obstacles);
+    REQUIRE(pipe.set_input(&nav::BakeInputs::obstacles, obstacles));
     REQUIRE(pipe.run());
     const auto bake = pipe.snapshot();
     REQUIRE(bake->navmesh);
@@ -298,7 +298,7 @@ TEST_CASE("diff tilecache: a rotated box blocks the same places in ours and in D
     o.pos[0] = 15, o.pos[1] = 1, o.pos[2] = 15;
     o.half[0] = 4, o.half[1] = 1, o.half[2] = 0.3f;
     o.yaw = 30.0f * 3.14159265f / 180.0f;
-    pipe.set_input(&nav::BakeInputs::obstacles, {o});
+    REQUIRE(pipe.set_input(&nav::BakeInputs::obstacles, {o}));
     REQUIRE(pipe.run());
     const auto bake = pipe.snapshot();
     REQUIRE(bake->navmesh);

@@ -105,8 +105,8 @@ TEST_CASE("demo scene: each feature behaves as assets/README.md promises") {
     nav::Params params;
     std::vector<nav::ConvexVolume> vols;
     REQUIRE(navtest::load_config(asset("demo.json"), params, vols));
-    p.set_input(&nav::BakeInputs::params, params);
-    p.set_input(&nav::BakeInputs::volumes, vols);
+    REQUIRE(p.set_input(&nav::BakeInputs::params, params));
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, vols));
     REQUIRE(p.run());
     const auto b = p.snapshot();
     const auto& areas = *b->areas;

@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     def.memory_limit = uint64_t(256) << 20;
     nav::Pipeline pipe(def);
     if (!pipe.set_mesh(std::move(m))) return 0;
-    pipe.set_input(&nav::BakeInputs::params, params);
+    if (!pipe.set_input(&nav::BakeInputs::params, params)) return 0;  // refused: nothing to bake
     const nav::Status st = pipe.run();
     if (st.code == nav::Status::Code::Internal) std::abort();  // our own fault
     const auto bake = pipe.snapshot();

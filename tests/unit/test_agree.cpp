@@ -103,7 +103,7 @@ void check_sweep(const InputMesh& m, int n) {
             }
             Pipeline b;
             REQUIRE(b.set_mesh(m));
-            b.set_input(&nav::BakeInputs::params, p);
+            REQUIRE(b.set_input(&nav::BakeInputs::params, p));
             const Status st = b.run(kLastStage);
             if (st) {
                 ++baked;
@@ -131,7 +131,7 @@ void check_fix_loop(const InputMesh& m, Params p, Stage to) {
     std::set<WarningKind> cleared;
     std::string trail;
     for (int step = 0; step < 3 * static_cast<int>(WarningKind::Count); ++step) {
-        pipe.set_input(&nav::BakeInputs::params, p);
+        REQUIRE(pipe.set_input(&nav::BakeInputs::params, p));
         (void)pipe.run(to);
         const std::shared_ptr<const Bake> bake = pipe.snapshot();
         const MeshShape shape = analyze_mesh(*bake->mesh);
@@ -164,7 +164,7 @@ TEST_CASE("agree: a tile_size above the grid bakes one tile over the grid") {
     REQUIRE(p.set(ParamId::tile_size, 4096));
     Pipeline pipe;
     REQUIRE(pipe.set_mesh(m));
-    pipe.set_input(&nav::BakeInputs::params, p);
+    REQUIRE(pipe.set_input(&nav::BakeInputs::params, p));
     const Status st = pipe.run(kLastStage);
     INFO(st.message);
     REQUIRE(st);
@@ -177,7 +177,7 @@ TEST_CASE("agree: a tile_size above the grid bakes one tile over the grid") {
     REQUIRE(at_grid.set(ParamId::tile_size, b->layout.tile_size));
     Pipeline same;
     REQUIRE(same.set_mesh(m));
-    same.set_input(&nav::BakeInputs::params, at_grid);
+    REQUIRE(same.set_input(&nav::BakeInputs::params, at_grid));
     REQUIRE(same.run(kLastStage));
     CHECK(same.snapshot()->count("polys") == b->count("polys"));
     CHECK(same.snapshot()->walkable_area() == doctest::Approx(b->walkable_area()));

@@ -44,9 +44,9 @@ struct Baked {
         REQUIRE(p.set_mesh(water_scene()));
         Params prm;
         if (tile_size > 0) REQUIRE(prm.set_from_string("tile_size", std::to_string(tile_size)));
-        p.set_input(&nav::BakeInputs::params, prm);
-        p.set_input(&nav::BakeInputs::volumes, {water_strip()});
-        p.set_input(&nav::BakeInputs::areas, areas);
+        REQUIRE(p.set_input(&nav::BakeInputs::params, prm));
+        REQUIRE(p.set_input(&nav::BakeInputs::volumes, {water_strip()}));
+        REQUIRE(p.set_input(&nav::BakeInputs::areas, areas));
         REQUIRE(p.run());
         bake = p.snapshot();
         REQUIRE(bake->navmesh);
@@ -132,10 +132,10 @@ TEST_CASE("area types: polygons get their area's flags; a flag change re-runs on
     AreaTable t = AreaTable::defaults();
     t.find(kAreaWater)->cost = 10;  // costs and colours change no bake result
     t.find(kAreaWater)->color = palette_rgba(1, 2, 3);
-    b.p.set_input(&nav::BakeInputs::areas, t);
+    REQUIRE(b.p.set_input(&nav::BakeInputs::areas, t));
     CHECK(b.p.first_dirty() == Stage::Count);
     t.find(kAreaWater)->flags = kPolyFlagWalk | kPolyFlagSwim;
-    b.p.set_input(&nav::BakeInputs::areas, t);
+    REQUIRE(b.p.set_input(&nav::BakeInputs::areas, t));
     CHECK(b.p.first_dirty() == Stage::Navmesh);
     REQUIRE(b.p.run());
     const auto after = b.p.snapshot();
@@ -158,7 +158,7 @@ TEST_CASE("area types: a tiled bake's tiles take the flags too, and a flag chang
     for (uint16_t f : before) CHECK(f == kPolyFlagSwim);
     AreaTable t = AreaTable::defaults();
     t.find(kAreaWater)->flags = kPolyFlagWalk | kPolyFlagJump;
-    b.p.set_input(&nav::BakeInputs::areas, t);
+    REQUIRE(b.p.set_input(&nav::BakeInputs::areas, t));
     REQUIRE(b.p.run());
     const std::vector<uint16_t> after = flags_of_water(*b.p.snapshot()->navmesh);
     CHECK(after.size() == before.size());

@@ -72,7 +72,7 @@ struct Diagnosis {
 Diagnosis diagnose_bake(const InputMesh& m, const Params& p, Stage to = kLastStage) {
     Pipeline pipe;
     REQUIRE(pipe.set_mesh(m));
-    pipe.set_input(&nav::BakeInputs::params, p);
+    REQUIRE(pipe.set_input(&nav::BakeInputs::params, p));
     (void)pipe.run(to);  // a failing bake is diagnosed too
     Diagnosis d;
     d.bake = pipe.snapshot();

@@ -214,18 +214,18 @@ void check_incremental(const Params& base, const std::string& name, double value
     lean.keep_intermediates = false;
     Pipeline inc(lean);
     REQUIRE(inc.set_mesh(tile_scene()));
-    inc.set_input(&nav::BakeInputs::params, base);
+    REQUIRE(inc.set_input(&nav::BakeInputs::params, base));
     REQUIRE(inc.run());
     Params next = base;
     const ParamDef* d = find_param(name);
     REQUIRE(d);
     REQUIRE(next.set(d->id, value));
-    inc.set_input(&nav::BakeInputs::params, next);
+    REQUIRE(inc.set_input(&nav::BakeInputs::params, next));
     const Status st_inc = inc.run();
 
     Pipeline fresh(lean);
     REQUIRE(fresh.set_mesh(tile_scene()));
-    fresh.set_input(&nav::BakeInputs::params, next);
+    REQUIRE(fresh.set_input(&nav::BakeInputs::params, next));
     const Status st_fresh = fresh.run();
     CHECK(st_inc.code == st_fresh.code);
     CHECK(st_inc.message == st_fresh.message);

@@ -175,7 +175,7 @@ TEST_CASE("landmarks deferred: the pipeline publishes an obstacle's navmesh firs
     o.radius = 0.5f;
     o.height = 2.0f;
     for (nav::Pipeline* p : {&deferred, &eager}) {
-        p->set_input(&nav::BakeInputs::obstacles, {o});
+        REQUIRE(p->set_input(&nav::BakeInputs::obstacles, {o}));
         REQUIRE(p->run());
     }
     const auto snap = deferred.snapshot();
@@ -235,10 +235,10 @@ TEST_CASE("pipeline: an assembly reuses the navmesh two builds back only when no
         o.pos[0] = rp.point[0], o.pos[1] = rp.point[1], o.pos[2] = rp.point[2];
         o.radius = 1.0f;
         o.height = 2.0f;
-        p.set_input(&nav::BakeInputs::obstacles, {o});
+        REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {o}));
         REQUIRE(p.run());
         REQUIRE(p.snapshot()->navmesh != held->navmesh);
-        p.set_input(&nav::BakeInputs::obstacles, {});
+        REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {}));
         REQUIRE(p.run());
     }
     // the held navmesh was never written: every array as it was

@@ -41,7 +41,7 @@ PipelineDef trimmed(ObstacleCache cache) {
 // Such a bake of the tile scene.
 void setup(Pipeline& p, const Params* params = nullptr) {
     REQUIRE(p.set_mesh(navtest::tile_scene()));
-    if (params) p.set_input(&nav::BakeInputs::params, *params);
+    if (params) REQUIRE(p.set_input(&nav::BakeInputs::params, *params));
     REQUIRE(p.set_param(ParamId::tile_size, 32));
 }
 
@@ -49,7 +49,7 @@ void setup(Pipeline& p, const Params* params = nullptr) {
 std::vector<uint8_t> fresh_bytes(const std::vector<Obstacle>& obstacles, const Params* params = nullptr) {
     Pipeline f(trimmed(ObstacleCache::None));
     setup(f, params);
-    f.set_input(&nav::BakeInputs::obstacles, obstacles);
+    REQUIRE(f.set_input(&nav::BakeInputs::obstacles, obstacles));
     REQUIRE(f.run());
     REQUIRE(f.snapshot()->navmesh);
     return navmesh_bytes(*f.snapshot()->navmesh);
@@ -164,7 +164,7 @@ TEST_CASE("obstacle cache: trimmed tiles re-bake from the areas stage, byte-iden
     }
 
     const Obstacle box = box_obstacle();
-    p.set_input(&nav::BakeInputs::obstacles, {box});
+    REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {box}));
     REQUIRE(p.run());
     const auto with = p.snapshot();
     REQUIRE(with->navmesh);
@@ -190,7 +190,7 @@ TEST_CASE("obstacle cache: trimmed tiles re-bake from the areas stage, byte-iden
     CHECK(with->count("obstacle_cache_bytes") == cache);  // the caches were not remade
 
     // Removing it gives the navmesh back byte for byte.
-    p.set_input(&nav::BakeInputs::obstacles, {});
+    REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {}));
     REQUIRE(p.run());
     const auto after = p.snapshot();
     CHECK(after->stages_run.front() == Stage::Areas);
@@ -201,12 +201,12 @@ TEST_CASE("obstacle cache: trimmed tiles re-bake from the areas stage, byte-iden
     ConvexVolume v;
     v.verts = {2, 0, 2, 2, 0, 6, 6, 0, 6, 6, 0, 2};
     v.hmin = -1, v.hmax = 2, v.area = kAreaWater;
-    p.set_input(&nav::BakeInputs::volumes, {v});
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, {v}));
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     Pipeline fv(trimmed(ObstacleCache::None));
     setup(fv);
-    fv.set_input(&nav::BakeInputs::volumes, {v});
+    REQUIRE(fv.set_input(&nav::BakeInputs::volumes, {v}));
     REQUIRE(fv.run());
     CHECK(navmesh_bytes(*p.snapshot()->navmesh) == navmesh_bytes(*fv.snapshot()->navmesh));
 }
@@ -216,7 +216,7 @@ TEST_CASE("obstacle cache: off, a trimmed tile re-bakes from rasterize, to the s
     setup(p);
     REQUIRE(p.run());
     CHECK(p.snapshot()->count("obstacle_cache_bytes") == 0);
-    p.set_input(&nav::BakeInputs::obstacles, {box_obstacle()});
+    REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {box_obstacle()}));
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Rasterize);
     CHECK(navmesh_bytes(*p.snapshot()->navmesh) == fresh_bytes({box_obstacle()}));
@@ -237,7 +237,7 @@ TEST_CASE("obstacle cache: a parameter change before the areas stage remakes it,
     // A regions parameter: every tile re-bakes from its cache.
     Params q = p.params();
     REQUIRE(q.set(ParamId::region_min_size, 12));
-    p.set_input(&nav::BakeInputs::params, q);
+    REQUIRE(p.set_input(&nav::BakeInputs::params, q));
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     CHECK(p.snapshot()->tiles_rebaked.size() == p.snapshot()->tiles.size());
@@ -245,10 +245,10 @@ TEST_CASE("obstacle cache: a parameter change before the areas stage remakes it,
     // The agent radius changes the erosion: every tile re-bakes from rasterize and remakes its
     // cache, and an obstacle afterwards gives what a fresh bake at the new radius gives.
     REQUIRE(q.set(ParamId::agent_radius, 0.9));
-    p.set_input(&nav::BakeInputs::params, q);
+    REQUIRE(p.set_input(&nav::BakeInputs::params, q));
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Rasterize);
-    p.set_input(&nav::BakeInputs::obstacles, {box_obstacle()});
+    REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {box_obstacle()}));
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     CHECK(navmesh_bytes(*p.snapshot()->navmesh) == fresh_bytes({box_obstacle()}, &q));
@@ -270,7 +270,7 @@ TEST_CASE("obstacle cache: a corrupt tile cache falls back to a re-bake from ras
         REQUIRE(corrupted == static_cast<int>(before->tiles.size()));
         CHECK_FALSE(p.corrupt_obstacle_cache_for_test(0, 0, size_t(1) << 30));  // past its end: nothing
         CHECK_FALSE(p.corrupt_obstacle_cache_for_test(99, 99, 0));              // no such tile
-        p.set_input(&nav::BakeInputs::obstacles, {box});
+        REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {box}));
         const Status st = p.run();
         REQUIRE(st);
         const auto with = p.snapshot();
@@ -278,7 +278,7 @@ TEST_CASE("obstacle cache: a corrupt tile cache falls back to a re-bake from ras
         CHECK(with->count("obstacle_cache_fallbacks") == static_cast<int64_t>(with->tiles_rebaked.size()));
         CHECK(navmesh_bytes(*with->navmesh) == want);
         // The fallback made fresh caches: removing the box now re-bakes from them.
-        p.set_input(&nav::BakeInputs::obstacles, {});
+        REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {}));
         REQUIRE(p.run());
         CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
         CHECK(navmesh_bytes(*p.snapshot()->navmesh) == navmesh_bytes(*before->navmesh));

@@ -103,7 +103,7 @@ TEST_CASE("obstacles: a cylinder across the corridor sends the path round it, a 
     CHECK(straight == doctest::Approx(26).epsilon(0.01));
 
     // A 0.4 m post in the middle: grown by the 0.6 m agent radius it leaves a way past on one side.
-    p.set_input(&nav::BakeInputs::obstacles, {cylinder(15, 0, 2.0f, 0.4f)});
+    REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {cylinder(15, 0, 2.0f, 0.4f)}));
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     CHECK(p.snapshot()->count("obstacle_spans") > 0);
@@ -124,13 +124,13 @@ TEST_CASE("obstacles: a cylinder across the corridor sends the path round it, a 
     }
 
     // Wall to wall: unreachable, reported as a partial path.
-    p.set_input(&nav::BakeInputs::obstacles, {cylinder(15, 0, 2.5f, 1.5f)});
+    REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {cylinder(15, 0, 2.5f, 1.5f)}));
     REQUIRE(p.run());
     const Route cut = route(*p.snapshot()->navmesh, a, b);
     CHECK_FALSE(cut.path.reached);
 
     // An obstacle floating above the floor (bottom 3 m up) marks nothing.
-    p.set_input(&nav::BakeInputs::obstacles, {cylinder(15, 3.0f, 2.5f, 1.5f)});
+    REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {cylinder(15, 3.0f, 2.5f, 1.5f)}));
     REQUIRE(p.run());
     CHECK(p.snapshot()->count("obstacle_spans") == 0);
     CHECK(route(*p.snapshot()->navmesh, a, b).path.reached);
@@ -158,7 +158,7 @@ TEST_CASE("obstacles: tiled, adding then removing gives the same navmesh back an
         box.pos[0] = 14.4f, box.pos[1] = 1.0f, box.pos[2] = 14.4f;
         box.half[0] = 1.0f, box.half[1] = 1.0f, box.half[2] = 0.5f;
         box.yaw = 0.5f;
-        p.set_input(&nav::BakeInputs::obstacles, {box});
+        REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {box}));
         REQUIRE(p.run());
         auto with = p.snapshot();
         REQUIRE(with->navmesh);
@@ -181,7 +181,7 @@ TEST_CASE("obstacles: tiled, adding then removing gives the same navmesh back an
         CHECK(bumped == touched);
         if (keep) CHECK(with->stages_run.front() == Stage::Areas);
 
-        p.set_input(&nav::BakeInputs::obstacles, {});
+        REQUIRE(p.set_input(&nav::BakeInputs::obstacles, {}));
         REQUIRE(p.run());
         auto after = p.snapshot();
         CHECK(navmesh_bytes(*after->navmesh) == bytes);

@@ -54,7 +54,7 @@ struct WaterScene {
         ConvexVolume v;
         v.verts = {8, 0, 0, 12, 0, 0, 12, 0, 14, 8, 0, 14};
         v.hmin = -1, v.hmax = 1, v.area = kAreaWater;
-        p.set_input(&nav::BakeInputs::volumes, {v});
+        REQUIRE(p.set_input(&nav::BakeInputs::volumes, {v}));
         REQUIRE(p.run());
         bake = p.snapshot();
         REQUIRE(bake->navmesh);

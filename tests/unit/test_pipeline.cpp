@@ -106,7 +106,7 @@ TEST_CASE("pipeline: a parameter change re-runs only from the stage that reads i
     v.hmin = -1;
     v.hmax = 1;
     v.area = kAreaWater;
-    p.set_input(&nav::BakeInputs::volumes, {v});
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, {v}));
     REQUIRE(p.run());
     CHECK(p.snapshot()->stages_run.front() == Stage::Areas);
     CHECK(p.snapshot()->count("volume_spans") > 0);
@@ -129,7 +129,7 @@ TEST_CASE("pipeline: path_mode and threads dirty no stage (the queries and the s
     // the whole parameter set at once (the debugger's worker path) too
     Params q = after->inputs.params;
     REQUIRE(q.set(ParamId::path_mode, 0));
-    p.set_input(&nav::BakeInputs::params, q);
+    REQUIRE(p.set_input(&nav::BakeInputs::params, q));
     CHECK(p.first_dirty() == Stage::Count);
     // and the help says so
     const std::string help = params_help();

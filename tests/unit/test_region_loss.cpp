@@ -63,7 +63,7 @@ TEST_CASE("region loss: agrees with the Stages table on real bakes, solo and til
         REQUIRE(pipe.load_mesh(path));
         Params p;
         REQUIRE(p.set(ParamId::tile_size, tile));
-        pipe.set_input(&nav::BakeInputs::params, p);
+        REQUIRE(pipe.set_input(&nav::BakeInputs::params, p));
         REQUIRE(pipe.run());
         const auto bake = pipe.snapshot();
         const RegionLoss l = region_loss(*bake);

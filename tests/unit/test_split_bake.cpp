@@ -61,7 +61,7 @@ std::string one_process_mset(const std::string& obj, const std::vector<std::stri
     REQUIRE(nav::apply_assignments("--set", sets, p).is_ok());
     nav::Pipeline pipe;
     REQUIRE(pipe.set_mesh(std::move(mesh)).is_ok());
-    pipe.set_input(&nav::BakeInputs::params, p);
+    REQUIRE(pipe.set_input(&nav::BakeInputs::params, p));
     REQUIRE(pipe.run().is_ok());
     nav::DetourMeshFile file;
     REQUIRE(nav::make_detour_mesh(*pipe.snapshot(), file).is_ok());
@@ -331,7 +331,7 @@ TEST_CASE("split bake: PipelineDef::only_tiles bakes exactly its rectangle, each
     REQUIRE(nav::apply_assignments("--set", {"tile_size=32"}, p).is_ok());
     nav::Pipeline whole;
     REQUIRE(whole.set_mesh(navtest::tile_scene()).is_ok());
-    whole.set_input(&nav::BakeInputs::params, p);
+    REQUIRE(whole.set_input(&nav::BakeInputs::params, p));
     REQUIRE(whole.run().is_ok());
     const auto all = whole.snapshot();
     REQUIRE(all->layout.cols == 5);
@@ -341,7 +341,7 @@ TEST_CASE("split bake: PipelineDef::only_tiles bakes exactly its rectangle, each
     def.only_tiles = {1, 2, 3, 3};
     nav::Pipeline part(def);
     REQUIRE(part.set_mesh(navtest::tile_scene()).is_ok());
-    part.set_input(&nav::BakeInputs::params, p);
+    REQUIRE(part.set_input(&nav::BakeInputs::params, p));
     REQUIRE(part.run().is_ok());
     const auto some = part.snapshot();
     for (int y = 0; y < 4; ++y)
@@ -363,7 +363,7 @@ TEST_CASE("split bake: PipelineDef::only_tiles bakes exactly its rectangle, each
     def.only_tiles = {2, 0, 5, 1};  // column 5 is past the grid
     nav::Pipeline outside(def);
     REQUIRE(outside.set_mesh(navtest::tile_scene()).is_ok());
-    outside.set_input(&nav::BakeInputs::params, p);
+    REQUIRE(outside.set_input(&nav::BakeInputs::params, p));
     const nav::Status st = outside.run();
     CHECK(st.code == nav::Status::Code::BadInput);
     CHECK_MESSAGE(has(st.message, "tiles 2,0:5,1 is outside the tile grid of 5 x 4 tiles"), st.message);

@@ -263,7 +263,7 @@ TEST_CASE("tiles: a convex-volume edit re-bakes only the tiles under it") {
     v.verts = {10, 0, 2, 11, 0, 2, 11, 0, 3, 10, 0, 3};
     v.hmin = -1;
     v.hmax = 1;
-    p.set_input(&nav::BakeInputs::volumes, {v});
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, {v}));
     CHECK(p.first_dirty() == Stage::Areas);
     REQUIRE(p.run());
     const auto b = p.snapshot();
@@ -294,7 +294,7 @@ TEST_CASE("tiles: a convex-volume edit re-bakes only the tiles under it") {
     CHECK(stale > 0);
     CHECK(valid > 0);
     // Removing it re-bakes the same two.
-    p.set_input(&nav::BakeInputs::volumes, {});
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, {}));
     REQUIRE(p.run());
     CHECK(p.snapshot()->tiles_rebaked == std::vector<int>{0, 1});
     CHECK(navtest::tile_mesh_bytes(*p.snapshot()) == navtest::tile_mesh_bytes(*before));

@@ -74,8 +74,8 @@ TEST_CASE("tiles threads: a bake thread under rapid parameter changes and cancel
                 seq = requested;
                 cancel.store(false);
             }
-            pipe.set_input(&nav::BakeInputs::params, p);
-            if (vols != pipe.inputs().volumes) pipe.set_input(&nav::BakeInputs::volumes, vols);
+            CHECK(pipe.set_input(&nav::BakeInputs::params, p));
+            if (vols != pipe.inputs().volumes) CHECK(pipe.set_input(&nav::BakeInputs::volumes, vols));
             pipe.set_focus(static_cast<float>(seq % 36), 15.0f);
             const Status st = pipe.run(kLastStage, &cancel);
             auto snap = pipe.snapshot();
@@ -149,8 +149,8 @@ TEST_CASE("tiles threads: a bake thread under rapid parameter changes and cancel
     REQUIRE(fresh.set_mesh(stress_scene()));
     Params p1 = wanted;
     REQUIRE(p1.set(ParamId::threads, 1));
-    fresh.set_input(&nav::BakeInputs::params, p1);
-    fresh.set_input(&nav::BakeInputs::volumes, wanted_volumes);
+    REQUIRE(fresh.set_input(&nav::BakeInputs::params, p1));
+    REQUIRE(fresh.set_input(&nav::BakeInputs::volumes, wanted_volumes));
     REQUIRE(fresh.run());
     CHECK(polys_of(*fresh.snapshot()) == polys_of(*last));
     CHECK(partials.load() > 0);

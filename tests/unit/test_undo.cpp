@@ -36,8 +36,8 @@ void append_bytes(std::string& out, const std::vector<T>& v) {
 // Bakes `s` on `p` (incrementally: only what the change dirties re-runs), applies the prune as
 // the debugger does and returns the navmesh and polygon mesh as bytes.
 std::string bake_bytes(nav::Pipeline& p, const EditState& s) {
-    p.set_input(&nav::BakeInputs::params, s.params);
-    if (s.volumes != p.inputs().volumes) p.set_input(&nav::BakeInputs::volumes, s.volumes);
+    REQUIRE(p.set_input(&nav::BakeInputs::params, s.params));
+    if (s.volumes != p.inputs().volumes) REQUIRE(p.set_input(&nav::BakeInputs::volumes, s.volumes));
     REQUIRE(p.run());
     const auto b = p.snapshot();
     REQUIRE(b->navmesh);

@@ -266,7 +266,7 @@ TEST_CASE("volume tool: a volume it makes re-bakes only the tiles it touches and
     VolumeTool t;
     std::vector<nav::ConvexVolume> vols;
     place_round_15(t, vols);
-    p.set_input(&nav::BakeInputs::volumes, vols);
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, vols));
     REQUIRE(p.run());
     const auto with = p.snapshot();
     REQUIRE(with->navmesh);
@@ -286,7 +286,7 @@ TEST_CASE("volume tool: a volume it makes re-bakes only the tiles it touches and
     CHECK(area_at(with->navmesh.get(), 3.0f, 20.0f) == nav::kWalkableArea);
     // removing it (Delete) gives the areas back
     REQUIRE(t.remove_selected(vols));
-    p.set_input(&nav::BakeInputs::volumes, vols);
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, vols));
     REQUIRE(p.run());
     CHECK(area_at(p.snapshot()->navmesh.get(), 15.0f, 15.0f) == nav::kWalkableArea);
 }
@@ -488,7 +488,7 @@ TEST_CASE("volume tool: a dragged hull point re-bakes only the tiles the old and
     VolumeTool t;
     std::vector<nav::ConvexVolume> vols;
     place_round_15(t, vols);
-    p.set_input(&nav::BakeInputs::volumes, vols);
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, vols));
     REQUIRE(p.run());
     const auto before = p.snapshot();
     REQUIRE(before->navmesh);
@@ -498,7 +498,7 @@ TEST_CASE("volume tool: a dragged hull point re-bakes only the tiles the old and
     REQUIRE(drag(t, vols, 20.0f, 0.0f, 19.0f));
     t.release();
     REQUIRE(has_xz(vols[0], 20.0f, 19.0f));
-    p.set_input(&nav::BakeInputs::volumes, vols);
+    REQUIRE(p.set_input(&nav::BakeInputs::volumes, vols));
     REQUIRE(p.run());
     const auto with = p.snapshot();
     REQUIRE(with->navmesh);

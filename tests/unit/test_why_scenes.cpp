@@ -38,8 +38,8 @@ std::shared_ptr<const nav::Bake> bake(const whyscene::Scene& s, const nav::Param
                                       const std::vector<nav::ConvexVolume>& volumes) {
     nav::Pipeline pl;
     REQUIRE(pl.set_mesh(scene_mesh(s)).ok());
-    pl.set_input(&nav::BakeInputs::params, p);
-    pl.set_input(&nav::BakeInputs::volumes, volumes);
+    REQUIRE(pl.set_input(&nav::BakeInputs::params, p));
+    REQUIRE(pl.set_input(&nav::BakeInputs::volumes, volumes));
     const nav::Status st = pl.run();
     REQUIRE_MESSAGE(st.ok(), st.message);
     return pl.snapshot();
