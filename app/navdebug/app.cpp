@@ -399,8 +399,14 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     update_focus();
     if (!opts_.headless) handle_shortcuts();
     undo_keys_and_commit();
-    ui_overlays(W, H);
+    view_overlays(panel_context(), W, H);
     if (show_shortcuts_) ui_shortcuts_overlay(W, H);
+}
+
+PanelContext App::panel_context() {
+    return {.view = view_, .edit = edit_, .areas = areas_, .sel = sel_, .panels = panels_, .pub = pub_, .progress = progress_,
+            .scene = scene_, .cache = cache_, .replay = replay_, .map2d = map2d_, .worker = worker_, .log = log_,
+            .layers = opts_.layers, .headless = opts_.headless};
 }
 
 void App::apply_own_settings(const std::string& mesh_path) {

@@ -1,6 +1,6 @@
-// What the debugger's panels own (their code: panels_left.cpp, panels_right.cpp, panels_view.cpp):
-// the text fields, the asset list, the log view, the error banner, the panel widths and the
-// panels with their own state (open dialog, warnings, stage timeline, timings).
+// The debugger's panels: what they own (Panels), the state they draw and edit (PanelContext, made
+// by App once a frame) and the panels themselves, free functions over those (panels_view.cpp; the
+// Areas panel in areas_state.h, the Path tests section in panels_path_tests.h).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -9,11 +9,30 @@
 
 #include "log.h"
 #include "open_dialog.h"
+#include "render/layer_names.h"
 #include "timeline.h"
 #include "timings.h"
 #include "warnings_panel.h"
 
+struct ImDrawList;
+
+namespace nav::render {
+class LayerCache;
+}
+
 namespace navdebug {
+
+class BakeWorker;
+class Map2DView;
+class RegionReplay;
+class ViewCache;
+struct AreasState;
+struct EditState;
+struct GpuScene;
+struct PublishedBake;
+struct Selection;
+struct ViewState;
+struct WorkerProgress;
 
 struct Panels {
     std::string mesh_field, config_field, session_field;
@@ -32,5 +51,38 @@ struct Panels {
     Timeline timeline;
     Timings timings;
 };
+
+// The state the panels draw and edit: App's parts, by reference (a const PanelContext still
+// edits them), made by App once a frame.
+struct PanelContext {
+    ViewState& view;
+    EditState& edit;
+    AreasState& areas;
+    Selection& sel;
+    Panels& panels;
+    PublishedBake& pub;
+    const WorkerProgress& progress;
+    GpuScene& scene;
+    const ViewCache& cache;
+    RegionReplay& replay;
+    Map2DView& map2d;
+    BakeWorker& worker;
+    Log& log;
+    nav::render::LayerMask& layers;  // the layers shown (AppOptions::layers)
+    bool headless;                   // a screenshot run: the panels log text they cut off (panel_fit.h)
+};
+
+// The level-of-detail statement when the last frame drew some span layer merged (empty when not);
+// `span_budget` the user's (LayerDrawOptions::span_budget). Defined with the Readability section
+// (panels_left.cpp), which shows it too.
+std::string lod_text(const nav::render::LayerCache& layers, size_t span_budget, const ViewCache& cache, bool brief);
+
+// ---- over the view (panels_view.cpp) ----
+// (W, H) the window's size in screen coordinates.
+void view_overlays(const PanelContext& c, float W, float H);  // banner, status, tile ids, LOD, tooltips, help
+// The status line with the stale mark and Cancel / Re-bake, in the view (panel false) or the
+// Stages panel.
+void bake_status(const PanelContext& c, bool panel);
+void tile_labels(const PanelContext& c, ImDrawList* fg, float W, float H);  // tile ids over the tiles layer
 
 }  // namespace navdebug

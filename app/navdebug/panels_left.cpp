@@ -410,7 +410,7 @@ void App::ui_readability() {
                               "are never drawn. 0: no limit. Right-click: back to %d k.",
                               static_cast<int>(r::LayerDrawOptions::kDefaultSpanBudget / 1000));
         if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) view_.draw_opts.span_budget = r::LayerDrawOptions::kDefaultSpanBudget;
-        const std::string lod = lod_text(false);
+        const std::string lod = lod_text(scene_.layers, view_.draw_opts.span_budget, cache_, false);
         if (!lod.empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
             ImGui::TextWrapped("%s", lod.c_str());
@@ -542,11 +542,11 @@ void App::ui_floor_tint() {
     }
 }
 
-std::string App::lod_text(bool brief) const {
+std::string lod_text(const r::LayerCache& layers, size_t span_budget, const ViewCache& cache, bool brief) {
     size_t total = 0, full = 0, merged = 0;
     std::string names;
     for (int i = 0; i < r::kLayerCount; ++i) {
-        const r::SpanPlanStats& st = scene_.layers.lod(static_cast<r::Layer>(i));
+        const r::SpanPlanStats& st = layers.lod(static_cast<r::Layer>(i));
         if (!st.merged) continue;
         names += (names.empty() ? "" : ", ") + std::string(r::layer_name(static_cast<r::Layer>(i)));
         total += st.visible;
@@ -560,12 +560,12 @@ std::string App::lod_text(bool brief) const {
         return std::string(b);
     };
     // the view's frame time lowered the budget while the camera moves (ViewCache, view_cache.h)
-    const size_t user = view_.draw_opts.span_budget;
+    const size_t user = span_budget;
     std::string lowered;
-    if (user > 0 && cache_.drawn_span_budget() > 0 && cache_.drawn_span_budget() < user) {
+    if (user > 0 && cache.drawn_span_budget() > 0 && cache.drawn_span_budget() < user) {
         char b[160];
         std::snprintf(b, sizeof b, "budget lowered to %s of %s while the camera moves (the scene took %.0f ms)",
-                      millions(cache_.drawn_span_budget()).c_str(), millions(user).c_str(), cache_.last_scene_ms());
+                      millions(cache.drawn_span_budget()).c_str(), millions(user).c_str(), cache.last_scene_ms());
         lowered = b;
     }
     if (brief)

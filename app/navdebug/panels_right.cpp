@@ -163,7 +163,7 @@ void App::ui_right_panel(float W, float H) {
         if (map2d_.scene() && map2d_.scene()->detour)
             in.unavailable = "Not available: a Detour navmesh is loaded, not baked (no input mesh to run the stages "
                              "on; the parameters do not re-bake it).";
-        ui_bake_status(true);
+        bake_status(panel_context(), true);
         ImGui::PushID("timeline");
         panels_.timeline.panel(in, edit_.run_to);
         ImGui::PopID();
