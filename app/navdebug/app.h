@@ -238,17 +238,16 @@ private:
 
     // ---- panels (panels_left.cpp, panels_right.cpp, panels_view.cpp) ----
     void ui_left_panel(float W, float H);
-    void ui_right_panel(float W, float H);
     void ui_params();
     void ui_layers();
     void ui_readability();
     void ui_see_inside();
     void ui_floor_tint();  // floor tint: the checkbox, the band height, the bands' legend
     void ui_regions_legend();  // every region drawn: a count and a swatch each
-    void ui_tile_panel();
-    void ui_why_window(float W, float H);  // the Why panel, over the view's lower left
     // The panels' view of App's parts (panels.h), made once a frame.
     PanelContext panel_context();
+    // What the user asked for in a panel, done in order (right after the panel's call).
+    void apply(const PanelActions& asked);
 
     // ---- the view (app_view.cpp) ----
     void build_overlays();  // the scene's overlay_cpu and why_bold_cpu (render_scene; the signature)

@@ -1,12 +1,17 @@
 // The debugger's panels: what they own (Panels), the state they draw and edit (PanelContext, made
-// by App once a frame) and the panels themselves, free functions over those (panels_view.cpp; the
-// Areas panel in areas_state.h, the Path tests section in panels_path_tests.h).
+// by App once a frame), what they ask of App (PanelAction) and the panels themselves, free
+// functions over those (panels_right.cpp, panels_view.cpp; the Areas panel in areas_state.h, the
+// Path tests section in panels_path_tests.h).
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "core/bake/areas.h"
+#include "core/bake/stage.h"
+#include "core/explain/why.h"
 #include "log.h"
 #include "open_dialog.h"
 #include "render/layer_names.h"
@@ -77,8 +82,36 @@ struct PanelContext {
 // (panels_left.cpp), which shows it too.
 std::string lod_text(const nav::render::LayerCache& layers, size_t span_budget, const ViewCache& cache, bool brief);
 
+// What the user asked for in a panel that App does itself (it reaches past the panels' state: the
+// files, the exports, the undo history, the area table's followers, the Why tool's stage and fix).
+// A panel returns them in the order they were asked; App applies them right after the panel.
+namespace ask {
+struct OpenMesh { std::string path; };     // App::open_mesh
+struct LoadConfig { std::string path; };   // App::load_config
+struct SaveConfig { std::string path; };   // App::save_config
+struct LoadSession { std::string path; };  // App::load_session
+struct SaveSession { std::string path; };  // App::save_session, its error logged and shown
+struct ExportObj {};                       // App::export_obj
+struct SaveNavmesh {};                     // App::save_navmesh
+struct ExportGltf {};                      // App::export_gltf
+struct Undo {};                            // the undo history back one edit (App::apply_edit)
+struct Redo {};                            // and forward one
+struct SetAreas { nav::AreaTable areas; };  // the Areas panel's valid table (App::set_areas)
+struct ShowStage { nav::Stage stage; };    // a stage line of the Why panel (App::show_stage)
+struct ApplyFix { nav::WhyFix fix; };      // the Why panel's Apply (App::apply_fix)
+}  // namespace ask
+using PanelAction = std::variant<ask::OpenMesh, ask::LoadConfig, ask::SaveConfig, ask::LoadSession, ask::SaveSession,
+                                 ask::ExportObj, ask::SaveNavmesh, ask::ExportGltf, ask::Undo, ask::Redo, ask::SetAreas,
+                                 ask::ShowStage, ask::ApplyFix>;
+using PanelActions = std::vector<PanelAction>;
+
+// ---- the right panel (panels_right.cpp): Stages, Timings, the tools' panels, Path, Log ----
+// (W, H) the window's size in screen coordinates, here and below.
+PanelActions right_panel(const PanelContext& c, float W, float H);
+PanelActions why_window(const PanelContext& c, float W, float H);  // the Why panel, over the view's lower left
+void tile_section(const nav::Bake& b, Selection& sel, BakeWorker& worker, Log& log);  // the selected tile of b (tiled)
+
 // ---- over the view (panels_view.cpp) ----
-// (W, H) the window's size in screen coordinates.
 void view_overlays(const PanelContext& c, float W, float H);  // banner, status, tile ids, LOD, tooltips, help
 // The status line with the stale mark and Cancel / Re-bake, in the view (panel false) or the
 // Stages panel.
