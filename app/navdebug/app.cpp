@@ -371,7 +371,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     view_.animating = (worker_.busy() && !cache_.on) || scene_.layers.uploading();
 
     if (view_.show_ui) {
-        ui_left_panel(W, H);
+        apply(left_panel(ui, H));
         apply(right_panel(ui, W, H));
     }
     view_.rect = {panels_.left_w, 0.0f, std::max(W - panels_.left_w - panels_.right_w, 64.0f), H};

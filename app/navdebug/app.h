@@ -236,15 +236,8 @@ private:
     // metres round the cursor in which a press grabs a hull point of the selected volume
     float volume_grab_radius(const glm::vec3* ground) const;
 
-    // ---- panels (panels_left.cpp, panels_right.cpp, panels_view.cpp) ----
-    void ui_left_panel(float W, float H);
-    void ui_params();
-    void ui_layers();
-    void ui_readability();
-    void ui_see_inside();
-    void ui_floor_tint();  // floor tint: the checkbox, the band height, the bands' legend
-    void ui_regions_legend();  // every region drawn: a count and a swatch each
-    // The panels' view of App's parts (panels.h), made once a frame.
+    // ---- the panels (panels.h; their code in panels_*.cpp): their context and requests (app.cpp) ----
+    // The panels' view of App's parts, made once a frame.
     PanelContext panel_context();
     // What the user asked for in a panel, done in order (right after the panel's call).
     void apply(const PanelActions& asked);

@@ -1,7 +1,7 @@
 // The debugger's panels: what they own (Panels), the state they draw and edit (PanelContext, made
 // by App once a frame), what they ask of App (PanelAction) and the panels themselves, free
-// functions over those (panels_right.cpp, panels_view.cpp; the Areas panel in areas_state.h, the
-// Path tests section in panels_path_tests.h).
+// functions over those (panels_left.cpp, panels_right.cpp, panels_view.cpp; the Areas panel in
+// areas_state.h, the Path tests section in panels_path_tests.h).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -21,9 +21,12 @@
 
 struct ImDrawList;
 
-namespace nav::render {
+namespace nav {
+struct InputMesh;
+namespace render {
 class LayerCache;
 }
+}  // namespace nav
 
 namespace navdebug {
 
@@ -77,11 +80,6 @@ struct PanelContext {
     bool headless;                   // a screenshot run: the panels log text they cut off (panel_fit.h)
 };
 
-// The level-of-detail statement when the last frame drew some span layer merged (empty when not);
-// `span_budget` the user's (LayerDrawOptions::span_budget). Defined with the Readability section
-// (panels_left.cpp), which shows it too.
-std::string lod_text(const nav::render::LayerCache& layers, size_t span_budget, const ViewCache& cache, bool brief);
-
 // What the user asked for in a panel that App does itself (it reaches past the panels' state: the
 // files, the exports, the undo history, the area table's followers, the Why tool's stage and fix).
 // A panel returns them in the order they were asked; App applies them right after the panel.
@@ -105,8 +103,20 @@ using PanelAction = std::variant<ask::OpenMesh, ask::LoadConfig, ask::SaveConfig
                                  ask::ShowStage, ask::ApplyFix>;
 using PanelActions = std::vector<PanelAction>;
 
-// ---- the right panel (panels_right.cpp): Stages, Timings, the tools' panels, Path, Log ----
+// ---- the left panel (panels_left.cpp): Files, Warnings, 2D map, Layers, Parameters ----
 // (W, H) the window's size in screen coordinates, here and below.
+PanelActions left_panel(const PanelContext& c, float H);
+PanelActions params_section(EditState& edit, const nav::Bake* bake, Log& log);  // undo / redo, the sliders
+void layers_section(const PanelContext& c);  // the layer boxes, readability, see inside, the legend
+void regions_legend(Panels& panels, const nav::Bake* b);  // every region drawn: a count and a swatch each
+void readability_section(const PanelContext& c);  // opacity, span budget, x-ray, stack, change highlight
+// The level-of-detail statement when the last frame drew some span layer merged (empty when not);
+// `span_budget` the user's (LayerDrawOptions::span_budget). The view's overlay shows it too.
+std::string lod_text(const nav::render::LayerCache& layers, size_t span_budget, const ViewCache& cache, bool brief);
+void see_inside_section(ViewState& view, const nav::InputMesh* mesh);  // culling, clip, section, floor tint
+void floor_tint_section(ViewState& view);  // floor tint: the checkbox, the band height, the bands' legend
+
+// ---- the right panel (panels_right.cpp): Stages, Timings, the tools' panels, Path, Log ----
 PanelActions right_panel(const PanelContext& c, float W, float H);
 PanelActions why_window(const PanelContext& c, float W, float H);  // the Why panel, over the view's lower left
 void tile_section(const nav::Bake& b, Selection& sel, BakeWorker& worker, Log& log);  // the selected tile of b (tiled)
