@@ -42,6 +42,8 @@ struct Selection;
 struct ViewState;
 struct WorkerProgress;
 
+// What the panels own: the text fields, the asset list, the log view, the error banner, the panel
+// widths and the panels with their own state (open dialog, warnings, stage timeline, timings).
 struct Panels {
     std::string mesh_field, config_field, session_field;
     std::vector<std::string> asset_files;  // the .obj files under assets/, sorted
@@ -84,19 +86,19 @@ struct PanelContext {
 // files, the exports, the undo history, the area table's followers, the Why tool's stage and fix).
 // A panel returns them in the order they were asked; App applies them right after the panel.
 namespace ask {
-struct OpenMesh { std::string path; };     // App::open_mesh
-struct LoadConfig { std::string path; };   // App::load_config
-struct SaveConfig { std::string path; };   // App::save_config
-struct LoadSession { std::string path; };  // App::load_session
-struct SaveSession { std::string path; };  // App::save_session, its error logged and shown
-struct ExportObj {};                       // App::export_obj
-struct SaveNavmesh {};                     // App::save_navmesh
-struct ExportGltf {};                      // App::export_gltf
-struct Undo {};                            // the undo history back one edit (App::apply_edit)
-struct Redo {};                            // and forward one
+struct OpenMesh { std::string path; };      // App::open_mesh
+struct LoadConfig { std::string path; };    // App::load_config
+struct SaveConfig { std::string path; };    // App::save_config
+struct LoadSession { std::string path; };   // App::load_session
+struct SaveSession { std::string path; };   // App::save_session, its error logged and shown
+struct ExportObj {};                        // App::export_obj
+struct SaveNavmesh {};                      // App::save_navmesh
+struct ExportGltf {};                       // App::export_gltf
+struct Undo {};                             // the undo history back one edit (App::apply_edit)
+struct Redo {};                             // and forward one
 struct SetAreas { nav::AreaTable areas; };  // the Areas panel's valid table (App::set_areas)
-struct ShowStage { nav::Stage stage; };    // a stage line of the Why panel (App::show_stage)
-struct ApplyFix { nav::WhyFix fix; };      // the Why panel's Apply (App::apply_fix)
+struct ShowStage { nav::Stage stage; };     // a stage line of the Why panel (App::show_stage)
+struct ApplyFix { nav::WhyFix fix; };       // the Why panel's Apply (App::apply_fix)
 }  // namespace ask
 using PanelAction = std::variant<ask::OpenMesh, ask::LoadConfig, ask::SaveConfig, ask::LoadSession, ask::SaveSession,
                                  ask::ExportObj, ask::SaveNavmesh, ask::ExportGltf, ask::Undo, ask::Redo, ask::SetAreas,
@@ -108,7 +110,7 @@ using PanelActions = std::vector<PanelAction>;
 PanelActions left_panel(const PanelContext& c, float H);
 PanelActions params_section(EditState& edit, const nav::Bake* bake, Log& log);  // undo / redo, the sliders
 void layers_section(const PanelContext& c);  // the layer boxes, readability, see inside, the legend
-void regions_legend(Panels& panels, const nav::Bake* b);  // every region drawn: a count and a swatch each
+void regions_legend(Panels& panels, const nav::Bake* b);  // every region of b (drawn): a count and a swatch each
 void readability_section(const PanelContext& c);  // opacity, span budget, x-ray, stack, change highlight
 // The level-of-detail statement when the last frame drew some span layer merged (empty when not);
 // `span_budget` the user's (LayerDrawOptions::span_budget). The view's overlay shows it too.
