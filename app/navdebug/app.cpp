@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <variant>
 
 #include "core/formats/config_json.h"
 #include "core/explain/why.h"
@@ -26,6 +27,12 @@ namespace navdebug {
 namespace r = nav::render;
 
 namespace {
+
+// std::visit over a panel's actions: one lambda per kind
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
 
 bool ends_with_ci(const std::string& s, std::string_view suffix) {
     if (s.size() < suffix.size()) return false;
@@ -338,6 +345,7 @@ void App::poll_worker() {
 }
 
 void App::frame(GLFWwindow* window, float W, float H, float dt) {
+    const PanelContext ui = panel_context();
     view_.win_w = W;
     view_.win_h = H;
     poll_worker();
@@ -358,11 +366,11 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     view_.animating = (worker_.busy() && !cache_.on) || scene_.layers.uploading();
 
     if (view_.show_ui) {
-        ui_left_panel(W, H);
-        ui_right_panel(W, H);
+        apply(left_panel(ui, H));
+        apply(right_panel(ui, W, H));
     }
     view_.rect = {panels_.left_w, 0.0f, std::max(W - panels_.left_w - panels_.right_w, 64.0f), H};
-    if (view_.show_ui) ui_why_window(W, H);
+    if (view_.show_ui) apply(why_window(ui, W, H));
 
     const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
     if (mesh && pub_.bake->mesh != view_.framed_mesh) {
@@ -394,8 +402,40 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     update_focus();
     if (!opts_.headless) handle_shortcuts();
     undo_keys_and_commit();
-    ui_overlays(W, H);
+    view_overlays(ui, W, H);
     if (show_shortcuts_) ui_shortcuts_overlay(W, H);
+}
+
+PanelContext App::panel_context() {
+    return {.view = view_, .edit = edit_, .areas = areas_, .sel = sel_, .panels = panels_, .pub = pub_, .progress = progress_,
+            .scene = scene_, .cache = cache_, .replay = replay_, .map2d = map2d_, .worker = worker_, .log = log_,
+            .layers = opts_.layers, .headless = opts_.headless};
+}
+
+void App::apply(const PanelActions& asked) {
+    for (const PanelAction& a : asked)
+        std::visit(Overloaded{[&](const ask::OpenMesh& x) { open_mesh(x.path); },
+                              [&](const ask::LoadConfig& x) { load_config(x.path); },
+                              [&](const ask::SaveConfig& x) { save_config(x.path); },
+                              [&](const ask::LoadSession& x) { load_session(x.path); },
+                              [&](const ask::SaveSession& x) {
+                                  std::string err;
+                                  if (save_session(x.path, err)) {
+                                      log_.info("saved session " + x.path);
+                                  } else {
+                                      log_.error(err);
+                                      set_error(err);
+                                  }
+                              },
+                              [&](const ask::ExportObj&) { export_obj(); },
+                              [&](const ask::SaveNavmesh&) { save_navmesh(); },
+                              [&](const ask::ExportGltf&) { export_gltf(); },
+                              [&](const ask::Undo&) { apply_edit(edit_.undo.undo(), "undo"); },
+                              [&](const ask::Redo&) { apply_edit(edit_.undo.redo(), "redo"); },
+                              [&](const ask::SetAreas& x) { set_areas(x.areas); },
+                              [&](const ask::ShowStage& x) { show_stage(x.stage); },
+                              [&](const ask::ApplyFix& x) { apply_fix(x.fix); }},
+                   a);
 }
 
 void App::apply_own_settings(const std::string& mesh_path) {

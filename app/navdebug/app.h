@@ -37,8 +37,6 @@
 #include "worker.h"
 #include "worker_progress.h"
 
-struct ImDrawList;
-
 namespace navdebug {
 struct Shortcut;
 }
@@ -192,7 +190,6 @@ private:
     ExportJob export_job(ExportJob::Kind kind, const std::string& path) const;
     // An export's result: its line logged, an error also shown in the banner.
     void report_export(const ExportResult& r);
-    bool view_stale() const { return pub_.stale(worker_.busy()); }
     void update_focus();  // the camera's focus to the worker (tiles nearest it bake first)
     void tile_overlay(nav::render::DrawList& out) const;  // the selected tile's box and its border
     // The Why tool: its story told on the latest bake, its job to the worker, its result taken.
@@ -239,24 +236,11 @@ private:
     // metres round the cursor in which a press grabs a hull point of the selected volume
     float volume_grab_radius(const glm::vec3* ground) const;
 
-    // ---- panels (panels_left.cpp, panels_right.cpp, panels_view.cpp) ----
-    void ui_left_panel(float W, float H);
-    void ui_right_panel(float W, float H);
-    void ui_params();
-    void ui_layers();
-    void ui_readability();
-    // The level-of-detail statement when the last frame drew some span layer merged (empty when not).
-    std::string lod_text(bool brief) const;
-    void ui_see_inside();
-    void ui_floor_tint();  // floor tint: the checkbox, the band height, the bands' legend
-    void ui_regions_legend();  // every region drawn: a count and a swatch each
-    void ui_tile_panel();
-    void ui_why_window(float W, float H);  // the Why panel, over the view's lower left
-    void ui_overlays(float W, float H);
-    // The status line with the stale mark and Cancel / Re-bake, in the view (panel false) or the
-    // Stages panel.
-    void ui_bake_status(bool panel);
-    void tile_labels(ImDrawList* fg, float W, float H) const;  // tile ids over the tiles layer
+    // ---- the panels (panels.h; their code in panels_*.cpp): their context and requests (app.cpp) ----
+    // The panels' view of App's parts, made once a frame.
+    PanelContext panel_context();
+    // What the user asked for in a panel, done in order (right after the panel's call).
+    void apply(const PanelActions& asked);
 
     // ---- the view (app_view.cpp) ----
     void build_overlays();  // the scene's overlay_cpu and why_bold_cpu (render_scene; the signature)

@@ -1,5 +1,5 @@
-// App's left panel (Files, Parameters, Layers with readability and seeing inside): Panels state,
-// drawn from the view, edit and selection state.
+// The left panel (panels.h): Files, Warnings, 2D map, Layers with readability and seeing inside,
+// Parameters.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -11,9 +11,17 @@
 #include <filesystem>
 #include <string>
 
-#include "app.h"
+#include "edit_state.h"
+#include "gpu_scene.h"
+#include "map2d_view.h"
 #include "panel_fit.h"
+#include "panels.h"
+#include "published_bake.h"
+#include "replay.h"
 #include "ui_common.h"
+#include "view_cache.h"
+#include "view_state.h"
+#include "worker.h"
 
 namespace navdebug {
 
@@ -32,115 +40,112 @@ std::string escape_percent(const std::string& s) {
 
 }  // namespace
 
-void App::ui_left_panel(float, float H) {
+PanelActions left_panel(const PanelContext& c, float H) {
+    PanelActions asked;
     // resizable by its right edge (full height, 220 px to 45% of the window); the width is kept in
     // ImGui's ini file between runs
-    const float w = std::clamp(view_.win_w * 0.27f, 300.0f, 380.0f);
+    const float w = std::clamp(c.view.win_w * 0.27f, 300.0f, 380.0f);
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(view_.win_w * 0.45f, 220.0f), H));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(c.view.win_w * 0.45f, 220.0f), H));
     ImGui::SetNextWindowBgAlpha(0.90f);
     ImGui::Begin("navdebug", nullptr, ImGuiWindowFlags_NoMove);
-    panels_.left_w = ImGui::IsWindowCollapsed() ? 0.0f : ImGui::GetWindowWidth();
+    c.panels.left_w = ImGui::IsWindowCollapsed() ? 0.0f : ImGui::GetWindowWidth();
 
     if (ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) {
         const float bw = 52.0f;
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - bw - ImGui::GetStyle().ItemSpacing.x);
-        const bool enter = ImGui::InputTextWithHint("##mesh", "mesh.obj (or drop a file)", &panels_.mesh_field,
+        const bool enter = ImGui::InputTextWithHint("##mesh", "mesh.obj (or drop a file)", &c.panels.mesh_field,
                                                     ImGuiInputTextFlags_EnterReturnsTrue);
         ImGui::SameLine();
-        if (ImGui::Button("Open", ImVec2(bw, 0)) || enter) open_mesh(panels_.mesh_field);
-        ImGui::Checkbox("keep settings", &edit_.keep_settings);
+        if (ImGui::Button("Open", ImVec2(bw, 0)) || enter) asked.push_back(ask::OpenMesh{c.panels.mesh_field});
+        ImGui::Checkbox("keep settings", &c.edit.keep_settings);
         ImGui::SameLine();
         if (ImGui::Button("Browse...")) {
             std::error_code ec;
-            const std::filesystem::path cur(panels_.mesh_field);
-            const std::string dir = !panels_.mesh_field.empty() && std::filesystem::is_directory(cur.parent_path(), ec)
+            const std::filesystem::path cur(c.panels.mesh_field);
+            const std::string dir = !c.panels.mesh_field.empty() && std::filesystem::is_directory(cur.parent_path(), ec)
                                         ? std::filesystem::absolute(cur.parent_path(), ec).string()
                                         : std::string();
-            panels_.open_dialog.open(dir);
+            c.panels.open_dialog.open(dir);
         }
         if (ImGui::IsItemHovered()) {
             const std::string tool = OpenDialog::desktop_tool();
             ImGui::SetTooltip("%s", tool.empty() ? "Choose a level mesh in a file browser (install zenity or kdialog for the desktop's own)"
                                                  : ("Choose a level mesh with " + tool).c_str());
         }
-        if (const auto chosen = panels_.open_dialog.poll()) open_mesh(*chosen);
+        if (const auto chosen = c.panels.open_dialog.poll()) asked.push_back(ask::OpenMesh{*chosen});
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Off: a mesh you open starts from its own settings (MESH.json next to it, else the\n"
                               "defaults), without the volumes, mesh fixes or prune of the last one. On: they carry over.");
-        if (!panels_.asset_files.empty()) {
+        if (!c.panels.asset_files.empty()) {
             ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - bw - ImGui::GetStyle().ItemSpacing.x);
             if (ImGui::BeginCombo("assets", "demo scenes")) {
-                for (const std::string& a : panels_.asset_files)
-                    if (ImGui::Selectable(std::filesystem::path(a).filename().string().c_str())) open_mesh(a);
+                for (const std::string& a : c.panels.asset_files)
+                    if (ImGui::Selectable(std::filesystem::path(a).filename().string().c_str()))
+                        asked.push_back(ask::OpenMesh{a});
                 ImGui::EndCombo();
             }
         }
         const float cw = (bw - ImGui::GetStyle().ItemSpacing.x) * 0.5f + 14.0f;
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 2 * cw - 2 * ImGui::GetStyle().ItemSpacing.x);
-        const bool cfg_enter = ImGui::InputTextWithHint("##config", "config.json", &panels_.config_field,
+        const bool cfg_enter = ImGui::InputTextWithHint("##config", "config.json", &c.panels.config_field,
                                                         ImGuiInputTextFlags_EnterReturnsTrue);
         ImGui::SameLine();
-        if (ImGui::Button("Load", ImVec2(cw, 0)) || cfg_enter) load_config(panels_.config_field);
+        if (ImGui::Button("Load", ImVec2(cw, 0)) || cfg_enter) asked.push_back(ask::LoadConfig{c.panels.config_field});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Load parameters and convex volumes from a JSON config.");
         ImGui::SameLine();
-        if (ImGui::Button("Save", ImVec2(cw, 0))) save_config(panels_.config_field);
+        if (ImGui::Button("Save", ImVec2(cw, 0))) asked.push_back(ask::SaveConfig{c.panels.config_field});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Write the current parameters and volumes as a JSON config.");
         {
             ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 2 * cw - 2 * ImGui::GetStyle().ItemSpacing.x);
-            const bool ses_enter = ImGui::InputTextWithHint("##session", "session.json", &panels_.session_field,
+            const bool ses_enter = ImGui::InputTextWithHint("##session", "session.json", &c.panels.session_field,
                                                             ImGuiInputTextFlags_EnterReturnsTrue);
             ImGui::SameLine();
-            if (ImGui::Button("Load##session", ImVec2(cw, 0)) || ses_enter) load_session(panels_.session_field);
+            if (ImGui::Button("Load##session", ImVec2(cw, 0)) || ses_enter)
+                asked.push_back(ask::LoadSession{c.panels.session_field});
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("Load a session: mesh, parameters, volumes, path, camera and layers.");
             ImGui::SameLine();
-            if (ImGui::Button("Save##session", ImVec2(cw, 0)) && !panels_.session_field.empty()) {
-                std::string err;
-                if (save_session(panels_.session_field, err)) log_.info("saved session " + panels_.session_field);
-                else {
-                    log_.error(err);
-                    set_error(err);
-                }
-            }
+            if (ImGui::Button("Save##session", ImVec2(cw, 0)) && !c.panels.session_field.empty())
+                asked.push_back(ask::SaveSession{c.panels.session_field});
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("Write the session (mesh, parameters, volumes, path, camera, layers) as JSON.");
         }
-        const bool can_export = pub_.bake && pub_.bake->polymesh && pub_.bake->mesh;
+        const bool can_export = c.pub.bake && c.pub.bake->polymesh && c.pub.bake->mesh;
         ImGui::BeginDisabled(!can_export);
-        if (ImGui::Button("Export OBJ")) export_obj();
+        if (ImGui::Button("Export OBJ")) asked.push_back(ask::ExportObj{});
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip(can_export ? "Write the polygon mesh (group polymesh) and detail mesh (group detail)\n"
                                            "as NAME.navmesh.obj next to the mesh."
-                                         : map2d_.scene() ? kNotABake : "Bake through the polymesh stage to export.");
+                                         : c.map2d.scene() ? kNotABake : "Bake through the polymesh stage to export.");
         // Detour's navmesh file of the whole bake: solo, or tiled once every tile is baked
-        const bool can_save = pub_.bake && pub_.bake->mesh && !map2d_.scene() &&
-                              pub_.bake->built_through >= static_cast<int>(nav::Stage::Detail) &&
-                              (pub_.bake->tiled() ? pub_.bake->tiles_done == pub_.bake->layout.count() && !pub_.bake->partial
-                                              : pub_.bake->polymesh && pub_.bake->detail);
+        const bool can_save = c.pub.bake && c.pub.bake->mesh && !c.map2d.scene() &&
+                              c.pub.bake->built_through >= static_cast<int>(nav::Stage::Detail) &&
+                              (c.pub.bake->tiled() ? c.pub.bake->tiles_done == c.pub.bake->layout.count() && !c.pub.bake->partial
+                                                   : c.pub.bake->polymesh && c.pub.bake->detail);
         ImGui::SameLine();
         ImGui::BeginDisabled(!can_save);
-        if (ImGui::Button("Save navmesh")) save_navmesh();
+        if (ImGui::Button("Save navmesh")) asked.push_back(ask::SaveNavmesh{});
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip(can_save ? "Write the navmesh as Detour 1.5.1 tile data in RecastDemo's all-tiles file\n"
                                          "(MSET) as NAME.navmesh.bin next to the mesh (verts_per_poly at most 6).\n"
                                          "The bake's polygons; an Islands prune is in the file (disabled flag)."
-                                       : map2d_.scene() ? kNotABake : "Bake through the detail stage (every tile) to save.");
+                                       : c.map2d.scene() ? kNotABake : "Bake through the detail stage (every tile) to save.");
         ImGui::SameLine();
-        const bool can_gltf = pub_.bake && pub_.bake->mesh && !map2d_.scene();
+        const bool can_gltf = c.pub.bake && c.pub.bake->mesh && !c.map2d.scene();
         ImGui::BeginDisabled(!can_gltf);
-        if (ImGui::Button("Export glTF")) export_gltf();
+        if (ImGui::Button("Export glTF")) asked.push_back(ask::ExportGltf{});
         ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && !can_gltf && map2d_.scene())
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && !can_gltf && c.map2d.scene())
             ImGui::SetTooltip("%s", kNotABake);
         else if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("Write the visible layers (input, regions, contours, polymesh, detail, path) as\n"
                               "named glTF nodes with vertex colours: NAME.navmesh.glb next to the mesh (opens in Blender).");
-        if (pub_.bake && pub_.bake->mesh) {
-            const nav::InputMesh& m = *pub_.bake->mesh;
+        if (c.pub.bake && c.pub.bake->mesh) {
+            const nav::InputMesh& m = *c.pub.bake->mesh;
             ImGui::TextColored(kDimColor, "%s", std::filesystem::path(m.path).filename().string().c_str());
             ImGui::SameLine();
             ImGui::TextColored(kDimColor, "%s verts, %s tris", fmt_count(m.vert_count()).c_str(),
@@ -149,39 +154,42 @@ void App::ui_left_panel(float, float H) {
     }
     // warnings first: a setting known to go wrong should be seen before the picture is trusted
     {
-        const int nw = panels_.warnings.count();
+        const int nw = c.panels.warnings.count();
         const std::string title = nw > 0 ? "Warnings (" + std::to_string(nw) + ")###warnings" : "Warnings###warnings";
         if (nw > 0) ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
         const bool open = ImGui::CollapsingHeader(title.c_str(), ImGuiTreeNodeFlags_DefaultOpen);
         if (nw > 0) ImGui::PopStyleColor();
         if (open) {
             ImGui::PushID("warnings");
-            panels_.warnings.panel(edit_.desired.params, log_);
+            c.panels.warnings.panel(c.edit.desired.params, c.log);
             ImGui::PopID();
         }
     }
-    if (ImGui::CollapsingHeader("2D map", map2d_.scene() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) map2d_.ui();
+    if (ImGui::CollapsingHeader("2D map", c.map2d.scene() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) c.map2d.ui();
     if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ui_layers();
+        layers_section(c);
         ImGui::PushID("replay");
-        replay_.panel(pub_.bake.get());
+        c.replay.panel(c.pub.bake.get());
         ImGui::PopID();
     }
-    if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) ui_params();
-    if (opts_.headless) report_overflow(log_, "left", window_overflow());  // panel_fit.h
+    if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen))
+        for (PanelAction& a : params_section(c.edit, c.pub.bake.get(), c.log)) asked.push_back(std::move(a));
+    if (c.headless) report_overflow(c.log, "left", window_overflow());  // panel_fit.h
     ImGui::End();
+    return asked;
 }
 
-void App::ui_params() {
+PanelActions params_section(EditState& edit, const nav::Bake* bake, Log& log) {
+    PanelActions asked;
     // undo / redo of parameter changes, fixes and prunes (Ctrl+Z, Ctrl+Shift+Z)
-    ImGui::BeginDisabled(!edit_.undo.can_undo());
-    if (ImGui::SmallButton(("Undo (" + std::to_string(edit_.undo.undo_steps()) + ")").c_str())) apply_edit(edit_.undo.undo(), "undo");
+    ImGui::BeginDisabled(!edit.undo.can_undo());
+    if (ImGui::SmallButton(("Undo (" + std::to_string(edit.undo.undo_steps()) + ")").c_str())) asked.push_back(ask::Undo{});
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Ctrl+Z: back one edit (a parameter, a fix, a prune, volumes)");
     ImGui::SameLine();
-    ImGui::BeginDisabled(!edit_.undo.can_redo());
-    if (ImGui::SmallButton(("Redo (" + std::to_string(edit_.undo.redo_steps()) + ")").c_str())) apply_edit(edit_.undo.redo(), "redo");
+    ImGui::BeginDisabled(!edit.undo.can_redo());
+    if (ImGui::SmallButton(("Redo (" + std::to_string(edit.undo.redo_steps()) + ")").c_str())) asked.push_back(ask::Redo{});
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y: forward one edit");
     // the sliders leave room for the longest label beside them (a fixed 60% cut the longer labels off
@@ -205,11 +213,11 @@ void App::ui_params() {
         }
         ImGui::PushID(static_cast<int>(d.id));
         const std::string label(d.label);
-        const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
-        const std::string hint = nav::voxel_hint(d.id, edit_.desired.params, mesh ? mesh->bmin : nullptr, mesh ? mesh->bmax : nullptr);
+        const nav::InputMesh* mesh = bake && bake->mesh ? bake->mesh.get() : nullptr;
+        const std::string hint = nav::voxel_hint(d.id, edit.desired.params, mesh ? mesh->bmin : nullptr, mesh ? mesh->bmax : nullptr);
         std::string unit = d.unit.empty() || d.unit == "cells" ? "" : " " + std::string(d.unit);
         bool changed = false;
-        double value = edit_.desired.params.get(d.id);
+        double value = edit.desired.params.get(d.id);
         ImGui::SetNextItemWidth(slider_w);
         switch (d.kind) {
             case nav::ParamKind::Float: {
@@ -230,7 +238,7 @@ void App::ui_params() {
                 int v = static_cast<int>(value);
                 const std::string fmt = "%d" + escape_percent(unit) + (hint.empty() ? "" : "  " + escape_percent(hint));
                 // tile_size's top follows the grid (nav::slider_range)
-                const nav::ParamRange r = nav::slider_range(d.id, edit_.desired.params, mesh ? mesh->bmin : nullptr,
+                const nav::ParamRange r = nav::slider_range(d.id, edit.desired.params, mesh ? mesh->bmin : nullptr,
                                                             mesh ? mesh->bmax : nullptr);
                 // ImGui's int sliders assert on a bound beyond INT_MAX / 2 (max_nodes' 2^30 crashed the
                 // panel once scrolled into view); a range that wide is dragged on a log scale
@@ -282,27 +290,28 @@ void App::ui_params() {
             changed = true;
         }
         if (changed) {
-            const nav::Status st = edit_.desired.params.set(d.id, value);
-            if (!st) log_.warn(st.message);
+            const nav::Status st = edit.desired.params.set(d.id, value);
+            if (!st) log.warn(st.message);
         }
         ImGui::PopID();
     }
-    if (ImGui::Button("Reset all")) edit_.desired.params = nav::Params();
+    if (ImGui::Button("Reset all")) edit.desired.params = nav::Params();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every parameter back to its default (the Stages timeline steps the bake).");
+    return asked;
 }
 
-void App::ui_layers() {
-    const nav::Bake* b = pub_.bake.get();
+void layers_section(const PanelContext& c) {
+    const nav::Bake* b = c.pub.bake.get();
     for (int i = 0; i < r::kLayerCount; ++i) {
         const auto l = static_cast<r::Layer>(i);
         if (i % 2) ImGui::SameLine(150.0f);
-        bool on = opts_.layers[static_cast<size_t>(i)];
+        bool on = c.layers[static_cast<size_t>(i)];
         const bool avail = b && r::layer_available(l, *b);
         if (!avail) ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
-        if (ImGui::Checkbox(std::string(r::layer_name(l)).c_str(), &on)) opts_.layers[static_cast<size_t>(i)] = on;
+        if (ImGui::Checkbox(std::string(r::layer_name(l)).c_str(), &on)) c.layers[static_cast<size_t>(i)] = on;
         if (!avail) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
-            const auto& info = scene_.layers.info(l);
+            const auto& info = c.scene.layers.info(l);
             // a tiled level's per-grid layers are drawn in parts (blocks of tiles): a re-bake
             // re-uploads the parts whose tiles changed
             const std::string parts = info.parts > 1 ? ", " + std::to_string(info.parts_uploaded) + " of its " +
@@ -317,22 +326,22 @@ void App::ui_layers() {
                               info.on_ui ? "UI thread" : "worker", info.upload_ms, parts.c_str());
         }
     }
-    ImGui::Checkbox("ground grid", &view_.show_ground);
+    ImGui::Checkbox("ground grid", &c.view.show_ground);
     ImGui::SameLine(150.0f);
-    ImGui::Checkbox("inspect spans", &view_.inspect);
+    ImGui::Checkbox("inspect spans", &c.view.inspect);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hover highlights the element under the cursor; its values show in a tooltip with the inspect "
                                                       "tool or while Alt is held.");
-    ui_readability();
-    ui_see_inside();
+    readability_section(c);
+    see_inside_section(c.view, c.pub.bake && c.pub.bake->mesh ? c.pub.bake->mesh.get() : nullptr);
 
     // legend of the visible layers
     for (int i = 0; i < r::kLayerCount; ++i) {
-        if (!opts_.layers[static_cast<size_t>(i)]) continue;
+        if (!c.layers[static_cast<size_t>(i)]) continue;
         const auto l = static_cast<r::Layer>(i);
         ImGui::TextColored(kDimColor, "%s", std::string(r::layer_name(l)).c_str());
-        if (l == r::Layer::Regions) ui_regions_legend();
+        if (l == r::Layer::Regions) regions_legend(c.panels, c.pub.drawn.get());
         int n = 0;
-        for (const r::LegendEntry& e : scene_.layers.legend(l)) {  // only what the layer draws now
+        for (const r::LegendEntry& e : c.scene.layers.legend(l)) {  // only what the layer draws now
             // two entries a row where the second fits (a long label gets a row of its own at 1280 x 800)
             const float entry_w = 16.0f + ImGui::CalcTextSize(std::string(e.label).c_str()).x;
             if (n++ % 2) {
@@ -347,9 +356,8 @@ void App::ui_layers() {
     }
 }
 
-void App::ui_regions_legend() {
+void regions_legend(Panels& panels, const nav::Bake* b) {
     // every region drawn, by its colour: a count, then the swatches in a scrolled box
-    const nav::Bake* b = pub_.drawn.get();
     const nav::Regions* reg = b && b->regions ? b->regions.get() : nullptr;
     if (!reg) {
         if (b && b->tiled())
@@ -361,19 +369,19 @@ void App::ui_regions_legend() {
     if (reg->max_region_id <= 1) return;
     // which ids the spans use (ids can have gaps after merging): read once per bake, not per frame
     // (a scan of every span each frame on a level of millions)
-    if (panels_.regions_legend_of != b->regions) {
+    if (panels.regions_legend_of != b->regions) {
         std::vector<uint8_t> used(reg->max_region_id, 0);
         for (const uint16_t id : reg->reg)
             if (const uint16_t rid = static_cast<uint16_t>(id & ~nav::kBorderRegion); rid != 0 && rid < used.size()) used[rid] = 1;
-        panels_.regions_legend_ids.clear();
+        panels.regions_legend_ids.clear();
         for (uint16_t id = 1; id < reg->max_region_id; ++id)
-            if (used[id]) panels_.regions_legend_ids.push_back(id);
-        panels_.regions_legend_of = b->regions;
+            if (used[id]) panels.regions_legend_ids.push_back(id);
+        panels.regions_legend_of = b->regions;
     }
     const float rows = std::min(6.0f, std::ceil(static_cast<float>(reg->region_count) / 6.0f));
     ImGui::BeginChild("##regions_legend", ImVec2(0.0f, rows * (ImGui::GetFrameHeight() + 2.0f) + 6.0f), true);
     int n = 0;
-    for (const uint16_t id : panels_.regions_legend_ids) {
+    for (const uint16_t id : panels.regions_legend_ids) {
         if (n++ % 6) ImGui::SameLine();
         ImGui::ColorButton(("##rg" + std::to_string(id)).c_str(), to_imvec(r::region_color(id)),
                            ImGuiColorEditFlags_NoPicker, ImVec2(ImGui::GetFrameHeight() * 1.6f, ImGui::GetFrameHeight()));
@@ -382,60 +390,60 @@ void App::ui_regions_legend() {
     ImGui::EndChild();
 }
 
-void App::ui_readability() {
+void readability_section(const PanelContext& c) {
     if (!ImGui::TreeNodeEx("Readability", ImGuiTreeNodeFlags_DefaultOpen)) return;
     // per-layer opacity: one compact slider per visible layer
     const float sw = ImGui::GetContentRegionAvail().x * 0.55f;
     for (int i = 0; i < r::kLayerCount; ++i) {
         const auto l = static_cast<r::Layer>(i);
-        if (!opts_.layers[static_cast<size_t>(i)] || !r::layer_from_bake(l)) continue;
+        if (!c.layers[static_cast<size_t>(i)] || !r::layer_from_bake(l)) continue;
         ImGui::PushID(i);
         ImGui::SetNextItemWidth(sw);
-        ImGui::SliderFloat(std::string(r::layer_name(l)).c_str(), &view_.draw_opts.opacity[static_cast<size_t>(i)], 0.0f, 1.0f,
+        ImGui::SliderFloat(std::string(r::layer_name(l)).c_str(), &c.view.draw_opts.opacity[static_cast<size_t>(i)], 0.0f, 1.0f,
                            "opacity %.2f", ImGuiSliderFlags_AlwaysClamp);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("How opaque this layer is drawn. Right-click: back to 1.");
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) view_.draw_opts.opacity[static_cast<size_t>(i)] = 1.0f;
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) c.view.draw_opts.opacity[static_cast<size_t>(i)] = 1.0f;
         ImGui::PopID();
     }
     {
         // the span budget in thousands (0: no limit)
-        int k = static_cast<int>(view_.draw_opts.span_budget / 1000);
+        int k = static_cast<int>(c.view.draw_opts.span_budget / 1000);
         ImGui::SetNextItemWidth(sw);
         if (ImGui::SliderInt("span budget", &k, 0, 20000, k ? "%d k a frame" : "no limit", ImGuiSliderFlags_AlwaysClamp))
-            view_.draw_opts.span_budget = static_cast<size_t>(k) * 1000;
+            c.view.draw_opts.span_budget = static_cast<size_t>(k) * 1000;
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Spans drawn at full detail per frame, shared by the span layers shown (voxels, filtered,\n"
                               "compact ... regions). Beyond it the chunks farthest from the camera are drawn merged:\n"
                               "each 4 x 4 or 16 x 16 block of cells as its most layered column. Chunks outside the view\n"
                               "are never drawn. 0: no limit. Right-click: back to %d k.",
                               static_cast<int>(r::LayerDrawOptions::kDefaultSpanBudget / 1000));
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) view_.draw_opts.span_budget = r::LayerDrawOptions::kDefaultSpanBudget;
-        const std::string lod = lod_text(false);
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) c.view.draw_opts.span_budget = r::LayerDrawOptions::kDefaultSpanBudget;
+        const std::string lod = lod_text(c.scene.layers, c.view.draw_opts.span_budget, c.cache, false);
         if (!lod.empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
             ImGui::TextWrapped("%s", lod.c_str());
             ImGui::PopStyleColor();
         }
     }
-    ImGui::Checkbox("x-ray edges", &view_.draw_opts.xray);
+    ImGui::Checkbox("x-ray edges", &c.view.draw_opts.xray);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Draw the layers' lines a second time, faint, through the geometry in front.");
     ImGui::SameLine(150.0f);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 60.0f);
-    ImGui::SliderFloat("stack", &view_.draw_opts.lift_step, 0.0f, 1.0f, "%.2f m", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat("stack", &c.view.draw_opts.lift_step, 0.0f, 1.0f, "%.2f m", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Stack offset: each visible layer after the first is drawn this much higher than the one\n"
                           "before, so layers shown together do not hide each other.");
-    if (ImGui::Checkbox("Highlight changes", &view_.highlight_changes)) {
-        worker_.set_highlight_changes(view_.highlight_changes);
-        if (!view_.highlight_changes && pub_.highlight) {
-            pub_.highlight.reset();
-            scene_.diff_upload = true;
+    if (ImGui::Checkbox("Highlight changes", &c.view.highlight_changes)) {
+        c.worker.set_highlight_changes(c.view.highlight_changes);
+        if (!c.view.highlight_changes && c.pub.highlight) {
+            c.pub.highlight.reset();
+            c.scene.diff_upload = true;
         }
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("After a re-bake, show which regions and polygons it added, removed or reshaped\n"
                           "(kept until the next bake).");
-    if (view_.highlight_changes) {
+    if (c.view.highlight_changes) {
         auto swatch = [](const char* id, uint32_t c) {
             ImGui::ColorButton(id, to_imvec(c), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker, ImVec2(12, 12));
             ImGui::SameLine();
@@ -448,10 +456,10 @@ void App::ui_readability() {
         ImGui::SameLine();
         swatch("##drem", r::colors::kDiffRemoved);
         ImGui::TextUnformatted("removed");
-        if (pub_.highlight) {
-            ImGui::TextWrapped("#%llu -> #%llu: %s", static_cast<unsigned long long>(pub_.highlight->changes.from_generation),
-                               static_cast<unsigned long long>(pub_.highlight->changes.to_generation), pub_.highlight->text.c_str());
-            ImGui::TextColored(kDimColor, "diff %.2f ms", pub_.highlight->changes.ms);
+        if (c.pub.highlight) {
+            ImGui::TextWrapped("#%llu -> #%llu: %s", static_cast<unsigned long long>(c.pub.highlight->changes.from_generation),
+                               static_cast<unsigned long long>(c.pub.highlight->changes.to_generation), c.pub.highlight->text.c_str());
+            ImGui::TextColored(kDimColor, "diff %.2f ms", c.pub.highlight->changes.ms);
         } else {
             ImGui::TextColored(kDimColor, "move a slider: the next bake is compared with this one");
         }
@@ -459,77 +467,76 @@ void App::ui_readability() {
     ImGui::TreePop();
 }
 
-void App::ui_see_inside() {
+void see_inside_section(ViewState& view, const nav::InputMesh* mesh) {
     if (!ImGui::TreeNodeEx("See inside", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    ImGui::Checkbox("cull back faces", &view_.see.cull);
+    ImGui::Checkbox("cull back faces", &view.see.cull);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Input triangles seen from behind are not drawn: rooms whose walls face inward\n"
                           "open up when seen from outside (--cull on|off).");
     ImGui::SameLine(170.0f);
-    ImGui::Checkbox("hide ceilings", &view_.see.hide_ceilings);
+    ImGui::Checkbox("hide ceilings", &view.see.hide_ceilings);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Input triangles facing down are not drawn where the camera is above them\n"
                           "(--hide-ceilings on|off).");
-    const nav::InputMesh* mesh = pub_.bake && pub_.bake->mesh ? pub_.bake->mesh.get() : nullptr;
     const float lo = mesh ? mesh->bmin[1] - 1.0f : -10.0f, hi = mesh ? mesh->bmax[1] + 1.0f : 10.0f;
-    bool clip = view_.see.clip.has_value();
+    bool clip = view.see.clip.has_value();
     if (ImGui::Checkbox("height clip", &clip)) {
-        if (clip) view_.see.clip = std::make_pair(lo, hi);
-        else view_.see.clip.reset();
+        if (clip) view.see.clip = std::make_pair(lo, hi);
+        else view.see.clip.reset();
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Draw only what lies between two heights (every layer). The floor click tool sets\n"
                           "the range around the floor you click (--clip YMIN,YMAX, --clip-floor X,Y,Z).");
-    if (view_.see.clip) {
+    if (view.see.clip) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
-        ImGui::DragFloatRange2("##clip", &view_.see.clip->first, &view_.see.clip->second, 0.05f, lo, hi, "min %.2f m",
+        ImGui::DragFloatRange2("##clip", &view.see.clip->first, &view.see.clip->second, 0.05f, lo, hi, "min %.2f m",
                                "max %.2f m", ImGuiSliderFlags_AlwaysClamp);
     }
-    bool section = view_.see.section.has_value();
+    bool section = view.see.section.has_value();
     if (ImGui::Checkbox("section plane", &section)) {
         if (section) {
             glm::vec3 c(0.0f);
             if (mesh) c = glm::vec3((mesh->bmin[0] + mesh->bmax[0]) * 0.5f, (mesh->bmin[1] + mesh->bmax[1]) * 0.5f,
                                     (mesh->bmin[2] + mesh->bmax[2]) * 0.5f);
-            view_.see.section = std::make_pair(c, glm::vec3(0.0f, 0.0f, 1.0f));
+            view.see.section = std::make_pair(c, glm::vec3(0.0f, 0.0f, 1.0f));
         } else {
-            view_.see.section.reset();
+            view.see.section.reset();
         }
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Cut away everything on the side the plane's normal points to. The section click tool\n"
                           "places it facing the camera; drag the numbers or the tool to move it\n"
                           "(--section PX,PY,PZ,NX,NY,NZ).");
-    if (view_.see.section) {
-        ImGui::DragFloat3("point", &view_.see.section->first.x, 0.05f);
-        glm::vec3 n = view_.see.section->second;
-        if (ImGui::DragFloat3("normal", &n.x, 0.01f, -1.0f, 1.0f) && glm::length(n) > 1e-3f) view_.see.section->second = n;
+    if (view.see.section) {
+        ImGui::DragFloat3("point", &view.see.section->first.x, 0.05f);
+        glm::vec3 n = view.see.section->second;
+        if (ImGui::DragFloat3("normal", &n.x, 0.01f, -1.0f, 1.0f) && glm::length(n) > 1e-3f) view.see.section->second = n;
     }
-    ui_floor_tint();
+    floor_tint_section(view);
     ImGui::TreePop();
 }
 
-void App::ui_floor_tint() {
-    bool tint = view_.floor_tint_on();
+void floor_tint_section(ViewState& view) {
+    bool tint = view.floor_tint_on();
     if (ImGui::Checkbox("floor tint", &tint)) {  // the user's choice from now on
-        view_.see.floor_tint = tint;
-        view_.see.floor_tint_auto = false;
+        view.see.floor_tint = tint;
+        view.see.floor_tint_auto = false;
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Tint every layer by height band so stacked floors read apart: one colour per band of\n"
                           "the given height from the bottom of the mesh; walls keep their colour. On by itself\n"
                           "where the navmesh has several floors, until set here (--floor-tint, --floor-tint-auto\n"
                           "on|off, --floor-height M).");
-    if (view_.see.floor_tint_auto) {
+    if (view.see.floor_tint_auto) {
         ImGui::SameLine();
-        ImGui::TextColored(kDimColor, view_.floors.several ? "(auto: several floors)" : "(auto: one floor)");
+        ImGui::TextColored(kDimColor, view.floors.several ? "(auto: several floors)" : "(auto: one floor)");
     }
     if (!tint) return;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 8.0f);
-    ImGui::SliderFloat("##band", &view_.see.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat("##band", &view.see.floor_height, 0.5f, 20.0f, "band %.2f m", ImGuiSliderFlags_AlwaysClamp);
     // legend: the bands the navmesh stands in, with their height ranges
-    const auto& f = view_.floors;
+    const auto& f = view.floors;
     if (f.bands.empty()) ImGui::TextColored(kDimColor, "no navmesh yet: bands from %.2f m", f.origin);
     for (const int k : f.bands) {
         float rgb[3];
@@ -542,11 +549,11 @@ void App::ui_floor_tint() {
     }
 }
 
-std::string App::lod_text(bool brief) const {
+std::string lod_text(const r::LayerCache& layers, size_t span_budget, const ViewCache& cache, bool brief) {
     size_t total = 0, full = 0, merged = 0;
     std::string names;
     for (int i = 0; i < r::kLayerCount; ++i) {
-        const r::SpanPlanStats& st = scene_.layers.lod(static_cast<r::Layer>(i));
+        const r::SpanPlanStats& st = layers.lod(static_cast<r::Layer>(i));
         if (!st.merged) continue;
         names += (names.empty() ? "" : ", ") + std::string(r::layer_name(static_cast<r::Layer>(i)));
         total += st.visible;
@@ -560,12 +567,12 @@ std::string App::lod_text(bool brief) const {
         return std::string(b);
     };
     // the view's frame time lowered the budget while the camera moves (ViewCache, view_cache.h)
-    const size_t user = view_.draw_opts.span_budget;
+    const size_t user = span_budget;
     std::string lowered;
-    if (user > 0 && cache_.drawn_span_budget() > 0 && cache_.drawn_span_budget() < user) {
+    if (user > 0 && cache.drawn_span_budget() > 0 && cache.drawn_span_budget() < user) {
         char b[160];
         std::snprintf(b, sizeof b, "budget lowered to %s of %s while the camera moves (the scene took %.0f ms)",
-                      millions(cache_.drawn_span_budget()).c_str(), millions(user).c_str(), cache_.last_scene_ms());
+                      millions(cache.drawn_span_budget()).c_str(), millions(user).c_str(), cache.last_scene_ms());
         lowered = b;
     }
     if (brief)

@@ -1,4 +1,5 @@
-// App's right panel (Stages, timings, warnings, inspector, islands, path, tiles, log).
+// The right panel (panels.h): Stages, timings, the tools' panels, inspector, islands, areas, path,
+// path tests, log; the Why panel and the Tile section.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -9,9 +10,18 @@
 #include <filesystem>
 #include <string>
 
-#include "app.h"
+#include "areas_state.h"
+#include "edit_state.h"
+#include "map2d_view.h"
 #include "panel_fit.h"
+#include "panels.h"
+#include "panels_path_tests.h"
+#include "published_bake.h"
+#include "selection.h"
+#include "session.h"
+#include "tile_tool.h"
 #include "ui_common.h"
+#include "worker.h"
 
 namespace navdebug {
 
@@ -136,169 +146,170 @@ void log_panel(Panels& p, Log& log) {
 
 }  // namespace
 
-void App::ui_right_panel(float W, float H) {
+PanelActions right_panel(const PanelContext& c, float W, float H) {
+    PanelActions asked;
     // resizable by its left edge; kept against the window's right edge at last frame's width
     const float w = std::clamp(W * 0.25f, 280.0f, 380.0f);
-    const float cur = panels_.right_size > 0.0f ? panels_.right_size : w;
+    const float cur = c.panels.right_size > 0.0f ? c.panels.right_size : w;
     ImGui::SetNextWindowPos(ImVec2(W - cur, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(w, H), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSizeConstraints(ImVec2(220.0f, H), ImVec2(std::max(W * 0.45f, 220.0f), H));
     ImGui::SetNextWindowBgAlpha(0.90f);
     ImGui::Begin("Bake", nullptr, ImGuiWindowFlags_NoMove);
-    panels_.right_size = ImGui::GetWindowWidth();
-    panels_.right_w = ImGui::IsWindowCollapsed() ? 0.0f : panels_.right_size;
+    c.panels.right_size = ImGui::GetWindowWidth();
+    c.panels.right_w = ImGui::IsWindowCollapsed() ? 0.0f : c.panels.right_size;
 
-    bake_summary(pub_.bake.get(), worker_.busy());
+    bake_summary(c.pub.bake.get(), c.worker.busy());
 
     if (ImGui::CollapsingHeader("Stages", ImGuiTreeNodeFlags_DefaultOpen)) {
         TimelineInput in;
-        in.bake = pub_.raw.get();
-        in.desired = &edit_.desired.params;
-        in.volumes_changed = pub_.raw && (edit_.desired.volumes != pub_.raw->inputs.volumes || edit_.desired.obstacles != pub_.raw->inputs.obstacles ||
-                                         edit_.desired.links != pub_.raw->inputs.links);
-        in.mesh_pending = pub_.mesh_pending;
-        in.busy = worker_.busy();
-        in.building = worker_.building_stage();
-        in.target = edit_.run_to;
-        if (map2d_.scene() && map2d_.scene()->detour)
+        in.bake = c.pub.raw.get();
+        in.desired = &c.edit.desired.params;
+        in.volumes_changed = c.pub.raw && (c.edit.desired.volumes != c.pub.raw->inputs.volumes ||
+                                           c.edit.desired.obstacles != c.pub.raw->inputs.obstacles ||
+                                           c.edit.desired.links != c.pub.raw->inputs.links);
+        in.mesh_pending = c.pub.mesh_pending;
+        in.busy = c.worker.busy();
+        in.building = c.worker.building_stage();
+        in.target = c.edit.run_to;
+        if (c.map2d.scene() && c.map2d.scene()->detour)
             in.unavailable = "Not available: a Detour navmesh is loaded, not baked (no input mesh to run the stages "
                              "on; the parameters do not re-bake it).";
-        ui_bake_status(true);
+        bake_status(c, true);
         ImGui::PushID("timeline");
-        panels_.timeline.panel(in, edit_.run_to);
+        c.panels.timeline.panel(in, c.edit.run_to);
         ImGui::PopID();
-        if (pub_.raw && pub_.raw->tiled()) tile_times_text(*pub_.raw);
+        if (c.pub.raw && c.pub.raw->tiled()) tile_times_text(*c.pub.raw);
     }
     if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("timings");
-        panels_.timings.panel(pub_.raw.get());
+        c.panels.timings.panel(c.pub.raw.get());
         ImGui::PopID();
     }
 
-    tool_picker(sel_);
-    if (pub_.raw && pub_.raw->tiled() &&
-        ImGui::CollapsingHeader("Tile", sel_.tile ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+    tool_picker(c.sel);
+    if (c.pub.raw && c.pub.raw->tiled() &&
+        ImGui::CollapsingHeader("Tile", c.sel.tile ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("tile");
-        ui_tile_panel();
+        tile_section(*c.pub.raw, c.sel, c.worker, c.log);
         ImGui::PopID();
     }
-    if ((sel_.tool == Selection::Tool::Obstacle || !edit_.desired.obstacles.empty()) && !map2d_.scene() &&
+    if ((c.sel.tool == Selection::Tool::Obstacle || !c.edit.desired.obstacles.empty()) && !c.map2d.scene() &&
         ImGui::CollapsingHeader("Obstacles", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("obstacles");
-        sel_.obstacle.panel(edit_.desired.obstacles);
+        c.sel.obstacle.panel(c.edit.desired.obstacles);
         ImGui::PopID();
     }
-    if (sel_.tool == Selection::Tool::Volume && !map2d_.scene() && ImGui::CollapsingHeader("Volumes", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (c.sel.tool == Selection::Tool::Volume && !c.map2d.scene() && ImGui::CollapsingHeader("Volumes", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("volumes");
-        sel_.volume.panel(edit_.desired.volumes, edit_.desired.areas);
+        c.sel.volume.panel(c.edit.desired.volumes, c.edit.desired.areas);
         ImGui::PopID();
     }
-    if ((sel_.tool == Selection::Tool::Link || !edit_.desired.links.empty()) && !map2d_.scene() &&
+    if ((c.sel.tool == Selection::Tool::Link || !c.edit.desired.links.empty()) && !c.map2d.scene() &&
         ImGui::CollapsingHeader("Links", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("links");
-        sel_.link.panel(edit_.desired.links, edit_.desired.areas, edit_.desired.params.f(nav::ParamId::agent_radius));
+        c.sel.link.panel(c.edit.desired.links, c.edit.desired.areas, c.edit.desired.params.f(nav::ParamId::agent_radius));
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("inspector");
-        sel_.inspector.panel();
+        c.sel.inspector.panel();
         ImGui::PopID();
     }
     // open while a prune is set or the islands layer is shown, until the user folds it
-    const bool islands_open = edit_.desired.prune.has_value() || opts_.layers[static_cast<size_t>(r::Layer::Islands)];
+    const bool islands_open = c.edit.desired.prune.has_value() || c.layers[static_cast<size_t>(r::Layer::Islands)];
     if (ImGui::CollapsingHeader("Islands", islands_open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("islands");
-        edit_.islands.panel(pub_.bake.get(), edit_.desired.prune);
+        c.edit.islands.panel(c.pub.bake.get(), c.edit.desired.prune);
         ImGui::PopID();
         // a new prune's result (kept, disabled, or a point off the navmesh) scrolls into sight once
-        if (pub_.bake && pub_.bake->prune.point && pub_.bake.get() != panels_.prune_shown.get()) ImGui::SetScrollHereY(1.0f);
+        if (c.pub.bake && c.pub.bake->prune.point && c.pub.bake.get() != c.panels.prune_shown.get()) ImGui::SetScrollHereY(1.0f);
     }
-    panels_.prune_shown = pub_.bake && pub_.bake->prune.point ? pub_.bake : nullptr;
-    if (ImGui::CollapsingHeader("Areas", areas_.open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+    c.panels.prune_shown = c.pub.bake && c.pub.bake->prune.point ? c.pub.bake : nullptr;
+    if (ImGui::CollapsingHeader("Areas", c.areas.open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
         ImGui::PushID("areas");
-        if (areas_panel(areas_)) {
-            const nav::AreaTable t = areas_.edit;
-            set_areas(t);
-        }
+        if (areas_panel(c.areas)) asked.push_back(ask::SetAreas{c.areas.edit});
         ImGui::PopID();
     }
     if (ImGui::CollapsingHeader("Path", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushID("pathtool");
-        if (sel_.path.failed(nav::WhyPath::kDetourRatio) && !map2d_.scene()) {
-            const bool ask = ImGui::Button("Why?");
+        if (c.sel.path.failed(nav::WhyPath::kDetourRatio) && !c.map2d.scene()) {
+            const bool explain = ImGui::Button("Why?");
             const bool hovered = ImGui::IsItemHovered();
             ImGui::SameLine();
             ImGui::TextColored(kWarnColor, "the path fails or detours");
-            if (ask) {
-                sel_.why.set_path(sel_.path.start(), sel_.path.end());
-                log_.info("why: explaining the path");
+            if (explain) {
+                c.sel.why.set_path(c.sel.path.start(), c.sel.path.end());
+                c.log.info("why: explaining the path");
             }
             if (hovered)
                 ImGui::SetTooltip("Why can't the start reach the end: the two islands, the gap between them, what\n"
                                   "lost the gap and a verified fix; for a long detour, what blocks the straight\n"
                                   "line (Why panel).");
         }
-        sel_.path.ui();
-        if (sel_.path.mode() == PathTool::Mode::Path) sel_.optimal.ui();
+        c.sel.path.ui();
+        if (c.sel.path.mode() == PathTool::Mode::Path) c.sel.optimal.ui();
         ImGui::PopID();
     }
     // a file just opened (--path-tests, the field): the section opens and scrolls to the top once
-    const bool reveal = sel_.path_tests.take_reveal();
+    const bool reveal = c.sel.path_tests.take_reveal();
     if (reveal) ImGui::SetNextItemOpen(true);
-    if (!map2d_.scene() && ImGui::CollapsingHeader("Path tests")) {
+    if (!c.map2d.scene() && ImGui::CollapsingHeader("Path tests")) {
         if (reveal) ImGui::SetScrollHereY(0.0f);
         ImGui::PushID("pathtests");
-        path_tests_section(sel_, opts_.layers, pub_.bake ? pub_.bake->navmesh : nullptr, edit_.desired.areas, log_);
+        path_tests_section(c.sel, c.layers, c.pub.bake ? c.pub.bake->navmesh : nullptr, c.edit.desired.areas, c.log);
         ImGui::PopID();
     }
 
-    log_panel(panels_, log_);
-    if (opts_.headless) report_overflow(log_, "right", window_overflow());  // panel_fit.h
+    log_panel(c.panels, c.log);
+    if (c.headless) report_overflow(c.log, "right", window_overflow());  // panel_fit.h
     ImGui::End();
+    return asked;
 }
 
-void App::ui_why_window(float W, float H) {
-    if (!sel_.why.active() && sel_.tool != Selection::Tool::Why) return;
+PanelActions why_window(const PanelContext& c, float W, float H) {
+    PanelActions asked;
+    if (!c.sel.why.active() && c.sel.tool != Selection::Tool::Why) return asked;
     // over the lower part of the left panel (the layers' settings), so the view stays clear for the
     // culprits; it grows upwards with the story and folds by its title bar
-    const float w = std::clamp(panels_.left_w - 8.0f, 320.0f, std::max(W * 0.4f, 320.0f));
+    const float w = std::clamp(c.panels.left_w - 8.0f, 320.0f, std::max(W * 0.4f, 320.0f));
     ImGui::SetNextWindowPos(ImVec2(4.0f, H - 4.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0.0f), ImVec2(w, H * 0.75f));
     ImGui::SetNextWindowBgAlpha(1.0f);
     if (ImGui::Begin("Why?", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
-        const WhyTool::Action act = sel_.why.panel();
-        if (act.show_stage) show_stage(*act.show_stage);
-        if (act.apply) apply_fix(*act.apply);
-        if (opts_.headless) report_overflow(log_, "Why?", window_overflow());  // panel_fit.h
+        const WhyTool::Action act = c.sel.why.panel();
+        if (act.show_stage) asked.push_back(ask::ShowStage{*act.show_stage});
+        if (act.apply) asked.push_back(ask::ApplyFix{*act.apply});
+        if (c.headless) report_overflow(c.log, "Why?", window_overflow());  // panel_fit.h
     }
     ImGui::End();
+    return asked;
 }
 
-void App::ui_tile_panel() {
-    const nav::Bake& b = *pub_.raw;
-    const int idx = sel_.tile ? tile_index(b, *sel_.tile) : -1;
-    if (ImGui::Checkbox("only selected tile", &sel_.tile_only) && sel_.tile_only && idx < 0)
-        log_.warn("only selected tile: select a tile first (Click: tile)");
+void tile_section(const nav::Bake& b, Selection& sel, BakeWorker& worker, Log& log) {
+    const int idx = sel.tile ? tile_index(b, *sel.tile) : -1;
+    if (ImGui::Checkbox("only selected tile", &sel.tile_only) && sel.tile_only && idx < 0)
+        log.warn("only selected tile: select a tile first (Click: tile)");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Draw every per-grid layer (voxels .. detail) for the selected tile only, on its\n"
                           "bordered grid; the input, navmesh, islands and tiles layers stay whole.");
     if (idx < 0) {
-        ImGui::TextWrapped(sel_.tile ? "The selected tile is outside this bake's %d x %d tiles."
-                                     : "No tile selected: choose Click: tile and click the level (%d x %d tiles).",
+        ImGui::TextWrapped(sel.tile ? "The selected tile is outside this bake's %d x %d tiles."
+                                    : "No tile selected: choose Click: tile and click the level (%d x %d tiles).",
                            b.layout.cols, b.layout.rows);
         return;
     }
     const nav::TileBake* t = b.tiles[static_cast<size_t>(idx)].get();
-    ImGui::Text("tile %d,%d  (index %d of %d x %d)", sel_.tile->first, sel_.tile->second, idx, b.layout.cols, b.layout.rows);
+    ImGui::Text("tile %d,%d  (index %d of %d x %d)", sel.tile->first, sel.tile->second, idx, b.layout.cols, b.layout.rows);
     float box[4];
-    nav::tile_box(b.config, b.layout, sel_.tile->first, sel_.tile->second, box);
+    nav::tile_box(b.config, b.layout, sel.tile->first, sel.tile->second, box);
     ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);  // wrapped: these lines are wider than a 1280 x 800 panel
     ImGui::TextWrapped("box x %.1f..%.1f  z %.1f..%.1f m, border %d cells", box[0], box[2], box[1], box[3], b.layout.border);
     ImGui::PopStyleColor();
-    const bool busy = worker_.busy();
+    const bool busy = worker.busy();
     if (ImGui::Button("Rebuild tile")) {
-        worker_.rebuild_tile(*sel_.tile);
-        log_.info("rebuilding tile " + std::to_string(sel_.tile->first) + "," + std::to_string(sel_.tile->second));
+        worker.rebuild_tile(*sel.tile);
+        log.info("rebuilding tile " + std::to_string(sel.tile->first) + "," + std::to_string(sel.tile->second));
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Re-bake this tile alone, every stage from rasterize on.");
     if (!t) {

@@ -58,7 +58,7 @@ double random_slider_value(const nav::ParamDef& d, StressRng& rng) {
     }
     const double scale = std::pow(10.0, decimals);
     v = std::round(v * scale) / scale;
-    // the slider holds a float; the debugger clamps it back into the range in double (app.cpp ui_params)
+    // the slider holds a float; the debugger clamps it back into the range in double (panels_left.cpp, params_section)
     return std::clamp(static_cast<double>(static_cast<float>(v)), d.min, d.max);
 }
 
