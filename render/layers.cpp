@@ -605,7 +605,7 @@ std::span<const LegendEntry> legend_distance(const AreaColors&) {
     return e;
 }
 std::span<const LegendEntry> legend_regions(const AreaColors&) {
-    // one colour per region: the Layers panel lists them (App::ui_regions_legend), not three samples
+    // one colour per region: the Layers panel lists them (regions_legend, panels_left.cpp), not three samples
     static const LegendEntry e[] = {{colors::kRegionNone, "no region"}};
     return e;
 }
