@@ -715,17 +715,33 @@ Status build_poly_mesh(const ContourSet& cset, int verts_per_poly, PolyMesh& out
                                    " could not be fully triangulated (" + std::to_string(ntris) + " of " +
                                    std::to_string(n - 2) + " triangles kept)");
         }
-        int np = 0;
+        int np = 0, flipped = 0;
         std::fill(polys.begin(), polys.end(), kMeshNullIdx);
         for (int j = 0; j < ntris; ++j) {
             const int* t = &tris[static_cast<size_t>(j) * 3];
             if (t[0] == t[1] || t[0] == t[2] || t[1] == t[2]) continue;
+            // A contour that crosses itself (a region thinner than its simplification, as a thin
+            // band between agent types can be) may leave an ear wound the wrong way: it is not a
+            // polygon the navmesh can hold (counter-clockwise in xz), so it is left out, named.
+            const int32_t* a = &cv[t[0] * 4];
+            const int32_t* b = &cv[t[1] * 4];
+            const int32_t* d = &cv[t[2] * 4];
+            const int64_t ccw = int64_t{a[0]} * b[2] - int64_t{b[0]} * a[2] + int64_t{b[0]} * d[2] - int64_t{d[0]} * b[2] +
+                                int64_t{d[0]} * a[2] - int64_t{a[0]} * d[2];
+            if (ccw >= 0) {  // wound the wrong way, or flat (no area: nothing to walk on, no winding)
+                ++flipped;
+                continue;
+            }
             uint16_t* p = &polys[static_cast<size_t>(np) * nvp];
             p[0] = static_cast<uint16_t>(vmap[static_cast<size_t>(t[0])]);
             p[1] = static_cast<uint16_t>(vmap[static_cast<size_t>(t[1])]);
             p[2] = static_cast<uint16_t>(vmap[static_cast<size_t>(t[2])]);
             ++np;
         }
+        if (flipped)
+            out.warnings.push_back("polymesh: contour " + std::to_string(ci) + " of region " + std::to_string(c.reg) +
+                                   " crosses or touches itself: " + std::to_string(flipped) + " of its triangles are flat or "
+                                   "wound the wrong way and left out");
         if (!np) continue;
         np = merger.run(polys.data(), np, nvp, out.verts.data(), nullptr, nullptr);
         for (int j = 0; j < np; ++j) {
