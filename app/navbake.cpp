@@ -1,5 +1,6 @@
 // navbake: bakes a mesh headless and prints counts and per-stage timings (JSON with --json).
 // Exit codes: 0 success, 2 bad input or parameters (message on stderr), 1 internal failure.
+#include <array>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -230,10 +231,17 @@ nav::Status read_pairs(const std::string& path, uint64_t max_bytes, Sink&& sink)
 // max_nodes: A*'s limit (the max_nodes parameter, 0 = none). An item not reached carries
 // "partial" (its points lead toward the end, not to it) and "out_of_nodes" (the search stopped at
 // its node limit: A*'s max_nodes, or Polyanya's cap); "out_of_nodes" in the totals counts them.
+// The default filter, for one agent type (-1: any).
+nav::QueryFilter type_filter(int agent_type) {
+    nav::QueryFilter f;
+    f.agent_type = agent_type;
+    return f;
+}
+
 class PathRunner {
 public:
-    PathRunner(const nav::NavMesh& nm, nav::PathMode mode, bool compare, int max_nodes)
-        : mode_(mode), compare_(compare), run_funnel_(mode == nav::PathMode::Funnel || compare),
+    PathRunner(const nav::NavMesh& nm, nav::PathMode mode, bool compare, int max_nodes, int agent_type)
+        : filter_(type_filter(agent_type)), mode_(mode), compare_(compare), run_funnel_(mode == nav::PathMode::Funnel || compare),
           run_optimal_(mode == nav::PathMode::Optimal || compare) {
         q_.init(&nm, max_nodes);
     }
@@ -402,7 +410,7 @@ struct PathsResult {
 nav::Status run_paths(const nav::NavMesh& nm, const Args& a, const Job& job, nav::PathMode mode, int max_nodes,
                       JsonReport* report, PathsResult& out) {
     if (a.npaths <= 0 && a.pairs_path.empty()) return nav::Status::ok();
-    PathRunner runner(nm, mode, a.compare_optimal, max_nodes);
+    PathRunner runner(nm, mode, a.compare_optimal, max_nodes, job.agent_type);
     auto take = [&](const PathPair& p) -> nav::Status {
         if (nav::Status st = runner.route(p); !st) return st;
         if (out.first_path.empty() && runner.points().size() >= 6) out.first_path = runner.points();
@@ -423,12 +431,16 @@ nav::Status run_paths(const nav::NavMesh& nm, const Args& a, const Job& job, nav
     } else {
         nav::NavQuery q;
         q.init(&nm);
-        const nav::QueryFilter filter;
+        const nav::QueryFilter filter = type_filter(job.agent_type);
         nav::Rng rng(job.seed);
         auto pick = [&](nav::RandomPoint& pt) -> nav::Status {
             if (nav::Status st = q.random_point(filter, rng, pt); !st) return st;
             if (pt.poly != nav::kNoRef) return nav::Status::ok();
             if (nm.npolys == 0) return nav::Status::bad_input("--paths: the navmesh has no polygons to pick points on");
+            if (job.agent_type >= 0 && nav::agent_type_use(nm, job.agent_type).polys == 0)
+                return nav::Status::bad_input("--paths: agent type \"" + a.agent_type +
+                                              "\" fits on no polygon of the navmesh (its radius or height is larger than "
+                                              "every walkable place)");
             char area[32];
             std::snprintf(area, sizeof area, "%g", nm.poly_area_cum.empty() ? 0.0 : double(nm.poly_area_cum.back()));
             return nav::Status::bad_input("--paths: the navmesh has " + std::to_string(nm.npolys) +
@@ -781,6 +793,30 @@ json prune_json(const nav::PruneOutcome& p) {
 }
 
 // The report's head: everything but the paths (print_json_report's fields before issue 19).
+// "agent_types": per type of the config, what it can use of the navmesh. Every type shares the
+// one bake (bake 0): types that climb or slope differently are refused, not baked apart.
+json agent_types_json(const nav::Bake& bake) {
+    json out = json::array();
+    const auto& types = bake.inputs.agent_types;
+    std::array<uint16_t, nav::kMaxAgentTypes> bits{};
+    const bool flagged = types.size() > 1 && nav::agent_type_flag_bits(types, bake.inputs.areas, bits);
+    for (size_t t = 0; t < types.size(); ++t) {
+        const nav::AgentTypeUse u =
+            bake.navmesh ? nav::agent_type_use(*bake.navmesh, types.size() > 1 ? static_cast<int>(t) : -1) : nav::AgentTypeUse{};
+        out.push_back({{"name", types[t].name},
+                       {"radius", nav::short_decimal(types[t].radius)},
+                       {"height", nav::short_decimal(types[t].height)},
+                       {"max_climb", nav::short_decimal(types[t].max_climb)},
+                       {"max_slope", nav::short_decimal(types[t].max_slope)},
+                       {"bake", 0},
+                       {"polys", u.polys},
+                       {"walkable_area", u.area},
+                       {"islands", u.islands}});
+        if (flagged) out.back()["detour_flag"] = bits[t];
+    }
+    return out;
+}
+
 json json_report_head(const Args& a, const Job& job, const nav::Bake& bake, const nav::Pipeline& pipe,
                       const RepTimes& times, const json& diagnostics, const json& inc) {
     const nav::InputMesh& m = *bake.mesh;
@@ -809,6 +845,7 @@ json json_report_head(const Args& a, const Job& job, const nav::Bake& bake, cons
     if (!inc.is_null()) out["incremental"] = inc;
     if (bake.tiled()) out["tiles"] = tiles_json(bake);
     if (job.tile_x >= 0) out["tile"] = one_tile_json(bake, job.tile_x, job.tile_y);
+    if (!bake.inputs.agent_types.empty()) out["agent_types"] = agent_types_json(bake);
     return out;
 }
 

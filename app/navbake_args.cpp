@@ -85,6 +85,15 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
         ->needs(paths_opt);
     app.add_option("--pairs", a.pairs_path, "Find paths for the pairs in FILE, one 'sx sy sz ex ey ez' per line")
         ->excludes(paths_opt);
+    app.add_option_function<std::string>(
+           "--agent-type",
+           [&a](const std::string& v) {
+               a.agent_type = v;
+               a.agent_type_given = true;
+           },
+           "With --paths/--pairs: find the paths of the config's agent type NAME (its \"agent_types\"), on the part of "
+           "the navmesh it fits")
+        ->type_name("NAME");
     app.add_option("--mesh-out", a.mesh_out, "For a 2D map (.json / .mesh): write its polygons as a Polyanya .mesh (version 2)");
     app.add_flag("--compare-optimal", a.compare_optimal,
                  "With --paths/--pairs: run both A* + funnel and Polyanya, report length_funnel and length_optimal per item");
@@ -363,6 +372,29 @@ nav::Status apply_split_args(const Args& a, Job& job) {
 
 }  // namespace
 
+// --agent-type NAME: one of the config's agent types, for --paths / --pairs.
+static nav::Status apply_agent_type_arg(const Args& a, Job& job) {
+    const std::string flag = "--agent-type " + shown(a.agent_type);
+    if (a.navmesh_in_given)
+        return nav::Status::bad_input(flag + ": a Detour file (--navmesh-in) carries no agent types");
+    if (job.map2d) return nav::Status::bad_input(flag + ": a 2D map (" + a.mesh_path + ") has no agent types");
+    const std::vector<nav::AgentType>& types = job.inputs.agent_types;
+    if (types.empty())
+        return nav::Status::bad_input(flag + ": the bake has no agent types (give \"agent_types\" in --config)");
+    job.agent_type = nav::find_agent_type(types, a.agent_type);
+    if (job.agent_type < 0)
+        return nav::Status::bad_input(flag + ": no such agent type (known: " + nav::agent_type_names(types) + ")");
+    if (a.npaths <= 0 && a.pairs_path.empty())
+        return nav::Status::bad_input(flag + ": needs --paths or --pairs (the paths it picks the type's navmesh for)");
+    const std::pair<const char*, bool> later[] = {
+        {"--why", a.why_given}, {"--why-path", a.why_path_given}, {"--path-tests", a.path_tests_given}};
+    for (const auto& [other, given] : later)
+        if (given)
+            return nav::Status::bad_input(flag + ": not with " + other + " yet (it explains the base type's navmesh); "
+                                          "run it without --agent-type");
+    return nav::Status::ok();
+}
+
 nav::Status apply_args(const Args& a, Job& job) {
     if (nav::Status st = nav::apply_assignments("--set", a.sets, job.inputs.params); !st) return st;
     if (a.incremental_given) {
@@ -385,6 +417,8 @@ nav::Status apply_args(const Args& a, Job& job) {
         if (nav::Status st = parse_point_pair(a.why_path_text, job.why_start, job.why_end); !st) return st;
         job.why_path = true;
     }
+    if (a.agent_type_given)
+        if (nav::Status st = apply_agent_type_arg(a, job); !st) return st;
     if (a.navmesh_in_given) return refuse_for_navmesh_in(a, job);
     if (nav::Status st = apply_detour_args(a, job); !st) return st;
     if (nav::Status st = apply_split_args(a, job); !st) return st;

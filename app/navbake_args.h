@@ -44,6 +44,9 @@ struct Args {
     // --path-tests FILE: path cases run on the navmesh (core/formats/path_tests_json.h)
     std::string path_tests_path;
     bool path_tests_given = false;
+    // --agent-type NAME: --paths / --pairs for one of the config's "agent_types"
+    std::string agent_type;
+    bool agent_type_given = false;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
@@ -62,6 +65,7 @@ struct Job {
     float why_point[3] = {0, 0, 0};      // --why
     float why_start[3] = {0, 0, 0}, why_end[3] = {0, 0, 0};  // --why-path
     int tiles[4] = {-1, -1, -1, -1};  // --tiles: x0, y0, x1, y1 (inclusive columns and rows)
+    int agent_type = -1;              // --agent-type: the index in inputs.agent_types (-1: none given)
     std::vector<nav::PathTestCase> path_tests;  // --path-tests, read by navbake.cpp's prepare_job (it needs the areas)
 };
 

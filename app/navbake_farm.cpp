@@ -2,6 +2,7 @@
 
 #include "app/navbake_args.h"
 
+#include <array>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -458,7 +459,12 @@ nav::Status run_tiles_job(const Args& a, const Job& job) {
                 continue;
             }
             std::vector<uint8_t> data;
-            nav::Status st = nav::write_detour_bake_tile(*tb->polymesh, *tb->detail, bake->inputs.params, x, y, data, &bake->area_flags);
+            std::array<uint16_t, nav::kMaxAgentTypes> bit_table{};
+            const uint16_t* type_bits = nullptr;
+            nav::Status st = nav::detour_type_bits(*bake, bit_table, type_bits);
+            if (st)
+                st = nav::write_detour_bake_tile(*tb->polymesh, *tb->detail, bake->inputs.params, x, y, data, &bake->area_flags,
+                                                 nullptr, type_bits);
             if (!st) return st;
             const std::string path = tile_out_path(dir, x, y);  // the names a whole bake's --tile-out writes
             st = nav::write_output_file(path, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));

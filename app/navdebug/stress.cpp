@@ -263,7 +263,7 @@ void StressRun::capture_final(App& app) {
     j["rss_start_kib"] = rss_start_;
     j["rss_final_bake_kib"] = resident_kib();
     j["mesh"] = b && b->mesh ? b->mesh->path : "";
-    j["config"] = config_json(nav::BakeInputs{app.desired_params(), app.desired_volumes(), nav::AreaTable::defaults(), {}, {}, {}});
+    j["config"] = config_json(nav::BakeInputs{app.desired_params(), app.desired_volumes(), nav::AreaTable::defaults(), {}, {}, {}, {}});
     nlohmann::ordered_json bake;
     if (b) {
         bake["generation"] = b->generation;

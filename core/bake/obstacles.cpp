@@ -105,9 +105,13 @@ bool obstacle_contains_xz(const Obstacle& o, float grow, float x, float z) {
     return dx * dx + dz * dz <= grow * grow;
 }
 
-int64_t mark_obstacle(const CompactHeightfield& chf, const Obstacle& o, float grow, float climb,
-                      std::vector<uint8_t>& areas) {
-    if (areas.size() != chf.spans.size() || !(chf.cs > 0.0f) || !(chf.ch > 0.0f)) return 0;
+namespace {
+
+// Calls fn(i) for every span i of chf inside o grown by `grow` (mark_obstacle's test) for which
+// keep(i) holds; returns how many.
+template <class Keep, class Fn>
+int64_t for_obstacle_spans(const CompactHeightfield& chf, const Obstacle& o, float grow, float climb, Keep keep, Fn fn) {
+    if (!(chf.cs > 0.0f) || !(chf.ch > 0.0f)) return 0;
     if (chf.cells.size() != static_cast<size_t>(chf.width) * static_cast<size_t>(chf.height)) return 0;
     float box[4], y0, y1;
     obstacle_bounds(o, grow, box, &y0, &y1);
@@ -126,15 +130,32 @@ int64_t mark_obstacle(const CompactHeightfield& chf, const Obstacle& o, float gr
             const CompactCell c = chf.cells[static_cast<size_t>(x) + static_cast<size_t>(z) * static_cast<size_t>(chf.width)];
             if (c.count == 0 || !obstacle_contains_xz(o, grow, px, pz)) continue;
             for (uint32_t i = c.index, e = c.index + c.count; i < e; ++i) {
-                if (areas[i] == kNullArea) continue;
+                if (!keep(i)) continue;
                 const float fy = chf.bmin[1] + static_cast<float>(chf.spans[i].y) * chf.ch;
                 if (fy < y0 || fy > y1) continue;
-                areas[i] = kNullArea;
+                fn(i);
                 ++marked;
             }
         }
     }
     return marked;
+}
+
+}  // namespace
+
+int64_t mark_obstacle(const CompactHeightfield& chf, const Obstacle& o, float grow, float climb,
+                      std::vector<uint8_t>& areas) {
+    if (areas.size() != chf.spans.size()) return 0;
+    return for_obstacle_spans(
+        chf, o, grow, climb, [&](uint32_t i) { return areas[i] != kNullArea; }, [&](uint32_t i) { areas[i] = kNullArea; });
+}
+
+int64_t clear_obstacle_types(const CompactHeightfield& chf, const Obstacle& o, float grow, float climb, uint16_t bits,
+                             std::vector<uint16_t>& types) {
+    if (types.size() != chf.spans.size()) return 0;
+    return for_obstacle_spans(
+        chf, o, grow, climb, [&](uint32_t i) { return (types[i] & bits) != 0; },
+        [&](uint32_t i) { types[i] = static_cast<uint16_t>(types[i] & ~bits); });
 }
 
 Status validate_obstacle(const Obstacle& o, const std::string& what) {

@@ -53,6 +53,12 @@ bool obstacle_contains_xz(const Obstacle& o, float grow, float x, float z);
 int64_t mark_obstacle(const CompactHeightfield& chf, const Obstacle& o, float grow, float climb,
                       std::vector<uint8_t>& areas);
 
+// Clears `bits` in types[i] (per span, clearance.h) for every span inside o grown by `grow`, the
+// test mark_obstacle uses: an agent type with a larger radius keeps its own distance. Returns the
+// number of spans it changed.
+int64_t clear_obstacle_types(const CompactHeightfield& chf, const Obstacle& o, float grow, float climb, uint16_t bits,
+                             std::vector<uint16_t>& types);
+
 // Checks an obstacle: finite numbers, radius / height / half extents > 0. The message starts
 // with `what` ("obstacles[2]") and names the field.
 Status validate_obstacle(const Obstacle& o, const std::string& what);

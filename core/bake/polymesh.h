@@ -22,6 +22,7 @@ struct PolyMesh {
     std::vector<uint16_t> regs;   // region id per polygon
     std::vector<uint16_t> flags;  // user flags per polygon (0 after the bake)
     std::vector<uint8_t> areas;   // area id per polygon
+    std::vector<uint16_t> types;  // agent types mask per polygon (bit t: BakeInputs::agent_types[t]); empty: every type
     int nverts = 0, npolys = 0, nvp = 6;
     float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
     float cs = 0.3f, ch = 0.2f;

@@ -36,6 +36,7 @@ namespace nav {
     RESULT(Erode, Ptr, std::vector<uint8_t>, eroded, Areas)                     \
     STAGE(Areas, areas, Grid, volume_spans)                              \
     RESULT(Areas, Ptr, std::vector<uint8_t>, areas, Contours)                      \
+    RESULT(Areas, Ptr, Clearance, clearance, Polymesh)                            \
     STAGE(Distance, distance, Grid, max_distance)                        \
     RESULT(Distance, Ptr, DistanceField, distance, Regions)                       \
     STAGE(Regions, regions, Grid, regions)                               \

@@ -11,7 +11,7 @@ namespace nav {
 
 Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
                           std::vector<uint16_t>& flags, DetourTileSource& out, const AreaFlagTable* area_flags,
-                          const uint8_t* disabled) {
+                          const uint8_t* disabled, const uint16_t* type_bits) {
     out = DetourTileSource{};
     if (mesh.nvp > kDetourVertsPerPoly)
         return Status::bad_input("detour export: verts_per_poly is " + std::to_string(mesh.nvp) +
@@ -27,6 +27,9 @@ Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, co
         // as make_nav_tile gives the runtime's tiles (an area whose flags are 0 passes no filter)
         flags[i] = f ? f : area_flags ? (*area_flags)[mesh.areas[i] & 0x3f] : kPolyFlagDefault;
         if (disabled && disabled[i]) flags[i] = static_cast<uint16_t>(flags[i] | kPolyFlagDisabled);
+        if (type_bits && mesh.types.size() == np)  // the agent types' bits (agent_type_flag_bits)
+            for (int t = 0; t < 16; ++t)
+                if (mesh.types[i] & (1u << t)) flags[i] = static_cast<uint16_t>(flags[i] | type_bits[t]);
     }
     out.verts = mesh.verts.data();
     out.vert_count = mesh.nverts;
@@ -65,10 +68,11 @@ Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, co
 }
 
 Status write_detour_bake_tile(const PolyMesh& pm, const PolyMeshDetail& dm, const Params& params, int tx, int ty,
-                              std::vector<uint8_t>& data, const AreaFlagTable* area_flags, const uint8_t* disabled) {
+                              std::vector<uint8_t>& data, const AreaFlagTable* area_flags, const uint8_t* disabled,
+                              const uint16_t* type_bits) {
     std::vector<uint16_t> flags;
     DetourTileSource src;
-    Status st = detour_tile_source(pm, dm, params, tx, ty, flags, src, area_flags, disabled);
+    Status st = detour_tile_source(pm, dm, params, tx, ty, flags, src, area_flags, disabled, type_bits);
     if (st) st = write_detour_tile(src, data);
     if (!st) st.message = "tile " + std::to_string(tx) + "," + std::to_string(ty) + ": " + st.message;
     return st;
@@ -92,10 +96,24 @@ const uint8_t* pruned_polys(const Bake& b, int tx, int tz, int npolys, std::vect
 
 }  // namespace
 
+Status detour_type_bits(const Bake& b, std::array<uint16_t, kMaxAgentTypes>& bits, const uint16_t*& out) {
+    out = nullptr;
+    if (b.inputs.agent_types.size() < 2) return Status::ok();
+    if (Status st = agent_type_flag_bits(b.inputs.agent_types, b.inputs.areas, bits); !st) {
+        st.message = "detour export: " + st.message;
+        return st;
+    }
+    out = bits.data();
+    return Status::ok();
+}
+
 Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
     out = DetourMeshFile{};
     std::vector<uint8_t> disabled;
     if (b.partial) return Status::bad_input("detour export: the bake is still running (a partial snapshot)");
+    std::array<uint16_t, kMaxAgentTypes> bit_table{};
+    const uint16_t* type_bits = nullptr;
+    if (Status st = detour_type_bits(b, bit_table, type_bits); !st) return st;
     if (!b.tiled()) {
         if (!b.polymesh || !b.detail)
             return Status::bad_input("detour export: the bake has no polygon and detail meshes (not built)");
@@ -103,7 +121,7 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
         if (pm.npolys == 0) return Status::bad_input("detour export: the navmesh has no polygons");
         DetourTileBytes t;
         Status st = write_detour_bake_tile(pm, *b.detail, b.inputs.params, 0, 0, t.data, &b.area_flags,
-                                           pruned_polys(b, 0, 0, pm.npolys, disabled));
+                                           pruned_polys(b, 0, 0, pm.npolys, disabled), type_bits);
         if (!st) return st;
         // dtNavMesh::init(data, ...): the tile's own box is the grid, one tile of its polygons.
         DetourMeshParams& p = out.params;
@@ -138,7 +156,7 @@ Status make_detour_mesh(const Bake& b, DetourMeshFile& out) {
         if (tp->polymesh->npolys == 0) continue;
         DetourTileBytes t;
         st = write_detour_bake_tile(*tp->polymesh, *tp->detail, b.inputs.params, tp->tx, tp->tz, t.data, &b.area_flags,
-                                    pruned_polys(b, tp->tx, tp->tz, tp->polymesh->npolys, disabled));
+                                    pruned_polys(b, tp->tx, tp->tz, tp->polymesh->npolys, disabled), type_bits);
         if (!st) return st;
         t.ref = detour_tile_ref(out.params, static_cast<int>(out.tiles.size()));
         out.tiles.push_back(std::move(t));

@@ -2,6 +2,7 @@
 // detail meshes become a DetourTileSource, filled as RecastDemo's Sample_SoloMesh and
 // Sample_TileMesh fill dtNavMeshCreateParams, and a whole bake becomes an MSET file in memory.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "core/bake/detail.h"
 #include "core/pipeline/params.h"
 #include "core/bake/polymesh.h"
+#include "core/pipeline/agent_types.h"
 #include "core/common.h"
 #include "core/runtime/detour_format.h"
 
@@ -24,15 +26,21 @@ struct Bake;
 // the BV tree is built. bad_input when verts_per_poly is over 6 (Detour's polygon limit);
 // write_detour_tile refuses a tile of more than 32767 polygons. `disabled` (may be null): one
 // byte per polygon, nonzero where the runtime navmesh has it pruned (Bake::prune): that polygon
-// gets kPolyFlagDisabled too.
+// gets kPolyFlagDisabled too. `type_bits` (may be null; 16 entries): with the polygon mesh's agent
+// types (PolyMesh::types), each polygon also gets type t's bit for every type t it carries
+// (agent_type_flag_bits), so a Detour game filters by type with includeFlags = that bit.
 Status detour_tile_source(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
                           std::vector<uint16_t>& flags, DetourTileSource& out, const AreaFlagTable* area_flags = nullptr,
-                          const uint8_t* disabled = nullptr);
+                          const uint8_t* disabled = nullptr, const uint16_t* type_bits = nullptr);
 
 // detour_tile_source then write_detour_tile: one tile's bytes; messages start "tile X,Y: ".
 Status write_detour_bake_tile(const PolyMesh& mesh, const PolyMeshDetail& detail, const Params& params, int tx, int ty,
                               std::vector<uint8_t>& data, const AreaFlagTable* area_flags = nullptr,
-                              const uint8_t* disabled = nullptr);
+                              const uint8_t* disabled = nullptr, const uint16_t* type_bits = nullptr);
+
+// The agent types' flag bits of a bake (agent_type_flag_bits on its inputs), in `bits`; `out`
+// points at them, or is null when the bake has fewer than two types. Messages start "detour export: ".
+Status detour_type_bits(const Bake& bake, std::array<uint16_t, kMaxAgentTypes>& bits, const uint16_t*& out);
 
 // The whole bake as RecastDemo's MSET: a solo bake is one tile at (0, 0) with the parameters
 // dtNavMesh::init(data) derives from it (origin its bmin, tile size its extent, one tile, as many

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <limits>
 #include <sstream>
 
 #include "core/bake/input.h"
@@ -335,6 +336,37 @@ Status read_link(const nlohmann::json& o, const std::string& where, const AreaTa
     return check_offmesh_link(l, where);
 }
 
+// "agent_types": [{"name", "radius", "height", "max_climb", "max_slope"}, ...]; a number left out
+// is the agent_* parameter's (p: the config's parameters, read first).
+Status read_agent_types(const nlohmann::json& v, const std::string& what, const Params& p, std::vector<AgentType>& out) {
+    if (!v.is_array())
+        return Status::bad_input(what + ": expected an array of {\"name\", \"radius\", \"height\", \"max_climb\", \"max_slope\"}");
+    out.clear();
+    for (size_t i = 0; i < v.size(); ++i) {
+        const nlohmann::json& o = v[i];
+        const std::string where = what + "[" + std::to_string(i) + "]";
+        if (!o.is_object()) return Status::bad_input(where + ": expected an object {\"name\", \"radius\", \"height\", ...}");
+        AgentType t = agent_type_from_params(p, "");
+        if (!o.contains("name") || !o["name"].is_string())
+            return Status::bad_input(where + ": \"name\" is missing or not a string");
+        t.name = o["name"].get<std::string>();
+        const std::string named = where + " \"" + t.name + "\"";
+        for (auto k = o.begin(); k != o.end(); ++k) {
+            const std::string& key = k.key();
+            float* field = key == "radius" ? &t.radius : key == "height" ? &t.height : key == "max_climb" ? &t.max_climb
+                         : key == "max_slope" ? &t.max_slope : nullptr;
+            if (key == "name") continue;
+            if (!field)
+                return Status::bad_input(named + ": unknown key \"" + key + "\" (name, radius, height, max_climb, max_slope)");
+            if (!k.value().is_number()) return Status::bad_input(named + ": " + key + " must be a number");
+            const double x = k.value().get<double>();
+            *field = std::fabs(x) <= 1e30 ? static_cast<float>(x) : std::numeric_limits<float>::infinity();
+        }
+        out.push_back(std::move(t));
+    }
+    return validate_agent_types(out, p, what);
+}
+
 // One parameter key of a config: its value as set_from_string reads it.
 Status read_param(const std::string& key, const nlohmann::json& v, const std::string& what, Params& p) {
     if (!find_param(key)) {
@@ -343,7 +375,7 @@ Status read_param(const std::string& key, const nlohmann::json& v, const std::st
             if (!known.empty()) known += ", ";
             known += t.name;
         }
-        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, areas, obstacles, links, prune)");
+        return Status::bad_input(what + ": unknown key \"" + key + "\" (known: " + known + ", volumes, areas, obstacles, links, prune, agent_types)");
     }
     std::string sval;
     if (v.is_boolean()) {
@@ -412,6 +444,13 @@ nlohmann::ordered_json config_json(const BakeInputs& in) {
         j["links"] = ls;
     }
     if (in.prune) j["prune"] = {short_decimal((*in.prune)[0]), short_decimal((*in.prune)[1]), short_decimal((*in.prune)[2])};
+    if (!in.agent_types.empty()) {
+        nlohmann::ordered_json ts = nlohmann::ordered_json::array();
+        for (const AgentType& t : in.agent_types)
+            ts.push_back({{"name", t.name}, {"radius", short_decimal(t.radius)}, {"height", short_decimal(t.height)},
+                          {"max_climb", short_decimal(t.max_climb)}, {"max_slope", short_decimal(t.max_slope)}});
+        j["agent_types"] = ts;
+    }
     return j;
 }
 
@@ -425,7 +464,7 @@ Status read_config_json(const nlohmann::json& j, const std::string& what, BakeIn
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();
         const nlohmann::json& v = it.value();
-        if (key == "areas") continue;
+        if (key == "areas" || key == "agent_types") continue;  // agent_types after the parameters
         if (key == "obstacles") {
             if (!v.is_array()) return Status::bad_input(what + ": \"obstacles\" must be an array");
             c.obstacles.clear();
@@ -479,6 +518,10 @@ Status read_config_json(const nlohmann::json& j, const std::string& what, BakeIn
             if (Status st = read_volume(v[i], what + ": volumes[" + std::to_string(i) + "]", c.areas, cv); !st) return st;
             c.volumes.push_back(std::move(cv));
         }
+    }
+    if (j.contains("agent_types")) {
+        if (Status st = read_agent_types(j["agent_types"], what + ": agent_types", c.params, c.agent_types); !st) return st;
+        apply_agent_types(c.agent_types, c.params);
     }
     for (size_t i : no_radius) c.links[i].radius = c.params.f(ParamId::agent_radius);
     in = std::move(c);

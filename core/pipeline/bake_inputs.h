@@ -11,6 +11,7 @@
 
 #include "core/bake/areas.h"
 #include "core/bake/obstacles.h"
+#include "core/pipeline/agent_types.h"
 #include "core/pipeline/params.h"
 #include "core/runtime/tile.h"
 
@@ -29,7 +30,9 @@ struct BakeInputs {
     std::vector<OffMeshLink> links;
     // The island prune point: only the navmesh island nearest it stays enabled (nullopt: none).
     std::optional<std::array<float, 3>> prune;
-    // (Agent types go here when they come.)
+    // The agent types served by this bake (agent_types.h); empty: the agent_* parameters are the
+    // one type. With a list, the agent_* parameters are its base type (apply_agent_types).
+    std::vector<AgentType> agent_types;
 
     bool operator==(const BakeInputs&) const = default;
 };

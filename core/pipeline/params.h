@@ -141,6 +141,7 @@ struct BakeConfig {
     int walkable_height = 0;   // ceil(agent_height / ch)
     int walkable_climb = 0;    // floor(agent_max_climb / ch)
     int walkable_radius = 0;   // ceil(agent_radius / cs)
+    int clearance_radius = 0;  // cells: the largest agent type's radius (BakeInputs::agent_types), for the tile border
     int min_region_area = 0;   // region_min_size^2
     int merge_region_area = 0; // region_merge_size^2
     Partition partition = Partition::Watershed;

@@ -160,9 +160,19 @@ const BakeInputs& Pipeline::inputs() const { return impl_->in; }
 
 namespace {
 
+// derive_config and what the agent types add: a tile border wide enough for the largest radius
+// (its erosion must see as far past the tile's edge as a bake at that radius would).
+BakeConfig bake_config(const BakeInputs& in, const float* bmin, const float* bmax) {
+    BakeConfig c = derive_config(in.params, bmin, bmax);
+    for (const AgentType& t : in.agent_types)
+        c.clearance_radius = std::max(c.clearance_radius, static_cast<int>(std::ceil(t.radius / c.cs)));
+    return c;
+}
+
 // The inputs set_inputs refuses: a manual link check_offmesh_link refuses, a prune point not finite
-// or beyond +-1e6 m.
+// or beyond +-1e6 m, agent types validate_agent_types refuses.
 Status validate_inputs(const BakeInputs& in) {
+    if (Status st = validate_agent_types(in.agent_types, in.params); !st) return st;
     for (size_t i = 0; i < in.links.size(); ++i)
         if (Status st = check_offmesh_link(in.links[i], "links[" + std::to_string(i) + "]"); !st) return st;
     if (in.prune)
@@ -223,8 +233,16 @@ Status Pipeline::set_inputs(const BakeInputs& next) {
     Impl& I = *impl_;
     // Every field by name: a field added to BakeInputs makes this binding fail to compile until the
     // diff below handles it (and the count here is raised).
-    const auto& [params, volumes, areas, obstacles, links, prune] = next;
-    I.set_params(params);
+    const auto& [params, volumes, areas, obstacles, links, prune, agent_types] = next;
+    // The agent_* parameters follow the types' base type: a stale value is corrected, not baked.
+    Params base = params;
+    apply_agent_types(agent_types, base);
+    I.set_params(base);
+    // The types beyond the base: the areas stage marks which fit where (every tile).
+    if (agent_types != I.in.agent_types) {
+        mark_dirty(kEditStage);
+        I.in.agent_types = agent_types;
+    }
     // Volumes and obstacles: the areas stage onward (solo), or the tiles under what changed.
     if (volumes != I.in.volumes) {
         if (I.tiles.empty()) mark_dirty(kEditStage);
@@ -395,7 +413,7 @@ Stage Pipeline::first_dirty() const {
 uint64_t Pipeline::estimate_memory() const {
     const Impl& I = *impl_;
     if (!I.mesh) return 0;
-    const BakeConfig c = derive_config(I.in.params, I.mesh->bmin, I.mesh->bmax);
+    const BakeConfig c = bake_config(I.in, I.mesh->bmin, I.mesh->bmax);
     if (c.tile_size <= 0) return estimate_bake_memory(*I.mesh, c, !I.def.keep_intermediates);
     // Tiled: the estimate the tiled bake checks against the limit (the tiles' stages, state and
     // outputs, the assembled navmesh), never the solo grid's.
@@ -429,7 +447,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
             std::lock_guard lk(I.snap_mutex);
             I.snap.reset();  // our own hold must not keep stage buffers from being reused
         }
-        I.config = derive_config(I.in.params, I.mesh->bmin, I.mesh->bmax);
+        I.config = bake_config(I.in, I.mesh->bmin, I.mesh->bmax);
         I.solo.config = I.config;
         I.solo.scratch = &I.solo_scratch;
         const InputMesh& m = *I.mesh;
@@ -437,7 +455,7 @@ Status Pipeline::run(Stage to, const CancelFlag* cancel) {
         I.solo.dirty_from = solo_start(I.solo);
         // Rebuilt from rasterize below (re-trimmed as it goes when lean), or the tiles' bake now.
         if (I.solo.dirty_from <= kStageRasterize || I.config.tile_size > 0) I.solo.trimmed = false;
-        const Ctx solo_ctx{m,      I.in.params, I.in.volumes, I.in.obstacles, I.in.links, I.area_flags, I.solo, nullptr, false,
+        const Ctx solo_ctx{m,      I.in.params, I.in.volumes, I.in.obstacles, I.in.links, I.in.agent_types, I.area_flags, I.solo, nullptr, false,
                            I.def.record_region_trace, I.def.memory_limit, cancel, lean};
         tiled = I.config.tile_size > 0;
         // Stages of the solo grid (all of them), or only the mesh-wide ones before the tiles.

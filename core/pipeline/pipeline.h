@@ -17,6 +17,7 @@
 
 #include "core/bake/areas.h"
 #include "core/bake/auto_links.h"
+#include "core/bake/clearance.h"
 #include "core/common.h"
 #include "core/bake/compact.h"
 #include "core/bake/contours.h"
@@ -53,7 +54,8 @@ struct StageStats {
 // NAV_STAGES (stage.h). Ptr is shared_ptr to const in a snapshot and to mutable in the pipeline's
 // own state; ConstPtr results (a tile's runtime tile) are new objects every build, never reused.
 // tri_areas: per triangle (solo / whole mesh only); compact: areas before erosion; eroded, areas:
-// per compact span; region_trace: when recording was asked for; navmesh: the whole mesh's graph;
+// per compact span; clearance: the agent types per span and the split keys (null without a list of
+// at least two agent types); region_trace: when recording was asked for; navmesh: the whole mesh's graph;
 // tile: a tile's runtime tile (tiled bakes).
 template <bool Const>
 struct StageResults {

@@ -91,9 +91,10 @@ void drop_results_after(R& r, int stage) {
 struct BakeScratch {
     std::vector<int> tile_tris;        // a tile's triangles as a small indexed list (rasterize)
     std::vector<uint8_t> tile_areas;   // and their areas
-    std::vector<uint8_t> erode;        // erode_walkable_area's distances
+    std::vector<uint8_t> erode;        // erode_walkable_area's distances (and mark_clearance's)
     SpanPool span_pool;                // a tile's rasterize pool (run_rasterize)
     RegionScratch regions;             // the watershed's
+    std::vector<uint32_t> clearance;   // make_clearance_keys's
     std::vector<uint8_t> cache_raw, cache_packed;  // the obstacle cache's packing (chf_cache.h)
 };
 
@@ -129,6 +130,7 @@ struct Ctx {
     const std::vector<ConvexVolume>& volumes;
     const std::vector<Obstacle>& obstacles;
     const std::vector<OffMeshLink>& links;  // the manual off-mesh links
+    const std::vector<AgentType>& agent_types;  // BakeInputs::agent_types
     const AreaFlagTable& area_flags;  // polygon flags per area id (BakeInputs::areas)
     const Unit& solo;                // holds tri_areas
     const TriangleBins* bins;        // tiled bakes: triangles per tile

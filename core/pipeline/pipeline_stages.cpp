@@ -3,6 +3,9 @@
 #include "core/pipeline/pipeline_impl.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <span>
 #include <chrono>
 #include <exception>
 #include <new>
@@ -172,6 +175,37 @@ Status run_erode(Unit& u, const Ctx& x, StageStats& stats) {
     return st;
 }
 
+// The areas stage's second half (clearance.h): with two or more agent types, the types each span
+// fits (an obstacle keeps each type's own radius away) and the split keys the later stages follow.
+Status mark_agent_types(Unit& u, const Ctx& x, StageStats& stats) {
+    if (x.agent_types.size() < 2) {
+        u.clearance.reset();
+        return Status::ok();
+    }
+    const BakeConfig& c = u.config;
+    std::array<ClearanceType, kMaxAgentTypes> ct{};
+    const size_t n = std::min(x.agent_types.size(), ct.size());
+    for (size_t t = 0; t < n; ++t) {  // derive_config's rounding
+        ct[t].radius = static_cast<int>(std::ceil(x.agent_types[t].radius / c.cs));
+        ct[t].height = static_cast<int>(std::ceil(x.agent_types[t].height / c.ch));
+    }
+    auto& cl = writable(u.clearance, u.spare.clearance);
+    if (Status st = mark_clearance(*u.compact, u.compact->areas, std::span(ct.data(), n), c.filter_low_height, cl,
+                                   u.scratch->erode, x.cancel); !st)
+        return st;
+    const float base_radius = x.params.f(ParamId::agent_radius), climb = x.params.f(ParamId::agent_max_climb);
+    for (const Obstacle& o : x.obstacles)
+        for (size_t t = 0; t < n; ++t)
+            if (x.agent_types[t].radius > base_radius)
+                clear_obstacle_types(*u.compact, o, x.agent_types[t].radius, climb, static_cast<uint16_t>(1u << t), cl.types);
+    if (Status st = make_clearance_keys(*u.compact, *u.areas, c.min_region_area, cl, u.scratch->clearance); !st) return st;
+    stats.counts.push_back({"agent_type_keys", static_cast<int64_t>(cl.key_area.size()) - 1});
+    return Status::ok();
+}
+
+// What regions, contours and polygons split on: the areas, or with agent types the split keys.
+const std::vector<uint8_t>& split_areas(const Unit& u) { return u.clearance ? u.clearance->keys : *u.areas; }
+
 Status run_areas(Unit& u, const Ctx& x, StageStats& stats) {
     auto& a = writable(u.areas, u.spare.areas);
     a = *u.eroded;
@@ -187,12 +221,12 @@ Status run_areas(Unit& u, const Ctx& x, StageStats& stats) {
     stats.counts = {{"volumes", static_cast<int64_t>(x.volumes.size())}, {"volume_spans", marked}};
     if (!x.obstacles.empty())
         stats.counts.push_back({"obstacle_spans", blocked});
-    return Status::ok();
+    return mark_agent_types(u, x, stats);
 }
 
 Status run_distance(Unit& u, const Ctx& x, StageStats& stats) {
     auto& df = writable(u.distance, u.spare.distance);
-    Status st = build_distance_field(*u.compact, *u.areas, df, x.cancel);
+    Status st = build_distance_field(*u.compact, split_areas(u), df, x.cancel);
     stats.counts = {{"max_distance", df.max_dist}};
     return st;
 }
@@ -208,16 +242,16 @@ Status run_regions(Unit& u, const Ctx& x, StageStats& stats) {
     Status st;
     switch (c.partition) {
         case Partition::Watershed:
-            st = build_regions_watershed(*u.compact, *u.areas, *u.distance, c.border_size, c.min_region_area,
+            st = build_regions_watershed(*u.compact, split_areas(u), *u.distance, c.border_size, c.min_region_area,
                                          c.merge_region_area, r, x.cancel, trace,
                                          x.lean ? nullptr : &u.scratch->regions);  // lean: freed on return
             break;
         case Partition::Monotone:
-            st = build_regions_monotone(*u.compact, *u.areas, c.border_size, c.min_region_area, c.merge_region_area, r,
+            st = build_regions_monotone(*u.compact, split_areas(u), c.border_size, c.min_region_area, c.merge_region_area, r,
                                         x.cancel, trace);
             break;
         case Partition::Layers:
-            st = build_regions_layers(*u.compact, *u.areas, c.border_size, c.min_region_area, r, x.cancel, trace);
+            st = build_regions_layers(*u.compact, split_areas(u), c.border_size, c.min_region_area, r, x.cancel, trace);
             break;
     }
     stats.counts = {{"regions", r.region_count}};
@@ -227,7 +261,7 @@ Status run_regions(Unit& u, const Ctx& x, StageStats& stats) {
 Status run_contours(Unit& u, const Ctx& x, StageStats& stats) {
     const BakeConfig& c = u.config;
     auto& cs = writable(u.contours, u.spare.contours);
-    Status st = build_contours(*u.compact, *u.areas, *u.regions, c.max_simplification_error, c.max_edge_len,
+    Status st = build_contours(*u.compact, split_areas(u), *u.regions, c.max_simplification_error, c.max_edge_len,
                                kTessWallEdges, cs, x.cancel);
     int64_t nv = 0, outlines = 0;  // holes merged into an outline stay behind with no vertices
     for (const Contour& k : cs.contours) {
@@ -241,6 +275,16 @@ Status run_contours(Unit& u, const Ctx& x, StageStats& stats) {
 Status run_polymesh(Unit& u, const Ctx& x, StageStats& stats) {
     auto& pm = writable(u.polymesh, u.spare.polymesh);
     Status st = build_poly_mesh(*u.contours, u.config.verts_per_poly, pm, x.cancel);
+    pm.types.clear();
+    if (st && u.clearance) {  // the split keys back to areas, and each polygon's agent types
+        const Clearance& cl = *u.clearance;
+        pm.types.resize(pm.areas.size());
+        for (size_t p = 0; p < pm.areas.size(); ++p) {
+            const uint8_t k = pm.areas[p] < cl.key_area.size() ? pm.areas[p] : 0;
+            pm.areas[p] = cl.key_area[k];
+            pm.types[p] = cl.key_types[k];
+        }
+    }
     stats.counts = {{"poly_verts", pm.nverts}, {"polys", pm.npolys}};
     return st;
 }

@@ -74,6 +74,8 @@ Status convert(const PolyMesh& mesh, const PolyMeshDetail& detail, NavTile& out,
         // The area type's flags (0 stays 0: such an area's polygons pass no filter).
         out.flags[p] = fl ? fl : area_flags ? (*area_flags)[area] : kPolyFlagDefault;
     }
+    if (mesh.types.size() == np) out.types.assign(mesh.types.begin(), mesh.types.end());
+    else out.types.clear();
 
     if (have_detail) {
         out.detail_first.resize(np + 1);

@@ -384,7 +384,7 @@ Status Pipeline::Impl::run_tiles(Stage to, const CancelFlag* cancel, int& error_
         for (int i : order) tiles[static_cast<size_t>(i)]->published.reset();  // its buffers may be reused
     }
     if (def.progress) def.progress->store(static_cast<int>(Stage::Rasterize), std::memory_order_relaxed);
-    const Ctx ctx{*mesh, in.params, in.volumes, in.obstacles, in.links, area_flags, solo, &bins, true, def.record_region_trace,
+    const Ctx ctx{*mesh, in.params, in.volumes, in.obstacles, in.links, in.agent_types, area_flags, solo, &bins, true, def.record_region_trace,
                   def.memory_limit, cancel, false, cache_on};
     if (Status st = bake_tiles(order, ctx, last, L, threads, error_stage); !st) return st;
     return collect_tile_results(last, error_stage, error_tile);

@@ -8,6 +8,7 @@
 // TriangleBins is the spatial index of the input: per tile, the triangles whose xz bounds overlap
 // the tile's bordered box, so no tile scans the whole mesh.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -32,7 +33,7 @@ struct TileLayout {
 constexpr int64_t kMaxTiles = kMaxTileSlots;
 
 // Border cells for config c: walkable_radius + 3 (Recast's rule).
-inline int tile_border(const BakeConfig& c) { return c.walkable_radius + 3; }
+inline int tile_border(const BakeConfig& c) { return std::max(c.walkable_radius, c.clearance_radius) + 3; }
 
 // The tile grid for config c (c.tile_size, the grid c.width x c.height). Fails (BadInput, naming
 // tile_size) when the tile is smaller than its border or when it makes more than kMaxTiles tiles.

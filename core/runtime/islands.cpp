@@ -2,6 +2,7 @@
 #include "core/runtime/islands.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -28,6 +29,45 @@ Status check_labels(const NavMesh& mesh, const char* what) {
 }
 
 }  // namespace
+
+AgentTypeUse agent_type_use(const NavMesh& mesh, int agent_type) {
+    AgentTypeUse u;
+    QueryFilter f;
+    f.agent_type = agent_type;
+    const uint16_t bit = f.type_bit();
+    const auto np = static_cast<uint32_t>(mesh.npolys);
+    if (mesh.types.size() != np || mesh.poly_first.size() != size_t{np} + 1) return u;
+    auto uses = [&](uint32_t p) { return (mesh.types[p] & bit) != 0; };
+    std::vector<uint8_t> seen(np, 0);
+    std::vector<uint32_t> stack;
+    for (uint32_t p = 0; p < np; ++p) {
+        if (!uses(p)) continue;
+        ++u.polys;
+        const uint32_t e0 = mesh.poly_first[p], e1 = mesh.poly_first[p + 1];
+        double a2 = 0;  // shoelace over the xz polygon
+        for (uint32_t e = e0; e < e1; ++e) {
+            const float* v0 = &mesh.verts[size_t{mesh.edge_vert[e]} * 3];
+            const float* v1 = &mesh.verts[size_t{mesh.edge_vert[e + 1 < e1 ? e + 1 : e0]} * 3];
+            a2 += double(v0[0]) * v1[2] - double(v1[0]) * v0[2];
+        }
+        u.area += std::fabs(a2) * 0.5;
+        if (seen[p]) continue;
+        ++u.islands;
+        seen[p] = 1;
+        stack.assign(1, p);
+        while (!stack.empty()) {
+            const uint32_t q = stack.back();
+            stack.pop_back();
+            for (uint32_t e = mesh.poly_first[q]; e < mesh.poly_first[q + 1]; ++e) {
+                const uint32_t n = mesh.edge_nei[e];
+                if (n >= np || seen[n] || !uses(n)) continue;
+                seen[n] = 1;
+                stack.push_back(n);
+            }
+        }
+    }
+    return u;
+}
 
 Status island_stats(const NavMesh& mesh, std::vector<IslandStats>& out) {
     out.clear();

@@ -25,6 +25,16 @@ struct IslandStats {
 // island labels do not match the polygons (a mesh not made by build_navmesh); out is then empty.
 Status island_stats(const NavMesh& mesh, std::vector<IslandStats>& out);
 
+// What one agent type can use of a navmesh: the polygons whose types mask has its bit
+// (QueryFilter::agent_type; -1: every polygon), their xz area in square metres, and the islands
+// they fall into when joined only through portals between two such polygons (links not counted).
+struct AgentTypeUse {
+    uint32_t polys = 0;
+    double area = 0;
+    uint32_t islands = 0;
+};
+AgentTypeUse agent_type_use(const NavMesh& mesh, int agent_type);
+
 struct PruneStats {
     uint32_t island = 0;    // the island kept (that of `keep`)
     uint32_t kept = 0;      // polygons left enabled

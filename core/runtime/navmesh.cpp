@@ -400,6 +400,7 @@ void reset(NavMesh& out) {
     out.edge_mid.clear();
     out.areas.clear();
     out.flags.clear();
+    out.types.clear();
     out.poly_bounds.clear();
     out.poly_area_cum.clear();
     out.pair_first.clear();
@@ -1062,6 +1063,7 @@ Status size_arrays(std::vector<TileSlot>& slots, NavMesh& out) {
     out.poly_slot.resize(np);
     out.areas.clear(), out.areas.reserve(np);
     out.flags.clear(), out.flags.reserve(np);
+    out.types.clear(), out.types.reserve(np);
     out.poly_first.resize(np + 1);
     out.edge_vert.resize(ne);
     out.edge_nei.resize(ne);
@@ -1107,6 +1109,7 @@ void copy_reused_run(std::vector<TileSlot>& slots, size_t s, size_t s1, const Na
     append(out.verts, P->verts, size_t{v0} * 3, size_t{v1} * 3);
     append(out.areas, P->areas, p0, p1);
     append(out.flags, P->flags, p0, p1);
+    append(out.types, P->types, p0, p1);
     append(out.edge_mid, P->edge_mid, size_t{e0} * 3, size_t{e1} * 3);
     append(out.pair_dist, P->pair_dist, r0, r1);
     append(out.dtris, P->dtris, size_t{t0} * 9, size_t{t1} * 9);
@@ -1158,6 +1161,8 @@ void copy_tile(std::vector<TileSlot>& slots, size_t s, FillAt& at, NavMesh& out)
     out.verts.insert(out.verts.end(), g.verts.begin(), g.verts.end());
     out.areas.insert(out.areas.end(), t.areas.begin(), t.areas.end());
     out.flags.insert(out.flags.end(), t.flags.begin(), t.flags.end());
+    if (t.types.empty()) out.types.insert(out.types.end(), tp, kAllAgentTypes);
+    else out.types.insert(out.types.end(), t.types.begin(), t.types.end());
     out.edge_mid.insert(out.edge_mid.end(), g.edge_mid.begin(), g.edge_mid.end());
     out.pair_dist.insert(out.pair_dist.end(), g.pair_dist.begin(), g.pair_dist.end());
     out.dtris.insert(out.dtris.end(), g.dtris.begin(), g.dtris.end());
@@ -1402,7 +1407,7 @@ Status validate_tile(const NavTile& t) {
     }
     if (np == 0) return Status::ok();
     if (t.poly_first[0] != 0 || t.edge_vert.size() != t.poly_first.back() || t.edge_nei.size() != t.edge_vert.size() ||
-        t.areas.size() != np || t.flags.size() != np)
+        t.areas.size() != np || t.flags.size() != np || (!t.types.empty() && t.types.size() != np))
         return Status::bad_input(name + ": polygon arrays do not match its polygon count");
     if (!t.detail_first.empty() && (t.detail_first.size() != np + 1 || t.detail_first[0] != 0 ||
                                     t.detail_tris.size() != static_cast<size_t>(t.detail_first.back()) * 9))

@@ -161,6 +161,7 @@ struct NavMesh {
     std::vector<float> edge_mid;       // per edge slot: x, y, z of the edge midpoint
     std::vector<uint8_t> areas;        // per polygon: area id (0..63)
     std::vector<uint16_t> flags;       // per polygon: user flags (filter include / exclude masks)
+    std::vector<uint16_t> types;       // per polygon: agent types mask (NavTile::types; kAllAgentTypes for a tile without)
     std::vector<float> poly_bounds;    // per polygon: bmin xyz, bmax xyz (y range includes the detail mesh)
     std::vector<float> poly_area_cum;  // per polygon: cumulative xz area of polygons 0..p (random points)
     // Distances between the edge midpoints of each polygon: polygon p with n edges owns the n x n

@@ -8,8 +8,11 @@
 
 namespace nav {
 
-Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out, uint16_t include_flags, uint16_t exclude_flags) {
-    auto passes = [&](uint32_t p) { return (mesh.flags[p] & include_flags) != 0 && (mesh.flags[p] & exclude_flags) == 0; };
+Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out, uint16_t include_flags, uint16_t exclude_flags,
+                                  uint16_t type_bit) {
+    auto passes = [&](uint32_t p) {
+        return (mesh.flags[p] & include_flags) != 0 && (mesh.flags[p] & exclude_flags) == 0 && (mesh.types[p] & type_bit) != 0;
+    };
     out = PolyanyaMesh{};
     const uint32_t np = uint32_t(mesh.npolys), nv = uint32_t(mesh.nverts);
     out.verts.assign(mesh.verts.begin(), mesh.verts.end());

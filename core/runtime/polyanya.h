@@ -54,7 +54,7 @@ struct PolyanyaMesh {
 // the flag masks (a QueryFilter's rule: some include flag, no exclude flag; by default those with
 // kPolyFlagDisabled) left without neighbours (walls to everyone else).
 Status polyanya_mesh_from_navmesh(const NavMesh& mesh, PolyanyaMesh& out, uint16_t include_flags = 0xffff,
-                                  uint16_t exclude_flags = kPolyFlagDisabled);
+                                  uint16_t exclude_flags = kPolyFlagDisabled, uint16_t type_bit = kAllAgentTypes);
 
 // One search node as the trace records it (in expansion order): the interval's ends (x, z), the
 // root (x, z), the polygon the node looks into, f and g.

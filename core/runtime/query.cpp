@@ -268,7 +268,7 @@ Status NavQuery::query_polygons_dense(const float* center, const float* half_ext
         const bool overlap = qmin[0] <= n.bmax[0] && qmax[0] >= n.bmin[0] && qmin[1] <= n.bmax[1] && qmax[1] >= n.bmin[1] &&
                              qmin[2] <= n.bmax[2] && qmax[2] >= n.bmin[2];
         const bool leaf = n.index >= 0;
-        if (leaf && overlap && filter.passes(mesh_->flags[static_cast<size_t>(n.index)]))
+        if (leaf && overlap && filter.passes(mesh_->flags[static_cast<size_t>(n.index)], mesh_->types[static_cast<size_t>(n.index)]))
             out.push_back(mesh_->ref(static_cast<uint32_t>(n.index)));
         i += (overlap || leaf) ? 1 : -n.index;
     }
@@ -394,7 +394,7 @@ Status NavQuery::find_nearest_poly_dense(const float* center, const float* half_
                 i += (overlap || leaf) ? 1 : -n.index;
                 if (!leaf || !overlap) continue;
                 const uint32_t p = static_cast<uint32_t>(n.index);
-                if (!filter.passes(m.flags[p])) continue;
+                if (!filter.passes(m.flags[p], m.types[p])) continue;
                 const int nv = poly_verts(m, p, v);
                 Cand& c = cand[ncand];
                 copy3(c.c, center);
@@ -448,11 +448,12 @@ struct SearchArrays {
     const uint32_t *edge_opp, *edge_nei, *edge_poly, *poly_first, *pair_first;
     const float *pair_dist, *edge_mid;
     const uint16_t* flags;
+    const uint16_t* types;
     const uint8_t *areas, *portals;
     explicit SearchArrays(const NavMesh& m)
         : edge_opp(m.edge_opp.data()), edge_nei(m.edge_nei.data()), edge_poly(m.edge_poly.data()),
           poly_first(m.poly_first.data()), pair_first(m.pair_first.data()), pair_dist(m.pair_dist.data()),
-          edge_mid(m.edge_mid.data()), flags(m.flags.data()), areas(m.areas.data()), portals(m.poly_portals.data()) {}
+          edge_mid(m.edge_mid.data()), flags(m.flags.data()), types(m.types.data()), areas(m.areas.data()), portals(m.poly_portals.data()) {}
 };
 
 // The landmark (ALT) distances from each landmark of the goal's island to the goal, into
@@ -505,7 +506,7 @@ struct AStarRun {
     const uint32_t* const plink_first;
     const uint32_t* const plink_trav;
     float cost[kMaxAreas];
-    const uint16_t include, exclude;
+    const uint16_t include, exclude, type_bit;
     const float gx, gy, gz;
     const uint32_t end_poly, target_a, target_b;
     const float goal_cost;
@@ -537,7 +538,7 @@ struct AStarRun {
           stamp(stamp_), closed(stamp_ + 1), limit(limit_), has_links(!mesh.poly_link_first.empty()),
           plink_first(has_links ? mesh.poly_link_first.data() : nullptr),
           plink_trav(has_links ? mesh.poly_link_trav.data() : nullptr), include(filter.include_flags),
-          exclude(filter.exclude_flags), gx(goal_.pos[0]), gy(goal_.pos[1]), gz(goal_.pos[2]), end_poly(goal_.poly),
+          exclude(filter.exclude_flags), type_bit(filter.type_bit()), gx(goal_.pos[0]), gy(goal_.pos[1]), gz(goal_.pos[2]), end_poly(goal_.poly),
           target_a(goal_.state_a), target_b(goal_.state_b),
           goal_cost(goal_.poly != kNoPoly ? filter.area_cost[a.areas[goal_.poly]] : 0.0f), best_state(S),
           lmt(std::move(landmarks)), lm(lmt ? lmt->dist.data() : nullptr),
@@ -631,7 +632,7 @@ struct AStarRun {
             if (t == kNoEdge || f == s) continue;
             const uint32_t Q = a.edge_nei[f];
             const uint16_t qf = a.flags[Q];
-            if ((qf & include) == 0 || (qf & exclude) != 0) continue;
+            if ((qf & include) == 0 || (qf & exclude) != 0 || (a.types[Q] & type_bit) == 0) continue;
             const float* mid = &a.edge_mid[static_cast<size_t>(t) * 3];
             const float mx = mid[0], my = mid[1], mz = mid[2];
             const float step =
@@ -655,7 +656,7 @@ struct AStarRun {
             if ((lf & include) == 0 || (lf & exclude) != 0) continue;
             const uint32_t Q = m.trav_to_poly(tr);
             const uint16_t qf = a.flags[Q];
-            if ((qf & include) == 0 || (qf & exclude) != 0) continue;
+            if ((qf & include) == 0 || (qf & exclude) != 0 || (a.types[Q] & type_bit) == 0) continue;
             const float* from = m.trav_from(tr);
             const float walk =
                 std::sqrt((from[0] - px) * (from[0] - px) + (from[1] - py) * (from[1] - py) + (from[2] - pz) * (from[2] - pz));
@@ -1218,7 +1219,7 @@ Status NavQuery::raycast_dense(uint32_t start_poly, const float* start_pos, cons
         }
         const uint32_t e = m.poly_first[cur] + static_cast<uint32_t>(seg_max);
         const uint32_t next = m.edge_nei[e];
-        if (next == kNoPoly || !filter.passes(m.flags[next])) {
+        if (next == kNoPoly || !filter.passes(m.flags[next], m.types[next])) {
             const float* a = &v[seg_max * 3];
             const float* b = &v[((seg_max + 1) % nv) * 3];
             const float dx = b[0] - a[0], dz = b[2] - a[2];
@@ -1269,7 +1270,7 @@ Status NavQuery::find_distance_to_wall_dense(uint32_t start_poly, const float* c
         // Walls of this polygon.
         for (uint32_t e = e0; e < e1; ++e) {
             const uint32_t q = m.edge_nei[e];
-            if (q != kNoPoly && filter.passes(m.flags[q])) continue;
+            if (q != kNoPoly && filter.passes(m.flags[q], m.types[q])) continue;
             float a[3], b[3], t;
             m.edge_points(e, a, b);
             const float d = dist_pt_seg_sq_xz(center, a, b, &t);
@@ -1281,7 +1282,7 @@ Status NavQuery::find_distance_to_wall_dense(uint32_t start_poly, const float* c
         // Portals within the current radius.
         for (uint32_t e = e0; e < e1; ++e) {
             const uint32_t q = m.edge_nei[e];
-            if (q == kNoPoly || !filter.passes(m.flags[q])) continue;
+            if (q == kNoPoly || !filter.passes(m.flags[q], m.types[q])) continue;
             float a[3], b[3], t;
             m.edge_points(e, a, b);
             if (dist_pt_seg_sq_xz(center, a, b, &t) > radius_sq) continue;
@@ -1345,7 +1346,7 @@ Status NavQuery::find_polys_around_circle_dense(uint32_t start_poly, const float
         const float cP = filter.area_cost[m.areas[P]];
         for (uint32_t e = m.poly_first[P]; e < m.poly_first[P + 1]; ++e) {
             const uint32_t q = m.edge_nei[e];
-            if (q == kNoPoly || !filter.passes(m.flags[q])) continue;
+            if (q == kNoPoly || !filter.passes(m.flags[q], m.types[q])) continue;
             float a[3], b[3], t;
             m.edge_points(e, a, b);
             if (dist_pt_seg_sq_xz(center, a, b, &t) > radius_sq) continue;
@@ -1374,7 +1375,7 @@ Status NavQuery::random_point_dense(const QueryFilter& filter, Rng& rng, RandomP
     if (m.npolys == 0) return Status::ok();
     uint32_t chosen = kNoPoly;
     bool all_pass = true;
-    for (int p = 0; p < m.npolys && all_pass; ++p) all_pass = filter.passes(m.flags[static_cast<size_t>(p)]);
+    for (int p = 0; p < m.npolys && all_pass; ++p) all_pass = filter.passes(m.flags[static_cast<size_t>(p)], m.types[static_cast<size_t>(p)]);
     if (all_pass) {
         const float total = m.poly_area_cum.back();
         if (!(total > 0)) return Status::ok();
@@ -1387,7 +1388,7 @@ Status NavQuery::random_point_dense(const QueryFilter& filter, Rng& rng, RandomP
         // Area-weighted reservoir sampling over the polygons that pass.
         double total = 0;
         for (int p = 0; p < m.npolys; ++p) {
-            if (!filter.passes(m.flags[static_cast<size_t>(p)])) continue;
+            if (!filter.passes(m.flags[static_cast<size_t>(p)], m.types[static_cast<size_t>(p)])) continue;
             const double a = m.poly_area_cum[static_cast<size_t>(p)] - (p > 0 ? m.poly_area_cum[static_cast<size_t>(p) - 1] : 0.0f);
             if (a <= 0) continue;
             total += a;
@@ -1544,7 +1545,7 @@ Status NavQuery::find_route(const float* start_pos, const float* end_pos, const 
         // Polyanya knows no links: with a link the filter lets through, A* + funnel (which takes
         // them) answers instead, and the Route says so.
         for (int i = 0; i < m.nlinks && out.optimal; ++i)
-            if (m.link_status[static_cast<size_t>(i)] == NavMesh::kLinkConnected && filter.passes(m.link_flags[static_cast<size_t>(i)])) {
+            if (m.link_status[static_cast<size_t>(i)] == NavMesh::kLinkConnected && filter.passes_link(m.link_flags[static_cast<size_t>(i)])) {
                 out.optimal = false;
                 out.optimal_skipped_for_links = true;
             }
@@ -1553,11 +1554,14 @@ Status NavQuery::find_route(const float* start_pos, const float* end_pos, const 
         if (Status s = find_path(out.start.poly, out.end.poly, out.start.point, out.end.point, filter, out.path); !s) return s;
         return find_straight_path(out.start.point, out.end.point, out.path.polys, out.path.links, options.straight, out.straight);
     }
-    if (!pmesh_valid_ || pmesh_include_ != filter.include_flags || pmesh_exclude_ != filter.exclude_flags) {
-        if (Status s = polyanya_mesh_from_navmesh(m, pmesh_, filter.include_flags, filter.exclude_flags); !s) return s;
+    if (!pmesh_valid_ || pmesh_include_ != filter.include_flags || pmesh_exclude_ != filter.exclude_flags ||
+        pmesh_type_ != filter.type_bit()) {
+        if (Status s = polyanya_mesh_from_navmesh(m, pmesh_, filter.include_flags, filter.exclude_flags, filter.type_bit()); !s)
+            return s;
         pmesh_valid_ = true;
         pmesh_include_ = filter.include_flags;
         pmesh_exclude_ = filter.exclude_flags;
+        pmesh_type_ = filter.type_bit();
     }
     const uint32_t sp = m.poly_index(out.start.poly), ep = m.poly_index(out.end.poly);
     if (Status s = polyanya_find_path(pmesh_, sp, out.start.point, ep, out.end.point, ppath_, trace, &pwork_); !s) return s;

@@ -43,11 +43,19 @@ struct QueryFilter {
     float area_cost[kMaxAreas];
     uint16_t include_flags = 0xffff;
     uint16_t exclude_flags = kPolyFlagDisabled;
+    // The agent type the query is for (BakeInputs::agent_types' index; -1: any): only polygons
+    // whose types mask (NavMesh::types) has its bit pass, so every query sees that type's navmesh.
+    int agent_type = -1;
 
     QueryFilter() {
         for (float& c : area_cost) c = 1.0f;
     }
-    bool passes(uint16_t flags) const { return (flags & include_flags) != 0 && (flags & exclude_flags) == 0; }
+    uint16_t type_bit() const { return agent_type < 0 || agent_type > 15 ? kAllAgentTypes : static_cast<uint16_t>(1u << agent_type); }
+    bool passes(uint16_t flags, uint16_t types) const {
+        return (flags & include_flags) != 0 && (flags & exclude_flags) == 0 && (types & type_bit()) != 0;
+    }
+    // Off-mesh links carry flags only (every type may take them).
+    bool passes_link(uint16_t flags) const { return (flags & include_flags) != 0 && (flags & exclude_flags) == 0; }
 };
 
 // Deterministic random numbers (splitmix64): the caller owns the state.
@@ -383,7 +391,7 @@ private:
     // find_route's optimal search mesh, for this mesh_ and these flag masks
     PolyanyaMesh pmesh_;
     bool pmesh_valid_ = false;
-    uint16_t pmesh_include_ = 0, pmesh_exclude_ = 0;
+    uint16_t pmesh_include_ = 0, pmesh_exclude_ = 0, pmesh_type_ = 0;
     PolyanyaPath ppath_;
     PolyanyaWorkspace pwork_;  // Polyanya's node pool, heap and per-root g, reused across queries
 };

@@ -22,6 +22,8 @@ constexpr uint16_t kPolyFlagDefault = 0x0001;
 // Set on polygons a prune left unreachable; the default query filter excludes it.
 constexpr uint16_t kPolyFlagDisabled = 0x8000;
 constexpr int kMaxAreas = 64;
+// A polygon every agent type may use (NavTile::types empty).
+constexpr uint16_t kAllAgentTypes = 0xffff;
 
 // Bounding-volume tree node over polygon bounds, stored in pre-order. A leaf (index >= 0) holds
 // one polygon; an interior node stores -(size of its subtree), the jump past it when the query
@@ -61,6 +63,9 @@ struct NavTile {
     std::vector<uint32_t> edge_nei;    // per edge slot: local polygon, kNoPoly = wall, kTilePortal | side
     std::vector<uint8_t> areas;        // per polygon: area id 0..63
     std::vector<uint16_t> flags;       // per polygon: user flags
+    // Per polygon: the agent types that may use it, bit t for the bake's agent type t (QueryFilter::
+    // agent_type); empty: every type may (a bake of one type, a Detour file).
+    std::vector<uint16_t> types;
     // Detail triangles per polygon for heights, world coordinates, 9 floats per triangle.
     // Empty detail_first means none: heights then come from a fan of the polygon itself.
     std::vector<uint32_t> detail_first;  // npolys + 1 (or empty)

@@ -216,6 +216,8 @@ public:
         }
         return ns;
     }
+    // Detour's include flags for the next routes (an agent type's bit: agent_type_flag_bits).
+    void set_include_flags(unsigned short f) { filter_.setIncludeFlags(f); }
     // The last corridor (polygon indices) and straight path.
     void last_corridor(int n, std::vector<uint32_t>& out) const {
         out.clear();

@@ -9,6 +9,7 @@
 //    1% of 1 (the bounds of test_diff_tiles_paths.cpp, where the same two searches meet).
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -158,6 +159,76 @@ void diff_detour_write(const char* file, int tile_size) {
 }
 
 }  // namespace
+
+namespace {
+
+// Agent types (issue 35) in a Detour file: each type's flag bit on the polygons it fits; Detour
+// routing with includeFlags = that bit gives our verdicts for the type on random pairs of its polygons.
+void diff_agent_types(const char* file, int tile_size) {
+    const std::string path = navtest::shared_mesh_or_skip(file);
+    if (path.empty()) return;
+    nav::InputMesh mesh;
+    REQUIRE(nav::load_obj(path, mesh));
+    nav::Pipeline p;
+    REQUIRE(p.set_mesh(std::move(mesh)));
+    nav::BakeInputs in = p.inputs();
+    REQUIRE(in.params.set(nav::ParamId::tile_size, tile_size));
+    in.agent_types = {{"small", 0.3f, 1.6f, 0.9f, 45}, {"medium", 0.6f, 2.0f, 0.9f, 45}, {"large", 1.2f, 3.0f, 0.9f, 45}};
+    REQUIRE(p.set_inputs(in));
+    REQUIRE(p.run());
+    const auto b = p.snapshot();
+    std::array<uint16_t, nav::kMaxAgentTypes> bits{};
+    REQUIRE(nav::agent_type_flag_bits(in.agent_types, in.areas, bits));
+    CHECK(bits[0] == 0x4000);
+    CHECK(bits[2] == 0x1000);
+    nav::DetourMeshFile f;
+    const nav::Status st = nav::make_detour_mesh(*b, f);
+    REQUIRE_MESSAGE(st, st.message);
+    std::vector<uint8_t> mset;
+    nav::write_mset(f, mset);
+    navdiff::DetourMesh dt;
+    std::string err;
+    REQUIRE_MESSAGE(navdiff::load_detour_mset(mset, dt, err), err);
+    const nav::NavMesh& ours = *b->navmesh;
+    nav::NavQuery q;
+    q.init(&ours, navdiff::kDetourNodes * 4);
+    navdiff::DetourRoutes dr(dt);
+    for (int t = 0; t < 3; ++t) {
+        CAPTURE(t);
+        nav::QueryFilter filter;
+        filter.agent_type = t;
+        dr.set_include_flags(bits[static_cast<size_t>(t)]);
+        nav::Rng rng(7 + static_cast<uint64_t>(t));
+        int compared = 0, agree = 0;
+        for (int i = 0; i < 300; ++i) {
+            nav::RandomPoint s, e;
+            REQUIRE(q.random_point(filter, rng, s));
+            REQUIRE(q.random_point(filter, rng, e));
+            if (s.poly == nav::kNoRef || e.poly == nav::kNoRef) continue;
+            nav::Route r;
+            const nav::Status qs = q.find_route(s.point, e.point, navdiff::kHalfExtents, filter, {}, r);
+            navdiff::RouteOutcome a, c;
+            navdiff::our_outcome(qs, r, a);
+            dr.route(s.point, e.point, &c);
+            REQUIRE(a.ok);
+            REQUIRE(c.ok);
+            if (!a.start_found || !a.end_found || !c.start_found || !c.end_found) continue;
+            ++compared;
+            agree += a.reached == c.reached;
+        }
+        std::printf("detour write %s ts=%d agent type %d (flag 0x%04x): %d pairs compared, verdicts agree %d\n", file,
+                    tile_size, t, bits[static_cast<size_t>(t)], compared, agree);
+        CHECK(compared >= 270);
+        CHECK(agree >= compared * 99 / 100);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("detour write: agent types as flag bits, Detour's verdicts per type are ours") {
+    diff_agent_types("dungeon.obj", 0);
+    diff_agent_types("nav_test.obj", 32);
+}
 
 TEST_CASE("detour write: dungeon solo, bytes == dtCreateNavMeshData, Detour loads the MSET") {
     diff_detour_write("dungeon.obj", 0);

@@ -70,13 +70,20 @@ const std::vector<std::pair<const char*, std::function<void(BakeInputs&)>>>& fie
              in.links.push_back(l);
          }},
         {"prune", [](BakeInputs& in) { in.prune = std::array<float, 3>{10, 0, 10}; }},
+        {"agent_types",
+         [](BakeInputs& in) {
+             // the base type is the parameters' agent (they stay as they are), and a bigger one
+             in.agent_types = {agent_type_from_params(in.params, "small"), agent_type_from_params(in.params, "big")};
+             in.agent_types[1].radius = 1.2f;
+             in.agent_types[1].height = 3.0f;
+         }},
     };
     return changes;
 }
 
 }  // namespace
 
-static_assert(field_count<BakeInputs>() == 6,
+static_assert(field_count<BakeInputs>() == 7,
               "BakeInputs gained or lost a field: handle it in Pipeline::set_inputs and list a change of it in field_changes()");
 
 TEST_CASE("bake inputs: each field changed alone is seen by set_inputs and published with the bake") {

@@ -394,7 +394,7 @@ TEST_CASE("islands: prune keeps exactly the polygons a search from the kept one 
 
 TEST_CASE("islands: the default query filter skips disabled polygons") {
     CHECK((nav::QueryFilter{}.exclude_flags & nav::kPolyFlagDisabled) != 0);
-    CHECK_FALSE(nav::QueryFilter{}.passes(nav::kPolyFlagDefault | nav::kPolyFlagDisabled));
+    CHECK_FALSE(nav::QueryFilter{}.passes(nav::kPolyFlagDefault | nav::kPolyFlagDisabled, nav::kAllAgentTypes));
 
     // a row of four unit squares (world x [10, 14], z [20, 21]) with the third one disabled by hand:
     // one island, so only the flag stands between polygon 0 and polygon 3

@@ -450,13 +450,13 @@ double dijkstra(const nav::NavMesh& m, uint32_t sp, const float* spos, uint32_t 
         };
         for (uint32_t e = m.poly_first[P]; e < m.poly_first[P + 1]; ++e) {
             const uint32_t t = m.edge_opp[e];
-            if (t == nav::kNoEdge || !f.passes(m.flags[m.edge_nei[e]])) continue;
+            if (t == nav::kNoEdge || !f.passes(m.flags[m.edge_nei[e]], m.types[m.edge_nei[e]])) continue;
             relax(t, g + d3(pos, &m.edge_mid[size_t(t) * 3]) * cP);
         }
         if (m.poly_link_first.empty()) continue;
         for (uint32_t k = m.poly_link_first[P]; k < m.poly_link_first[P + 1]; ++k) {
             const uint32_t tr = m.poly_link_trav[k], li = tr >> 1;
-            if (!f.passes(m.link_flags[li]) || !f.passes(m.flags[m.trav_to_poly(tr)])) continue;
+            if (!f.passes_link(m.link_flags[li]) || !f.passes(m.flags[m.trav_to_poly(tr)], m.types[m.trav_to_poly(tr)])) continue;
             relax(L0 + tr, g + d3(pos, m.trav_from(tr)) * cP + double(m.link_length[li]) * f.area_cost[m.link_area[li]]);
         }
     }

@@ -205,7 +205,7 @@ struct Brute {
     }
     bool passes(int p) const {
         const uint16_t fl = pm.flags[static_cast<size_t>(p)] ? pm.flags[static_cast<size_t>(p)] : nav::kPolyFlagDefault;
-        return f.passes(fl);
+        return f.passes(fl, nav::kAllAgentTypes);
     }
     float cost(int p) const { return f.area_cost[pm.areas[static_cast<size_t>(p)]]; }
     static double dist(const std::array<float, 3>& a, const float* b) {
