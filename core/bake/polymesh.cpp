@@ -638,6 +638,36 @@ void build_adjacency(PolyMesh& mesh, std::vector<uint32_t>& first_edge, std::vec
     }
 }
 
+// The contour's triangles (indices into cv, mapped to mesh vertices by vmap) as polygons of nvp
+// slots in `polys`; returns how many. A contour that crosses itself (a region thinner than its
+// simplification, as a thin band between agent types can be) may leave an ear wound the wrong way
+// or a flat one: not a polygon the navmesh can hold (counter-clockwise in xz, or no area), so it is
+// left out and counted in `flipped`.
+int contour_triangles(const int32_t* cv, const int* tris, int ntris, const int* vmap, int nvp, std::vector<uint16_t>& polys,
+                      int& flipped) {
+    int np = 0;
+    std::fill(polys.begin(), polys.end(), kMeshNullIdx);
+    for (int j = 0; j < ntris; ++j) {
+        const int* t = &tris[static_cast<size_t>(j) * 3];
+        if (t[0] == t[1] || t[0] == t[2] || t[1] == t[2]) continue;
+        const int32_t* a = &cv[t[0] * 4];
+        const int32_t* b = &cv[t[1] * 4];
+        const int32_t* d = &cv[t[2] * 4];
+        const int64_t ccw = int64_t{a[0]} * b[2] - int64_t{b[0]} * a[2] + int64_t{b[0]} * d[2] - int64_t{d[0]} * b[2] +
+                            int64_t{d[0]} * a[2] - int64_t{a[0]} * d[2];
+        if (ccw >= 0) {
+            ++flipped;
+            continue;
+        }
+        uint16_t* p = &polys[static_cast<size_t>(np) * static_cast<size_t>(nvp)];
+        p[0] = static_cast<uint16_t>(vmap[t[0]]);
+        p[1] = static_cast<uint16_t>(vmap[t[1]]);
+        p[2] = static_cast<uint16_t>(vmap[t[2]]);
+        ++np;
+    }
+    return np;
+}
+
 }  // namespace
 
 Status build_poly_mesh(const ContourSet& cset, int verts_per_poly, PolyMesh& out, const CancelFlag* cancel) {
@@ -715,29 +745,8 @@ Status build_poly_mesh(const ContourSet& cset, int verts_per_poly, PolyMesh& out
                                    " could not be fully triangulated (" + std::to_string(ntris) + " of " +
                                    std::to_string(n - 2) + " triangles kept)");
         }
-        int np = 0, flipped = 0;
-        std::fill(polys.begin(), polys.end(), kMeshNullIdx);
-        for (int j = 0; j < ntris; ++j) {
-            const int* t = &tris[static_cast<size_t>(j) * 3];
-            if (t[0] == t[1] || t[0] == t[2] || t[1] == t[2]) continue;
-            // A contour that crosses itself (a region thinner than its simplification, as a thin
-            // band between agent types can be) may leave an ear wound the wrong way: it is not a
-            // polygon the navmesh can hold (counter-clockwise in xz), so it is left out, named.
-            const int32_t* a = &cv[t[0] * 4];
-            const int32_t* b = &cv[t[1] * 4];
-            const int32_t* d = &cv[t[2] * 4];
-            const int64_t ccw = int64_t{a[0]} * b[2] - int64_t{b[0]} * a[2] + int64_t{b[0]} * d[2] - int64_t{d[0]} * b[2] +
-                                int64_t{d[0]} * a[2] - int64_t{a[0]} * d[2];
-            if (ccw >= 0) {  // wound the wrong way, or flat (no area: nothing to walk on, no winding)
-                ++flipped;
-                continue;
-            }
-            uint16_t* p = &polys[static_cast<size_t>(np) * nvp];
-            p[0] = static_cast<uint16_t>(vmap[static_cast<size_t>(t[0])]);
-            p[1] = static_cast<uint16_t>(vmap[static_cast<size_t>(t[1])]);
-            p[2] = static_cast<uint16_t>(vmap[static_cast<size_t>(t[2])]);
-            ++np;
-        }
+        int flipped = 0;
+        int np = contour_triangles(cv, tris.data(), ntris, vmap.data(), nvp, polys, flipped);
         if (flipped)
             out.warnings.push_back("polymesh: contour " + std::to_string(ci) + " of region " + std::to_string(c.reg) +
                                    " crosses or touches itself: " + std::to_string(flipped) + " of its triangles are flat or "
