@@ -28,6 +28,7 @@ namespace nav::render {
     LAYER(Detail, Detail, detail)              \
     LAYER(Navmesh, Navmesh, navmesh)           \
     LAYER(Navmesh, Islands, islands)           \
+    LAYER(Navmesh, AgentTypes, agent_types)    \
     LAYER(Rasterize, Tiles, tiles)             \
     LAYER(Navmesh, Path, path)                 \
     LAYER(Navmesh, Links, links)

@@ -652,6 +652,15 @@ std::span<const LegendEntry> legend_islands(const AreaColors&) {
                                     {colors::kNavBoundary, "boundary edge"}};
     return e;
 }
+std::span<const LegendEntry> legend_agent_types(const AreaColors&) {
+    static const LegendEntry e[] = {{agent_type_color(0), "fits 1st"},
+                                    {agent_type_color(1), "fits 2nd"},
+                                    {agent_type_color(2), "fits 3rd"},
+                                    {agent_type_color(3), "fits 4th"},
+                                    {agent_type_color(-1), "no list"},
+                                    {colors::kNavBoundary, "boundary edge"}};
+    return e;
+}
 std::span<const LegendEntry> legend_tiles(const AreaColors&) {
     static const LegendEntry e[] = {{colors::kTileFast, "fastest bake"}, {colors::kTileSlow, "slowest bake"},
                                     {colors::kTilePending, "not baked yet"}, {colors::kTileEmpty, "no polygons"}};
@@ -792,6 +801,12 @@ constexpr LayerInfo kLayerTable[] = {
      false, false, false, navmesh_sources, has_navmesh,
      [](const Bake& b, DrawList& out, DrawList& extra) { build_islands_layer(*b.navmesh, out, extra); },
      legend_islands},
+    {Layer::AgentTypes,
+     "Agent types (a config's \"agent_types\"): each polygon in the colour of the last type of the list "
+     "that fits it (list them small to large: the largest); grey without a list.",
+     false, false, false, navmesh_sources, has_navmesh,
+     [](const Bake& b, DrawList& out, DrawList& extra) { build_agent_types_layer(*b.navmesh, out, extra); },
+     legend_agent_types},
     // drawn over the whole bake, from every tile: its sources are the tiles as a set
     {Layer::Tiles,
      "Tiles (tile_size > 0, or a Detour navmesh file of several tiles: their bounds): each tile's square filled by its bake time, green fastest to red slowest; "

@@ -302,6 +302,7 @@ Element pick_grid(const Bake& b, Layer l, const float* o, const float* d, const 
             break;
         case Layer::Navmesh:
         case Layer::Islands:
+        case Layer::AgentTypes:
             if (b.navmesh) pick_navmesh(*b.navmesh, l, o, d, best);
             break;
         case Layer::Tiles:  // an overlay, not a surface

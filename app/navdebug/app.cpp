@@ -66,6 +66,7 @@ App::App(BakeWorker& worker, Log& log, const nav::BakeInputs& inputs, AppOptions
     sel_.path.set_mode(opts_.path_mode);
     sel_.tool = static_cast<Selection::Tool>(opts_.tool);
     if (opts_.path_nodes) sel_.path.set_show_nodes(true);
+    if (!opts_.agent_type.empty()) sel_.path.choose_agent_type(opts_.agent_type);
     sel_.path.set_on_top(opts_.path_on_top);
     if (opts_.funnel_step >= 0) sel_.path.set_funnel_step(opts_.funnel_step);
     if (!opts_.path_tests.empty()) {
@@ -355,6 +356,7 @@ void App::frame(GLFWwindow* window, float W, float H, float dt) {
     update_why();
     progress_.track(worker_, scene_.layers.uploading());
     update_path_tests(sel_, opts_.layers, opts_.path_test, pub_.bake ? pub_.bake->navmesh : nullptr, edit_.desired.areas, log_);
+    if (pub_.bake) sel_.path.set_agent_types(pub_.bake->inputs.agent_types);
     sel_.path.update(pub_.bake ? pub_.bake->navmesh : nullptr);
     sel_.optimal.update(pub_.bake && sel_.path.mode() == PathTool::Mode::Path ? pub_.bake->navmesh : nullptr, sel_.path.has_start(),
                     sel_.path.start(), sel_.path.has_end(), sel_.path.end());

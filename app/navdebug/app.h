@@ -50,6 +50,7 @@ struct AppOptions {
     std::optional<std::pair<glm::vec3, glm::vec3>> camera;  // eye, target from --camera
     std::optional<std::pair<glm::vec3, glm::vec3>> path;    // start, end from --path
     bool path_nodes = false;                                // --path-nodes: colour A* open / closed polygons
+    std::string agent_type;                                 // --agent-type: the path tool's agent type, by name
     bool path_on_top = true;                                // --path-on-top on|off
     int funnel_step = -1;                                   // --funnel-step N: show the funnel stepper at N
     PathTool::Mode path_mode = PathTool::Mode::Path;        // --path-mode path|raycast|wall

@@ -79,6 +79,11 @@ std::string App::state_json() const {
     j["path_points"] = pts;
     j["path_offmesh_corners"] = via;  // the corner where each link traversal starts (the next corner is its end)
     j["path_reached"] = sel_.path.path_reached();
+    {  // the agent type the path tool queries for ("" : any polygon)
+        const int t = sel_.path.agent_type();
+        const auto* types = pub_.bake ? &pub_.bake->inputs.agent_types : nullptr;
+        j["path_agent_type"] = types && t >= 0 && t < static_cast<int>(types->size()) ? (*types)[static_cast<size_t>(t)].name : "";
+    }
     j["bake_links"] = pub_.bake ? static_cast<int>(pub_.bake->inputs.links.size()) : 0;
     const nav::NavMesh* nm = pub_.bake ? pub_.bake->navmesh.get() : nullptr;
     j["navmesh_links"] = nm ? nm->nlinks : 0;

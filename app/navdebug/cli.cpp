@@ -29,12 +29,14 @@ CLI::Option* add_scene_flags(CLI::App& cli, CliOptions& o) {
     cli.add_option("mesh", o.mesh_path, "Level mesh (.obj, or .gltf .glb .fbx .dae .ply .stl .3ds through assimp), .json 2D map, Polyanya .mesh file or Detour navmesh .bin (MSET or one tile) to open (default: assets/demo.obj with assets/demo.json, as scripts/run.sh)");
     cli.add_option("--config", o.config_path, "JSON config: parameters by name and convex volumes");
     cli.add_option("--set", o.sets, "NAME=VALUE parameter override, repeatable (see below)");
-    cli.add_option("--draw", o.draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,islands,path")
+    cli.add_option("--draw", o.draw, "comma list of layers to show: input,voxels,filtered,compact,eroded,areas,distance,regions,raw_contours,contours,polymesh,detail,navmesh,islands,agent_types,path")
         ->capture_default_str();
     auto* shot_opt = cli.add_option("--screenshot", o.shot_path, "bake, render one frame with the UI into this PNG, exit");
     cli.add_option("--size", o.size_text, "screenshot size WxH")->capture_default_str()->needs(shot_opt);
     cli.add_option("--path", o.path_text, "path tool start and end: sx,sy,sz:ex,ey,ez (turns the path layer on)");
     cli.add_flag("--path-nodes", o.path_nodes, "path tool: colour the polygons A* closed / left open");
+    cli.add_option("--agent-type", o.agent_type,
+                   "path tool: the config's agent type NAME (its \"agent_types\") the paths are for");
     cli.add_option("--funnel-step", o.funnel_step, "path tool: show the funnel stepper at this step (0 = first)")
         ->check(CLI::NonNegativeNumber);
     cli.add_option("--tool", o.tool, "what a left click in the view does at start: path (default), inspect, prune, clip, section, tile, why, obstacle, volume or link")
@@ -449,6 +451,7 @@ nav::Status resolve_camera_and_path(const CliOptions& o, StartOptions& out) {
     else if (o.path_mode == "optimal") opts.optimal = true;  // the path with Polyanya's beside it
     else return nav::Status::bad_input("--path-mode: expected path, optimal, raycast or wall, got '" + o.path_mode + "'");
     opts.path_nodes = o.path_nodes;
+    opts.agent_type = o.agent_type;
     if (!o.path_on_top_text.empty()) {
         if (o.path_on_top_text != "on" && o.path_on_top_text != "off")
             return nav::Status::bad_input("--path-on-top: expected on or off, got '" + o.path_on_top_text + "'");

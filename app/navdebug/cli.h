@@ -45,6 +45,7 @@ struct CliOptions {
     std::string path_text, path_mode = "path";
     std::string tool;  // --tool
     bool path_nodes = false;
+    std::string agent_type;  // --agent-type: the path tool's agent type, by name
     int funnel_step = -1, polyanya_step = -1;
     // 2D maps
     bool top_view = false;

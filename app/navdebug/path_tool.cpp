@@ -56,6 +56,17 @@ void PathTool::set_areas(const nav::AreaTable& areas) {
     areas_seeded_ = true;
 }
 
+void PathTool::set_agent_types(const std::vector<nav::AgentType>& types) {
+    int t = filter_.agent_type;
+    if (!wanted_type_.empty()) {
+        const int w = nav::find_agent_type(types, wanted_type_);
+        if (w >= 0) t = w, wanted_type_.clear();
+    }
+    if (types.size() < 2 || t >= static_cast<int>(types.size())) t = -1;  // the list shrank: any polygon
+    if (t != filter_.agent_type) filter_.agent_type = t, dirty_ = true;
+    if (!(types == types_)) types_ = types;
+}
+
 void PathTool::set_area_cost(uint8_t area, float cost) {
     if (area >= nav::kMaxAreas || !std::isfinite(cost) || cost < 0.0f || filter_.area_cost[area] == cost) return;
     filter_.area_cost[area] = cost;
@@ -72,6 +83,24 @@ void PathTool::set_filter_flags(uint16_t include_flags, uint16_t exclude_flags) 
 
 void PathTool::ui_filter() {
     if (!ImGui::TreeNodeEx("Filter", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (types_.size() >= 2) {  // the bake's agent types: the queries see the polygons the chosen one fits
+        const int t = filter_.agent_type;
+        const std::string shown = t < 0 ? std::string("any (every polygon)") : types_[static_cast<size_t>(t)].name;
+        if (ImGui::BeginCombo("agent type", shown.c_str())) {
+            if (ImGui::Selectable("any (every polygon)", t < 0) && t >= 0) filter_.agent_type = -1, dirty_ = true;
+            for (size_t k = 0; k < types_.size(); ++k) {
+                const nav::AgentType& a = types_[k];
+                char label[160];
+                std::snprintf(label, sizeof label, "%s (radius %.2f m, height %.2f m)", a.name.c_str(), a.radius, a.height);
+                if (ImGui::Selectable(label, t == static_cast<int>(k)) && t != static_cast<int>(k))
+                    filter_.agent_type = static_cast<int>(k), dirty_ = true;
+            }
+            ImGui::EndCombo();
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("The agent type the path is for: A*, the funnel, raycast and wall distance see only the\n"
+                              "polygons it fits (the agent_types layer colours them).");
+    }
     // include / exclude per named flag (not "disabled": pruned polygons are always excluded)
     uint16_t inc = filter_.include_flags, exc = filter_.exclude_flags;
     if (ImGui::BeginTable("##flags", 3, ImGuiTableFlags_SizingFixedFit)) {

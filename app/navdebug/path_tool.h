@@ -9,8 +9,10 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/bake/areas.h"
+#include "core/pipeline/agent_types.h"
 #include "core/runtime/navmesh.h"
 #include "core/runtime/query.h"
 #include "render/draw_list.h"
@@ -47,6 +49,12 @@ public:
     const nav::QueryFilter& filter() const { return filter_; }
     void set_area_cost(uint8_t area, float cost);
     void set_filter_flags(uint16_t include_flags, uint16_t exclude_flags);
+    // The bake's agent types (BakeInputs::agent_types): with two or more the Filter offers them and
+    // the queries run for the one chosen (QueryFilter::agent_type; -1: any polygon). A name asked
+    // for before the bake had it (navdebug --agent-type) is picked once the list holds it.
+    void set_agent_types(const std::vector<nav::AgentType>& types);
+    void choose_agent_type(const std::string& name) { wanted_type_ = name, set_agent_types(types_); }
+    int agent_type() const { return filter_.agent_type; }
     // Re-runs the query when the navmesh (identity) or an input changed since the last run.
     void update(const std::shared_ptr<const nav::NavMesh>& mesh);
     // Panel contents (inside an open ImGui window).
@@ -110,6 +118,8 @@ private:
     std::shared_ptr<const nav::NavMesh> mesh_;
     nav::NavQuery query_;
     nav::QueryFilter filter_;
+    std::vector<nav::AgentType> types_;
+    std::string wanted_type_;  // --agent-type, until the list has it
     nav::AreaTable areas_ = nav::AreaTable::defaults();
     bool areas_seeded_ = false;
     nav::StraightPathOptions options_;
