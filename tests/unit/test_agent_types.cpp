@@ -361,3 +361,34 @@ TEST_CASE("agent types: navbake reports each type and routes --paths / --pairs f
     CHECK(r.code == 2);
     CHECK(r.out.find("not with --why yet") != std::string::npos);
 }
+
+TEST_CASE("agent types: a tiled bake's obstacle edit re-bakes the tiles every type's radius reaches") {
+    BakeInputs in;
+    REQUIRE(in.params.set(ParamId::cell_size, 0.2));
+    REQUIRE(in.params.set(ParamId::tile_size, 24));
+    in.agent_types = {type_of("small", 0.3f, 1.6f), type_of("big", 1.0f, 1.6f)};
+    Pipeline p;
+    REQUIRE(p.set_mesh(two_rooms()));
+    REQUIRE(p.set_inputs(in));
+    REQUIRE(p.run());
+    // beside a tile border (every 4.8 m): the big type's radius reaches into the next tile, the
+    // base type's does not (a tile's bordered box, grown by the largest radius, holds the obstacle,
+    // so the next tile re-bakes too)
+    Obstacle o;
+    o.shape = ObstacleShape::Cylinder;
+    o.pos[0] = 4.8f - 0.4f - 0.5f, o.pos[1] = 0, o.pos[2] = 6;
+    o.radius = 0.4f;
+    o.height = 2.0f;
+    in.obstacles = {o};
+    REQUIRE(p.set_inputs(in));
+    REQUIRE(p.run());
+    const auto edited = p.snapshot();
+    const auto fresh = bake(two_rooms(), in);
+    for (int t = 0; t < 2; ++t) {
+        CAPTURE(t);
+        const AgentTypeUse a = agent_type_use(*edited->navmesh, t), b = agent_type_use(*fresh->navmesh, t);
+        CHECK(a.polys == b.polys);
+        CHECK(a.area == doctest::Approx(b.area));
+        CHECK(a.islands == b.islands);
+    }
+}
