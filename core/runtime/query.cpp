@@ -1028,6 +1028,7 @@ struct Funnel {
         apex_idx = corner_idx;
         const bool is_end = corner_poly == kNoPoly;
         append_vertex(out, apex, is_end ? end_flag : 0, is_end ? end_ref : m.ref(corner_poly));
+        if (options.max_points > 0 && out.size() >= options.max_points) return true;  // enough corners
         copy3(left, apex);
         copy3(right, apex);
         left_idx = right_idx = apex_idx;
@@ -1120,6 +1121,7 @@ Status check_straight_path(const NavMesh& m, const float* start_pos, const float
             if (t != kNoLink && t >= 2 * static_cast<uint32_t>(m.nlinks))
                 return Status::bad_input("find_straight_path: link traversal " + std::to_string(t) + " out of range");
     }
+    if (options.max_points < 0) return Status::bad_input("find_straight_path: max_points must be >= 0");
     if (!std::isfinite(options.shrink_fraction) || !std::isfinite(options.shrink_distance) || options.shrink_fraction < 0 ||
         options.shrink_distance < 0)
         return Status::bad_input("find_straight_path: shrink must be finite and >= 0");
@@ -1155,7 +1157,9 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
     const size_t n = corridor.size();
     float sp[3];
     copy3(sp, cs);
+    auto full = [&] { return options.max_points > 0 && out.size() >= options.max_points; };
     for (size_t a = 0;;) {
+        if (full()) return Status::ok();
         size_t b = a;
         while (b + 1 < n && (links.empty() || links[b + 1] == kNoLink)) ++b;
         if (b + 1 >= n) {
@@ -1171,7 +1175,7 @@ Status NavQuery::find_straight_path_dense(const float* start_pos, const float* e
             out.partial = true;
             return Status::ok();
         }
-        if (!funnel(a, b, sp, m.trav_from(tr), kStraightOffMesh, m.ref(corridor[b + 1]))) return Status::ok();
+        if (!funnel(a, b, sp, m.trav_from(tr), kStraightOffMesh, m.ref(corridor[b + 1])) || full()) return Status::ok();
         copy3(sp, m.trav_to(tr));
         append_vertex(out, sp, 0, m.ref(corridor[b + 1]));
         a = b + 1;
@@ -1366,6 +1370,125 @@ Status NavQuery::find_polys_around_circle_dense(uint32_t start_poly, const float
 }
 
 // ---------------------------------------------------------------------------------------------
+// Local moves and walls (what an agent steering on the surface asks every tick)
+
+Status NavQuery::move_along_surface_dense(uint32_t start_poly, const float* start_pos, const float* end_pos,
+                                          const QueryFilter& filter, SurfaceMove& out, int max_visit) {
+    out.visited.clear();
+    if (!mesh_) return Status::bad_input("move_along_surface: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    if (start_poly >= static_cast<uint32_t>(m.npolys))
+        return Status::bad_input("move_along_surface: start polygon " + std::to_string(start_poly) + " out of range");
+    if (Status s = check_point(start_pos, "move_along_surface: start point"); !s) return s;
+    if (Status s = check_point(end_pos, "move_along_surface: end point"); !s) return s;
+    if (max_visit < 1) return Status::bad_input("move_along_surface: max_visit must be >= 1");
+    prepare_poly_nodes();
+    const uint32_t stamp = poly_stamp_;
+    PolyNode* nodes = poly_nodes_.data();
+    // Only polygons touching the circle through both ends can lie on the way.
+    const float mid[3] = {(start_pos[0] + end_pos[0]) * 0.5f, 0, (start_pos[2] + end_pos[2]) * 0.5f};
+    const float dx = end_pos[0] - start_pos[0], dz = end_pos[2] - start_pos[2];
+    const float reach = std::sqrt(dx * dx + dz * dz) * 0.5f + 0.001f;
+    const float reach_sq = reach * reach;
+    std::vector<uint32_t>& queue = scratch_;
+    queue.clear();
+    queue.push_back(start_poly);
+    nodes[start_poly].parent = kNoPoly;
+    nodes[start_poly].mark = stamp;
+    float best[3];
+    copy3(best, start_pos);
+    float best_d = std::numeric_limits<float>::infinity();
+    uint32_t best_poly = start_poly;
+    float v[kMaxPolyVerts * 3] = {}, ed[kMaxPolyVerts], et[kMaxPolyVerts];
+    for (size_t head = 0; head < queue.size(); ++head) {
+        const uint32_t P = queue[head];
+        const int n = poly_verts(m, P, v);
+        if (dist_pt_poly_edges(end_pos, v, n, ed, et)) {
+            best_poly = P;
+            copy3(best, end_pos);
+            break;
+        }
+        for (uint32_t e = m.poly_first[P], j = 0; e < m.poly_first[P + 1]; ++e, ++j) {
+            const uint32_t q = m.edge_nei[e];
+            const bool open = q != kNoPoly && filter.passes(m.flags[q], m.types[q]);
+            float a[3], b[3], t;
+            m.edge_points(e, a, b);
+            if (!open) {
+                // A wall: the point on it nearest the goal is where a slide along it would stop.
+                const float d = dist_pt_seg_sq_xz(end_pos, a, b, &t);
+                if (d < best_d) {
+                    best_d = d;
+                    lerp3(best, a, b, t);
+                    best_poly = P;
+                }
+                continue;
+            }
+            if (nodes[q].mark == stamp) continue;
+            if (dist_pt_seg_sq_xz(mid, a, b, &t) > reach_sq) continue;
+            if (queue.size() >= static_cast<size_t>(max_visit)) continue;
+            nodes[q].mark = stamp;
+            nodes[q].parent = P;
+            queue.push_back(q);
+        }
+    }
+    for (uint32_t p = best_poly; p != kNoPoly; p = nodes[p].parent) out.visited.push_back(m.ref(p));
+    std::reverse(out.visited.begin(), out.visited.end());
+    copy3(out.pos, best);
+    float y;
+    m.poly_height(best_poly, best[0], best[2], &y);
+    out.pos[1] = y;
+    return Status::ok();
+}
+
+Status NavQuery::find_local_walls_dense(uint32_t start_poly, const float* center, float radius, const QueryFilter& filter,
+                                        std::vector<float>& segments, int max_segments) {
+    segments.clear();
+    if (!mesh_) return Status::bad_input("find_local_walls: no mesh bound (call init)");
+    const NavMesh& m = *mesh_;
+    if (start_poly >= static_cast<uint32_t>(m.npolys))
+        return Status::bad_input("find_local_walls: start polygon " + std::to_string(start_poly) + " out of range");
+    if (Status s = check_point(center, "find_local_walls: center"); !s) return s;
+    if (!std::isfinite(radius) || radius < 0) return Status::bad_input("find_local_walls: radius must be finite and >= 0");
+    if (max_segments < 0) return Status::bad_input("find_local_walls: max_segments must be >= 0");
+    prepare_poly_nodes();
+    const uint32_t stamp = poly_stamp_;
+    PolyNode* nodes = poly_nodes_.data();
+    const float radius_sq = radius * radius;
+    std::vector<uint32_t>& queue = scratch_;
+    queue.clear();
+    queue.push_back(start_poly);
+    nodes[start_poly].mark = stamp;
+    wall_order_.clear();
+    wall_tmp_.clear();
+    for (size_t head = 0; head < queue.size(); ++head) {
+        const uint32_t P = queue[head];
+        for (uint32_t e = m.poly_first[P]; e < m.poly_first[P + 1]; ++e) {
+            const uint32_t q = m.edge_nei[e];
+            float a[3], b[3], t;
+            m.edge_points(e, a, b);
+            const float d = dist_pt_seg_sq_xz(center, a, b, &t);
+            if (d > radius_sq) continue;
+            if (q == kNoPoly || !filter.passes(m.flags[q], m.types[q])) {
+                wall_order_.push_back({d, static_cast<uint32_t>(wall_tmp_.size() / 6)});
+                wall_tmp_.insert(wall_tmp_.end(), {a[0], a[1], a[2], b[0], b[1], b[2]});
+                continue;
+            }
+            if (nodes[q].mark == stamp) continue;
+            nodes[q].mark = stamp;
+            queue.push_back(q);
+        }
+    }
+    // Nearest first; ties by the order found, so the answer does not depend on the sort.
+    std::stable_sort(wall_order_.begin(), wall_order_.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    const size_t keep = std::min(wall_order_.size(), static_cast<size_t>(max_segments));
+    for (size_t i = 0; i < keep; ++i) {
+        const float* s = &wall_tmp_[static_cast<size_t>(wall_order_[i].second) * 6];
+        segments.insert(segments.end(), s, s + 6);
+    }
+    return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Random points
 
 Status NavQuery::random_point_dense(const QueryFilter& filter, Rng& rng, RandomPoint& out) const {
@@ -1518,6 +1641,22 @@ Status NavQuery::find_polys_around_circle(PolyRef start, const float* center, fl
 
 Status NavQuery::random_point(const QueryFilter& filter, Rng& rng, RandomPoint& out) const {
     return random_point_dense(filter, rng, out);
+}
+
+Status NavQuery::move_along_surface(PolyRef start, const float* start_pos, const float* end_pos, const QueryFilter& filter,
+                                    SurfaceMove& out, int max_visit) {
+    out.visited.clear();
+    uint32_t sp;
+    if (Status s = resolve(start, "move_along_surface", &sp); !s) return s;
+    return move_along_surface_dense(sp, start_pos, end_pos, filter, out, max_visit);
+}
+
+Status NavQuery::find_local_walls(PolyRef start, const float* center, float radius, const QueryFilter& filter,
+                                  std::vector<float>& segments, int max_segments) {
+    segments.clear();
+    uint32_t sp;
+    if (Status s = resolve(start, "find_local_walls", &sp); !s) return s;
+    return find_local_walls_dense(sp, center, radius, filter, segments, max_segments);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/common.h"
@@ -113,6 +114,9 @@ struct StraightPathOptions {
     // from either end (at most half its length), to keep corners off walls. 0 = Detour's funnel.
     float shrink_fraction = 0;
     float shrink_distance = 0;
+    // Stop after this many vertices (the start counts; 0 = the whole path). An agent steering
+    // along a corridor needs its next few corners, not the funnel to the far end.
+    int max_points = 0;
 };
 
 struct StraightPath {
@@ -147,6 +151,13 @@ struct PolysAround {
     std::vector<PolyRef> polys;    // in the order the search settled them, start first
     std::vector<PolyRef> parents;  // kNoRef for the start
     std::vector<float> costs;      // cost from the centre (distance between node positions times area cost)
+};
+
+// Where a constrained move along the surface ended (Detour's moveAlongSurface).
+struct SurfaceMove {
+    float pos[3] = {0, 0, 0};      // the end point, or the point nearest it that the walk reached;
+                                   // y on that polygon's detail surface
+    std::vector<PolyRef> visited;  // the polygons walked, start first, the one holding pos last
 };
 
 struct RandomPoint {
@@ -295,6 +306,21 @@ public:
     Status find_distance_to_wall(PolyRef start_poly, const float* center, float max_radius,
                                  const QueryFilter& filter, WallHit& out);
 
+    // Moves from start_pos toward end_pos across polygons passing the filter, never leaving them:
+    // a breadth-first walk from start_poly over the polygons that touch the circle around the
+    // move, ending at end_pos when a walked polygon holds it (in xz), else at the nearest point
+    // of a wall met on the way (Detour's moveAlongSurface: a character slides along walls).
+    // At most max_visit polygons are walked.
+    Status move_along_surface(PolyRef start_poly, const float* start_pos, const float* end_pos, const QueryFilter& filter,
+                              SurfaceMove& out, int max_visit = 48);
+
+    // Wall segments (edges with no neighbour passing the filter) within radius of center, of the
+    // polygons reached from start_poly through portals that come within radius: 6 floats each
+    // (a then b, as the edge runs in its polygon, so the polygon lies to the right of a->b in xz).
+    // At most max_segments, nearest first.
+    Status find_local_walls(PolyRef start_poly, const float* center, float radius, const QueryFilter& filter,
+                            std::vector<float>& segments, int max_segments = 32);
+
     // Polygons reachable from start_poly through portals that come within radius of center.
     Status find_polys_around_circle(PolyRef start_poly, const float* center, float radius,
                                     const QueryFilter& filter, PolysAround& out);
@@ -332,6 +358,10 @@ private:
     Status find_polys_around_circle_dense(uint32_t start_poly, const float* center, float radius,
                                           const QueryFilter& filter, PolysAround& out);
     Status random_point_dense(const QueryFilter& filter, Rng& rng, RandomPoint& out) const;
+    Status move_along_surface_dense(uint32_t start_poly, const float* start_pos, const float* end_pos,
+                                    const QueryFilter& filter, SurfaceMove& out, int max_visit);
+    Status find_local_walls_dense(uint32_t start_poly, const float* center, float radius, const QueryFilter& filter,
+                                  std::vector<float>& segments, int max_segments);
 
     struct Node {
         float g, f;
@@ -387,6 +417,8 @@ private:
     std::vector<PolyNode> poly_nodes_;
     Heap poly_heap_;
     std::vector<uint32_t> scratch_;
+    std::vector<std::pair<float, uint32_t>> wall_order_;  // find_local_walls' segments by distance
+    std::vector<float> wall_tmp_;
     mutable std::vector<uint32_t> corridor_;  // find_straight_path's corridor as dense indices
     // find_route's optimal search mesh, for this mesh_ and these flag masks
     PolyanyaMesh pmesh_;
