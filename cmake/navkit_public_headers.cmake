@@ -1,5 +1,5 @@
 # Installs the public API, run by `cmake --install` (install(CODE) in core/CMakeLists.txt):
-#   PREFIX/include/navkit/{runtime,bake,map2d}.h   the three public headers
+#   PREFIX/include/navkit/{runtime,bake,map2d,crowd}.h   the four public headers
 #   PREFIX/include/navkit/detail/core/...          exactly the core headers they reach, no other
 # with every `#include "core/X"` rewritten to `#include <navkit/detail/core/X>`, so PREFIX/include
 # is the one include root a game needs and a game's own core/... headers cannot collide with ours.
@@ -19,7 +19,7 @@ set(quoted_include "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\"")
 set(public_include "^[ \t]*#[ \t]*include[ \t]*<(navkit/[^>]*)>")
 
 # The closure, as paths relative to the source tree: include/navkit/*.h and core/...
-set(queue include/navkit/runtime.h include/navkit/bake.h include/navkit/map2d.h)
+set(queue include/navkit/runtime.h include/navkit/bake.h include/navkit/map2d.h include/navkit/crowd.h)
 set(reached "")
 while(queue)
   list(POP_FRONT queue rel)

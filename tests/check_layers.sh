@@ -23,6 +23,8 @@ check() {  # check DESCRIPTION PATTERN DIR...
 }
 gl='GL/|GLFW/|glad/|imgui|backends/imgui|render/|app/'
 check "core/runtime and core/io include a bake or map2d header" 'core/(bake|pipeline|explain|formats)/|core/map2d/|navkit/bake\.h|navkit/map2d\.h' core/runtime core/io
+check "core/crowd includes a bake or map2d header (the crowd links the runtime only)" 'core/(bake|pipeline|explain|formats)/|core/map2d/|navkit/bake\.h|navkit/map2d\.h' core/crowd
+check "core/runtime includes a crowd header" 'core/crowd/|navkit/crowd\.h' core/runtime core/io
 check "core/map2d includes a bake header" 'core/(bake|pipeline|explain|formats)/|navkit/bake\.h' core/map2d
 check "core/bake (the stages) includes the pipeline, explain or formats" 'core/(pipeline|explain|formats)/' core/bake
 check "core/explain or core/formats include render or app" 'render/|app/' core/explain core/formats
@@ -42,7 +44,7 @@ fi
 # The public headers, with everything they include: the runtime's pulls no oneTBB and no JSON, and
 # no installed header needs a JSON library (the bake links oneTBB but its headers do not show it).
 if command -v g++ >/dev/null 2>&1; then
-  for h in runtime bake map2d; do
+  for h in runtime bake map2d crowd; do
     deps=$(g++ -std=c++20 -M -I include -I . "include/navkit/$h.h" 2>&1) || { echo "layers: include/navkit/$h.h does not compile alone:"; echo "$deps" | head -5; fail=1; continue; }
     bad=$(echo "$deps" | tr ' \\' '\n\n' | grep -E 'nlohmann|tiny_gltf|assimp/|/tbb/|oneapi|GL/|GLFW|imgui' | sort -u)
     if [ -n "$bad" ]; then
@@ -53,6 +55,6 @@ if command -v g++ >/dev/null 2>&1; then
   done
 fi
 if [ "$fail" -eq 0 ]; then
-  echo "layers: ok (runtime and io stand alone, map2d without the bake, core without GL or ImGui, render without ImGui, public headers without JSON or oneTBB)"
+  echo "layers: ok (runtime and io stand alone, map2d and crowd without the bake, core without GL or ImGui, render without ImGui, public headers without JSON or oneTBB)"
 fi
 exit "$fail"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # navkit as a game and a tool use it (a ctest, "install"): installs the build into a temporary
-# prefix and checks the public face: PREFIX/include holds navkit/{runtime,bake,map2d}.h and, under
+# prefix and checks the public face: PREFIX/include holds navkit/{runtime,bake,map2d,crowd}.h and, under
 # navkit/detail/, exactly the headers they reach; every installed header compiles alone with
 # -I PREFIX/include and no define, and includes only <navkit/...> and the standard library (so
 # nothing of nlohmann, oneTBB, assimp, tinygltf, liblz4 or GL); the CMake package and the .pc files
@@ -17,13 +17,13 @@ prefix="$work/prefix"
 fail() { echo "install: FAIL: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
-for f in include/navkit/runtime.h include/navkit/bake.h include/navkit/map2d.h \
+for f in include/navkit/runtime.h include/navkit/bake.h include/navkit/map2d.h include/navkit/crowd.h \
          lib/cmake/navkit/navkitConfig.cmake lib/cmake/navkit/navkitConfigVersion.cmake \
          lib/pkgconfig/navkit.pc lib/pkgconfig/navkit-runtime.pc bin/navbake; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
-ls "$prefix"/lib/libnavkit_runtime.* "$prefix"/lib/libnavkit_bake.* "$prefix"/lib/libnavkit_map2d.* >/dev/null \
-  || fail "the three libraries are not all installed"
+ls "$prefix"/lib/libnavkit_runtime.* "$prefix"/lib/libnavkit_bake.* "$prefix"/lib/libnavkit_map2d.* "$prefix"/lib/libnavkit_crowd.* >/dev/null \
+  || fail "the four libraries are not all installed"
 if [ -e "$prefix/bin/navdebug" ]; then
   for f in share/navkit/shaders share/navkit/assets/demo.obj; do [ -e "$prefix/$f" ] || fail "$f not installed"; done
 fi
@@ -32,8 +32,8 @@ echo "install: headers, libraries, CMake package and pkg-config files in $prefix
 # The public face: under PREFIX/include only navkit/, with the three public headers at its top and
 # everything else under navkit/detail/.
 inc="$prefix/include"
-stray=$(find "$inc" ! -type d | sed "s|^$inc/||" | grep -vE '^navkit/(runtime|bake|map2d)\.h$|^navkit/detail/.+\.h$' || true)
-[ -z "$stray" ] || fail "installed in PREFIX/include besides navkit/{runtime,bake,map2d}.h and navkit/detail/*.h:"$'\n'"$stray"
+stray=$(find "$inc" ! -type d | sed "s|^$inc/||" | grep -vE '^navkit/(runtime|bake|map2d|crowd)\.h$|^navkit/detail/.+\.h$' || true)
+[ -z "$stray" ] || fail "installed in PREFIX/include besides navkit/{runtime,bake,map2d,crowd}.h and navkit/detail/*.h:"$'\n'"$stray"
 installed=$(cd "$inc" && find navkit -type f | sort)
 
 # Every include line of an installed header names <navkit/...> (installed) or a standard header.
