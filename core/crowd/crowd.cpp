@@ -39,7 +39,23 @@ struct Quality {
 };
 constexpr Quality kQuality[4] = {{0, 0}, {4, 1.0f}, {6, 1.5f}, {kCrowdMaxNeighbours, 2.0f}};
 
-constexpr float kAvoidMargin = 1.1f;
+// Avoidance plans with this much more room than the bodies take (see avoid).
+constexpr float kAvoidMargin = 1.2f;
+// A blocked agent sidesteps after this long (seconds), when no wall is within this distance (m).
+constexpr float kSidestepAfter = 1.0f;
+constexpr float kSidestepWallClearance = 3.0f;
+
+// Whether a wall of the agent's lies within d (xz) of it.
+bool wall_within(const Agent& a, float d) {
+    for (int k = 0; k < a.nwalls; ++k) {
+        const float* s = &a.walls[k * 6];
+        const float ex = s[3] - s[0], ez = s[5] - s[2];
+        const float l2 = ex * ex + ez * ez;
+        const float t = l2 > 0 ? std::clamp(((a.pos[0] - s[0]) * ex + (a.pos[2] - s[2]) * ez) / l2, 0.0f, 1.0f) : 0.0f;
+        if (std::hypot(s[0] + ex * t - a.pos[0], s[2] + ez * t - a.pos[2]) < d) return true;
+    }
+    return false;
+}
 
 // Who gives way: the priority (0 most important), and an agent that has arrived makes way for
 // every agent still walking (it walks back to its goal after).
@@ -417,7 +433,7 @@ struct CrowdPhases {
     }
 
     // ---- 5. avoid --------------------------------------------------------------------------
-    // Whether an agent walks toward this one within 8 m ahead, in its lane (the grid, not the
+    // Whether an agent wants to walk toward this one within 8 m ahead, in its lane (the grid, not the
     // neighbour list: in a dense group the nearest few are all of the agent's own group).
     bool oncoming_ahead(uint32_t i) const {
         const Agent& a = c.agents_[i];
@@ -438,7 +454,9 @@ struct CrowdPhases {
                     const float ahead = ax * fx + az * fz;
                     if (ahead <= 0 || ahead > kLook || std::fabs(a.pos[1] - b.pos[1]) > a.params.height) continue;
                     if (std::fabs(-ax * fz + az * fx) > (a.params.radius + b.params.radius) * 1.5f) continue;
-                    if (b.vel[0] * fx + b.vel[2] * fz < -0.25f * b.params.max_speed) return true;
+                    // Its intent, not its motion: in a jam nobody moves, and that is when keeping
+                    // right matters most.
+                    if (b.desired_vel[0] * fx + b.desired_vel[2] * fz < -0.25f * b.params.max_speed) return true;
                 }
         return false;
     }
@@ -464,8 +482,8 @@ struct CrowdPhases {
             // The less important agent (the higher number) takes all of the avoidance.
             const float share = rank(a) == rank(b) ? 0.5f : rank(a) > rank(b) ? 1.0f : 0.0f;
             if (share == 0) continue;
-            // Avoidance plans with 10% more room than the bodies take: when a crowd leaves no
-            // room the linear program gives way a little, and that slack keeps bodies apart.
+            // Avoidance plans with 20% more room than the bodies take: when a crowd leaves no room
+            // the linear program gives way a little, and that slack keeps the bodies apart.
             lines[n++] = orca::agent_line(pos, vel, a.params.radius * kAvoidMargin, {b.pos[0], b.pos[2]}, {b.vel[0], b.vel[2]},
                                           b.params.radius * kAvoidMargin, q.horizon, c.config_.dt, share);
         }
@@ -474,7 +492,18 @@ struct CrowdPhases {
         // other. A slight, fixed turn per agent breaks the perfect symmetry in which reciprocal
         // avoidance can stall (two agents met exactly head-on).
         float ang = (static_cast<float>((i * 2654435761u) >> 24) / 255.0f - 0.5f) * 0.02f;
-        if (oncoming_ahead(i)) ang += 0.35f;  // to the right: the preference turns from (fx, fz) toward (-fz, fx)
+        const bool oncoming = oncoming_ahead(i);
+        if (oncoming) ang += 0.35f;  // to the right: the preference turns from (fx, fz) toward (-fz, fx)
+        // Blocked for a second by agents coming the other way, away from walls: sidestep to the
+        // right (a queue behind agents walking the same way just waits its turn, and beside a wall
+        // a sidestep only presses into it). Where agents press in from all sides
+        // (the middle of a circle swap) every half-plane meets at one point on the line to the
+        // goal, and a preference turned by less than the wedge's half-angle lands on that point:
+        // a standstill. Turned well past it, all of them walk round the same way, a roundabout.
+        const float want = std::hypot(a.desired_vel[0], a.desired_vel[2]);
+        const float have = std::hypot(a.vel[0], a.vel[2]);
+        a.blocked_time = want > 0.5f && have < want / 3 ? a.blocked_time + c.config_.dt : 0.0f;
+        if (a.blocked_time > kSidestepAfter && oncoming && !wall_within(a, kSidestepWallClearance)) ang += 1.2f;
         const float ca = std::cos(ang), sa = std::sin(ang);
         const orca::Vec2 pref{a.desired_vel[0] * ca - a.desired_vel[2] * sa, a.desired_vel[0] * sa + a.desired_vel[2] * ca};
         const orca::Vec2 v = orca::solve(lines, n, hard, a.params.max_speed, pref);

@@ -142,6 +142,7 @@ struct Agent {
     int flips = 0;                       // steering reversals in the window
     float last_desired[2] = {0, 0};
     float waiting_path_time = 0;
+    float blocked_time = 0;              // seconds it has moved at under a third of the speed it wants
     StuckReason stuck = StuckReason::None;
     uint32_t stuck_by[4] = {};           // BlockedByNeighbours: agent indices (stuck_by_count of them)
     int stuck_by_count = 0;

@@ -146,7 +146,8 @@ Status make_crowd_scenario(const NavMesh& mesh, const ScenarioSpec& spec, Scenar
             float c[3], clearance;
             open_point(q, f, rng, 128, c, &clearance);
             const float want = static_cast<float>(n) * spacing / (2 * std::numbers::pi_v<float>);
-            const float R = std::max(std::min(want, clearance * 0.95f), spacing);
+            // At least ten radii across: a few agents starting a step from the centre is no swap.
+            const float R = std::max(std::min(std::max(want, 10 * r), clearance * 0.95f), spacing);
             const uint32_t isl = island_at(q, mesh, f, c);
             for (int i = 0; i < n; ++i) {
                 const float ang = 2 * std::numbers::pi_v<float> * static_cast<float>(i) / static_cast<float>(n);

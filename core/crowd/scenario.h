@@ -2,7 +2,8 @@
 // debugger and the benchmark against DetourCrowd share.
 //
 // Scenarios on any navmesh (deterministic for a seed):
-//   circle    N agents evenly on a circle around the most open point found, each walking to the
+//   circle    N agents evenly on a circle (at least ten radii across, room allowing) around the
+//             most open point found, each walking to the
 //             opposite point (the classic symmetric swap: a deadlock shows as agents that never arrive)
 //   corridor  two groups of N/2 at the two ends of a long path, each walking to the other's end
 //   doorway   N agents in a cluster, all walking to one goal past the narrowest part of the path
