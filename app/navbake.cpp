@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/navbake_args.h"
+#include "app/navbake_crowd.h"
 #include "app/navbake_farm.h"
 #include "core/formats/config_json.h"
 #include "core/formats/detour_export.h"
@@ -40,6 +41,10 @@
 
 namespace {
 
+using navbake::CrowdRun;
+using navbake::crowd_json;
+using navbake::print_crowd_text;
+using navbake::run_crowd;
 using navbake::Args;
 using navbake::ends_with;
 using navbake::Job;
@@ -1155,10 +1160,16 @@ int run_obj(const Args& a, const Job& job) {
     PathTestsRun tests;  // before the report begins: its items go in the head
     if (bake->navmesh)
         if (nav::Status st = run_path_tests(*bake->navmesh, a, job, tests); !st) return fail(st);
+    CrowdRun crowd;
+    if (job.crowd) {
+        if (!bake->navmesh || bake->navmesh->empty()) return fail(nav::Status::bad_input("--crowd: the bake made no navmesh to walk on"));
+        if (nav::Status st = run_crowd(*bake->navmesh, job, bake->inputs.params, bake->inputs.agent_types, crowd); !st) return fail(st);
+    }
     std::optional<JsonReport> report;
     if (a.as_json) {
         json head = json_report_head(a, job, *bake, pipe, times, diagnostics, inc);
         if (tests.ran) head["path_tests"] = tests.report;
+        if (crowd.ran) head["crowd"] = crowd_json(job, crowd);
         if (why.story) head["why"] = why_json(*why.story, why.fix);
         if (why.path) head["why_path"] = why_path_json(*why.path, job.why_start, job.why_end);
         report.emplace(std::move(head));
@@ -1180,6 +1191,7 @@ int run_obj(const Args& a, const Job& job) {
         print_text_report(a, job, *bake, times, inc, paths);
         print_why_text(job, why, *bake);
         print_path_tests_text(tests);
+        print_crowd_text(job, crowd);
     } else if (report->begun()) report->finish(paths.summary);
     else report->print_whole();
     return tests.failed > 0 ? 1 : 0;  // a failing path case fails the run

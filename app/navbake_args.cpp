@@ -81,8 +81,17 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     app.add_option("--reps", a.reps, "Bake N times; timings are medians")->check(CLI::Range(1, 1000));
     auto* paths_opt = app.add_option("--paths", a.npaths, "Find paths between N random point pairs on the navmesh")
                           ->check(CLI::Range(1, 1000000));
-    app.add_option("--seed", a.seed_text, "Seed for --paths, a whole number in [0, 2^64) (same seed, same pairs)")
-        ->needs(paths_opt);
+    app.add_option("--seed", a.seed_text,
+                   "Seed for --paths or --crowd, a whole number in [0, 2^64) (same seed, same pairs, same scenario)");
+    app.add_option_function<std::string>(
+           "--crowd", [&a](const std::string& v) { a.crowd = v, a.crowd_given = true; },
+           "Walk agents on the navmesh: circle (swap across a circle), corridor (two groups crossing), doorway (all "
+           "through the tightest squeeze) or random; prints reached, time to goal, overlaps, stuck agents by reason "
+           "and ms per tick (\"crowd\" in --json)")
+        ->type_name("SCENARIO");
+    app.add_option("--agents", a.crowd_agents, "With --crowd: how many agents (default 32)")->type_name("N");
+    app.add_option("--ticks", a.crowd_ticks, "With --crowd: how many ticks of 1/30 s at most (default 600; ends early when every agent arrived)")
+        ->type_name("T");
     app.add_option("--pairs", a.pairs_path, "Find paths for the pairs in FILE, one 'sx sy sz ex ey ez' per line")
         ->excludes(paths_opt);
     app.add_option_function<std::string>(
@@ -170,6 +179,8 @@ std::optional<int> parse_args(int argc, const char* const* argv, Args& a, std::o
     a.mesh_out_given = app.count("--mesh-out") > 0;
     a.tile_given = app.count("--tile") > 0;
     a.seed_given = app.count("--seed") > 0;
+    a.agents_given = app.count("--agents") > 0;
+    a.ticks_given = app.count("--ticks") > 0;
     a.reps_given = app.count("--reps") > 0;
     a.max_memory_given = app.count("--max-memory") > 0;
     a.incremental_given = app.count("--incremental") > 0;
@@ -372,7 +383,29 @@ nav::Status apply_split_args(const Args& a, Job& job) {
 
 }  // namespace
 
-// --agent-type NAME: one of the config's agent types, for --paths / --pairs.
+// --crowd SCENARIO [--agents N] [--ticks T]: checked before anything is read or baked.
+static nav::Status apply_crowd_args(const Args& a, Job& job) {
+    if (!a.crowd_given) {
+        if (a.agents_given) return nav::Status::bad_input("--agents: needs --crowd (the scenario the agents walk)");
+        if (a.ticks_given) return nav::Status::bad_input("--ticks: needs --crowd (the scenario it runs)");
+        return nav::Status::ok();
+    }
+    if (nav::Status st = nav::parse_crowd_scenario(a.crowd, &job.crowd_kind); !st) return st;
+    if (a.crowd_agents < 1 || a.crowd_agents > nav::kMaxCrowdAgents)
+        return nav::Status::bad_input("--agents: " + std::to_string(a.crowd_agents) + " agents, expected 1.." +
+                                      std::to_string(nav::kMaxCrowdAgents));
+    if (a.crowd_ticks < 1 || a.crowd_ticks > 1000000)
+        return nav::Status::bad_input("--ticks: " + std::to_string(a.crowd_ticks) + ", expected 1..1000000");
+    if (a.navmesh_in_given) return nav::Status::bad_input("--crowd: not with --navmesh-in yet (bake the level, or give the OBJ)");
+    if (job.map2d) return nav::Status::bad_input("--crowd: not on a 2D map (" + a.mesh_path + ") yet: give a level mesh");
+    if (a.tile_given) return nav::Status::bad_input("--crowd: needs the whole navmesh, not with --tile");
+    job.crowd = true;
+    job.crowd_agents = static_cast<int>(a.crowd_agents);
+    job.crowd_ticks = static_cast<int>(a.crowd_ticks);
+    return nav::Status::ok();
+}
+
+// --agent-type NAME: one of the config's agent types, for --paths / --pairs / --crowd.
 static nav::Status apply_agent_type_arg(const Args& a, Job& job) {
     const std::string flag = "--agent-type " + shown(a.agent_type);
     if (a.navmesh_in_given)
@@ -384,8 +417,8 @@ static nav::Status apply_agent_type_arg(const Args& a, Job& job) {
     job.agent_type = nav::find_agent_type(types, a.agent_type);
     if (job.agent_type < 0)
         return nav::Status::bad_input(flag + ": no such agent type (known: " + nav::agent_type_names(types) + ")");
-    if (a.npaths <= 0 && a.pairs_path.empty())
-        return nav::Status::bad_input(flag + ": needs --paths or --pairs (the paths it picks the type's navmesh for)");
+    if (a.npaths <= 0 && a.pairs_path.empty() && !a.crowd_given)
+        return nav::Status::bad_input(flag + ": needs --paths, --pairs or --crowd (what it picks the type's navmesh for)");
     const std::pair<const char*, bool> later[] = {
         {"--why", a.why_given}, {"--why-path", a.why_path_given}, {"--path-tests", a.path_tests_given}};
     for (const auto& [other, given] : later)
@@ -407,8 +440,11 @@ nav::Status apply_args(const Args& a, Job& job) {
     job.map2d = ends_with(a.mesh_path, ".json") || ends_with(a.mesh_path, ".mesh");
     if (a.tile_given)
         if (nav::Status st = parse_tile(a.only_tile, job.tile_x, job.tile_y); !st) return st;
-    if (a.seed_given)
+    if (a.seed_given) {
+        if (a.npaths <= 0 && !a.crowd_given) return nav::Status::bad_input("--seed: needs --paths or --crowd (what it seeds)");
         if (nav::Status st = parse_seed(a.seed_text, job.seed); !st) return st;
+    }
+    if (nav::Status st = apply_crowd_args(a, job); !st) return st;
     if (a.why_given) {
         if (nav::Status st = parse_point("--why", a.why_text, job.why_point); !st) return st;
         job.why = true;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/crowd/scenario.h"
 #include "core/pipeline/params.h"
 #include "core/runtime/path_tests.h"
 #include "core/pipeline/pipeline.h"
@@ -44,9 +45,13 @@ struct Args {
     // --path-tests FILE: path cases run on the navmesh (core/formats/path_tests_json.h)
     std::string path_tests_path;
     bool path_tests_given = false;
-    // --agent-type NAME: --paths / --pairs for one of the config's "agent_types"
+    // --agent-type NAME: --paths / --pairs / --crowd for one of the config's "agent_types"
     std::string agent_type;
     bool agent_type_given = false;
+    // --crowd SCENARIO --agents N --ticks T: agents walking the navmesh (core/crowd/scenario.h)
+    std::string crowd;
+    bool crowd_given = false, agents_given = false, ticks_given = false;
+    long long crowd_agents = 32, crowd_ticks = 600;
 };
 
 // CLI11 over argv: nullopt to go on, else the exit code (0 after --help, printed on `out`; 2
@@ -66,6 +71,9 @@ struct Job {
     float why_start[3] = {0, 0, 0}, why_end[3] = {0, 0, 0};  // --why-path
     int tiles[4] = {-1, -1, -1, -1};  // --tiles: x0, y0, x1, y1 (inclusive columns and rows)
     int agent_type = -1;              // --agent-type: the index in inputs.agent_types (-1: none given)
+    bool crowd = false;               // --crowd given: run the scenario below
+    nav::CrowdScenario crowd_kind = nav::CrowdScenario::Circle;
+    int crowd_agents = 32, crowd_ticks = 600;
     std::vector<nav::PathTestCase> path_tests;  // --path-tests, read by navbake.cpp's prepare_job (it needs the areas)
 };
 
