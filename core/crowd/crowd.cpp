@@ -24,7 +24,10 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 bool finite3(const float* p) { return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]); }
-float dist_xz(const float* a, const float* b) { return std::hypot(a[0] - b[0], a[2] - b[2]); }
+// sqrt of the sum: std::hypot guards against overflow at several times the cost, and positions on
+// a navmesh are far from overflowing a square.
+inline float hyp(float x, float z) { return std::sqrt(x * x + z * z); }
+float dist_xz(const float* a, const float* b) { return hyp(a[0] - b[0], a[2] - b[2]); }
 
 std::string num(float v) {
     char b[32];
@@ -52,7 +55,7 @@ bool wall_within(const Agent& a, float d) {
         const float ex = s[3] - s[0], ez = s[5] - s[2];
         const float l2 = ex * ex + ez * ez;
         const float t = l2 > 0 ? std::clamp(((a.pos[0] - s[0]) * ex + (a.pos[2] - s[2]) * ez) / l2, 0.0f, 1.0f) : 0.0f;
-        if (std::hypot(s[0] + ex * t - a.pos[0], s[2] + ez * t - a.pos[2]) < d) return true;
+        if (hyp(s[0] + ex * t - a.pos[0], s[2] + ez * t - a.pos[2]) < d) return true;
     }
     return false;
 }
@@ -142,15 +145,15 @@ struct Crowd::Impl {
     std::vector<CrowdWorker> workers;
     std::deque<uint32_t> path_queue;     // agent indices, oldest first
     bool mesh_changed = false;
-    // Neighbour grid: a hash of cells, each a linked list of agent indices in index order.
-    float cell = 1;
+    // Neighbour grid: a dense grid over the agents' bounds, each cell a linked list of agent
+    // indices in index order (no hashing, so no two cells share a list).
+    float cell = 1, x0 = 0, z0 = 0;
+    int nx = 1, nz = 1;
     std::vector<uint32_t> cell_head, next;
+    int cx(float x) const { return std::clamp(static_cast<int>(std::floor((x - x0) / cell)), 0, nx - 1); }
+    int cz(float z) const { return std::clamp(static_cast<int>(std::floor((z - z0) / cell)), 0, nz - 1); }
     std::vector<float> npos, disp;       // x z per agent: tentative positions, overlap pushes
     std::vector<uint32_t> order;         // active agent indices, ascending
-    uint32_t hash(int cx, int cz) const {
-        const uint32_t h = static_cast<uint32_t>(cx) * 73856093u ^ static_cast<uint32_t>(cz) * 19349663u;
-        return h & static_cast<uint32_t>(cell_head.size() - 1);
-    }
 };
 
 // The phases, as free functions over the crowd's arrays (friend of Crowd).
@@ -291,57 +294,85 @@ struct CrowdPhases {
     // ---- 3. neighbours ---------------------------------------------------------------------
     void build_grid() {
         float range = 0.5f;
-        for (uint32_t i : im.order) range = std::max(range, query_range(at(i).params));
-        im.cell = range;
-        size_t size = 64;
-        while (size < im.order.size() * 2) size <<= 1;
-        im.cell_head.assign(size, kNoPoly);
+        float lo[2] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+        float hi[2] = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::lowest()};
+        for (uint32_t i : im.order) {
+            const Agent& a = at(i);
+            range = std::max(range, query_range(a.params));
+            lo[0] = std::min(lo[0], a.pos[0]), lo[1] = std::min(lo[1], a.pos[2]);
+            hi[0] = std::max(hi[0], a.pos[0]), hi[1] = std::max(hi[1], a.pos[2]);
+        }
+        if (im.order.empty()) lo[0] = lo[1] = hi[0] = hi[1] = 0;
+        // Cells half the largest query range; coarser when the agents are spread so far that the
+        // grid would outgrow a few cells per agent.
+        im.cell = range * 0.5f;
+        const double budget = 4.0 * static_cast<double>(im.order.size()) + 4096;
+        for (;;) {
+            const double w = std::floor((hi[0] - lo[0]) / im.cell) + 1, h = std::floor((hi[1] - lo[1]) / im.cell) + 1;
+            if (w * h <= budget) break;
+            im.cell *= 2;
+        }
+        im.x0 = lo[0], im.z0 = lo[1];
+        im.nx = static_cast<int>(std::floor((hi[0] - lo[0]) / im.cell)) + 1;
+        im.nz = static_cast<int>(std::floor((hi[1] - lo[1]) / im.cell)) + 1;
+        im.cell_head.assign(static_cast<size_t>(im.nx) * static_cast<size_t>(im.nz), kNoPoly);
         im.next.assign(c.agents_.size(), kNoPoly);
         // Reverse index order into the heads, so every list runs in ascending index order.
         for (auto it = im.order.rbegin(); it != im.order.rend(); ++it) {
             const Agent& a = at(*it);
-            const uint32_t h = im.hash(static_cast<int>(std::floor(a.pos[0] / im.cell)), static_cast<int>(std::floor(a.pos[2] / im.cell)));
+            const size_t h = static_cast<size_t>(im.cz(a.pos[2])) * static_cast<size_t>(im.nx) + static_cast<size_t>(im.cx(a.pos[0]));
             im.next[*it] = im.cell_head[h];
             im.cell_head[h] = *it;
         }
     }
 
+    // The nearest few within range, by (distance, index): exact, so the answer never depends on
+    // the grid. Cells are visited ring by ring outward, and a ring wholly farther than the farthest
+    // neighbour kept ends the search (in a packed crowd, after the first ring or two).
     void neighbours(uint32_t i) {
         Agent& a = at(i);
         a.nneighbours = 0;
         const float range = query_range(a.params);
-        const int cx0 = static_cast<int>(std::floor((a.pos[0] - range) / im.cell)), cx1 = static_cast<int>(std::floor((a.pos[0] + range) / im.cell));
-        const int cz0 = static_cast<int>(std::floor((a.pos[2] - range) / im.cell)), cz1 = static_cast<int>(std::floor((a.pos[2] + range) / im.cell));
+        const float range_sq = range * range;
         const int maxn = std::max(kQuality[a.params.avoidance_quality].neighbours, 4);
         float dist[kCrowdMaxNeighbours];
-        uint32_t seen_heads[16];
-        int nseen = 0;
-        for (int cz = cz0; cz <= cz1; ++cz)
-            for (int cx = cx0; cx <= cx1; ++cx) {
-                const uint32_t h = im.hash(cx, cz);
-                // Two cells may hash alike: walk each list once.
-                bool dup = false;
-                for (int s = 0; s < nseen; ++s) dup |= seen_heads[s] == h;
-                if (dup) continue;
-                if (nseen < 16) seen_heads[nseen++] = h;
-                for (uint32_t j = im.cell_head[h]; j != kNoPoly; j = im.next[j]) {
-                    if (j == i) continue;
-                    const Agent& b = at(j);
-                    const float dy = std::fabs(a.pos[1] - b.pos[1]);
-                    if (dy > std::max(a.params.height, b.params.height)) continue;  // another floor
-                    const float d = dist_xz(a.pos, b.pos);
-                    if (d > range) continue;
-                    // Insert by (distance, index): the order never depends on the grid.
-                    int k = a.nneighbours;
-                    while (k > 0 && (dist[k - 1] > d || (dist[k - 1] == d && a.neighbours[k - 1] > j))) --k;
-                    if (k >= maxn) continue;
-                    const int last = std::min(a.nneighbours, maxn - 1);
-                    for (int q = last; q > k; --q) dist[q] = dist[q - 1], a.neighbours[q] = a.neighbours[q - 1];
-                    dist[k] = d;
-                    a.neighbours[k] = j;
-                    a.nneighbours = std::min(a.nneighbours + 1, maxn);
+        const int ax = im.cx(a.pos[0]), az = im.cz(a.pos[2]);
+        const int rings = static_cast<int>(std::ceil(range / im.cell)) + 1;
+        for (int r = 0; r <= rings; ++r) {
+            // Every cell of ring r lies at least (r - 1) cells from the agent.
+            const float ring_d = std::max(0, r - 1) * im.cell;
+            if (ring_d * ring_d > range_sq || (a.nneighbours == maxn && ring_d * ring_d > dist[maxn - 1])) break;
+            for (int gz = az - r; gz <= az + r; ++gz) {
+                if (gz < 0 || gz >= im.nz) continue;
+                const bool edge_row = gz == az - r || gz == az + r;
+                for (int gx = ax - r; gx <= ax + r; gx += edge_row ? 1 : 2 * std::max(r, 1)) {
+                    if (gx < 0 || gx >= im.nx) continue;
+                    // The cell's nearest point to the agent.
+                    const float cx0 = im.x0 + gx * im.cell, cz0 = im.z0 + gz * im.cell;
+                    const float ex = std::max({0.0f, cx0 - a.pos[0], a.pos[0] - (cx0 + im.cell)});
+                    const float ez = std::max({0.0f, cz0 - a.pos[2], a.pos[2] - (cz0 + im.cell)});
+                    const float cd = ex * ex + ez * ez;
+                    if (cd > range_sq || (a.nneighbours == maxn && cd > dist[maxn - 1])) continue;
+                    for (uint32_t j = im.cell_head[static_cast<size_t>(gz) * static_cast<size_t>(im.nx) + static_cast<size_t>(gx)];
+                         j != kNoPoly; j = im.next[j]) {
+                        if (j == i) continue;
+                        const Agent& b = at(j);
+                        if (std::fabs(a.pos[1] - b.pos[1]) > std::max(a.params.height, b.params.height)) continue;  // another floor
+                        const float dx = b.pos[0] - a.pos[0], dz = b.pos[2] - a.pos[2];
+                        const float d = dx * dx + dz * dz;  // squared: the order is the same
+                        if (d > range_sq) continue;
+                        if (a.nneighbours == maxn && (d > dist[maxn - 1] || (d == dist[maxn - 1] && j > a.neighbours[maxn - 1]))) continue;
+                        int k = a.nneighbours;
+                        while (k > 0 && (dist[k - 1] > d || (dist[k - 1] == d && a.neighbours[k - 1] > j))) --k;
+                        const int last = std::min(a.nneighbours, maxn - 1);
+                        for (int q = last; q > k; --q) dist[q] = dist[q - 1], a.neighbours[q] = a.neighbours[q - 1];
+                        dist[k] = d;
+                        a.neighbours[k] = j;
+                        a.nneighbours = std::min(a.nneighbours + 1, maxn);
+                    }
                 }
             }
+        }
     }
 
     // ---- 4. steer --------------------------------------------------------------------------
@@ -390,15 +421,15 @@ struct CrowdPhases {
         // Toward the first corner, bending toward the second (Detour's anticipated turns).
         float dx = a.corners[0] - a.pos[0], dz = a.corners[2] - a.pos[2];
         if (a.ncorners >= 2) {
-            const float l0 = std::hypot(dx, dz);
+            const float l0 = hyp(dx, dz);
             float ex = a.corners[3] - a.pos[0], ez = a.corners[5] - a.pos[2];
-            const float l1 = std::hypot(ex, ez);
+            const float l1 = hyp(ex, ez);
             if (l1 > 1e-3f) ex /= l1, ez /= l1;
             dx -= ex * l0 * 0.5f;
             dz -= ez * l0 * 0.5f;
         }
         std::memcpy(a.steer_target, a.corners, sizeof(float) * 3);
-        const float len = std::hypot(dx, dz);
+        const float len = hyp(dx, dz);
         if (len < 1e-6f) return;
         float speed = a.params.max_speed;
         if (at_end && a.params.auto_braking) {
@@ -419,7 +450,7 @@ struct CrowdPhases {
             const Agent& b = at(a.neighbours[k]);
             const float range = (a.params.radius + b.params.radius) * 2;
             const float dx = a.pos[0] - b.pos[0], dz = a.pos[2] - b.pos[2];
-            const float d = std::hypot(dx, dz);
+            const float d = hyp(dx, dz);
             if (d > range || d < 1e-4f) continue;
             const float wgt = a.params.separation_weight * (1 - (d / range) * (d / range));
             sx += dx / d * wgt, sz += dz / d * wgt;
@@ -428,7 +459,7 @@ struct CrowdPhases {
         if (n == 0) return;
         a.desired_vel[0] += sx / static_cast<float>(n);
         a.desired_vel[2] += sz / static_cast<float>(n);
-        const float s = std::hypot(a.desired_vel[0], a.desired_vel[2]);
+        const float s = hyp(a.desired_vel[0], a.desired_vel[2]);
         if (s > a.params.max_speed) a.desired_vel[0] *= a.params.max_speed / s, a.desired_vel[2] *= a.params.max_speed / s;
     }
 
@@ -437,17 +468,16 @@ struct CrowdPhases {
     // neighbour list: in a dense group the nearest few are all of the agent's own group).
     bool oncoming_ahead(uint32_t i) const {
         const Agent& a = c.agents_[i];
-        const float dl = std::hypot(a.desired_vel[0], a.desired_vel[2]);
+        const float dl = hyp(a.desired_vel[0], a.desired_vel[2]);
         if (dl < 1e-3f) return false;
         const float fx = a.desired_vel[0] / dl, fz = a.desired_vel[2] / dl;
         constexpr float kLook = 8.0f;
-        const int cx0 = static_cast<int>(std::floor((a.pos[0] + std::min(0.0f, fx * kLook)) / im.cell));
-        const int cx1 = static_cast<int>(std::floor((a.pos[0] + std::max(0.0f, fx * kLook)) / im.cell));
-        const int cz0 = static_cast<int>(std::floor((a.pos[2] + std::min(0.0f, fz * kLook)) / im.cell));
-        const int cz1 = static_cast<int>(std::floor((a.pos[2] + std::max(0.0f, fz * kLook)) / im.cell));
+        const int cx0 = im.cx(a.pos[0] + std::min(0.0f, fx * kLook)), cx1 = im.cx(a.pos[0] + std::max(0.0f, fx * kLook));
+        const int cz0 = im.cz(a.pos[2] + std::min(0.0f, fz * kLook)), cz1 = im.cz(a.pos[2] + std::max(0.0f, fz * kLook));
         for (int cz = cz0; cz <= cz1; ++cz)
             for (int cx = cx0; cx <= cx1; ++cx)
-                for (uint32_t j = im.cell_head[im.hash(cx, cz)]; j != kNoPoly; j = im.next[j]) {
+                for (uint32_t j = im.cell_head[static_cast<size_t>(cz) * static_cast<size_t>(im.nx) + static_cast<size_t>(cx)]; j != kNoPoly;
+                     j = im.next[j]) {
                     if (j == i) continue;
                     const Agent& b = c.agents_[j];
                     const float ax = b.pos[0] - a.pos[0], az = b.pos[2] - a.pos[2];
@@ -500,8 +530,8 @@ struct CrowdPhases {
         // (the middle of a circle swap) every half-plane meets at one point on the line to the
         // goal, and a preference turned by less than the wedge's half-angle lands on that point:
         // a standstill. Turned well past it, all of them walk round the same way, a roundabout.
-        const float want = std::hypot(a.desired_vel[0], a.desired_vel[2]);
-        const float have = std::hypot(a.vel[0], a.vel[2]);
+        const float want = hyp(a.desired_vel[0], a.desired_vel[2]);
+        const float have = hyp(a.vel[0], a.vel[2]);
         a.blocked_time = want > 0.5f && have < want / 3 ? a.blocked_time + c.config_.dt : 0.0f;
         if (a.blocked_time > kSidestepAfter && oncoming && !wall_within(a, kSidestepWallClearance)) ang += 1.2f;
         const float ca = std::cos(ang), sa = std::sin(ang);
@@ -519,12 +549,12 @@ struct CrowdPhases {
         if (a.state == AgentState::Lost || a.state == AgentState::OnLink) return;
         const float dt = c.config_.dt;
         float dvx = a.avoid_vel[0] - a.vel[0], dvz = a.avoid_vel[2] - a.vel[2];
-        const float dv = std::hypot(dvx, dvz), maxdv = a.params.max_accel * dt;
+        const float dv = hyp(dvx, dvz), maxdv = a.params.max_accel * dt;
         if (dv > maxdv) dvx *= maxdv / dv, dvz *= maxdv / dv;
         a.vel[0] += dvx;
         a.vel[2] += dvz;
         a.vel[1] = 0;
-        const float sp = std::hypot(a.vel[0], a.vel[2]);
+        const float sp = hyp(a.vel[0], a.vel[2]);
         if (sp > 0.05f) {
             // The facing turns toward the velocity at the angular speed.
             const float want = std::atan2(a.vel[2], a.vel[0]);
@@ -554,16 +584,16 @@ struct CrowdPhases {
             if (b.state == AgentState::OnLink) continue;
             const float* q = &im.npos[static_cast<size_t>(j) * 2];
             float dx = p[0] - q[0], dz = p[1] - q[1];
-            const float dist = std::hypot(dx, dz);
+            const float dist = hyp(dx, dz);
             const float rr = a.params.radius + b.params.radius;
             if (dist >= rr) continue;
             if (dist < 1e-4f) {
                 // On top of each other: apart sideways to their motion, the lower index to the left.
                 dx = i < j ? -a.vel[2] : a.vel[2];
                 dz = i < j ? a.vel[0] : -a.vel[0];
-                if (std::hypot(dx, dz) < 1e-4f) dx = i < j ? 1.0f : -1.0f, dz = 0;
+                if (hyp(dx, dz) < 1e-4f) dx = i < j ? 1.0f : -1.0f, dz = 0;
             }
-            const float l = std::max(std::hypot(dx, dz), 1e-4f);
+            const float l = std::max(hyp(dx, dz), 1e-4f);
             // The more important agent moves less.
             const float share = rank(a) == rank(b) ? 0.5f : rank(a) > rank(b) ? 0.8f : 0.2f;
             const float pen = (rr - dist) * share * 0.7f;
@@ -653,7 +683,7 @@ struct CrowdPhases {
             rem += dist_xz(&a.corners[(a.ncorners - 1) * 3], a.goal);
         }
         a.waiting_path_time = a.state == AgentState::WaitingPath ? a.waiting_path_time + dt : 0;
-        const float dl = std::hypot(a.desired_vel[0], a.desired_vel[2]);
+        const float dl = hyp(a.desired_vel[0], a.desired_vel[2]);
         if (dl > 1e-3f) {
             const float ux = a.desired_vel[0] / dl, uz = a.desired_vel[2] / dl;
             if (ux * a.last_desired[0] + uz * a.last_desired[1] < -0.2f) ++a.flips;
@@ -679,14 +709,14 @@ struct CrowdPhases {
         if (a.goal_unreachable && a.state == AgentState::Arrived) return StuckReason::GoalUnreachable;
         if (a.state == AgentState::WaitingPath && a.waiting_path_time >= c.config_.stuck_seconds) return StuckReason::WaitingForPath;
         if (a.flips >= 3) return StuckReason::Oscillating;
-        const float dl = std::hypot(a.desired_vel[0], a.desired_vel[2]);
+        const float dl = hyp(a.desired_vel[0], a.desired_vel[2]);
         const float ux = dl > 1e-3f ? a.desired_vel[0] / dl : a.last_desired[0];
         const float uz = dl > 1e-3f ? a.desired_vel[2] / dl : a.last_desired[1];
         a.stuck_by_count = 0;
         for (int k = 0; k < a.nneighbours && a.stuck_by_count < 4; ++k) {
             const Agent& b = at(a.neighbours[k]);
             const float dx = b.pos[0] - a.pos[0], dz = b.pos[2] - a.pos[2];
-            const float d = std::hypot(dx, dz);
+            const float d = hyp(dx, dz);
             if (d > a.params.radius + b.params.radius + 0.3f || d < 1e-4f) continue;
             if ((dx * ux + dz * uz) / d > 0.3f) a.stuck_by[a.stuck_by_count++] = a.neighbours[k];
         }
@@ -697,7 +727,7 @@ struct CrowdPhases {
             const float l2 = ex * ex + ez * ez;
             const float t = l2 > 0 ? std::clamp(((a.pos[0] - s[0]) * ex + (a.pos[2] - s[2]) * ez) / l2, 0.0f, 1.0f) : 0.0f;
             const float cx = s[0] + ex * t, cz = s[2] + ez * t;
-            const float d = std::hypot(cx - a.pos[0], cz - a.pos[2]);
+            const float d = hyp(cx - a.pos[0], cz - a.pos[2]);
             if (d > 0.1f + a.params.radius * 0.25f) continue;
             if (d < 1e-4f || ((cx - a.pos[0]) * ux + (cz - a.pos[2]) * uz) / d > 0.3f) {
                 a.stuck_at[0] = cx, a.stuck_at[1] = s[1] + (s[4] - s[1]) * t, a.stuck_at[2] = cz;
