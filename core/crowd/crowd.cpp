@@ -214,7 +214,7 @@ struct CrowdPhases {
 
     void validate(uint32_t i, CrowdWorker& w, std::vector<uint8_t>& wants) {
         Agent& a = at(i);
-        if (a.state == AgentState::Lost || a.state == AgentState::OnLink) return;
+        if (a.state == AgentState::OnLink || (a.state == AgentState::Lost && !im.mesh_changed)) return;
         const bool full = im.mesh_changed;
         const size_t check = full ? a.polys.size() : std::min<size_t>(a.polys.size(), 3);
         size_t k = 0;
@@ -226,7 +226,7 @@ struct CrowdPhases {
             if (k == check && !a.polys.empty() && m.poly_index(a.polys.back()) == kNoPoly) k = a.polys.size() - 1;
             else if (k == check) k = a.polys.size();
         }
-        if (k == a.polys.size()) return;
+        if (k == a.polys.size() && !a.polys.empty()) return;
         if (k == 0) {
             // The polygon under the agent is gone: find one near where it stands.
             const float ext[3] = {std::max(a.params.radius * 2, 0.5f), a.params.height, std::max(a.params.radius * 2, 0.5f)};
@@ -241,6 +241,7 @@ struct CrowdPhases {
             }
             std::memcpy(a.pos, np.point, sizeof a.pos);
             corridor_reset(a, np.poly, a.pos);
+            if (a.state == AgentState::Lost) a.state = AgentState::Idle;
         } else {
             a.polys.resize(k);
             a.links.resize(k);
@@ -869,11 +870,14 @@ Status Crowd::init(const NavMesh* mesh, const CrowdConfig& config) {
     return Status::ok();
 }
 
-void Crowd::set_navmesh(const NavMesh* mesh) {
+void Crowd::set_navmesh(const NavMesh* mesh, bool refs_carried) {
     if (!mesh) return;
     mesh_ = mesh;
     for (CrowdWorker& w : impl_->workers) w.query.init(mesh, config_.path_max_nodes);
     impl_->mesh_changed = true;
+    if (!refs_carried)
+        for (Agent& a : agents_)
+            if (a.active && a.state != AgentState::OnLink) a.polys.assign(1, kNoRef), a.links.assign(1, kNoLink);
 }
 
 Status Crowd::add_agent(const float* pos, const AgentParams& params, AgentId* out) {

@@ -196,9 +196,13 @@ public:
 
     // Binds the crowd to a mesh (not owned) and sizes it. Clears every agent.
     Status init(const NavMesh* mesh, const CrowdConfig& config);
-    // The mesh was rebuilt or replaced (obstacles, a re-bake, links): corridors through changed
-    // tiles or links are re-planned on the next tick. The pointer may be the same object.
-    void set_navmesh(const NavMesh* mesh);
+    // The mesh was rebuilt or replaced (obstacles, a re-bake, links). refs_carried: it was built
+    // with the previous mesh as build_navmesh's `previous` (a tiled pipeline's rebuild does), so a
+    // reference into an unchanged tile still names the same polygon: corridors through changed
+    // tiles or links gone are re-planned on the next tick, the rest walk on. Otherwise (a solo
+    // re-bake numbers its polygons afresh) every agent is placed again where it stands and
+    // re-plans. The pointer may be the same object.
+    void set_navmesh(const NavMesh* mesh, bool refs_carried = false);
     const NavMesh* navmesh() const { return mesh_; }
     const CrowdConfig& config() const { return config_; }
 
