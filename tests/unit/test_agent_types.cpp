@@ -353,7 +353,7 @@ TEST_CASE("agent types: navbake reports each type and routes --paths / --pairs f
     CHECK(r.out.find("--agent-type 'ogre': no such agent type (known: small, big)") != std::string::npos);
     r = navtest::run_cmd(exe + " --agent-type big");
     CHECK(r.code == 2);
-    CHECK(r.out.find("needs --paths or --pairs") != std::string::npos);
+    CHECK(r.out.find("needs --paths, --pairs or --crowd") != std::string::npos);
     r = navtest::run_cmd(std::string("'") + NAVBAKE_EXE + "' '" + obj + "' --paths 5 --agent-type big");
     CHECK(r.code == 2);
     CHECK(r.out.find("the bake has no agent types") != std::string::npos);
