@@ -29,7 +29,7 @@ if [ -e "$prefix/bin/navdebug" ]; then
 fi
 echo "install: headers, libraries, CMake package and pkg-config files in $prefix"
 
-# The public face: under PREFIX/include only navkit/, with the three public headers at its top and
+# The public face: under PREFIX/include only navkit/, with the four public headers at its top and
 # everything else under navkit/detail/.
 inc="$prefix/include"
 stray=$(find "$inc" ! -type d | sed "s|^$inc/||" | grep -vE '^navkit/(runtime|bake|map2d|crowd)\.h$|^navkit/detail/.+\.h$' || true)
@@ -72,9 +72,9 @@ if [ -n "$alone_failed" ]; then
   fail "installed headers that do not compile alone with -I PREFIX/include:"$'\n'"$alone_failed"
 fi
 
-# Only the public API: what the three public headers reach (the compiler's -M) is exactly what is
+# Only the public API: what the four public headers reach (the compiler's -M) is exactly what is
 # installed, and none of it is another library's header.
-deps=$(for h in runtime bake map2d; do
+deps=$(for h in runtime bake map2d crowd; do
          printf '#include <navkit/%s.h>\n' "$h" | g++ -std=c++20 -x c++ -M -MT x -I "$inc" - || fail "-M navkit/$h.h"
        done | tr -s ' \\' '\n' | grep -v '^$' | sort -u)
 foreign=$(echo "$deps" | grep -iE 'nlohmann|tiny_gltf|assimp|/tbb/|oneapi|lz4|/GL/|GLFW|glad|imgui' || true)
